@@ -1,0 +1,74 @@
+import type { FaultRule } from './faults.ts';
+import type { KeyConfig } from './keys.ts';
+import type { LatencyModel } from './latency.ts';
+import { DEFAULT_MODELS, type ModelSpec } from './models.ts';
+
+export interface GatewayOptions {
+  /** 0 (default) picks a free port. */
+  port?: number;
+  /** Always loopback by default; the simulator is for this machine only. */
+  host?: string;
+  /** Shortcut for latency.fixedMs. */
+  latencyMs?: number;
+  latency?: Partial<LatencyModel>;
+  /** A `--faults` spec string or parsed rules. */
+  faults?: string | FaultRule[];
+  seed?: number;
+  /** Keys the gateway accepts; default: one demo key with no limits. */
+  keys?: KeyConfig[];
+  /** Account balance (user quota). */
+  balance?: number;
+  models?: ModelSpec[];
+  /** How long a returned image URL stays downloadable. */
+  urlTtlMs?: number;
+  retryAfterSeconds?: number;
+  slowBodyMs?: number;
+  /** How long a video task takes from submit to SUCCESS. */
+  videoDurationMs?: number;
+  /** Gateway-specific names (interface: "svc" stands in for the service's own name). */
+  requestIdHeader?: string;
+  advancedSegment?: string;
+  partialKey?: string;
+}
+
+export interface ResolvedOptions {
+  port: number;
+  host: string;
+  latency: LatencyModel;
+  seed: number;
+  keys: KeyConfig[];
+  balance: number;
+  models: ModelSpec[];
+  urlTtlMs: number;
+  retryAfterSeconds: number;
+  slowBodyMs: number;
+  videoDurationMs: number;
+  requestIdHeader: string;
+  advancedSegment: string;
+  partialKey: string;
+}
+
+export const DEMO_KEY = 'sk-atelier-demo-0000000000000000';
+
+export function resolveOptions(options: GatewayOptions): ResolvedOptions {
+  return {
+    port: options.port ?? 0,
+    host: options.host ?? '127.0.0.1',
+    latency: {
+      fixedMs: options.latency?.fixedMs ?? options.latencyMs ?? 0,
+      perImageMs: options.latency?.perImageMs ?? 0,
+      jitterMs: options.latency?.jitterMs ?? 0,
+    },
+    seed: options.seed ?? 1,
+    keys: options.keys ?? [{ key: DEMO_KEY, name: 'demo' }],
+    balance: options.balance ?? 1e15,
+    models: options.models ?? DEFAULT_MODELS,
+    urlTtlMs: options.urlTtlMs ?? 10 * 60_000,
+    retryAfterSeconds: options.retryAfterSeconds ?? 1,
+    slowBodyMs: options.slowBodyMs ?? 1000,
+    videoDurationMs: options.videoDurationMs ?? 3000,
+    requestIdHeader: options.requestIdHeader ?? 'X-Svc-Request-Id',
+    advancedSegment: options.advancedSegment ?? 'svc',
+    partialKey: options.partialKey ?? 'svc_partial',
+  };
+}
