@@ -45,6 +45,8 @@ export interface Route {
   auth: boolean;
   /** Which fault counter the route draws from; null for none. */
   faults: FaultScope | null;
+  /** Error body shape: ordinary `{error: …}` (default) or task style `{code, message, data}`. */
+  errors?: 'api' | 'task';
   handler: Handler;
 }
 

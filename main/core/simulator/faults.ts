@@ -15,6 +15,7 @@ export const WORK_FAULTS = {
   slow: 'the response body trickles out slowly',
   empty: '200 with an empty data array (not charged)',
   partial: 'n > 1 returns fewer images than asked, with partial-success metadata',
+  'task-fail': 'a video task ends in FAILURE with a fail reason (refunded)',
 } as const;
 
 export const DOWNLOAD_FAULTS = {

@@ -8,13 +8,15 @@ export class ApiError extends Error {
   readonly code: string;
   readonly param: string | null;
   readonly headers: Record<string, string>;
+  /** The task an error is about (task and video errors carry it as top-level `data`). */
+  readonly data: unknown;
 
   constructor(
     status: number,
     type: string,
     code: string,
     message: string,
-    options: { param?: string; headers?: Record<string, string> } = {},
+    options: { param?: string; headers?: Record<string, string>; data?: unknown } = {},
   ) {
     super(message);
     this.status = status;
@@ -22,6 +24,7 @@ export class ApiError extends Error {
     this.code = code;
     this.param = options.param ?? null;
     this.headers = options.headers ?? {};
+    this.data = options.data ?? null;
   }
 }
 
@@ -118,6 +121,25 @@ export function sendError(target: ResponseTarget, error: ApiError): Promise<bool
   );
 }
 
+/** Task and video error body (interface 7, rule 2): top-level `code`, `message`, `data`. */
+export function taskErrorBody(error: ApiError, requestId: string) {
+  return {
+    code: error.code,
+    message: error.message,
+    data: error.data,
+    upstream_request_id: requestId,
+  };
+}
+
+export function sendTaskError(target: ResponseTarget, error: ApiError): Promise<boolean> {
+  return sendJson(
+    { ...target, fault: null },
+    error.status,
+    taskErrorBody(error, target.requestId),
+    error.headers,
+  );
+}
+
 /**
  * Serves downloadable bytes (temporary image URLs, video content) with the download faults:
  * `url-404` expired, `url-500` failing, `url-truncate` cut short.
@@ -126,9 +148,11 @@ export function sendFile(
   target: ResponseTarget,
   bytes: Buffer,
   contentType: string,
+  /** How the download faults answer: ordinary errors, or `sendTaskError` for video content. */
+  answerError: (target: ResponseTarget, error: ApiError) => Promise<boolean> = sendError,
 ): Promise<boolean> {
   if (target.fault === 'url-404') {
-    return sendError(
+    return answerError(
       target,
       new ApiError(
         404,
@@ -139,7 +163,7 @@ export function sendFile(
     );
   }
   if (target.fault === 'url-500') {
-    return sendError(
+    return answerError(
       target,
       new ApiError(
         500,

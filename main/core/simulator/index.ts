@@ -5,7 +5,12 @@ import { KeyRing } from './keys.ts';
 import { Ledger } from './ledger.ts';
 import { resolveOptions, type GatewayOptions, type ResolvedOptions } from './options.ts';
 import { createRandom } from './random.ts';
+import { chatRoutes } from './routes/chat.ts';
+import { fileRoutes } from './routes/files.ts';
+import { imageRoutes } from './routes/images.ts';
 import { modelRoutes } from './routes/models.ts';
+import { responsesRoutes } from './routes/responses.ts';
+import { videoRoutes } from './routes/videos.ts';
 import { createGatewayServer } from './server.ts';
 
 export { DEMO_KEY, type GatewayOptions } from './options.ts';
@@ -28,7 +33,14 @@ export interface RunningGateway {
 
 /** Route modules, each owning its own state (file links, video tasks…). */
 type RouteModule = (state: GatewayState) => Route[];
-const ROUTE_MODULES: RouteModule[] = [modelRoutes];
+const ROUTE_MODULES: RouteModule[] = [
+  modelRoutes,
+  chatRoutes,
+  responsesRoutes,
+  videoRoutes,
+  imageRoutes,
+  fileRoutes,
+];
 
 export async function startGateway(options: GatewayOptions = {}): Promise<RunningGateway> {
   const resolved = resolveOptions(options);

@@ -29,6 +29,8 @@ export interface ImageModelSpec {
   /** Whether `extra` / `extra_fields` are accepted. */
   extra: boolean;
   pricePerImage: number;
+  /** Whether answers carry a rewritten `revised_prompt` (as dall-e-3 does). */
+  revisedPrompt?: boolean;
 }
 
 export interface TextModelSpec {
@@ -43,6 +45,8 @@ export interface VideoModelSpec {
   seconds: string[];
   sizes: string[];
   pricePerSecond: number;
+  /** Served only by the task-style POST /v1/video/generations (its model document says so). */
+  taskApiOnly?: boolean;
 }
 
 export type ModelSpec = ImageModelSpec | TextModelSpec | VideoModelSpec;
@@ -64,6 +68,7 @@ export const DEFAULT_MODELS: ModelSpec[] = [
     outputFormat: true,
     extra: false,
     pricePerImage: 4000,
+    revisedPrompt: true,
   }),
   image({
     id: 'dall-e-3',
@@ -79,6 +84,7 @@ export const DEFAULT_MODELS: ModelSpec[] = [
     outputFormat: false,
     extra: false,
     pricePerImage: 4000,
+    revisedPrompt: true,
   }),
   image({
     id: 'dall-e-2',
@@ -164,5 +170,13 @@ export const DEFAULT_MODELS: ModelSpec[] = [
     seconds: ['4', '8', '12'],
     sizes: ['720x1280', '1280x720'],
     pricePerSecond: 10000,
+  },
+  {
+    kind: 'video',
+    id: 'kling-v2',
+    seconds: ['5', '10'],
+    sizes: ['1280x720', '720x1280', '1024x1024'],
+    pricePerSecond: 5000,
+    taskApiOnly: true,
   },
 ];

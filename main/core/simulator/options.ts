@@ -29,7 +29,20 @@ export interface GatewayOptions {
   requestIdHeader?: string;
   advancedSegment?: string;
   partialKey?: string;
+  /** 'both' returns `url` and `b64_json` on every image whatever was asked (clients must cope). */
+  imageResponse?: ImageResponseMode;
+  /** Where `requested_n`, `returned_n`, `failed_requests` stand in a partial answer. */
+  partialPlacement?: PartialPlacement;
 }
+
+export type ImageResponseMode = 'as-asked' | 'both';
+/**
+ * The interface names the partial-success fields but not their place:
+ * 'metadata' → `metadata: {svc_partial: true, requested_n, …}`;
+ * 'top-level' → `metadata: {svc_partial: true}` and the counts beside `data`;
+ * 'nested' → `metadata: {svc_partial: {requested_n, …}}`.
+ */
+export type PartialPlacement = 'metadata' | 'top-level' | 'nested';
 
 export interface ResolvedOptions {
   port: number;
@@ -46,6 +59,8 @@ export interface ResolvedOptions {
   requestIdHeader: string;
   advancedSegment: string;
   partialKey: string;
+  imageResponse: ImageResponseMode;
+  partialPlacement: PartialPlacement;
 }
 
 export const DEMO_KEY = 'sk-atelier-demo-0000000000000000';
@@ -70,5 +85,7 @@ export function resolveOptions(options: GatewayOptions): ResolvedOptions {
     requestIdHeader: options.requestIdHeader ?? 'X-Svc-Request-Id',
     advancedSegment: options.advancedSegment ?? 'svc',
     partialKey: options.partialKey ?? 'svc_partial',
+    imageResponse: options.imageResponse ?? 'as-asked',
+    partialPlacement: options.partialPlacement ?? 'metadata',
   };
 }

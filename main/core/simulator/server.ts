@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { GatewayState, RequestContext, Route } from './context.ts';
-import { ApiError, sendError } from './http.ts';
+import { ApiError, sendError, sendTaskError } from './http.ts';
 import { latencyFor, wait } from './latency.ts';
 
 /** Statuses the server answers by itself, before any work: nothing is charged for them. */
@@ -99,8 +99,9 @@ async function handle(
     work: (units) => wait(latencyFor(state.options.latency, units, state.random), aborter.signal),
   };
 
+  let route: Route | undefined;
   try {
-    const route = findRoute(routes, req.method ?? 'GET', url.pathname, ctx);
+    route = findRoute(routes, req.method ?? 'GET', url.pathname, ctx);
     if (route.auth) ctx.key = state.keys.authenticate(req.headers.authorization);
     if (route.faults) ctx.fault = state.faults.pick(route.faults);
 
@@ -125,7 +126,7 @@ async function handle(
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     if (res.headersSent || res.destroyed) return;
-    await sendError(ctx, error);
+    await (route?.errors === 'task' ? sendTaskError : sendError)(ctx, error);
   }
 }
 

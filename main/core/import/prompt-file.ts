@@ -1,0 +1,105 @@
+import { createReadStream } from 'node:fs';
+import { extname } from 'node:path';
+import { createInterface } from 'node:readline';
+import { parse } from 'csv-parse';
+import { toPromptRow, type PromptRow, type RowError } from './prompt-row.ts';
+
+export type PromptFileFormat = 'txt' | 'csv' | 'jsonl';
+
+export function formatOf(path: string): PromptFileFormat {
+  const ext = extname(path).toLowerCase();
+  if (ext === '.csv') return 'csv';
+  if (ext === '.jsonl' || ext === '.ndjson') return 'jsonl';
+  if (ext === '.txt' || ext === '') return 'txt';
+  throw new Error(`Cannot read "${path}": use a .txt (one prompt a line), .csv or .jsonl file.`);
+}
+
+export type ParsedRecord = { row: PromptRow } | { error: RowError };
+
+/**
+ * Streams the rows of a prompt file without loading it whole (a batch may hold a million).
+ * Bad rows come out as errors with their line numbers; the caller decides what to do.
+ */
+export async function* readPromptFile(path: string): AsyncGenerator<ParsedRecord> {
+  const format = formatOf(path);
+  if (format === 'csv') yield* readCsv(path);
+  else yield* readLines(path, format);
+}
+
+async function* readLines(path: string, format: 'txt' | 'jsonl'): AsyncGenerator<ParsedRecord> {
+  const lines = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity });
+  let line = 0;
+  for await (const raw of lines) {
+    line++;
+    const content = line === 1 ? raw.replace(/^\uFEFF/, '') : raw;
+    if (content.trim() === '') continue;
+    if (format === 'txt') {
+      // A line starting with # is a comment, so a prompt list can be annotated.
+      if (content.trimStart().startsWith('#')) continue;
+      yield toPromptRow({ prompt: content }, line);
+      continue;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(content);
+    } catch (error) {
+      yield { error: { line, message: `not valid JSON (${(error as Error).message})` } };
+      continue;
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      yield { error: { line, message: 'each line must be a JSON object like {"prompt": "…"}' } };
+      continue;
+    }
+    yield toPromptRow(value as Record<string, unknown>, line);
+  }
+}
+
+async function* readCsv(path: string): AsyncGenerator<ParsedRecord> {
+  const parser = createReadStream(path).pipe(
+    parse({
+      bom: true,
+      columns: (header: string[]) => header.map((h) => h.trim().toLowerCase()),
+      skip_empty_lines: true,
+      trim: false,
+      relax_column_count: false,
+      info: true,
+    }),
+  );
+  let headerChecked = false;
+  try {
+    for await (const { record, info } of parser as AsyncIterable<{
+      record: Record<string, string>;
+      info: { lines: number; columns: Array<{ name: string }> | boolean };
+    }>) {
+      if (!headerChecked) {
+        headerChecked = true;
+        if (!('prompt' in record)) {
+          yield { error: { line: 1, message: 'the header row has no "prompt" column' } };
+          return;
+        }
+      }
+      yield toPromptRow(record, info.lines);
+    }
+  } catch (error) {
+    const e = error as Error & { lines?: number };
+    yield {
+      error: { line: e.lines ?? 0, message: e.message.replace(/^Invalid Record Length: /, '') },
+    };
+  }
+}
+
+/** Thrown when a file has bad rows: nothing of it was imported. */
+export class PromptFileError extends Error {
+  readonly errors: RowError[];
+  constructor(path: string, errors: RowError[], total: number) {
+    const shown = errors
+      .slice(0, 20)
+      .map((e) => `  line ${e.line}: ${e.message}`)
+      .join('\n');
+    const more = total > 20 ? `\n  … and ${total - 20} more` : '';
+    super(
+      `${path} has ${total} bad row(s); nothing was imported. Fix them and run again:\n${shown}${more}`,
+    );
+    this.errors = errors;
+  }
+}

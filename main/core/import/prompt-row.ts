@@ -1,0 +1,101 @@
+import { z } from 'zod';
+
+/** One prompt of a batch file, as the person wrote it, before model-specific validation. */
+export interface PromptRow {
+  /** 1-based line in the file where the row starts: what error messages point at. */
+  line: number;
+  prompt: string;
+  model?: string;
+  size?: string;
+  n?: number;
+  seed?: number;
+  quality?: string;
+  output_format?: 'png' | 'jpeg' | 'webp';
+  negative_prompt?: string;
+  name?: string;
+  /** Any other column: passed to the model as a model-private field. */
+  extra: Record<string, unknown>;
+}
+
+export interface RowError {
+  line: number;
+  message: string;
+}
+
+export const KNOWN_COLUMNS = [
+  'prompt',
+  'model',
+  'size',
+  'n',
+  'seed',
+  'quality',
+  'output_format',
+  'negative_prompt',
+  'name',
+] as const;
+
+/** Empty cells mean "not given", so a sheet can leave optional columns blank. */
+const blankToUndefined = (value: unknown) =>
+  typeof value === 'string' && value.trim() === '' ? undefined : value;
+
+const text = z.preprocess(blankToUndefined, z.string().trim().optional());
+const wholeNumber = (min: number, max: number) =>
+  z.preprocess(
+    (value) => {
+      const v = blankToUndefined(value);
+      return typeof v === 'string' && /^\s*-?\d+\s*$/.test(v) ? Number(v) : v;
+    },
+    z
+      .number({ error: `must be a whole number from ${min} to ${max}` })
+      .int({ error: `must be a whole number from ${min} to ${max}` })
+      .min(min, { error: `must be at least ${min}` })
+      .max(max, { error: `must be at most ${max}` })
+      .optional(),
+  );
+
+const rowSchema = z.object({
+  prompt: z.preprocess(
+    blankToUndefined,
+    z.string({ error: 'the prompt is missing' }).trim().min(1, { error: 'the prompt is empty' }),
+  ),
+  model: text,
+  size: text,
+  n: wholeNumber(1, 10_000),
+  seed: wholeNumber(0, 4_294_967_295),
+  quality: text,
+  output_format: z.preprocess(
+    (v) =>
+      typeof blankToUndefined(v) === 'string'
+        ? String(v).trim().toLowerCase()
+        : blankToUndefined(v),
+    z.enum(['png', 'jpeg', 'webp'], { error: 'must be png, jpeg or webp' }).optional(),
+  ),
+  negative_prompt: text,
+  name: text,
+});
+
+/** Checks one raw record (a CSV row or a JSONL object) and separates extra columns. */
+export function toPromptRow(
+  record: Record<string, unknown>,
+  line: number,
+): { row: PromptRow } | { error: RowError } {
+  const parsed = rowSchema.safeParse(record);
+  if (!parsed.success) {
+    const message = parsed.error.issues
+      .map((issue) => `${issue.path.join('.') || 'row'} ${issue.message}`)
+      .join('; ');
+    return { error: { line, message } };
+  }
+  const extra: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(record)) {
+    if ((KNOWN_COLUMNS as readonly string[]).includes(key)) continue;
+    if (blankToUndefined(value) === undefined || value === null) continue;
+    extra[key] = value;
+  }
+  const row: PromptRow = { line, extra, prompt: parsed.data.prompt };
+  for (const key of KNOWN_COLUMNS) {
+    const value = parsed.data[key];
+    if (key !== 'prompt' && value !== undefined) Object.assign(row, { [key]: value });
+  }
+  return { row };
+}

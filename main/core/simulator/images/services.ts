@@ -1,0 +1,40 @@
+import type { GatewayState } from '../context.ts';
+import { createRandom, seedFrom, type Random } from '../random.ts';
+import { RenderCache } from './cache.ts';
+import { FileLinks } from './links.ts';
+import { renderImage, renderKey, type RenderSpec } from './render.ts';
+import { SourceStore } from './sources.ts';
+
+/** What the image endpoints and the file links of one running simulator share. */
+export interface ImageServices {
+  links: FileLinks;
+  sources: SourceStore;
+  cache: RenderCache;
+  /** Seeds for requests that name none. Separate from state.random, which drives faults. */
+  seeds: Random;
+  render(spec: RenderSpec): Promise<Buffer>;
+}
+
+const byState = new WeakMap<GatewayState, ImageServices>();
+
+export function imageServices(state: GatewayState): ImageServices {
+  let services = byState.get(state);
+  if (!services) {
+    const sources = new SourceStore();
+    const cache = new RenderCache();
+    const forget = (spec: RenderSpec) => {
+      if (spec.source) sources.release(spec.source);
+      if (spec.mask) sources.release(spec.mask);
+    };
+    services = {
+      links: new FileLinks(state.options.urlTtlMs, forget),
+      sources,
+      cache,
+      seeds: createRandom(seedFrom('image-seeds', state.options.seed)),
+      render: (spec) =>
+        cache.get(renderKey(spec), () => renderImage(spec, (digest) => sources.get(digest))),
+    };
+    byState.set(state, services);
+  }
+  return services;
+}

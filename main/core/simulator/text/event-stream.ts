@@ -1,0 +1,56 @@
+import type { ServerResponse } from 'node:http';
+import type { ResponseTarget } from '../http.ts';
+
+const pause = (ms: number) =>
+  new Promise<void>((resolve) => (ms > 0 ? setTimeout(resolve, ms) : setImmediate(resolve)));
+
+/** Waits until the socket has taken what was written (or closed), leaving no listener behind. */
+function flushed(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('close', done);
+      resolve();
+    };
+    res.once('close', done);
+    res.write('', done);
+  });
+}
+
+function ended(res: ServerResponse): Promise<boolean> {
+  return new Promise((resolve) => {
+    res.once('close', () => resolve(res.writableFinished));
+    res.end();
+  });
+}
+
+/**
+ * Streams server-sent event frames one at a time, applying the transport faults: `reset` drops
+ * the connection half-way, `slow` spreads the frames over slowBodyMs. Resolves true when every
+ * frame reached the socket, false when the stream was cut or the client went away.
+ */
+export async function writeEventStream(
+  target: ResponseTarget,
+  frames: readonly string[],
+): Promise<boolean> {
+  const { res, fault } = target;
+  if (res.destroyed) return false;
+  res.writeHead(200, {
+    'Content-Type': 'text/event-stream; charset=utf-8',
+    'Cache-Control': 'no-cache',
+  });
+  const count = fault === 'reset' ? Math.floor(frames.length / 2) : frames.length;
+  const pauseMs = fault === 'slow' ? target.slowBodyMs / frames.length : 0;
+  for (const frame of frames.slice(0, count)) {
+    if (res.destroyed) return false;
+    if (!res.write(frame)) await flushed(res);
+    // Even without a delay, yield so each frame leaves as its own chunk, as a real stream does.
+    await pause(pauseMs);
+  }
+  if (fault === 'reset') {
+    await flushed(res);
+    res.socket?.destroy();
+    return false;
+  }
+  if (res.destroyed) return false;
+  return ended(res);
+}

@@ -1,0 +1,140 @@
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { encodePng } from '../../../main/core/simulator/images/png.ts';
+import { paintPicture } from '../../../main/core/simulator/images/pixels.ts';
+import { renderImage, type RenderSpec } from '../../../main/core/simulator/images/render.ts';
+
+const spec = (change: Partial<RenderSpec> = {}): RenderSpec => ({
+  prompt: 'a lighthouse at dusk',
+  seed: 42,
+  index: 0,
+  width: 64,
+  height: 48,
+  format: 'png',
+  detail: '',
+  watermark: false,
+  source: null,
+  mask: null,
+  ...change,
+});
+const noSources = () => undefined;
+
+/** Mean absolute difference per channel between two raw RGB pictures of one size. */
+function meanDifference(a: Buffer, b: Buffer): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += Math.abs(a[i]! - b[i]!);
+  return sum / a.length;
+}
+const rawOf = (bytes: Buffer, width: number, height: number) =>
+  sharp(bytes).resize(width, height, { fit: 'fill' }).removeAlpha().raw().toBuffer();
+
+describe('renderImage', () => {
+  it('is deterministic: same parameters, same bytes', async () => {
+    const a = await renderImage(spec(), noSources);
+    const b = await renderImage(spec(), noSources);
+    expect(a.equals(b)).toBe(true);
+  });
+
+  it.each([{ seed: 43 }, { index: 1 }, { prompt: 'a lighthouse at dawn' }, { detail: '{"q":1}' }])(
+    'changes the picture when %j changes',
+    async (change) => {
+      const a = await renderImage(spec(), noSources);
+      const b = await renderImage(spec(change), noSources);
+      expect(a.equals(b)).toBe(false);
+      expect(meanDifference(await rawOf(a, 64, 48), await rawOf(b, 64, 48))).toBeGreaterThan(3);
+    },
+  );
+
+  it.each([
+    [64, 48, 'png'],
+    [300, 200, 'png'],
+    [1024, 576, 'png'],
+    [64, 64, 'jpeg'],
+    [1024, 1024, 'jpeg'],
+    [200, 120, 'webp'],
+  ] as const)('renders %ix%i %s that decodes to that size and format', async (w, h, format) => {
+    const bytes = await renderImage(spec({ width: w, height: h, format }), noSources);
+    const meta = await sharp(bytes).metadata();
+    expect([meta.width, meta.height, meta.format]).toEqual([w, h, format]);
+  });
+
+  it('is a picture, not a flat fill: pixels vary', async () => {
+    const raw = await rawOf(
+      await renderImage(spec({ width: 256, height: 256 }), noSources),
+      256,
+      256,
+    );
+    const stats = await sharp(raw, { raw: { width: 256, height: 256, channels: 3 } }).stats();
+    for (const channel of stats.channels) expect(channel.stdev).toBeGreaterThan(5);
+  });
+
+  it('stamps a lighter watermark in the bottom-right corner', async () => {
+    const plain = await rawOf(
+      await renderImage(spec({ width: 128, height: 128 }), noSources),
+      128,
+      128,
+    );
+    const marked = await rawOf(
+      await renderImage(spec({ width: 128, height: 128, watermark: true }), noSources),
+      128,
+      128,
+    );
+    const at = (raw: Buffer, x: number, y: number) => raw[(y * 128 + x) * 3]!;
+    expect(at(marked, 110, 118)).toBeGreaterThanOrEqual(at(plain, 110, 118));
+    expect(meanDifference(marked, plain)).toBeGreaterThan(0);
+    expect(at(marked, 10, 10)).toBe(at(plain, 10, 10));
+  });
+
+  it('edits derive from the input: the result stays close to it, and follows the mask', async () => {
+    const input = await sharp({
+      create: { width: 80, height: 80, channels: 3, background: { r: 250, g: 20, b: 20 } },
+    })
+      .png()
+      .toBuffer();
+    // Mask: opaque (keep) on the left half, transparent (edit) on the right half.
+    const maskRaw = Buffer.alloc(80 * 80 * 4);
+    for (let y = 0; y < 80; y++)
+      for (let x = 0; x < 80; x++) maskRaw[(y * 80 + x) * 4 + 3] = x < 40 ? 255 : 0;
+    const mask = await sharp(maskRaw, { raw: { width: 80, height: 80, channels: 4 } })
+      .png()
+      .toBuffer();
+    const sources = (digest: string) => ({ in: input, mask })[digest];
+
+    const edited = await rawOf(
+      await renderImage(spec({ width: 80, height: 80, source: 'in' }), sources),
+      80,
+      80,
+    );
+    const inputRaw = await rawOf(input, 80, 80);
+    const fresh = await rawOf(
+      await renderImage(spec({ width: 80, height: 80 }), noSources),
+      80,
+      80,
+    );
+    expect(meanDifference(edited, inputRaw)).toBeLessThan(meanDifference(edited, fresh));
+    expect(meanDifference(edited, inputRaw)).toBeGreaterThan(2);
+
+    const masked = await rawOf(
+      await renderImage(spec({ width: 80, height: 80, source: 'in', mask: 'mask' }), sources),
+      80,
+      80,
+    );
+    expect([masked[(40 * 80 + 10) * 3], masked[(40 * 80 + 10) * 3 + 1]]).toEqual([250, 20]);
+    expect(masked[(40 * 80 + 70) * 3 + 1]).not.toBe(20);
+  });
+
+  it('refuses to render an edit whose input is no longer held', async () => {
+    await expect(renderImage(spec({ source: 'gone' }), noSources)).rejects.toThrow(/expired/);
+  });
+});
+
+describe('encodePng', () => {
+  it('writes a PNG that decodes to the same pixels', async () => {
+    const raw = paintPicture(33, 17, 5);
+    const { data, info } = await sharp(encodePng(raw, 33, 17))
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    expect([info.width, info.height, info.channels]).toEqual([33, 17, 3]);
+    expect(data.equals(raw)).toBe(true);
+  });
+});
