@@ -37,3 +37,16 @@ export function intFlag(
   }
   return n;
 }
+
+/** One of the listed words, or a UsageError listing them. */
+export function oneOf<const T extends readonly string[]>(
+  value: string | undefined,
+  flag: string,
+  allowed: T,
+): T[number] | undefined {
+  if (value === undefined) return undefined;
+  if (!allowed.includes(value)) {
+    throw new UsageError(`${flag} must be one of ${allowed.join(', ')} (got "${value}").`);
+  }
+  return value;
+}

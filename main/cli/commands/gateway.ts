@@ -1,6 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import type { KeyConfig } from '../../core/simulator/keys.ts';
 import { startGateway } from '../../core/simulator/index.ts';
 import { DOWNLOAD_FAULTS, parseFaultSpec, WORK_FAULTS } from '../../core/simulator/faults.ts';
-import { intFlag, parseFlags, UsageError, type Command } from '../command.ts';
+import { intFlag, oneOf, parseFlags, UsageError, type Command } from '../command.ts';
 
 const faultList = Object.entries({ ...WORK_FAULTS, ...DOWNLOAD_FAULTS })
   .map(([name, what]) => `    ${name.padEnd(13)} ${what}`)
@@ -11,10 +14,16 @@ export const gatewayCommand: Command = {
   summary: 'run the embedded gateway (simulator) on this machine',
   help: `Usage: atelier gateway [--port 8700] [--latency-ms 300] [--per-image-ms 0] [--jitter-ms 0]
                        [--faults SPEC] [--seed 1] [--url-ttl-s 600] [--host 127.0.0.1]
+                       [--video-duration-ms 3000] [--image-response as-asked|both]
+                       [--partial-placement metadata|top-level|nested]
+                       [--keys keys.json] [--balance QUOTA]
 
 Runs a faithful implementation of the gateway interface for demos, tests and benchmarks.
 It prints its base URL and a demo key; point Atelier (or any OpenAI client) at <url>/v1.
 
+--keys FILE     a JSON array of keys: [{"key": "sk-…", "quotaCap": 100000, "expiresAt": "2027-01-01",
+                "models": ["flux-schnell"]}]; the first is printed as the demo key.
+--balance N     the account's quota; calls beyond it fail with insufficient_user_quota.
 --faults SPEC   comma-separated "name:probability" or "name@n+n" (the n-th requests), e.g.
                 "429:0.1,504@3,url-404:0.05". Reproducible with --seed. Faults:
 ${faultList}`,
@@ -28,6 +37,11 @@ ${faultList}`,
       faults: { type: 'string' },
       seed: { type: 'string' },
       'url-ttl-s': { type: 'string' },
+      'video-duration-ms': { type: 'string' },
+      'image-response': { type: 'string' },
+      'partial-placement': { type: 'string' },
+      keys: { type: 'string' },
+      balance: { type: 'string' },
     });
     if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}".`);
     let faults;
@@ -37,6 +51,21 @@ ${faultList}`,
       throw new UsageError((error as Error).message);
     }
     const ttl = intFlag(values['url-ttl-s'], '--url-ttl-s', 1, 86_400);
+    const videoDurationMs = intFlag(
+      values['video-duration-ms'],
+      '--video-duration-ms',
+      0,
+      3_600_000,
+    );
+    const imageResponse = oneOf(values['image-response'], '--image-response', [
+      'as-asked',
+      'both',
+    ] as const);
+    const partialPlacement = oneOf(values['partial-placement'], '--partial-placement', [
+      'metadata',
+      'top-level',
+      'nested',
+    ] as const);
     const gateway = await startGateway({
       port: intFlag(values.port, '--port', 0, 65_535) ?? 8700,
       host: values.host ?? '127.0.0.1',
@@ -48,6 +77,13 @@ ${faultList}`,
       faults,
       seed: intFlag(values.seed, '--seed', 0, 4_294_967_295) ?? 1,
       ...(ttl ? { urlTtlMs: ttl * 1000 } : {}),
+      ...(videoDurationMs !== undefined ? { videoDurationMs } : {}),
+      ...(imageResponse ? { imageResponse } : {}),
+      ...(partialPlacement ? { partialPlacement } : {}),
+      ...(values.keys ? { keys: readKeys(values.keys) } : {}),
+      ...(values.balance
+        ? { balance: intFlag(values.balance, '--balance', 0, Number.MAX_SAFE_INTEGER) }
+        : {}),
     });
     console.log(`Atelier gateway simulator listening on ${gateway.url}`);
     console.log(`  OpenAI base URL: ${gateway.url}/v1`);
@@ -61,3 +97,32 @@ ${faultList}`,
     return 0;
   },
 };
+
+const keysFileSchema = z
+  .array(
+    z.object({
+      key: z.string().startsWith('sk-', { error: 'keys begin with "sk-"' }),
+      name: z.string().optional(),
+      quotaCap: z.number().int().nonnegative().nullable().optional(),
+      expiresAt: z.union([z.number(), z.iso.date(), z.iso.datetime()]).nullable().optional(),
+      models: z.array(z.string()).nullable().optional(),
+    }),
+  )
+  .min(1, { error: 'list at least one key' });
+
+function readKeys(path: string): KeyConfig[] {
+  let parsed;
+  try {
+    parsed = keysFileSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
+  } catch (error) {
+    throw new UsageError(`--keys ${path}: ${(error as Error).message}`);
+  }
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new UsageError(`--keys ${path}: ${issue?.path.join('.') || 'file'}: ${issue?.message}`);
+  }
+  return parsed.data.map((k) => ({
+    ...k,
+    expiresAt: typeof k.expiresAt === 'string' ? Date.parse(k.expiresAt) : (k.expiresAt ?? null),
+  }));
+}

@@ -1,6 +1,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { resolve } from 'node:path';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const bin = resolve(import.meta.dirname, '../../../bin/atelier.js');
@@ -25,6 +27,16 @@ describe('atelier command', () => {
     const result = run('gateway', '--faults', '429:7');
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(/probability must be between 0 and 1/);
+  });
+
+  it('explains a bad --keys file with the field at fault', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'atelier-cli-'));
+    const file = join(dir, 'keys.json');
+    writeFileSync(file, JSON.stringify([{ key: 'sk-ok' }, { key: 'nope' }]));
+    const result = run('gateway', '--keys', file);
+    rmSync(dir, { recursive: true, force: true });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/1\.key: keys begin with "sk-"/);
   });
 
   it('runs the gateway, prints its URL and demo key, serves requests, and stops on SIGINT', async () => {
