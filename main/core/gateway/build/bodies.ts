@@ -1,0 +1,116 @@
+import type { EditRequest, ImageRequest } from '../../../../shared/gateway/requests.ts';
+import type {
+  AdvancedImageBody,
+  OpenAiImageBody,
+  QwenEditBody,
+  QwenImageBody,
+} from '../../../../shared/gateway/wire/images.ts';
+import { toQwenSize } from './sizes.ts';
+
+/**
+ * Request bodies per protocol. They assume a validated request (see validate.ts) and only
+ * carry the fields that were given: the gateway's defaults apply to the rest.
+ */
+
+function defined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
+const hasKeys = (value: object) => Object.keys(value).length > 0;
+
+/** Interface 2.1 on /v1/images/generations; the vendor bag is `extra_fields` there. */
+export function openAiBody(request: ImageRequest): OpenAiImageBody {
+  return defined({
+    model: request.model,
+    prompt: request.prompt,
+    n: request.n,
+    size: request.size,
+    quality: request.quality,
+    response_format: request.response_format,
+    output_format: request.output_format,
+    extra_fields: request.extra,
+  });
+}
+
+/** Interface 2.1 + 2.2; the vendor bag goes as `extra` (the entry's own, fuller description). */
+export function advancedBody(request: ImageRequest): AdvancedImageBody {
+  return defined({
+    model: request.model,
+    prompt: request.prompt,
+    n: request.n,
+    size: request.size,
+    quality: request.quality,
+    response_format: request.response_format,
+    output_format: request.output_format,
+    seed: request.seed,
+    extra: request.extra,
+  });
+}
+
+function qwenParameters(request: ImageRequest) {
+  return defined({
+    negative_prompt: request.negative_prompt,
+    prompt_extend: request.prompt_extend,
+    watermark: request.watermark,
+    n: request.n,
+    seed: request.seed,
+  });
+}
+
+/** Interface 2.3: the prompt as a message, options in `parameters`, size as `W*H`. */
+export function qwenBody(request: ImageRequest): QwenImageBody {
+  const parameters = defined({
+    ...qwenParameters(request),
+    size: request.size === undefined ? undefined : toQwenSize(request.size),
+  });
+  return {
+    model: request.model,
+    input: { messages: [{ role: 'user', content: [{ text: request.prompt }] }] },
+    ...(hasKeys(parameters) ? { parameters } : {}),
+  };
+}
+
+/** Interface 2.4, JSON form: the picture as an `{image: url}` item beside the prompt text. */
+export function qwenEditBody(request: EditRequest, imageUrl: string): QwenEditBody {
+  const parameters = qwenParameters(request);
+  return {
+    model: request.model,
+    input: {
+      messages: [{ role: 'user', content: [{ image: imageUrl }, { text: request.prompt }] }],
+    },
+    ...(hasKeys(parameters) ? { parameters } : {}),
+  };
+}
+
+/** A picture given as bytes becomes a data URL for the JSON edit body. */
+export function imageUrlOf(image: EditRequest['image']): string {
+  if ('url' in image) return image.url;
+  return `data:${image.mimeType};base64,${Buffer.from(image.bytes).toString('base64')}`;
+}
+
+/** Interface 2.4, multipart form. */
+export function editForm(request: EditRequest): FormData {
+  const form = new FormData();
+  form.set('model', request.model);
+  form.set('prompt', request.prompt);
+  const file = (source: EditRequest['image'], name: string) => {
+    if (!('bytes' in source))
+      throw new Error(`The ${name} must be file bytes for a multipart edit.`);
+    form.set(
+      name,
+      new Blob([source.bytes as Uint8Array<ArrayBuffer>], { type: source.mimeType }),
+      source.filename,
+    );
+  };
+  file(request.image, 'image');
+  if (request.mask) file(request.mask, 'mask');
+  const text: Array<[string, unknown]> = [
+    ['n', request.n],
+    ['size', request.size],
+    ['response_format', request.response_format],
+    ['quality', request.quality],
+    ['output_format', request.output_format],
+  ];
+  for (const [name, value] of text) if (value !== undefined) form.set(name, String(value));
+  return form;
+}

@@ -1,0 +1,52 @@
+import type { Download, Outcome } from '../../../../shared/gateway/outcome.ts';
+import type { GatewayContext } from '../context.ts';
+import { openExchange, parseJson, type CallOptions } from '../http/exchange.ts';
+
+/**
+ * Fetches bytes as a stream: a temporary image link (`url`) or video content (`path`).
+ * A 404 on a link is reported as expired; other failures say to retry the download, not the
+ * generation (interface 7 rule 6). A body cut short errors the stream with a GatewayError.
+ */
+export async function download(
+  context: GatewayContext,
+  target: { url: string } | { path: string },
+  options: CallOptions = {},
+): Promise<Outcome<Download>> {
+  const answer = await openExchange(context, { method: 'GET', ...target }, options);
+  if (!('response' in answer)) return answer;
+  const { response } = answer;
+  if (response.status < 200 || response.status >= 300) {
+    const text = await answer.text();
+    if (!text.ok) return text;
+    const body = parseJson(text.text);
+    const failure = answer.fail({
+      kind: 'http',
+      status: response.status,
+      headers: response.headers,
+      body,
+      ...(body === undefined ? { contentType: response.headers.get('content-type') } : {}),
+    });
+    answer.close(failure.message);
+    return failure;
+  }
+  const length = response.headers.get('content-length');
+  return {
+    ok: true,
+    status: response.status,
+    requestIds: answer.requestIds,
+    value: {
+      body: answer.stream(),
+      contentType: response.headers.get('content-type'),
+      contentLength: length === null ? null : Number(length),
+    },
+  };
+}
+
+/** A temporary image link (interface 2.5 rule 4: copy it at once). */
+export function downloadImage(
+  context: GatewayContext,
+  url: string,
+  options: CallOptions = {},
+): Promise<Outcome<Download>> {
+  return download(context, { url }, options);
+}

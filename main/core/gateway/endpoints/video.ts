@@ -1,0 +1,107 @@
+import type { Download, Outcome, VideoTask } from '../../../../shared/gateway/outcome.ts';
+import type { VideoRequest } from '../../../../shared/gateway/requests.ts';
+import type { VideoSubmitBody } from '../../../../shared/gateway/wire/video.ts';
+import type { GatewayContext } from '../context.ts';
+import { callJson, type BodyReading } from '../http/call-json.ts';
+import type { CallOptions } from '../http/exchange.ts';
+import { readVideoTask, type VideoApi } from '../read/video-task.ts';
+import { download } from './download.ts';
+import { refuse } from './refuse.ts';
+
+const SUBMIT_PATH: Record<VideoApi, string> = {
+  videos: '/videos',
+  'video-generations': '/video/generations',
+};
+
+function readTask(api: VideoApi, failOnFailure: boolean) {
+  return (body: unknown): BodyReading<VideoTask> => {
+    const reading = readVideoTask(body, api);
+    if (!reading.ok) return { kind: 'bad-body', status: 200, detail: reading.detail };
+    const { task } = reading;
+    if (failOnFailure && task.state === 'FAILURE') {
+      return { kind: 'task', code: task.errorCode, failReason: task.failReason };
+    }
+    return { ok: true, value: task };
+  };
+}
+
+/**
+ * Submits a video task (POST /v1/videos, or /v1/video/generations where the model's document
+ * requires it). Video is controlled-access: a 403 here pauses like any permission error.
+ */
+export async function submitVideo(
+  context: GatewayContext,
+  request: VideoRequest,
+  options: CallOptions = {},
+): Promise<Outcome<VideoTask>> {
+  const entry = context.catalogue.lookup(request.model);
+  const problems: string[] = [];
+  if (context.catalogue.knows(request.model) && entry.kind !== 'video') {
+    problems.push(`${request.model} is a ${entry.kind} model; choose a video model.`);
+  }
+  if (!request.prompt?.trim()) problems.push('The prompt is empty: describe the video to make.');
+  if (request.size?.includes('×')) {
+    problems.push(
+      `Size "${request.size}" uses the multiplication sign ×; write a lowercase x, as in 1280x720.`,
+    );
+  }
+  if (entry.kind === 'video') {
+    if (
+      request.seconds !== undefined &&
+      entry.seconds.length &&
+      !entry.seconds.includes(request.seconds)
+    ) {
+      problems.push(
+        `${entry.id} makes videos of ${entry.seconds.join(', ')} seconds; ${request.seconds} was asked.`,
+      );
+    }
+    if (request.size !== undefined && entry.sizes.length && !entry.sizes.includes(request.size)) {
+      problems.push(
+        `${entry.id} makes videos of size ${entry.sizes.join(', ')}; ${request.size} was asked.`,
+      );
+    }
+  }
+  if (problems.length) return refuse(context, `video with ${request.model}`, problems);
+  const api: VideoApi = entry.kind === 'video' ? entry.submitPath : 'videos';
+  const json: VideoSubmitBody = {
+    ...request.extra,
+    model: request.model,
+    prompt: request.prompt,
+    ...(request.seconds !== undefined ? { seconds: request.seconds } : {}),
+    ...(request.size !== undefined ? { size: request.size } : {}),
+  };
+  return callJson(
+    context,
+    { method: 'POST', path: SUBMIT_PATH[api], json },
+    options,
+    readTask(api, true),
+  );
+}
+
+/**
+ * The task's state (GET /v1/videos/{id}). A task that ended in FAILURE comes back as a
+ * failure outcome (refunded by the platform; interface 1), others as the task.
+ */
+export function getVideo(
+  context: GatewayContext,
+  task: { id: string; api?: VideoApi },
+  options: CallOptions = {},
+): Promise<Outcome<VideoTask>> {
+  const api = task.api ?? 'videos';
+  const path = `${SUBMIT_PATH[api]}/${encodeURIComponent(task.id)}`;
+  return callJson(context, { method: 'GET', path }, options, readTask(api, true));
+}
+
+/** GET /v1/videos/{id}/content: the finished video as a stream, never buffered whole. */
+export function downloadVideoContent(
+  context: GatewayContext,
+  taskId: string,
+  options: CallOptions & { variant?: 'video' | 'thumbnail' } = {},
+): Promise<Outcome<Download>> {
+  const query = options.variant && options.variant !== 'video' ? `?variant=${options.variant}` : '';
+  return download(
+    context,
+    { path: `/videos/${encodeURIComponent(taskId)}/content${query}` },
+    options,
+  );
+}

@@ -1,0 +1,22 @@
+import { Agent } from 'undici';
+import type { GatewayTimeouts } from '../../../../shared/gateway/profile.ts';
+
+/**
+ * One connection pool per gateway profile, used by Node's own fetch as its dispatcher.
+ * Why undici's Agent and not the default one: the connect time-out must be a setting of the
+ * profile, because a failure to connect is the one time-out that proves nothing was sent
+ * (safe to retry) — and idle connections are kept long enough to be reused between images.
+ * undici 7 matches the undici inside Node 24's fetch.
+ */
+export function createPool(timeouts: Pick<GatewayTimeouts, 'connectMs'>): Agent {
+  return new Agent({
+    connect: { timeout: timeouts.connectMs },
+    // Atelier's own phase timers decide time-outs (they know what was sent); undici's are off.
+    headersTimeout: 0,
+    bodyTimeout: 0,
+    keepAliveTimeout: 30_000,
+    keepAliveMaxTimeout: 300_000,
+  });
+}
+
+export type Pool = ReturnType<typeof createPool>;

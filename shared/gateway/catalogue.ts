@@ -1,0 +1,199 @@
+import { z } from 'zod';
+
+/**
+ * What Atelier knows about each model: which body it speaks, which sizes and options it takes.
+ * The gateway does not publish this (interface 1: "obtained from the console"), so the app
+ * ships entries for well-known models and lets the person add or override their own.
+ */
+
+export const OUTPUT_FORMATS = ['png', 'jpeg', 'webp'] as const;
+
+const ImageEntrySchema = z.object({
+  kind: z.literal('image'),
+  id: z.string().min(1),
+  /** Body used by `generateImage`: OpenAI (2.1), Qwen-style (2.3), the advanced entry, or none. */
+  protocol: z.enum(['openai', 'qwen', 'advanced', 'none']),
+  /** Whether the model is also offered on the advanced entry (2.2). */
+  advanced: z.boolean().default(false),
+  edit: z.enum(['multipart', 'qwen-json', 'none']).default('none'),
+  /** Allowed `WxH` sizes, or 'any' within [minSide, maxSide]. */
+  sizes: z.union([z.literal('any'), z.array(z.string().regex(/^\d+x\d+$/)).min(1)]),
+  minSide: z.number().int().positive().default(1),
+  maxSide: z.number().int().positive().default(8192),
+  nMin: z.number().int().min(1).default(1),
+  nMax: z.number().int().min(1).default(10),
+  /** Accepted `quality` values, 'any' when unchecked; empty when the model takes none. */
+  quality: z.union([z.literal('any'), z.array(z.string())]).default([]),
+  /** Accepted `output_format` values; empty when the model takes none. */
+  outputFormats: z.array(z.enum(OUTPUT_FORMATS)).default([]),
+  seed: z.boolean().default(false),
+  negativePrompt: z.boolean().default(false),
+  /** Whether the model takes the free-form vendor bag (`extra` / `extra_fields`). */
+  extra: z.boolean().default(false),
+  /** Quota per image, for estimates only; null when unknown. */
+  pricePerImage: z.number().nonnegative().nullable().default(null),
+});
+
+const TextEntrySchema = z.object({
+  kind: z.literal('text'),
+  id: z.string().min(1),
+});
+
+const VideoEntrySchema = z.object({
+  kind: z.literal('video'),
+  id: z.string().min(1),
+  /** Most video models use /v1/videos; some documents require /v1/video/generations. */
+  submitPath: z.enum(['videos', 'video-generations']).default('videos'),
+  seconds: z.array(z.string()).default([]),
+  sizes: z.array(z.string()).default([]),
+});
+
+export const ModelEntrySchema = z.discriminatedUnion('kind', [
+  ImageEntrySchema,
+  TextEntrySchema,
+  VideoEntrySchema,
+]);
+
+export type ModelEntry = z.infer<typeof ModelEntrySchema>;
+export type ModelEntryInput = z.input<typeof ModelEntrySchema>;
+export type ImageModelEntry = z.infer<typeof ImageEntrySchema>;
+export type VideoModelEntry = z.infer<typeof VideoEntrySchema>;
+
+const BUILT_IN_INPUT: ModelEntryInput[] = [
+  {
+    kind: 'image',
+    id: 'gpt-image-1',
+    protocol: 'openai',
+    edit: 'multipart',
+    sizes: ['1024x1024', '1536x1024', '1024x1536'],
+    nMax: 10,
+    quality: ['low', 'medium', 'high', 'auto'],
+    outputFormats: ['png', 'jpeg', 'webp'],
+    pricePerImage: 4000,
+  },
+  {
+    kind: 'image',
+    id: 'dall-e-3',
+    protocol: 'openai',
+    sizes: ['1024x1024', '1792x1024', '1024x1792'],
+    nMax: 1,
+    quality: ['standard', 'hd'],
+    pricePerImage: 4000,
+  },
+  {
+    kind: 'image',
+    id: 'dall-e-2',
+    protocol: 'openai',
+    edit: 'multipart',
+    sizes: ['256x256', '512x512', '1024x1024'],
+    nMax: 10,
+    pricePerImage: 2000,
+  },
+  {
+    kind: 'image',
+    id: 'qwen-image',
+    protocol: 'qwen',
+    sizes: ['1328x1328', '1664x928', '928x1664', '1472x1140', '1140x1472'],
+    nMax: 4,
+    seed: true,
+    negativePrompt: true,
+    pricePerImage: 2500,
+  },
+  {
+    kind: 'image',
+    id: 'qwen-image-edit',
+    protocol: 'none',
+    edit: 'qwen-json',
+    sizes: 'any',
+    minSide: 64,
+    maxSide: 2048,
+    nMax: 4,
+    seed: true,
+    negativePrompt: true,
+    pricePerImage: 2500,
+  },
+  {
+    kind: 'image',
+    id: 'flux-pro',
+    protocol: 'advanced',
+    advanced: true,
+    sizes: 'any',
+    minSide: 64,
+    maxSide: 2048,
+    nMax: 10,
+    outputFormats: ['png', 'jpeg', 'webp'],
+    seed: true,
+    extra: true,
+    pricePerImage: 3000,
+  },
+  {
+    // Cheap and any size, on generations and the advanced entry: demos and benchmarks.
+    kind: 'image',
+    id: 'flux-schnell',
+    protocol: 'openai',
+    advanced: true,
+    edit: 'multipart',
+    sizes: 'any',
+    minSide: 16,
+    maxSide: 2048,
+    nMax: 10,
+    outputFormats: ['png', 'jpeg', 'webp'],
+    seed: true,
+    extra: true,
+    pricePerImage: 300,
+  },
+  { kind: 'video', id: 'sora-2', seconds: ['4', '8', '12'], sizes: ['720x1280', '1280x720'] },
+  { kind: 'text', id: 'gpt-4o-mini' },
+];
+
+export const BUILT_IN_MODELS: readonly ModelEntry[] = BUILT_IN_INPUT.map((entry) =>
+  ModelEntrySchema.parse(entry),
+);
+
+/**
+ * What an unknown model is assumed to accept: the OpenAI body, any `WxH`, n up to 10 and
+ * every optional field. The gateway has the last word; Atelier only refuses what is certainly
+ * wrong (a malformed size, an n below 1).
+ */
+export function permissiveEntry(id: string): ImageModelEntry {
+  return {
+    kind: 'image',
+    id,
+    protocol: 'openai',
+    advanced: true,
+    edit: 'multipart',
+    sizes: 'any',
+    minSide: 1,
+    maxSide: 16384,
+    nMin: 1,
+    nMax: 10,
+    quality: 'any',
+    outputFormats: [...OUTPUT_FORMATS],
+    seed: true,
+    negativePrompt: true,
+    extra: true,
+    pricePerImage: null,
+  };
+}
+
+export interface Catalogue {
+  /** The entry for a model name; unknown names get permissive OpenAI rules. */
+  lookup(id: string): ModelEntry;
+  /** Whether the name is a built-in or user entry (unknown models are looked up permissively). */
+  knows(id: string): boolean;
+  entries(): ModelEntry[];
+}
+
+/** Built-ins with the person's own entries merged over them (same id: theirs wins). */
+export function createCatalogue(userEntries: readonly ModelEntryInput[] = []): Catalogue {
+  const byId = new Map<string, ModelEntry>(BUILT_IN_MODELS.map((entry) => [entry.id, entry]));
+  for (const input of userEntries) {
+    const entry = ModelEntrySchema.parse(input);
+    byId.set(entry.id, entry);
+  }
+  return {
+    lookup: (id) => byId.get(id) ?? permissiveEntry(id),
+    knows: (id) => byId.has(id),
+    entries: () => [...byId.values()],
+  };
+}

@@ -1,0 +1,17 @@
+/**
+ * Keys must never reach a log line, an error message or the renderer (interface 5.4).
+ * `sk-` keys are recognised by shape; a key of another shape (other gateways) is removed
+ * by value when the caller knows it.
+ */
+const SK_KEY = /sk-[A-Za-z0-9._~+/=-]{3,}/g;
+const BEARER = /(Bearer\s+)[^\s"',;()]+/gi;
+
+export const REDACTED = 'sk-…(redacted)';
+
+export function redact(text: string, ...secrets: Array<string | null | undefined>): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (secret && secret.length >= 4) out = out.split(secret).join(REDACTED);
+  }
+  return out.replace(BEARER, `$1${REDACTED}`).replace(SK_KEY, REDACTED);
+}

@@ -1,0 +1,144 @@
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createGatewayClient, type GatewayClient } from '../../../main/core/gateway/client.ts';
+import { GatewayError } from '../../../main/core/gateway/http/errors.ts';
+import type { GatewayOptions } from '../../../main/core/simulator/index.ts';
+import { closeLater, rig } from './harness.ts';
+
+const KEY = 'sk-secret-7f3a9c1e5b2d4f6a8c0e';
+const SHAPELESS_KEY = 'QZ7-plain-token-without-prefix-91';
+
+/** A hostile gateway: it echoes the Authorization header back in its error messages. */
+async function echoingGateway(seen: IncomingHttpHeaders[]): Promise<string> {
+  const server = createServer((req, res) => {
+    seen.push(req.headers);
+    const auth = req.headers.authorization ?? '';
+    res.writeHead(400, { 'content-type': 'application/json', 'x-svc-request-id': `req_${auth}` });
+    res.end(
+      JSON.stringify({
+        error: {
+          type: 'invalid_request_error',
+          code: 'bad',
+          message: `You sent ${auth}, raw key ${auth.slice(7)}`,
+        },
+      }),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closeLater(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+}
+
+describe('the key never appears in an error message or a log line', () => {
+  const printed: string[] = [];
+  beforeEach(() => {
+    for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
+      vi.spyOn(console, method).mockImplementation((...args: unknown[]) => {
+        printed.push(args.map(String).join(' '));
+      });
+    }
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+    printed.length = 0;
+  });
+
+  it('across every failing scenario', async () => {
+    const texts: string[] = [];
+    const record = (value: unknown) =>
+      texts.push(typeof value === 'string' ? value : JSON.stringify(value));
+    const request = { model: 'flux-schnell', prompt: 'a lighthouse', size: '32x32' };
+    const imageCalls = (client: GatewayClient) => [
+      client.generateImage(request),
+      client.generateAdvanced({ ...request, model: 'flux-pro' }),
+      client.generateImage({ ...request, size: '32×32' }),
+      client.chat({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
+      client.submitVideo({ model: 'sora-2', prompt: 'waves' }),
+      client.getVideo({ id: 'missing' }),
+      client.listModels(),
+    ];
+
+    for (const [faults, options] of [
+      ['429@1+2+3+4+5+6+7', {}],
+      ['500@1+2+3+4+5+6+7', {}],
+      ['504@1+2+3+4+5+6+7', {}],
+      ['reset@1+2+3+4+5+6+7', {}],
+      ['empty@1', {}],
+      ['', { balance: 1 }],
+      ['', { keys: [{ key: KEY, quotaCap: 1 }] }],
+      ['', { keys: [{ key: KEY, expiresAt: 1 }] }],
+      ['', { keys: [{ key: KEY, models: ['gpt-4o-mini'] }] }],
+    ] satisfies Array<[string, GatewayOptions]>) {
+      const { client, log } = await rig(
+        { keys: [{ key: KEY }], ...options, faults },
+        { apiKey: KEY },
+      );
+      for (const outcome of await Promise.all(imageCalls(client))) record(outcome);
+      const stream = await (async () => {
+        for await (const piece of client.chatStream({
+          model: 'gpt-4o-mini',
+          messages: [{ role: 'user', content: 'x' }],
+        }))
+          void piece;
+      })().catch((error: unknown) => error);
+      if (stream instanceof GatewayError) record(stream.message);
+      texts.push(...log);
+    }
+
+    // A wrong key, a key read that fails with the key in its message, a hostile echo.
+    const wrong = await rig({}, { apiKey: KEY });
+    record(await wrong.client.generateImage(request));
+    texts.push(...wrong.log);
+    const throwing = await rig(
+      {},
+      {
+        apiKey: () => {
+          throw new Error(`keychain broke while reading ${KEY}`);
+        },
+      },
+    );
+    record(await throwing.client.generateImage(request));
+    texts.push(...throwing.log);
+
+    for (const key of [KEY, SHAPELESS_KEY]) {
+      const seen: IncomingHttpHeaders[] = [];
+      const log: string[] = [];
+      const client = createGatewayClient({
+        profile: { baseUrl: await echoingGateway(seen) },
+        apiKey: key,
+        log: (line) => log.push(line),
+      });
+      closeLater(() => client.close());
+      const outcome = await client.generateImage(request);
+      expect(outcome.ok).toBe(false);
+      // The echo really carried the key: the test would see it if redaction failed.
+      expect(seen[0]?.authorization).toBe(`Bearer ${key}`);
+      record(outcome);
+      texts.push(...log);
+    }
+
+    expect(texts.length).toBeGreaterThan(80);
+    const everything = [...texts, ...printed].join('\n');
+    for (const secret of [KEY, KEY.slice(3), SHAPELESS_KEY]) {
+      expect(everything.split('\n').filter((line) => line.includes(secret))).toEqual([]);
+    }
+    expect(everything).toContain('redacted');
+  });
+
+  it('is never sent to a file host other than the gateway', async () => {
+    const seen: IncomingHttpHeaders[] = [];
+    const storage = createServer((req, res) => {
+      seen.push(req.headers);
+      res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.from([1, 2, 3]));
+    });
+    await new Promise<void>((resolve) => storage.listen(0, '127.0.0.1', resolve));
+    closeLater(() => new Promise<void>((resolve) => storage.close(() => resolve())));
+    const { client } = await rig({ keys: [{ key: KEY }] }, { apiKey: KEY });
+    const url = `http://127.0.0.1:${(storage.address() as { port: number }).port}/cdn/image.png?sig=abc`;
+    const outcome = await client.downloadImage(url);
+    expect(outcome.ok).toBe(true);
+    if (outcome.ok) await new Response(outcome.value.body).arrayBuffer();
+    expect(seen).toHaveLength(1);
+    expect(seen[0]?.authorization).toBeUndefined();
+  });
+});
