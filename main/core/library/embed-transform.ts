@@ -1,0 +1,192 @@
+import { Transform, type TransformCallback } from 'node:stream';
+import {
+  detectImageFormat,
+  FORMAT_MAGIC_BYTES,
+  mayStartImage,
+  type ImageFormat,
+} from './image-format.ts';
+import type { ImageMetadata } from './metadata.ts';
+import { TAIL_BYTES, type EmbedPlan, type EmbedPlanner } from './embed-plan.ts';
+import { planPngEmbed } from './png-chunks.ts';
+import { planJpegEmbed } from './jpeg-segments.ts';
+import { planWebpEmbed } from './webp-chunks.ts';
+import { LibraryWriteError } from './write-error.ts';
+
+const PLANNERS: Record<ImageFormat, EmbedPlanner> = {
+  png: planPngEmbed,
+  jpeg: planJpegEmbed,
+  webp: planWebpEmbed,
+};
+
+/** Leading JPEG APPn segments are at most 64 KB each; more than this is not an image header. */
+const MAX_PREFIX_BYTES = 512 * 1024;
+
+export interface EmbedTransformOptions {
+  metadata: ImageMetadata;
+  /** The format the target expects; null accepts any of ours. */
+  expectedFormat: ImageFormat | null;
+  /** The source length announced beforehand (Content-Length), when known. */
+  expectedSourceBytes?: number;
+}
+
+/** What the transform learnt about the source, readable once it has finished. */
+export interface EmbedStats {
+  format: ImageFormat | null;
+  sourceBytes: number;
+  /** From the image header; 0 until it has been read. */
+  width: number;
+  height: number;
+}
+
+/**
+ * Embeds the metadata into image bytes as they stream through, holding back only the header
+ * (up to the insertion point), and fails with a LibraryWriteError when the source is not the
+ * expected format or ends before the image does.
+ */
+export function createEmbedTransform(options: EmbedTransformOptions): {
+  transform: Transform;
+  stats: EmbedStats;
+} {
+  const stats: EmbedStats = { format: null, sourceBytes: 0, width: 0, height: 0 };
+  // The header collected so far; joined only once it is long enough for the next step, so
+  // tiny chunks do not make the copying quadratic.
+  let pending: Buffer[] | null = [];
+  let pendingBytes = 0;
+  let needBytes = FORMAT_MAGIC_BYTES;
+  let plan: EmbedPlan | null = null;
+  let tail: Buffer<ArrayBufferLike> = Buffer.alloc(0);
+
+  const transform = new Transform({
+    transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback) {
+      try {
+        stats.sourceBytes += chunk.length;
+        tail = keepTail(tail, chunk);
+        if (pending === null) {
+          callback(null, chunk);
+          return;
+        }
+        pending.push(chunk);
+        pendingBytes += chunk.length;
+        if (pendingBytes < needBytes) {
+          callback();
+          return;
+        }
+        const prefix = Buffer.concat(pending);
+        pending = [prefix];
+        stats.format ??= checkFormat(prefix, options.expectedFormat);
+        const answer = PLANNERS[stats.format](prefix, options.metadata);
+        if ('needBytes' in answer) {
+          needBytes = answer.needBytes;
+          if (needBytes > MAX_PREFIX_BYTES) {
+            throw new LibraryWriteError('corrupt', 'The image header is implausibly long.');
+          }
+          callback();
+          return;
+        }
+        plan = answer;
+        stats.width = plan.width;
+        stats.height = plan.height;
+        pending = null;
+        this.push(plan.head);
+        const rest = prefix.subarray(plan.consumed);
+        callback(null, rest.length > 0 ? rest : undefined);
+      } catch (error) {
+        callback(error as Error);
+      }
+    },
+    flush(callback: TransformCallback) {
+      try {
+        checkEnd(plan, pending && Buffer.concat(pending), stats, tail, options);
+        callback(null, plan!.trailer.length > 0 ? plan!.trailer : undefined);
+      } catch (error) {
+        callback(error as Error);
+      }
+    },
+  });
+  return { transform, stats };
+}
+
+function keepTail(tail: Buffer, chunk: Buffer): Buffer {
+  if (chunk.length >= TAIL_BYTES) return Buffer.from(chunk.subarray(chunk.length - TAIL_BYTES));
+  const joined = Buffer.concat([tail, chunk]);
+  return joined.subarray(Math.max(0, joined.length - TAIL_BYTES));
+}
+
+function checkFormat(head: Buffer, expected: ImageFormat | null): ImageFormat {
+  const detected = detectImageFormat(head);
+  if (detected === null) {
+    throw new LibraryWriteError(
+      'wrong-format',
+      `The download is not a PNG, JPEG or WebP image (it starts with ${describeStart(head)}). ` +
+        'The gateway may have sent an error page; retry the download.',
+    );
+  }
+  if (expected !== null && detected !== expected) {
+    throw new LibraryWriteError(
+      'wrong-format',
+      `Expected a ${expected.toUpperCase()} image but received a ${detected.toUpperCase()}.`,
+      { detectedFormat: detected },
+    );
+  }
+  return detected;
+}
+
+function describeStart(head: Buffer): string {
+  const start = head.subarray(0, 16);
+  const printable = /^[\x20-\x7e\t\r\n]*$/.test(start.toString('latin1'));
+  return printable ? JSON.stringify(start.toString('latin1')) : `bytes ${start.toString('hex')}`;
+}
+
+/** Everything that must hold once the source has ended. */
+function checkEnd(
+  plan: EmbedPlan | null,
+  prefix: Buffer | null,
+  stats: EmbedStats,
+  tail: Buffer,
+  options: EmbedTransformOptions,
+): asserts plan is EmbedPlan {
+  const received = stats.sourceBytes;
+  if (received === 0) throw new LibraryWriteError('truncated', 'The download was empty.');
+  if (plan === null) {
+    if (stats.format === null && prefix !== null) {
+      // Too short to tell: a fragment of an image, or a short error text.
+      if (!mayStartImage(prefix)) checkFormat(prefix, options.expectedFormat);
+    }
+    throw new LibraryWriteError(
+      'truncated',
+      `The download ended after ${received} bytes, before the image header was complete.`,
+    );
+  }
+  const expected = options.expectedSourceBytes;
+  if (expected !== undefined && received < expected) {
+    throw new LibraryWriteError(
+      'truncated',
+      `The download ended after ${received} of ${expected} bytes; retry the download.`,
+    );
+  }
+  if (expected !== undefined && received > expected) {
+    throw new LibraryWriteError(
+      'corrupt',
+      `The download sent ${received} bytes, more than the ${expected} announced.`,
+    );
+  }
+  const declared = plan.declaredSourceBytes;
+  if (declared !== undefined && received < declared) {
+    throw new LibraryWriteError(
+      'truncated',
+      `The image ended after ${received} of the ${declared} bytes its header declares.`,
+    );
+  }
+  if (declared !== undefined && received > declared) {
+    throw new LibraryWriteError(
+      'corrupt',
+      `The image has ${received - declared} unexpected bytes after its end.`,
+    );
+  }
+  if (plan.isComplete && !plan.isComplete(tail)) {
+    throw new LibraryWriteError(
+      'truncated',
+      `The image data ends after ${received} bytes without its end marker; it was cut short.`,
+    );
+  }
+}

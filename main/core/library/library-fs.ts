@@ -1,0 +1,185 @@
+import * as nodeFs from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { dirname, join } from 'node:path';
+import { errnoCode } from './write-error.ts';
+
+export { errnoCode };
+
+/**
+ * The file-system calls the library makes, so a test can inject failures (a full disk) that
+ * cannot be produced for real. Defaults to node:fs/promises.
+ */
+export type LibraryFs = Pick<
+  typeof nodeFs,
+  'open' | 'link' | 'rename' | 'unlink' | 'mkdir' | 'readFile' | 'lstat' | 'readdir' | 'truncate'
+>;
+
+export const defaultLibraryFs: LibraryFs = nodeFs;
+
+/** Temp files are hidden, beside their target (same volume, so rename is atomic). */
+export const TEMP_PREFIX = '.atelier-';
+const TEMP_SUFFIX = '.tmp';
+
+/** A fresh temp path in `dir`; short and fixed-length, so it never hits a name-length limit. */
+export function tempPathIn(dir: string): string {
+  return join(dir, `${TEMP_PREFIX}${randomBytes(8).toString('hex')}${TEMP_SUFFIX}`);
+}
+
+export function isTempFileName(name: string): boolean {
+  return name.startsWith(TEMP_PREFIX) && name.endsWith(TEMP_SUFFIX);
+}
+
+export async function removeQuietly(fs: LibraryFs, path: string): Promise<void> {
+  try {
+    await fs.unlink(path);
+  } catch {
+    // Already gone, or the volume went away: nothing more can be done here.
+  }
+}
+
+/** Makes a rename or link in `dir` durable. Some platforms (Windows) cannot open a folder. */
+export async function fsyncDirectory(fs: LibraryFs, dir: string): Promise<void> {
+  let handle: nodeFs.FileHandle;
+  try {
+    handle = await fs.open(dir, 'r');
+  } catch (error) {
+    if (['EISDIR', 'EPERM', 'EACCES'].includes(errnoCode(error) ?? '')) return;
+    throw error;
+  }
+  try {
+    await handle.sync();
+  } catch (error) {
+    if (!['EINVAL', 'EBADF', 'EPERM', 'ENOTSUP'].includes(errnoCode(error) ?? '')) throw error;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Per folder: the fsync running now, and the one queued to start after it. */
+const directorySyncs = new Map<string, { running: Promise<void>; queued: Promise<void> | null }>();
+
+/**
+ * fsyncDirectory, shared between concurrent callers (group commit): a caller arriving while a
+ * folder fsync runs waits for the next one, which starts after its rename and so covers it.
+ * Many images finishing together in one batch folder then cost a few fsyncs, not one each.
+ */
+export function syncDirectory(fs: LibraryFs, dir: string): Promise<void> {
+  const state = directorySyncs.get(dir);
+  if (state) {
+    state.queued ??= state.running.then(
+      () => startSync(fs, dir),
+      () => startSync(fs, dir),
+    );
+    return state.queued;
+  }
+  return startSync(fs, dir);
+}
+
+function startSync(fs: LibraryFs, dir: string): Promise<void> {
+  const running = fsyncDirectory(fs, dir);
+  const state = { running, queued: null };
+  directorySyncs.set(dir, state);
+  const done = () => {
+    if (directorySyncs.get(dir) === state) directorySyncs.delete(dir);
+  };
+  running.then(done, done);
+  return running;
+}
+
+/** Writes all of `data` at the handle's current position. */
+export async function writeAll(handle: nodeFs.FileHandle, data: Uint8Array): Promise<void> {
+  let offset = 0;
+  while (offset < data.length) {
+    const { bytesWritten } = await handle.write(data, offset, data.length - offset);
+    offset += bytesWritten;
+  }
+}
+
+/**
+ * Moves a finished temp file to `target` without ever replacing an existing file: a hard
+ * link fails atomically when the target exists. Where links are not supported (FAT, some
+ * network shares) it falls back to check-then-rename, which has a small race the naming
+ * module's unique names make harmless.
+ */
+export async function placeWithoutOverwrite(
+  fs: LibraryFs,
+  temp: string,
+  target: string,
+): Promise<'placed' | 'exists'> {
+  try {
+    await fs.link(temp, target);
+    await removeQuietly(fs, temp);
+    return 'placed';
+  } catch (error) {
+    const code = errnoCode(error);
+    if (code === 'EEXIST') return 'exists';
+    if (!['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK'].includes(code ?? '')) throw error;
+  }
+  try {
+    await fs.lstat(target);
+    return 'exists';
+  } catch (error) {
+    if (errnoCode(error) !== 'ENOENT') throw error;
+  }
+  await fs.rename(temp, target);
+  return 'placed';
+}
+
+/**
+ * Writes a small file atomically (temp beside it, fsync, rename over, fsync the folder):
+ * readers see the old content or the new, never a part. Replaces an existing file.
+ */
+export async function writeFileAtomic(
+  fs: LibraryFs,
+  path: string,
+  data: Uint8Array,
+): Promise<void> {
+  const dir = dirname(path);
+  const temp = tempPathIn(dir);
+  let done = false;
+  try {
+    const handle = await fs.open(temp, 'wx');
+    try {
+      await writeAll(handle, data);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await fs.rename(temp, path);
+    done = true;
+    await syncDirectory(fs, dir);
+  } finally {
+    if (!done) await removeQuietly(fs, temp);
+  }
+}
+
+/**
+ * Deletes temp files a crash left in `dir` (older than `olderThanMs`, so writes in progress
+ * are spared). Returns how many were removed.
+ */
+export async function removeStaleTempFiles(
+  dir: string,
+  options: { olderThanMs?: number; fs?: LibraryFs; now?: number } = {},
+): Promise<number> {
+  const fs = options.fs ?? defaultLibraryFs;
+  const cutoff = (options.now ?? Date.now()) - (options.olderThanMs ?? 60_000);
+  let names: string[];
+  try {
+    names = await fs.readdir(dir);
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return 0;
+    throw error;
+  }
+  let removed = 0;
+  for (const name of names.filter(isTempFileName)) {
+    const path = join(dir, name);
+    try {
+      if ((await fs.lstat(path)).mtimeMs > cutoff) continue;
+      await fs.unlink(path);
+      removed += 1;
+    } catch {
+      // Removed meanwhile by someone else: fine.
+    }
+  }
+  return removed;
+}

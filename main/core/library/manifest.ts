@@ -1,0 +1,122 @@
+import { dirname, relative, resolve, sep } from 'node:path';
+import { completeRecordsLength, csvRow, type CsvValue } from './csv.ts';
+import { defaultLibraryFs, errnoCode, writeAll, type LibraryFs } from './library-fs.ts';
+import type { ImageMetadata } from './metadata.ts';
+import type { WrittenImage } from './write-image.ts';
+import { fromFsError } from './write-error.ts';
+
+export const MANIFEST_COLUMNS = [
+  'file',
+  'prompt',
+  'negative_prompt',
+  'model',
+  'size',
+  'seed',
+  'index',
+  'width',
+  'height',
+  'format',
+  'bytes',
+  'sha256',
+  'request_id',
+  'batch',
+  'created_at',
+] as const;
+
+/** One manifest row; `file` is relative to the manifest's folder, with forward slashes. */
+export function manifestRow(
+  manifestPath: string,
+  image: WrittenImage,
+  metadata: ImageMetadata,
+): CsvValue[] {
+  const file = relative(dirname(resolve(manifestPath)), resolve(image.path))
+    .split(sep)
+    .join('/');
+  return [
+    file,
+    metadata.prompt,
+    metadata.negativePrompt,
+    metadata.model,
+    metadata.size,
+    metadata.seed,
+    metadata.index,
+    image.width,
+    image.height,
+    image.format,
+    image.bytes,
+    image.sha256,
+    metadata.requestId,
+    metadata.batch,
+    metadata.createdAt,
+  ];
+}
+
+/** Appends run one at a time per manifest, so rows of images finishing together never mix. */
+const queues = new Map<string, Promise<void>>();
+/** Manifests whose tail this process has already checked for a row torn by a crash. */
+const checked = new Set<string>();
+
+export interface AppendManifestOptions {
+  fs?: LibraryFs;
+  /** fsync after each row (default true). */
+  durable?: boolean;
+}
+
+/**
+ * Appends one image's row to a batch's manifest.csv, writing the header first when the file
+ * is new or empty. A row cut short by an earlier crash is removed before the first append.
+ */
+export function appendManifestRow(
+  manifestPath: string,
+  image: WrittenImage,
+  metadata: ImageMetadata,
+  options: AppendManifestOptions = {},
+): Promise<void> {
+  const key = resolve(manifestPath);
+  const row = csvRow(manifestRow(key, image, metadata));
+  const previous = queues.get(key) ?? Promise.resolve();
+  const next = previous.then(() => appendNow(key, row, options));
+  const settled = next.then(
+    () => undefined,
+    () => undefined,
+  );
+  queues.set(key, settled);
+  void settled.then(() => {
+    if (queues.get(key) === settled) queues.delete(key);
+  });
+  return next;
+}
+
+async function appendNow(path: string, row: string, options: AppendManifestOptions) {
+  const fs = options.fs ?? defaultLibraryFs;
+  try {
+    await fs.mkdir(dirname(path), { recursive: true });
+    if (!checked.has(path)) {
+      await cutTornRow(fs, path);
+      checked.add(path);
+    }
+    const handle = await fs.open(path, 'a');
+    try {
+      const empty = (await handle.stat()).size === 0;
+      const text = empty ? csvRow([...MANIFEST_COLUMNS]) + row : row;
+      await writeAll(handle, Buffer.from(text, 'utf8'));
+      if (options.durable !== false) await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    throw fromFsError(error, 'append to the manifest', path);
+  }
+}
+
+async function cutTornRow(fs: LibraryFs, path: string): Promise<void> {
+  let content: Buffer;
+  try {
+    content = await fs.readFile(path);
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return;
+    throw error;
+  }
+  const complete = completeRecordsLength(content);
+  if (complete < content.length) await fs.truncate(path, complete);
+}

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+
+/** What Atelier embeds in every image it writes, and reads back from it. */
+export interface ImageMetadata {
+  prompt: string;
+  negativePrompt?: string | null;
+  model: string;
+  /** As requested, e.g. "1024x1024". */
+  size: string;
+  seed?: number | null;
+  /** Position of the image in its job's result (0-based). */
+  index: number;
+  /** The batch's name or id. */
+  batch: string;
+  requestId?: string | null;
+  /** The request's other parameters (quality, extra...), as sent. */
+  parameters?: Record<string, unknown>;
+  /** ISO 8601. */
+  createdAt: string;
+  /** Always "Atelier" when written by Atelier. */
+  software?: string;
+  /** Set when the prompt had to be shortened to fit the format (JPEG XMP is at most 64 KB). */
+  truncated?: boolean;
+}
+
+export const SOFTWARE_NAME = 'Atelier';
+
+/** Validates metadata read from a file, which may have been written by anything. */
+export const imageMetadataSchema = z.object({
+  prompt: z.string(),
+  negativePrompt: z.string().nullable().optional(),
+  model: z.string(),
+  size: z.string(),
+  seed: z.number().nullable().optional(),
+  index: z.number().int(),
+  batch: z.string(),
+  requestId: z.string().nullable().optional(),
+  parameters: z.record(z.string(), z.unknown()).optional(),
+  createdAt: z.string(),
+  software: z.string().optional(),
+  truncated: z.boolean().optional(),
+});
+
+/** The metadata as embedded: software stamped, absent optionals left out. */
+export function withSoftware(metadata: ImageMetadata): ImageMetadata {
+  return { ...metadata, software: SOFTWARE_NAME };
+}
+
+/**
+ * The A1111 "parameters" text many image tools read from PNGs:
+ * the prompt, a "Negative prompt:" line, then "Key: value" pairs on one line.
+ */
+export function a1111Parameters(metadata: ImageMetadata): string {
+  const lines = [metadata.prompt];
+  if (metadata.negativePrompt) lines.push(`Negative prompt: ${metadata.negativePrompt}`);
+  const pairs: string[] = [];
+  if (metadata.seed !== undefined && metadata.seed !== null) pairs.push(`Seed: ${metadata.seed}`);
+  pairs.push(`Size: ${metadata.size}`, `Model: ${oneLine(metadata.model)}`);
+  for (const [key, value] of Object.entries(metadata.parameters ?? {})) {
+    if (value === undefined || value === null) continue;
+    const text = typeof value === 'string' ? value : JSON.stringify(value);
+    pairs.push(`${oneLine(key)}: ${oneLine(text)}`);
+  }
+  pairs.push(`Software: ${SOFTWARE_NAME}`);
+  lines.push(pairs.join(', '));
+  return lines.join('\n');
+}
+
+function oneLine(text: string): string {
+  return text.replace(/[\r\n]+/g, ' ');
+}

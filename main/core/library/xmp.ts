@@ -1,0 +1,125 @@
+import { imageMetadataSchema, SOFTWARE_NAME, type ImageMetadata } from './metadata.ts';
+
+/** Our XMP namespace; the full metadata lives in one JSON-valued property there. */
+export const ATELIER_XMP_NAMESPACE = 'http://ns.atelier.app/xmp/1.0/';
+
+/** Escapes text for XML element content or a double-quoted attribute. */
+export function escapeXml(text: string): string {
+  return (
+    text
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/"/g, '&quot;')
+      // A parser would turn a bare CR into LF; keep it as a character reference.
+      .replace(/\r/g, '&#13;')
+      // Characters XML 1.0 cannot carry at all, even as references: dropped from the
+      // human-readable copy (the JSON copy escapes them instead).
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '')
+      .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '')
+  );
+}
+
+export function unescapeXml(text: string): string {
+  return text.replace(/&(#x[0-9a-f]+|#[0-9]+|amp|lt|gt|quot|apos);/gi, (_match, entity: string) => {
+    const lower = entity.toLowerCase();
+    if (lower === 'amp') return '&';
+    if (lower === 'lt') return '<';
+    if (lower === 'gt') return '>';
+    if (lower === 'quot') return '"';
+    if (lower === 'apos') return "'";
+    const codePoint = lower.startsWith('#x')
+      ? Number.parseInt(lower.slice(2), 16)
+      : Number.parseInt(lower.slice(1), 10);
+    return String.fromCodePoint(codePoint);
+  });
+}
+
+/** JSON that XML can carry: JSON.stringify already escapes controls and lone surrogates. */
+function xmlSafeJson(value: unknown): string {
+  return JSON.stringify(value).replace(
+    /[\ufffe\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16)}`,
+  );
+}
+
+/** An XMP packet (UTF-8 text) with Dublin Core / XMP basics and our full JSON copy. */
+export function buildXmpPacket(metadata: ImageMetadata): string {
+  const embedded = { ...metadata, software: SOFTWARE_NAME };
+  return [
+    '<?xpacket begin="\ufeff" id="W5M0MpCehiHzreSzNTczkc9d"?>',
+    '<x:xmpmeta xmlns:x="adobe:ns:meta/">',
+    ' <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">',
+    '  <rdf:Description rdf:about=""',
+    '    xmlns:dc="http://purl.org/dc/elements/1.1/"',
+    '    xmlns:xmp="http://ns.adobe.com/xap/1.0/"',
+    `    xmlns:atelier="${ATELIER_XMP_NAMESPACE}"`,
+    `    xmp:CreatorTool="${SOFTWARE_NAME}"`,
+    `    xmp:CreateDate="${escapeXml(metadata.createdAt)}">`,
+    '   <dc:description><rdf:Alt><rdf:li xml:lang="x-default">' +
+      escapeXml(metadata.prompt) +
+      '</rdf:li></rdf:Alt></dc:description>',
+    `   <atelier:metadata>${escapeXml(xmlSafeJson(embedded))}</atelier:metadata>`,
+    '  </rdf:Description>',
+    ' </rdf:RDF>',
+    '</x:xmpmeta>',
+    '<?xpacket end="w"?>',
+  ].join('\n');
+}
+
+/**
+ * An XMP packet of at most `maxBytes` UTF-8 bytes: when the full one is too big, the prompt,
+ * negative prompt and parameters are shortened and `truncated` is set.
+ */
+export function buildXmpPacketWithin(metadata: ImageMetadata, maxBytes: number): Buffer {
+  const full = Buffer.from(buildXmpPacket(metadata), 'utf8');
+  if (full.length <= maxBytes) return full;
+  const base: ImageMetadata = { ...metadata, truncated: true };
+  delete base.parameters;
+  const minimal = Buffer.from(buildXmpPacket({ ...base, prompt: '', negativePrompt: null }));
+  if (minimal.length > maxBytes) {
+    throw new Error(`The image metadata cannot fit in ${maxBytes} bytes even without the prompt.`);
+  }
+  // Binary search on the prompt length (in UTF-16 units; escaping makes bytes non-linear).
+  const negative = metadata.negativePrompt ?? '';
+  let low = 0;
+  let high = metadata.prompt.length + negative.length;
+  let best = minimal;
+  while (low <= high) {
+    const keep = Math.floor((low + high) / 2);
+    const prompt = cutAt(metadata.prompt, keep);
+    const negativeKept = cutAt(negative, keep - prompt.length);
+    const packet = Buffer.from(
+      buildXmpPacket({ ...base, prompt, negativePrompt: negativeKept || null }),
+      'utf8',
+    );
+    if (packet.length <= maxBytes) {
+      best = packet;
+      low = keep + 1;
+    } else {
+      high = keep - 1;
+    }
+  }
+  return best;
+}
+
+/** The first `length` UTF-16 units of `text`, never splitting a surrogate pair. */
+function cutAt(text: string, length: number): string {
+  if (length <= 0) return '';
+  if (length >= text.length) return text;
+  const code = text.charCodeAt(length - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? length - 1 : length);
+}
+
+/** Atelier's metadata from an XMP packet, or null when the packet has none (or a broken one). */
+export function parseXmpMetadata(xmp: string): ImageMetadata | null {
+  const match = /<([\w.-]+):metadata>([^<]*)<\/\1:metadata>/.exec(xmp);
+  if (!match || !xmp.includes(ATELIER_XMP_NAMESPACE)) return null;
+  try {
+    const parsed = imageMetadataSchema.safeParse(JSON.parse(unescapeXml(match[2] ?? '')));
+    return parsed.success ? (parsed.data as ImageMetadata) : null;
+  } catch {
+    return null;
+  }
+}

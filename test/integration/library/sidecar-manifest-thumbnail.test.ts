@@ -1,0 +1,169 @@
+import * as fsp from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseCsv } from '../../../main/core/library/csv.ts';
+import { removeStaleTempFiles, type LibraryFs } from '../../../main/core/library/library-fs.ts';
+import { appendManifestRow, MANIFEST_COLUMNS } from '../../../main/core/library/manifest.ts';
+import { writeSidecar } from '../../../main/core/library/sidecar.ts';
+import { thumbnailPath, writeThumbnail } from '../../../main/core/library/thumbnail.ts';
+import { LibraryWriteError } from '../../../main/core/library/write-error.ts';
+import { writeImage, type WrittenImage } from '../../../main/core/library/write-image.ts';
+import { AWKWARD_PROMPT, makeImage, sampleMetadata } from '../../support/library-fixtures.ts';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'atelier-extras-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const fakeImage = (path: string, i = 0): WrittenImage => ({
+  path,
+  bytes: 1000 + i,
+  sha256: `${i}`.padStart(64, '0'),
+  sourceBytes: 900,
+  width: 48,
+  height: 32,
+  format: 'png',
+  alreadyPresent: false,
+});
+
+describe('sidecar JSON', () => {
+  it('holds the metadata and the file facts, written atomically, replacing an old one', async () => {
+    const image = await writeImage(await makeImage('png'), join(dir, 'a.png'), {
+      metadata: sampleMetadata(),
+    });
+    const path = join(dir, 'a.json');
+    await writeFile(path, 'stale');
+    await writeSidecar(path, sampleMetadata(), image);
+    const document = JSON.parse(await readFile(path, 'utf8'));
+    expect(document).toEqual({
+      version: 1,
+      ...sampleMetadata(),
+      software: 'Atelier',
+      file: { format: 'png', width: 48, height: 32, bytes: image.bytes, sha256: image.sha256 },
+    });
+    expect((await readdir(dir)).sort()).toEqual(['a.json', 'a.png']);
+  });
+
+  it('a sidecar into a path under a file fails as unwritable', async () => {
+    await writeFile(join(dir, 'file'), '');
+    const error = await writeSidecar(
+      join(dir, 'file', 'a.json'),
+      sampleMetadata(),
+      fakeImage('x'),
+    ).catch((e) => e);
+    expect(error).toBeInstanceOf(LibraryWriteError);
+    expect(error.kind).toBe('unwritable');
+  });
+});
+
+describe('manifest.csv', () => {
+  it('takes many rows finishing at once: header once, each row whole, in order', async () => {
+    const manifest = join(dir, 'batch', 'manifest.csv');
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        appendManifestRow(
+          manifest,
+          fakeImage(join(dir, 'batch', `${i}.png`), i),
+          sampleMetadata({ index: i, prompt: `${AWKWARD_PROMPT} #${i}` }),
+        ),
+      ),
+    );
+    const rows = parseCsv(await readFile(manifest, 'utf8'));
+    expect(rows[0]).toEqual([...MANIFEST_COLUMNS]);
+    expect(rows).toHaveLength(41);
+    rows.slice(1).forEach((row, i) => {
+      expect(row).toHaveLength(MANIFEST_COLUMNS.length);
+      expect(row[0]).toBe(`${i}.png`);
+      expect(row[1]).toBe(`${AWKWARD_PROMPT} #${i}`);
+      expect(row[6]).toBe(String(i));
+      expect(row[11]).toBe(`${i}`.padStart(64, '0'));
+    });
+  });
+
+  it('drops a row torn by a crash before appending, keeping complete rows', async () => {
+    const manifest = join(dir, 'torn.csv');
+    await appendManifestRow(manifest, fakeImage(join(dir, 'a.png')), sampleMetadata());
+    const whole = await readFile(manifest);
+    // A new manifest path, as after a restart: simulate the torn tail of a crashed append.
+    const afterCrash = join(dir, 'after-crash.csv');
+    await writeFile(afterCrash, Buffer.concat([whole, Buffer.from('b.png,"half a prom')]));
+    await appendManifestRow(afterCrash, fakeImage(join(dir, 'c.png')), sampleMetadata());
+    const rows = parseCsv(await readFile(afterCrash, 'utf8'));
+    expect(rows.map((row) => row[0])).toEqual(['file', 'a.png', 'c.png']);
+  });
+
+  it('a full disk fails the append as disk-full', async () => {
+    const fullDisk: LibraryFs = {
+      ...fsp,
+      open: (async () => {
+        throw Object.assign(new Error('ENOSPC'), { code: 'ENOSPC' });
+      }) as LibraryFs['open'],
+    };
+    const error = await appendManifestRow(
+      join(dir, 'm.csv'),
+      fakeImage('a.png'),
+      sampleMetadata(),
+      {
+        fs: fullDisk,
+      },
+    ).catch((e) => e);
+    expect(error.kind).toBe('disk-full');
+    // The queue is not stuck after a failure.
+    await appendManifestRow(join(dir, 'm.csv'), fakeImage(join(dir, 'a.png')), sampleMetadata());
+    expect(parseCsv(await readFile(join(dir, 'm.csv'), 'utf8'))).toHaveLength(2);
+  });
+});
+
+describe('thumbnails', () => {
+  it('makes a small WebP in .thumbs, keeping the aspect ratio', async () => {
+    const target = join(dir, 'wide.jpg');
+    await writeImage(await makeImage('jpeg', 1024, 512), target, { metadata: sampleMetadata() });
+    const thumb = await writeThumbnail(target);
+    expect(thumb.path).toBe(join(dir, '.thumbs', 'wide.jpg.webp'));
+    expect(thumb).toMatchObject({ width: 256, height: 128 });
+    const info = await sharp(thumb.path).metadata();
+    expect(info).toMatchObject({ format: 'webp', width: 256, height: 128 });
+    expect((await stat(thumb.path)).size).toBe(thumb.bytes);
+    expect(await readdir(join(dir, '.thumbs'))).toEqual(['wide.jpg.webp']);
+  });
+
+  it('does not enlarge a small image, and writes to a given cache folder', async () => {
+    const target = join(dir, 'small.png');
+    await writeImage(await makeImage('png', 40, 100), target, { metadata: sampleMetadata() });
+    const cache = join(dir, 'cache');
+    const thumb = await writeThumbnail(target, { dir: cache, maxSide: 64 });
+    expect(thumb).toMatchObject({ path: thumbnailPath(target, cache), width: 26, height: 64 });
+    const tiny = await writeThumbnail(target, { dir: cache, maxSide: 512 });
+    expect(tiny).toMatchObject({ width: 40, height: 100 });
+  });
+
+  it('a damaged image fails as corrupt and leaves no thumbnail', async () => {
+    const target = join(dir, 'bad.png');
+    await writeFile(target, (await makeImage('png')).subarray(0, 60));
+    const error = await writeThumbnail(target).catch((e) => e);
+    expect(error).toBeInstanceOf(LibraryWriteError);
+    expect(error.kind).toBe('corrupt');
+    expect(await readdir(dir)).toEqual(['bad.png']);
+  });
+});
+
+describe('temp files left by a crash', () => {
+  it('are removed when old enough; other files and fresh temps are kept', async () => {
+    const old = join(dir, '.atelier-0123456789abcdef.tmp');
+    const fresh = join(dir, '.atelier-fedcba9876543210.tmp');
+    await writeFile(old, 'x');
+    await writeFile(fresh, 'x');
+    await writeFile(join(dir, 'keep.png'), 'x');
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    await utimes(old, hourAgo, hourAgo);
+    expect(await removeStaleTempFiles(dir)).toBe(1);
+    expect((await readdir(dir)).sort()).toEqual(['.atelier-fedcba9876543210.tmp', 'keep.png']);
+    expect(await removeStaleTempFiles(join(dir, 'missing'))).toBe(0);
+  });
+});
