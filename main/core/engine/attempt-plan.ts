@@ -32,7 +32,8 @@ export function planAfterFailure(
   switch (failure.decision) {
     case 'retry-backoff':
     case 'retry-after': {
-      if (!mayRetry(policy, attempts)) return { to: 'failed', failure: 'retries-exhausted', rateLimited };
+      if (!mayRetry(policy, attempts))
+        return { to: 'failed', failure: 'retries-exhausted', rateLimited };
       const delay = retryDelayMs(policy, attempts, failure.retryAfterMs, random);
       return { to: 'retrying', nextAttemptAt: now + delay, rateLimited };
     }

@@ -1,0 +1,81 @@
+import type { Database, Statement } from 'better-sqlite3';
+import type { AttemptOutcome } from '../../../shared/jobs/outcomes.ts';
+import { toAttempt, type Attempt } from './rows.ts';
+
+export interface AttemptResult {
+  now: number;
+  outcome: AttemptOutcome;
+  httpStatus?: number | null;
+  requestId?: string | null;
+  upstreamRequestId?: string | null;
+  errorCode?: string | null;
+  errorMessage?: string | null;
+  /** The classifier's decision, as it names it. */
+  decision?: string | null;
+  retryAfterMs?: number | null;
+}
+
+/** The log of requests sent: one row per try, opened before sending, closed with its answer. */
+export class AttemptRepository {
+  private readonly db: Database;
+  private readonly s: Record<string, Statement>;
+
+  constructor(db: Database) {
+    this.db = db;
+    this.s = {
+      start: db.prepare('INSERT INTO attempts (job_id, started_at) VALUES (?, ?)'),
+      finish: db.prepare(
+        `UPDATE attempts SET ended_at = @now, outcome = @outcome, http_status = @httpStatus,
+           request_id = @requestId, upstream_request_id = @upstreamRequestId,
+           error_code = @errorCode, error_message = @errorMessage, decision = @decision,
+           retry_after_ms = @retryAfterMs
+         WHERE id = @id AND ended_at IS NULL RETURNING job_id`,
+      ),
+      // the job shows its latest request ids: what support asks for
+      jobRequestIds: db.prepare(
+        `UPDATE jobs SET last_request_id = coalesce(@requestId, last_request_id),
+           last_upstream_request_id = coalesce(@upstreamRequestId, last_upstream_request_id)
+         WHERE id = @jobId`,
+      ),
+      forJob: db.prepare('SELECT * FROM attempts WHERE job_id = ? ORDER BY id'),
+      closeOpen: db.prepare(
+        `UPDATE attempts SET ended_at = ?, outcome = 'interrupted' WHERE ended_at IS NULL`,
+      ),
+    };
+  }
+
+  /** Opens an attempt for a running job, just before its request is sent. Returns its id. */
+  start(jobId: number, now: number): number {
+    return Number(this.s.start!.run(jobId, now).lastInsertRowid);
+  }
+
+  /** Closes an attempt with the answer and copies its request ids onto the job. */
+  finish(id: number, result: AttemptResult): void {
+    this.db.transaction(() => {
+      const values = {
+        id,
+        now: result.now,
+        outcome: result.outcome,
+        httpStatus: result.httpStatus ?? null,
+        requestId: result.requestId ?? null,
+        upstreamRequestId: result.upstreamRequestId ?? null,
+        errorCode: result.errorCode ?? null,
+        errorMessage: result.errorMessage ?? null,
+        decision: result.decision ?? null,
+        retryAfterMs: result.retryAfterMs ?? null,
+      };
+      const row = this.s.finish!.get(values) as { job_id: number } | undefined;
+      if (!row) throw new Error(`Attempt ${id} does not exist or was already finished.`);
+      this.s.jobRequestIds!.run({ ...values, jobId: row.job_id });
+    })();
+  }
+
+  listForJob(jobId: number): Attempt[] {
+    return (this.s.forJob!.all(jobId) as Array<Record<string, unknown>>).map(toAttempt);
+  }
+
+  /** After a crash: attempts never closed are marked interrupted. Returns how many. */
+  closeInterrupted(now: number): number {
+    return this.s.closeOpen!.run(now).changes;
+  }
+}

@@ -1,0 +1,101 @@
+import type { Database, Statement } from 'better-sqlite3';
+import { batchDirName, pathKey } from '../library/naming.ts';
+import type { JobRepository, NewJob } from './jobRepository.ts';
+import { toBatch, type Batch } from './rows.ts';
+
+export interface NewBatch {
+  name: string;
+  settings?: Record<string, unknown>;
+  /** Where the prompts came from (a file name), for the person. */
+  source?: string | null;
+  priority?: number;
+  /** Create it paused (composed now, run later). */
+  paused?: boolean;
+}
+
+export class BatchRepository {
+  private readonly db: Database;
+  private readonly jobs: JobRepository;
+  private readonly s: Record<string, Statement>;
+
+  constructor(db: Database, jobs: JobRepository) {
+    this.db = db;
+    this.jobs = jobs;
+    this.s = {
+      insert: db.prepare(
+        `INSERT INTO batches (name, dir_name, dir_key, created_at, settings, source, priority, paused)
+         VALUES (@name, @dirName, @dirKey, @now, @settings, @source, @priority, @paused)`,
+      ),
+      dirTaken: db.prepare('SELECT 1 FROM batches WHERE dir_key = ?'),
+      setJobCount: db.prepare('UPDATE batches SET job_count = ? WHERE id = ?'),
+      get: db.prepare('SELECT * FROM batches WHERE id = ?'),
+      list: db.prepare('SELECT * FROM batches ORDER BY id DESC'),
+      setPaused: db.prepare('UPDATE batches SET paused = ?, pause_reason = ? WHERE id = ?'),
+      setPriority: db.prepare('UPDATE batches SET priority = ? WHERE id = ?'),
+      rename: db.prepare('UPDATE batches SET name = ? WHERE id = ?'),
+      delete: db.prepare('DELETE FROM batches WHERE id = ?'),
+    };
+  }
+
+  /**
+   * Creates a batch and all its jobs (`queued`, rows numbered from 1) in one transaction:
+   * a bad job throws and nothing is created. `jobs` may be a lazy iterable, so a huge sheet
+   * is never held in memory whole. The batch gets a folder name unique in the library.
+   */
+  create(batch: NewBatch, jobs: Iterable<NewJob>, now: number): Batch {
+    return this.db
+      .transaction(() => {
+        const dirName = batchDirName(batch.name, (candidate) =>
+          Boolean(this.s.dirTaken!.get(pathKey(candidate))),
+        );
+        const id = Number(
+          this.s.insert!.run({
+            name: batch.name,
+            dirName,
+            dirKey: pathKey(dirName),
+            now,
+            settings: JSON.stringify(batch.settings ?? {}),
+            source: batch.source ?? null,
+            priority: batch.priority ?? 0,
+            paused: batch.paused ? 1 : 0,
+          }).lastInsertRowid,
+        );
+        const { count } = this.jobs.insertJobs(id, jobs, now);
+        this.s.setJobCount!.run(count, id);
+        return this.get(id)!;
+      })
+      .immediate();
+  }
+
+  get(id: number): Batch | undefined {
+    const row = this.s.get!.get(id) as Record<string, unknown> | undefined;
+    return row && toBatch(row);
+  }
+
+  list(): Batch[] {
+    return (this.s.list!.all() as Array<Record<string, unknown>>).map(toBatch);
+  }
+
+  /** A paused batch keeps its jobs queued; the scheduler skips it until resumed. */
+  setPaused(id: number, paused: boolean, reason: string | null = null): void {
+    this.expectOne(this.s.setPaused!.run(paused ? 1 : 0, paused ? reason : null, id).changes, id);
+  }
+
+  setPriority(id: number, priority: number): void {
+    this.expectOne(this.s.setPriority!.run(priority, id).changes, id);
+  }
+
+  /** Renames for display; the folder on disk keeps its name. */
+  rename(id: number, name: string): void {
+    this.expectOne(this.s.rename!.run(name, id).changes, id);
+  }
+
+  /** Deletes the batch's records (jobs, attempts, images rows); files on disk stay. */
+  delete(id: number): void {
+    this.expectOne(this.s.delete!.run(id).changes, id);
+  }
+
+  private expectOne(changes: number, id: number): void {
+    if (changes !== 1) throw new Error(`Batch ${id} does not exist.`);
+  }
+}

@@ -1,0 +1,49 @@
+import BetterSqlite3 from 'better-sqlite3';
+import type { Database } from 'better-sqlite3';
+import { MIGRATIONS, assertKnownVersion, migrate, type Migration } from './migrations.ts';
+
+export interface OpenDatabaseOptions {
+  /** Replaces the app's migrations (tests). */
+  migrations?: readonly Migration[];
+  /** How long a writer waits for another connection's lock before failing. */
+  busyTimeoutMs?: number;
+}
+
+/**
+ * Opens (or creates) the database file, refuses one from a newer Atelier, then sets the
+ * pragmas the store relies on and migrates it to the latest schema.
+ */
+export function openDatabase(file: string, options: OpenDatabaseOptions = {}): Database {
+  const migrations = options.migrations ?? MIGRATIONS;
+  let db: Database;
+  try {
+    db = new BetterSqlite3(file);
+  } catch (error) {
+    throw new Error(
+      `Cannot open the database ${file}: ${(error as Error).message}. Check that the data ` +
+        `folder exists and is writable, or choose another one (--data DIR).`,
+      { cause: error },
+    );
+  }
+  try {
+    db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+    assertKnownVersion(db, file, migrations);
+    // WAL: readers (gallery, status) never block the engine's writes
+    db.pragma('journal_mode = WAL');
+    // with WAL, NORMAL loses at most the last commits on power loss, never consistency
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    migrate(db, migrations);
+    return db;
+  } catch (error) {
+    db.close();
+    if ((error as { code?: string }).code === 'SQLITE_NOTADB') {
+      throw new Error(
+        `${file} is not an Atelier database (it is not SQLite). Move it away or choose another ` +
+          `data folder (--data DIR).`,
+        { cause: error },
+      );
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,238 @@
+import type { Database, Statement } from 'better-sqlite3';
+import {
+  DOWNLOAD_STATES,
+  assertDownloadTransition,
+  type DownloadState,
+} from '../../../shared/jobs/downloads.ts';
+import { pathKey } from '../library/naming.ts';
+import { toImage, type Image } from './rows.ts';
+
+/** One image of a gateway answer: a temporary URL, base64 bytes, or both. */
+export interface ImageResult {
+  /** 1-based image number within the prompt. */
+  idx: number;
+  url?: string | null;
+  b64?: string | Buffer | null;
+  revisedPrompt?: string | null;
+}
+
+export interface DownloadedFile {
+  bytes: number;
+  sha256: string;
+  width: number;
+  height: number;
+  format: string;
+  now: number;
+}
+
+export type DownloadCounts = Record<DownloadState, number>;
+
+/**
+ * Images and their downloads. A result is stored (URL and bytes) before anything is
+ * downloaded, so a failed download is retried from here, never by generating again.
+ */
+export class ImageRepository {
+  private readonly db: Database;
+  private readonly s: Record<string, Statement>;
+
+  constructor(db: Database) {
+    this.db = db;
+    const sql = (text: string) => db.prepare(text);
+    this.s = {
+      insert: sql(
+        `INSERT INTO images (job_id, idx, source_url, has_payload, revised_prompt, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      insertPayload: sql('INSERT INTO image_payloads (image_id, bytes) VALUES (?, ?)'),
+      get: sql('SELECT * FROM images WHERE id = ?'),
+      forJob: sql('SELECT * FROM images WHERE job_id = ? ORDER BY idx'),
+      due: sql(
+        `SELECT id FROM images WHERE download_state = 'pending' AND next_download_at <= ?
+         ORDER BY next_download_at, id LIMIT ?`,
+      ),
+      start: sql(
+        `UPDATE images SET download_state = 'downloading', download_tries = download_tries + 1,
+           updated_at = ?
+         WHERE id = ? AND download_state = 'pending' RETURNING *`,
+      ),
+      payload: sql('SELECT bytes FROM image_payloads WHERE image_id = ?'),
+      reserve: sql('UPDATE images SET rel_path = ?, path_key = ?, updated_at = ? WHERE id = ?'),
+      pathTaken: sql('SELECT 1 FROM images WHERE path_key = ?'),
+      done: sql(
+        `UPDATE images SET download_state = 'done', bytes = @bytes, sha256 = @sha256,
+           width = @width, height = @height, format = @format, has_payload = 0,
+           failure_code = NULL, failure_reason = NULL, updated_at = @now
+         WHERE id = @id AND download_state = 'downloading' AND rel_path IS NOT NULL`,
+      ),
+      dropPayload: sql('DELETE FROM image_payloads WHERE image_id = ?'),
+      failed: sql(
+        `UPDATE images SET download_state = @state, next_download_at = @retryAt,
+           failure_code = @code, failure_reason = @reason, updated_at = @now
+         WHERE id = @id AND download_state = 'downloading'`,
+      ),
+      retryFailed: sql(
+        `UPDATE images SET download_state = 'pending', next_download_at = 0, download_tries = 0,
+           updated_at = @now
+         WHERE download_state = 'failed'
+           AND (@batchId IS NULL OR job_id IN (SELECT id FROM jobs WHERE batch_id = @batchId))`,
+      ),
+      resume: sql(
+        `UPDATE images SET download_state = 'pending', next_download_at = 0, updated_at = ?
+         WHERE download_state = 'downloading'`,
+      ),
+      failedList: sql(
+        `SELECT * FROM images WHERE download_state = 'failed' AND id > ? ORDER BY id LIMIT ?`,
+      ),
+      countsAll: sql('SELECT download_state AS state, count(*) AS n FROM images GROUP BY 1'),
+      countsBatch: sql(
+        `SELECT i.download_state AS state, count(*) AS n
+         FROM jobs AS j JOIN images AS i ON i.job_id = j.id
+         WHERE j.batch_id = ? GROUP BY 1`,
+      ),
+      stateOf: sql('SELECT download_state FROM images WHERE id = ?'),
+    };
+  }
+
+  /**
+   * Stores a job's images with their URLs and decoded bytes, all `pending`. Call it in the
+   * same transaction as the job's success, so a paid result is never lost.
+   */
+  addResults(jobId: number, results: readonly ImageResult[], now: number): Image[] {
+    return this.db.transaction(() =>
+      results.map((result) => {
+        const bytes =
+          typeof result.b64 === 'string' ? Buffer.from(result.b64, 'base64') : result.b64;
+        if (!result.url && !bytes?.length) {
+          throw new Error(
+            `Image ${result.idx} of job ${jobId} has neither a URL nor base64 data: the answer ` +
+              `holds nothing to download.`,
+          );
+        }
+        const id = Number(
+          this.s.insert!.run(
+            jobId,
+            result.idx,
+            result.url ?? null,
+            bytes?.length ? 1 : 0,
+            result.revisedPrompt ?? null,
+            now,
+            now,
+          ).lastInsertRowid,
+        );
+        if (bytes?.length) this.s.insertPayload!.run(id, bytes);
+        return this.require(id);
+      }),
+    )();
+  }
+
+  get(id: number): Image | undefined {
+    const row = this.s.get!.get(id) as Record<string, unknown> | undefined;
+    return row && toImage(row);
+  }
+
+  listForJob(jobId: number): Image[] {
+    return (this.s.forJob!.all(jobId) as Array<Record<string, unknown>>).map(toImage);
+  }
+
+  /** Moves up to `limit` due pending downloads to `downloading` and returns them. */
+  claimDownloads(limit: number, now: number): Image[] {
+    return this.db
+      .transaction(() =>
+        (this.s.due!.all(now, limit) as Array<{ id: number }>).map(({ id }) =>
+          toImage(this.s.start!.get(now, id) as Record<string, unknown>),
+        ),
+      )
+      .immediate();
+  }
+
+  /** The stored bytes of a base64 result, if any (dropped once the file is on disk). */
+  payload(id: number): Buffer | undefined {
+    return (this.s.payload!.get(id) as { bytes: Buffer } | undefined)?.bytes;
+  }
+
+  /**
+   * Claims a library-relative path for an image before writing it. False when another
+   * image holds the same name (compared as the filesystem would, case-insensitively):
+   * try the next of naming's nameCandidates.
+   */
+  reservePath(id: number, relPath: string, now: number): boolean {
+    try {
+      const { changes } = this.s.reserve!.run(relPath, pathKey(relPath), now, id);
+      if (changes !== 1) throw new Error(`Image ${id} does not exist.`);
+      return true;
+    } catch (error) {
+      if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') return false;
+      throw error;
+    }
+  }
+
+  isPathTaken(relPath: string): boolean {
+    return Boolean(this.s.pathTaken!.get(pathKey(relPath)));
+  }
+
+  /** downloading → done, once the file is fsynced and renamed into place; drops the bytes. */
+  markDone(id: number, file: DownloadedFile): void {
+    this.db.transaction(() => {
+      this.assertMove(id, 'done');
+      if (this.s.done!.run({ id, ...file }).changes !== 1) {
+        throw new Error(`Image ${id} has no reserved path: reserve one before marking it done.`);
+      }
+      this.s.dropPayload!.run(id);
+    })();
+  }
+
+  /**
+   * downloading → pending again at `retryAt` (backoff), or → failed with the reason when no
+   * retry is left (retryAt null). `code` names the cause, e.g. 'url-expired', 'disk-full'.
+   */
+  markDownloadFailed(
+    id: number,
+    failure: { code: string; reason: string; retryAt: number | null; now: number },
+  ): void {
+    const state: DownloadState = failure.retryAt === null ? 'failed' : 'pending';
+    this.db.transaction(() => {
+      this.assertMove(id, state);
+      this.s.failed!.run({
+        id,
+        state,
+        retryAt: failure.retryAt ?? 0,
+        code: failure.code,
+        reason: failure.reason,
+        now: failure.now,
+      });
+    })();
+  }
+
+  /** "Retry downloads": failed → pending, for one batch or all. Returns how many. */
+  retryFailedDownloads(now: number, batchId?: number): number {
+    return this.s.retryFailed!.run({ now, batchId: batchId ?? null }).changes;
+  }
+
+  /** After a crash: downloads cut short start again. Returns how many. */
+  resumeInterrupted(now: number): number {
+    return this.s.resume!.run(now).changes;
+  }
+
+  listFailed(afterId = 0, limit = 100): Image[] {
+    return (this.s.failedList!.all(afterId, limit) as Array<Record<string, unknown>>).map(toImage);
+  }
+
+  counts(batchId?: number): DownloadCounts {
+    const counts = Object.fromEntries(DOWNLOAD_STATES.map((s) => [s, 0])) as DownloadCounts;
+    const rows = (
+      batchId === undefined ? this.s.countsAll!.all() : this.s.countsBatch!.all(batchId)
+    ) as Array<{ state: DownloadState; n: number }>;
+    for (const { state, n } of rows) counts[state] = n;
+    return counts;
+  }
+
+  private assertMove(id: number, to: DownloadState): void {
+    const row = this.s.stateOf!.get(id) as { download_state: DownloadState } | undefined;
+    if (!row) throw new Error(`Image ${id} does not exist.`);
+    assertDownloadTransition(row.download_state, to, `Image ${id}`);
+  }
+
+  private require(id: number): Image {
+    return this.get(id)!;
+  }
+}

@@ -1,0 +1,130 @@
+import type { Database, Statement } from 'better-sqlite3';
+import type { FailureKind } from '../../../shared/jobs/outcomes.ts';
+import { JOB_STATES, type JobState } from '../../../shared/jobs/states.ts';
+import { toFtsQuery } from './ftsQuery.ts';
+import { toJob, toTransition, type Job, type Transition } from './rows.ts';
+
+export type StateCounts = Record<JobState, number>;
+
+export interface FailedQuery {
+  batchId?: number;
+  /** Only these kinds (e.g. ['uncertain'] for `retry --uncertain`). */
+  kinds?: FailureKind[];
+  /** Keyset paging: jobs with a larger id. */
+  afterId?: number;
+  limit?: number;
+}
+
+/** Reads about jobs: one job, counts, lists for recovery and retries, the log, search. */
+export class JobQueries {
+  protected readonly db: Database;
+  private readonly q: Record<string, Statement>;
+
+  constructor(db: Database) {
+    this.db = db;
+    const sql = (text: string) => db.prepare(text);
+    this.q = {
+      get: sql('SELECT * FROM jobs WHERE id = ?'),
+      counts: sql('SELECT state, n FROM batch_state_counts WHERE batch_id = ?'),
+      countsAll: sql('SELECT state, sum(n) AS n FROM batch_state_counts GROUP BY state'),
+      running: sql(`SELECT * FROM jobs WHERE state = 'running' ORDER BY id`),
+      failed: sql(
+        `SELECT * FROM jobs
+         WHERE state = 'failed' AND id > @afterId
+           AND (@kinds IS NULL OR failure_kind IN (SELECT value FROM json_each(@kinds)))
+           AND (@batchId IS NULL OR batch_id = @batchId)
+         ORDER BY id LIMIT @limit`,
+      ),
+      inBatch: sql(
+        `SELECT * FROM jobs WHERE batch_id = ? AND (position, id) > (?, ?)
+         ORDER BY position, id LIMIT ?`,
+      ),
+      transitions: sql('SELECT * FROM job_transitions WHERE job_id = ? ORDER BY id'),
+      transitionsSince: sql('SELECT * FROM job_transitions WHERE id > ? ORDER BY id LIMIT ?'),
+      search: sql(
+        `SELECT j.* FROM jobs_fts AS f JOIN jobs AS j ON j.id = f.rowid
+         WHERE jobs_fts MATCH @query AND f.rowid < @beforeId
+           AND (@batchId IS NULL OR j.batch_id = @batchId)
+         ORDER BY f.rowid DESC LIMIT @limit`,
+      ),
+    };
+  }
+
+  get(id: number): Job | undefined {
+    const row = this.q.get!.get(id) as Record<string, unknown> | undefined;
+    return row && toJob(row);
+  }
+
+  /** Counts per state for a batch (or all batches): read from counters, never a scan. */
+  counts(batchId?: number): StateCounts {
+    const counts = Object.fromEntries(JOB_STATES.map((state) => [state, 0])) as StateCounts;
+    const rows = (
+      batchId === undefined ? this.q.countsAll!.all() : this.q.counts!.all(batchId)
+    ) as Array<{ state: JobState; n: number }>;
+    for (const { state, n } of rows) counts[state] = n;
+    return counts;
+  }
+
+  /** Jobs left running: after a crash, what recovery must settle. */
+  listRunning(): Job[] {
+    return (this.q.running!.all() as Array<Record<string, unknown>>).map(toJob);
+  }
+
+  listFailed(query: FailedQuery = {}): Job[] {
+    return (
+      this.q.failed!.all({
+        afterId: query.afterId ?? 0,
+        kinds: query.kinds ? JSON.stringify(query.kinds) : null,
+        batchId: query.batchId ?? null,
+        limit: query.limit ?? 100,
+      }) as Array<Record<string, unknown>>
+    ).map(toJob);
+  }
+
+  /** A page of a batch in row order; pass the last job's position and id for the next. */
+  listInBatch(batchId: number, after = { position: 0, id: 0 }, limit = 100): Job[] {
+    return (
+      this.q.inBatch!.all(batchId, after.position, after.id, limit) as Array<
+        Record<string, unknown>
+      >
+    ).map(toJob);
+  }
+
+  transitionsOf(id: number): Transition[] {
+    return (this.q.transitions!.all(id) as Array<Record<string, unknown>>).map(toTransition);
+  }
+
+  /**
+   * The log after a cursor (the last id seen), oldest first: what changed since the last
+   * progress event, without polling every job.
+   */
+  transitionsSince(afterId: number, limit = 1_000): Transition[] {
+    return (this.q.transitionsSince!.all(afterId, limit) as Array<Record<string, unknown>>).map(
+      toTransition,
+    );
+  }
+
+  /** Prompt search, newest first; pass the last id as `beforeId` for the next page. */
+  searchPrompts(
+    text: string,
+    options: { limit?: number; beforeId?: number; batchId?: number } = {},
+  ): Job[] {
+    const query = toFtsQuery(text);
+    if (query === null) return [];
+    return (
+      this.q.search!.all({
+        query,
+        beforeId: options.beforeId ?? Number.MAX_SAFE_INTEGER,
+        batchId: options.batchId ?? null,
+        limit: options.limit ?? 100,
+      }) as Array<Record<string, unknown>>
+    ).map(toJob);
+  }
+
+  protected require(id: number): Job {
+    const job = this.get(id);
+    if (!job)
+      throw new Error(`Job ${id} does not exist (it may have been deleted with its batch).`);
+    return job;
+  }
+}

@@ -1,0 +1,377 @@
+import type { Database, Statement } from 'better-sqlite3';
+import type { FailureKind } from '../../../shared/jobs/outcomes.ts';
+import { assertTransition, statesLeadingTo, type JobState } from '../../../shared/jobs/states.ts';
+import { JobInserter, type NewJob } from './jobInsert.ts';
+import { JobQueries } from './jobQueries.ts';
+import { toJob, type Job } from './rows.ts';
+
+export type { NewJob } from './jobInsert.ts';
+export type { FailedQuery, StateCounts } from './jobQueries.ts';
+
+/** The scheduler's reads, exported so a test can check their query plans use the indexes. */
+export const SCHEDULER_QUERIES = {
+  // the correlated batch lookup keeps SQLite walking the due-time index, not the batches
+  dueRetrying: `SELECT id FROM jobs AS j
+    WHERE state = 'retrying' AND paused = 0 AND next_attempt_at <= ?
+      AND (SELECT paused FROM batches WHERE id = j.batch_id) = 0
+    ORDER BY next_attempt_at, id LIMIT ?`,
+  runnableBatches: `SELECT b.id, b.priority FROM batches AS b
+    JOIN batch_state_counts AS c ON c.batch_id = b.id AND c.state = 'queued' AND c.n > 0
+    WHERE b.paused = 0 ORDER BY b.priority DESC, b.id`,
+  queuedInBatch: `SELECT id, priority FROM jobs
+    WHERE batch_id = ? AND state = 'queued' AND paused = 0
+    ORDER BY priority DESC, id LIMIT ?`,
+} as const;
+
+const inList = (states: readonly JobState[]) => states.map((s) => `'${s}'`).join(', ');
+
+/**
+ * Jobs: the scheduler's claim and every state change (reads are in JobQueries). Each change
+ * checks the shared transition table first (a clear error), runs in a transaction, and
+ * compares-and-sets the state; the database's own guard refuses anything the table does not
+ * allow and logs every change in job_transitions.
+ */
+export class JobRepository extends JobQueries {
+  private readonly inserter: JobInserter;
+  private readonly s: Record<string, Statement>;
+
+  constructor(db: Database) {
+    super(db);
+    this.inserter = new JobInserter(db);
+    const sql = (text: string) => db.prepare(text);
+    this.s = {
+      topUpOf: sql('SELECT id FROM jobs WHERE retry_of = ? LIMIT 1'),
+      stateOf: sql('SELECT state, failure_kind FROM jobs WHERE id = ?'),
+      queuePaused: sql('SELECT paused FROM queue_state WHERE id = 1'),
+      dueRetrying: sql(SCHEDULER_QUERIES.dueRetrying),
+      runnableBatches: sql(SCHEDULER_QUERIES.runnableBatches),
+      queuedInBatch: sql(SCHEDULER_QUERIES.queuedInBatch),
+      claim: sql(
+        `UPDATE jobs SET state = 'running', state_reason = @reason, tries = tries + 1,
+           next_attempt_at = NULL, started_at = coalesce(started_at, @now), updated_at = @now
+         WHERE id = @id AND state = @from RETURNING *`,
+      ),
+      succeed: sql(
+        `UPDATE jobs SET state = 'succeeded', state_reason = @reason, returned_n = @returnedN,
+           failure_kind = NULL, error_code = NULL, error_message = NULL,
+           finished_at = @now, updated_at = @now
+         WHERE id = @id AND state = @from RETURNING *`,
+      ),
+      scheduleRetry: sql(
+        `UPDATE jobs SET state = 'retrying', state_reason = @reason,
+           next_attempt_at = @nextAttemptAt, error_code = @errorCode,
+           error_message = @errorMessage, updated_at = @now
+         WHERE id = @id AND state = @from RETURNING *`,
+      ),
+      fail: sql(
+        `UPDATE jobs SET state = 'failed', state_reason = @reason, failure_kind = @kind,
+           error_code = @errorCode, error_message = @errorMessage, next_attempt_at = NULL,
+           finished_at = @now, updated_at = @now
+         WHERE id = @id AND state = @from RETURNING *`,
+      ),
+      // unsent or refused before billing: the try does not count against the job
+      handBack: sql(
+        `UPDATE jobs SET state = 'queued', state_reason = @reason, tries = max(tries - 1, 0),
+           updated_at = @now
+         WHERE id = @id AND state = @from RETURNING *`,
+      ),
+      cancel: sql(
+        `UPDATE jobs SET state = 'canceled', state_reason = @reason, next_attempt_at = NULL,
+           finished_at = @now, updated_at = @now
+         WHERE id = @id AND state = @from RETURNING *`,
+      ),
+      requeue: sql(
+        `UPDATE jobs SET state = 'queued', state_reason = @reason, tries = 0,
+           failure_kind = NULL, error_code = NULL, error_message = NULL,
+           next_attempt_at = NULL, finished_at = NULL, updated_at = @now
+         WHERE id = @id AND state = @from RETURNING *`,
+      ),
+      // bulk cancel, first in chunks through the queued index: canceled rows leave it, so
+      // each chunk costs O(limit) however big the batch
+      cancelQueuedChunk: sql(
+        `UPDATE jobs SET state = 'canceled', state_reason = @reason, next_attempt_at = NULL,
+           finished_at = @now, updated_at = @now
+         WHERE id IN (SELECT id FROM jobs
+           WHERE batch_id = @batchId AND state = 'queued' AND paused = 0 LIMIT @limit)`,
+      ),
+      // then the rest (paused and retrying jobs, few), source states from the shared table
+      cancelRest: sql(
+        `UPDATE jobs SET state = 'canceled', state_reason = @reason, next_attempt_at = NULL,
+           finished_at = @now, updated_at = @now
+         WHERE batch_id = @batchId
+           AND state IN (${inList(statesLeadingTo('canceled').filter((s) => s !== 'running'))})`,
+      ),
+      requeueFailed: sql(
+        `UPDATE jobs SET state = 'queued', state_reason = @reason, tries = 0,
+           failure_kind = NULL, error_code = NULL, error_message = NULL,
+           next_attempt_at = NULL, finished_at = NULL, updated_at = @now
+         WHERE state = 'failed' AND (failure_kind = 'uncertain') = @uncertain
+           AND (@batchId IS NULL OR batch_id = @batchId)`,
+      ),
+      setPriority: sql('UPDATE jobs SET priority = ?, updated_at = ? WHERE id = ?'),
+      setPaused: sql('UPDATE jobs SET paused = ?, updated_at = ? WHERE id = ?'),
+      setVideoTask: sql(
+        `UPDATE jobs SET video_task_id = @taskId, video_task_status = @status,
+           video_task_progress = @progress, updated_at = @now
+         WHERE id = @id AND state = 'running'`,
+      ),
+      runningInBatch: sql(
+        `SELECT id FROM jobs WHERE state = 'running' AND batch_id = ? ORDER BY id`,
+      ),
+    };
+  }
+
+  /** See JobInserter.insertJobs: the only way jobs enter the database. */
+  insertJobs(
+    batchId: number,
+    jobs: Iterable<NewJob>,
+    now: number,
+    origin: { retryOf?: number; imageOffset?: number } = {},
+  ): { count: number; firstId: number } {
+    return this.inserter.insertJobs(batchId, jobs, now, origin);
+  }
+
+  /**
+   * A new job asking for the images a partial success did not return: same prompt and
+   * parameters, same row, image numbers continuing after the origin's.
+   */
+  createTopUp(originId: number, now: number): Job {
+    return this.db.transaction(() => {
+      const origin = this.require(originId);
+      const missing = origin.n - (origin.returnedN ?? origin.n);
+      if (origin.state !== 'succeeded' || missing <= 0) {
+        throw new Error(
+          `Job ${originId} cannot be topped up: only a succeeded job that returned fewer images ` +
+            `than asked can be (it is ${origin.state}, ${origin.returnedN ?? 0} of ${origin.n}).`,
+        );
+      }
+      const existing = this.s.topUpOf!.get(originId) as { id: number } | undefined;
+      if (existing) {
+        throw new Error(
+          `Job ${originId} was already topped up by job ${existing.id}: retry that one instead.`,
+        );
+      }
+      const { firstId } = this.insertJobs(
+        origin.batchId,
+        [{ ...origin, n: missing, priority: origin.priority }],
+        now,
+        { retryOf: origin.id, imageOffset: origin.imageOffset + (origin.returnedN ?? 0) },
+      );
+      return this.require(firstId);
+    })();
+  }
+
+  /**
+   * Moves up to `limit` runnable jobs to `running` and returns them: due `retrying` jobs
+   * first (by due time), then `queued` ones by batch priority, job priority, then insertion
+   * order. Skips a paused queue, paused batches and paused jobs. Reads only what it takes:
+   * one index seek per runnable batch, never a whole batch.
+   */
+  claimRunnable(limit: number, now: number): Job[] {
+    return this.db
+      .transaction(() => {
+        if (limit <= 0 || (this.s.queuePaused!.get() as { paused: number }).paused === 1) return [];
+        const claimed: Job[] = [];
+        for (const { id } of this.s.dueRetrying!.all(now, limit) as Array<{ id: number }>) {
+          claimed.push(this.claimOne(id, 'retrying', 'retry due', now));
+        }
+        const wanted = limit - claimed.length;
+        if (wanted === 0) return claimed;
+        const candidates: Array<{ id: number; batchPriority: number; priority: number }> = [];
+        const batches = this.s.runnableBatches!.all() as Array<{ id: number; priority: number }>;
+        for (let i = 0; i < batches.length; i++) {
+          const batch = batches[i]!;
+          for (const job of this.s.queuedInBatch!.all(batch.id, wanted) as Array<{
+            id: number;
+            priority: number;
+          }>) {
+            candidates.push({ id: job.id, batchPriority: batch.priority, priority: job.priority });
+          }
+          // a batch of lower priority can no longer place a job among the first `wanted`
+          const next = batches[i + 1];
+          if (candidates.length >= wanted && next && next.priority < batch.priority) break;
+        }
+        candidates.sort(
+          (a, b) => b.batchPriority - a.batchPriority || b.priority - a.priority || a.id - b.id,
+        );
+        for (const { id } of candidates.slice(0, wanted)) {
+          claimed.push(this.claimOne(id, 'queued', 'claimed', now));
+        }
+        return claimed;
+      })
+      .immediate();
+  }
+
+  private claimOne(id: number, from: JobState, reason: string, now: number): Job {
+    return toJob(this.s.claim!.get({ id, from, reason, now }) as Record<string, unknown>);
+  }
+
+  /** running → succeeded; `returnedN` below `n` marks a partial success (see createTopUp). */
+  succeed(id: number, result: { returnedN: number; now: number; reason?: string }): Job {
+    return this.change(id, 'succeeded', (from) =>
+      this.s.succeed!.get({
+        id,
+        from,
+        now: result.now,
+        returnedN: result.returnedN,
+        reason: result.reason ?? 'succeeded',
+      }),
+    );
+  }
+
+  /** running → retrying until `nextAttemptAt` (backoff, Retry-After). */
+  scheduleRetry(
+    id: number,
+    retry: {
+      nextAttemptAt: number;
+      now: number;
+      errorCode?: string | null;
+      errorMessage?: string | null;
+      reason?: string;
+    },
+  ): Job {
+    return this.change(id, 'retrying', (from) =>
+      this.s.scheduleRetry!.get({
+        id,
+        from,
+        now: retry.now,
+        nextAttemptAt: retry.nextAttemptAt,
+        errorCode: retry.errorCode ?? null,
+        errorMessage: retry.errorMessage ?? null,
+        reason: retry.reason ?? 'retry scheduled',
+      }),
+    );
+  }
+
+  /** running → failed, with why (`uncertain` for a request that may have been charged). */
+  fail(
+    id: number,
+    failure: {
+      kind: FailureKind;
+      now: number;
+      errorCode?: string | null;
+      errorMessage?: string | null;
+      reason?: string;
+    },
+  ): Job {
+    return this.change(id, 'failed', (from) =>
+      this.s.fail!.get({
+        id,
+        from,
+        now: failure.now,
+        kind: failure.kind,
+        errorCode: failure.errorCode ?? null,
+        errorMessage: failure.errorMessage ?? null,
+        reason: failure.reason ?? failure.kind,
+      }),
+    );
+  }
+
+  /** running → queued: the request was never sent, or refused before billing (auth, balance). */
+  handBack(id: number, now: number, reason: string): Job {
+    return this.change(id, 'queued', (from) => this.s.handBack!.get({ id, from, now, reason }));
+  }
+
+  /** Cancels one job. A running job: abort its request first, then call this. */
+  cancel(id: number, now: number, reason = 'canceled'): Job {
+    return this.change(id, 'canceled', (from) => this.s.cancel!.get({ id, from, now, reason }));
+  }
+
+  /**
+   * Cancels a batch's waiting jobs, at most `limit` per call so a huge batch never holds the
+   * write lock for long: pause the batch, then call until `done`. Also returns the ids still
+   * running: the engine aborts those and cancels them one by one.
+   */
+  cancelBatch(
+    batchId: number,
+    now: number,
+    options: { reason?: string; limit?: number } = {},
+  ): { canceled: number; running: number[]; done: boolean } {
+    const reason = options.reason ?? 'batch canceled';
+    // about 50 ms of lock per chunk on a busy laptop
+    const limit = options.limit ?? 2_000;
+    return this.db.transaction(() => {
+      let canceled = this.s.cancelQueuedChunk!.run({ batchId, now, reason, limit }).changes;
+      const done = canceled < limit;
+      if (done) canceled += this.s.cancelRest!.run({ batchId, now, reason }).changes;
+      const running = (this.s.runningInBatch!.all(batchId) as Array<{ id: number }>).map(
+        (row) => row.id,
+      );
+      return { canceled, running, done };
+    })();
+  }
+
+  /**
+   * Failed or canceled → queued, with a fresh retry budget; the old outcome stays in the
+   * attempts and transitions. An uncertain outcome may already be charged, so it needs
+   * `anyway` (the person's "retry anyway").
+   */
+  requeue(id: number, now: number, options: { anyway?: boolean } = {}): Job {
+    return this.change(id, 'queued', (from, failureKind) => {
+      if (failureKind === 'uncertain' && !options.anyway) {
+        throw new Error(
+          `Job ${id} may already have been generated and charged (its outcome is uncertain): ` +
+            `check its request id, then use "retry anyway" to send it again.`,
+        );
+      }
+      const reason =
+        from === 'canceled' ? 'retry after cancel' : options.anyway ? 'retry anyway' : 'retry';
+      return this.s.requeue!.get({ id, from, now, reason });
+    });
+  }
+
+  /** `retry --failed` (uncertain: false) or `retry --uncertain` (true), for one batch or all. */
+  requeueFailed(options: { uncertain: boolean; now: number; batchId?: number }): number {
+    return this.s.requeueFailed!.run({
+      uncertain: options.uncertain ? 1 : 0,
+      batchId: options.batchId ?? null,
+      now: options.now,
+      reason: options.uncertain ? 'retry anyway' : 'retry',
+    }).changes;
+  }
+
+  setPriority(ids: readonly number[], priority: number, now: number): void {
+    this.db.transaction(() => {
+      for (const id of ids) this.s.setPriority!.run(priority, now, id);
+    })();
+  }
+
+  /** A paused job stays queued (or retrying) and is skipped until resumed. */
+  setPaused(ids: readonly number[], paused: boolean, now: number): void {
+    this.db.transaction(() => {
+      for (const id of ids) this.s.setPaused!.run(paused ? 1 : 0, now, id);
+    })();
+  }
+
+  /** Records the platform's task id and status of a running video job, to resume polling. */
+  setVideoTask(
+    id: number,
+    task: { taskId: string; status: string | null; progress?: string | null; now: number },
+  ): void {
+    const { changes } = this.s.setVideoTask!.run({
+      id,
+      taskId: task.taskId,
+      status: task.status,
+      progress: task.progress ?? null,
+      now: task.now,
+    });
+    if (changes !== 1) throw new Error(`Job ${id} is not running: cannot record its video task.`);
+  }
+
+  /** The one path of a single state change: table check, then compare-and-set, atomically. */
+  private change(
+    id: number,
+    to: JobState,
+    apply: (from: JobState, failureKind: string | null) => unknown,
+  ): Job {
+    return this.db.transaction(() => {
+      const current = this.s.stateOf!.get(id) as
+        { state: JobState; failure_kind: string | null } | undefined;
+      if (!current) {
+        throw new Error(`Job ${id} does not exist (it may have been deleted with its batch).`);
+      }
+      assertTransition(current.state, to, `Job ${id}`);
+      return toJob(apply(current.state, current.failure_kind) as Record<string, unknown>);
+    })();
+  }
+}

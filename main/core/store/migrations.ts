@@ -1,0 +1,82 @@
+import type { Database } from 'better-sqlite3';
+import { schemaV1 } from './schema/v1.ts';
+
+/** Brings the schema from `version - 1` to `version`. Runs inside a transaction. */
+export interface Migration {
+  version: number;
+  name: string;
+  up: string | ((db: Database) => void);
+}
+
+/** In order; a version is never edited once released, only followed by a new one. */
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: 'batches, jobs, attempts, images, transitions, prompt search', up: schemaV1 },
+];
+
+export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): number {
+  return migrations.at(-1)?.version ?? 0;
+}
+
+/** The file was written by a newer Atelier: opening it here could corrupt what it knows. */
+export class StoreVersionError extends Error {
+  readonly fileVersion: number;
+  readonly knownVersion: number;
+
+  constructor(file: string, fileVersion: number, knownVersion: number) {
+    super(
+      `The database ${file} has schema version ${fileVersion}, but this Atelier only knows ` +
+        `versions up to ${knownVersion}: it was written by a newer Atelier. Update Atelier, or ` +
+        `use another data folder (--data DIR). The file was left unchanged.`,
+    );
+    this.name = 'StoreVersionError';
+    this.fileVersion = fileVersion;
+    this.knownVersion = knownVersion;
+  }
+}
+
+export function userVersion(db: Database): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+/** Refuses a database from the future before anything is written to it. */
+export function assertKnownVersion(
+  db: Database,
+  file: string,
+  migrations: readonly Migration[] = MIGRATIONS,
+): void {
+  const current = userVersion(db);
+  const known = latestVersion(migrations);
+  if (current > known) throw new StoreVersionError(file, current, known);
+}
+
+/**
+ * Applies each pending migration in its own transaction, together with its user_version
+ * bump: a failed migration leaves the file exactly at the previous version.
+ * Returns the versions applied.
+ */
+export function migrate(db: Database, migrations: readonly Migration[] = MIGRATIONS): number[] {
+  checkOrder(migrations);
+  const applied: number[] = [];
+  for (const migration of migrations) {
+    if (migration.version <= userVersion(db)) continue;
+    db.transaction(() => {
+      if (typeof migration.up === 'string') db.exec(migration.up);
+      else migration.up(db);
+      // user_version lives in the file header and is rolled back with the transaction
+      db.pragma(`user_version = ${migration.version}`);
+    }).immediate();
+    applied.push(migration.version);
+  }
+  return applied;
+}
+
+function checkOrder(migrations: readonly Migration[]): void {
+  migrations.forEach((migration, i) => {
+    if (migration.version !== i + 1) {
+      throw new Error(
+        `Migration "${migration.name}" has version ${migration.version}, expected ${i + 1}: ` +
+          `migrations must be numbered 1, 2, 3… without gaps.`,
+      );
+    }
+  });
+}

@@ -1,0 +1,98 @@
+import type { Database, Statement } from 'better-sqlite3';
+import { mayTakeOver, type LeaseRules, type RunnerLease } from './runnerLease.ts';
+
+export interface QueueState {
+  paused: boolean;
+  pauseReason: string | null;
+  pauseCode: string | null;
+  pausedAt: number | null;
+}
+
+/**
+ * The whole queue's pause, persisted so a restart keeps it: a pause-queue decision (auth,
+ * permission, balance) sets it with the reason shown to the person; resume is explicit.
+ */
+export class QueueRepository {
+  private readonly db: Database;
+  private readonly s: Record<string, Statement>;
+
+  constructor(db: Database) {
+    this.db = db;
+    this.s = {
+      runner: db.prepare(
+        `SELECT runner_id AS id, runner_pid AS pid, runner_host AS host,
+           runner_heartbeat_at AS heartbeatAt
+         FROM queue_state WHERE id = 1 AND runner_id IS NOT NULL`,
+      ),
+      takeRunner: db.prepare(
+        `UPDATE queue_state SET runner_id = @id, runner_pid = @pid, runner_host = @host,
+           runner_heartbeat_at = @heartbeatAt WHERE id = 1`,
+      ),
+      heartbeat: db.prepare(
+        'UPDATE queue_state SET runner_heartbeat_at = ? WHERE id = 1 AND runner_id = ?',
+      ),
+      release: db.prepare(
+        `UPDATE queue_state SET runner_id = NULL, runner_pid = NULL, runner_host = NULL,
+           runner_heartbeat_at = NULL WHERE id = 1 AND runner_id = ?`,
+      ),
+      get: db.prepare('SELECT * FROM queue_state WHERE id = 1'),
+      pause: db.prepare(
+        'UPDATE queue_state SET paused = 1, pause_reason = ?, pause_code = ?, paused_at = ? WHERE id = 1',
+      ),
+      resume: db.prepare(
+        'UPDATE queue_state SET paused = 0, pause_reason = NULL, pause_code = NULL, paused_at = NULL WHERE id = 1',
+      ),
+    };
+  }
+
+  get(): QueueState {
+    const row = this.s.get!.get() as Record<string, unknown>;
+    return {
+      paused: row.paused === 1,
+      pauseReason: row.pause_reason as string | null,
+      pauseCode: row.pause_code as string | null,
+      pausedAt: row.paused_at as number | null,
+    };
+  }
+
+  pause(reason: string, now: number, code: string | null = null): void {
+    this.s.pause!.run(reason, code, now);
+  }
+
+  resume(): void {
+    this.s.resume!.run();
+  }
+
+  /**
+   * Takes the runner lease (see runnerLease.ts) before recovery and scheduling. Returns the
+   * holder when another live process has it: then run nothing.
+   */
+  acquireRunner(
+    me: RunnerLease,
+    rules: LeaseRules,
+  ): { acquired: true } | { acquired: false; holder: RunnerLease } {
+    return this.db
+      .transaction(() => {
+        const holder = (this.s.runner!.get() as RunnerLease | undefined) ?? null;
+        if (holder && !mayTakeOver(holder, me, me.heartbeatAt, rules)) {
+          return { acquired: false as const, holder };
+        }
+        this.s.takeRunner!.run(me);
+        return { acquired: true as const };
+      })
+      .immediate();
+  }
+
+  /** Renews the lease; false when another process took it over (then stop running). */
+  heartbeat(runnerId: string, now: number): boolean {
+    return this.s.heartbeat!.run(now, runnerId).changes === 1;
+  }
+
+  releaseRunner(runnerId: string): void {
+    this.s.release!.run(runnerId);
+  }
+
+  runner(): RunnerLease | null {
+    return (this.s.runner!.get() as RunnerLease | undefined) ?? null;
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * Only one process may run a queue: two engines on one data folder (the desktop app and
+ * `atelier run`) would each take the other's running jobs for crash leftovers. The runner
+ * holds a lease it renews; another process may take it over only when the holder is gone.
+ */
+export interface RunnerLease {
+  id: string;
+  pid: number;
+  host: string;
+  heartbeatAt: number;
+}
+
+export interface LeaseRules {
+  /** A lease not renewed for this long is abandoned (the holder hung or its machine died). */
+  staleAfterMs: number;
+  /** Whether a process of this machine still exists; a crashed holder frees its lease at once. */
+  isAlive: (pid: number) => boolean;
+}
+
+export function mayTakeOver(
+  holder: RunnerLease | null,
+  me: Pick<RunnerLease, 'id' | 'host'>,
+  now: number,
+  rules: LeaseRules,
+): boolean {
+  if (holder === null || holder.id === me.id) return true;
+  if (now - holder.heartbeatAt > rules.staleAfterMs) return true;
+  return holder.host === me.host && !rules.isAlive(holder.pid);
+}
+
+/** For the error a second process shows. */
+export function describeHolder(holder: RunnerLease, now: number): string {
+  const seconds = Math.max(0, Math.round((now - holder.heartbeatAt) / 1000));
+  return (
+    `Another Atelier (process ${holder.pid} on ${holder.host}) is running this queue ` +
+    `(last seen ${seconds} s ago). Close it, or use another data folder (--data DIR).`
+  );
+}
+
+/** process.kill(pid, 0) probes without signalling; EPERM means it exists but is not ours. */
+export function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as { code?: string }).code === 'EPERM';
+  }
+}

@@ -1,0 +1,162 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { nameCandidates } from '../../../main/core/library/naming.ts';
+import type { Store } from '../../../main/core/store/store.ts';
+import { prompts, tempStore } from './tempStore.ts';
+
+let store: Store;
+let cleanup: () => void;
+let jobId: number;
+beforeEach(() => {
+  ({ store, cleanup } = tempStore());
+  store.batches.create({ name: 'b' }, prompts(2), 1);
+  jobId = store.jobs.claimRunnable(1, 10)[0]!.id;
+});
+afterEach(() => cleanup());
+
+const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
+const file = { bytes: 11, sha256: 'ab', width: 1, height: 1, format: 'png', now: 50 };
+
+/** The engine's success path: the job's success and its results in one transaction. */
+function succeedWith(results: Parameters<Store['images']['addResults']>[1]) {
+  return store.transaction(() => {
+    store.jobs.succeed(jobId, { returnedN: results.length, now: 20 });
+    return store.images.addResults(jobId, results, 20);
+  });
+}
+
+describe('images and downloads', () => {
+  it('stores a result before any download: URL, decoded base64, both', () => {
+    const [url, b64, both] = succeedWith([
+      { idx: 1, url: 'https://gw/tmp/1.png' },
+      { idx: 2, b64: PNG.toString('base64'), revisedPrompt: 'revised' },
+      { idx: 3, url: 'https://gw/tmp/3.png', b64: PNG },
+    ]);
+    expect(url).toMatchObject({
+      downloadState: 'pending',
+      hasPayload: false,
+      sourceUrl: 'https://gw/tmp/1.png',
+    });
+    expect(b64).toMatchObject({ hasPayload: true, sourceUrl: null, revisedPrompt: 'revised' });
+    expect(store.images.payload(b64!.id)).toEqual(PNG);
+    expect(store.images.payload(both!.id)).toEqual(PNG);
+    expect(store.images.payload(url!.id)).toBeUndefined();
+  });
+
+  it('refuses a result with nothing to download, and then keeps the job running', () => {
+    expect(() => succeedWith([{ idx: 1 }])).toThrow('neither a URL nor base64');
+    expect(store.jobs.get(jobId)!.state).toBe('running');
+    expect(store.images.listForJob(jobId)).toEqual([]);
+  });
+
+  it('downloads: claim, reserve a path, done drops the stored bytes', () => {
+    const [image] = succeedWith([{ idx: 1, b64: PNG }]);
+    const [claimed] = store.images.claimDownloads(10, 30);
+    expect(claimed).toMatchObject({
+      id: image!.id,
+      downloadState: 'downloading',
+      downloadTries: 1,
+    });
+    expect(store.images.claimDownloads(10, 30)).toEqual([]);
+    expect(() => store.images.markDone(image!.id, file)).toThrow('no reserved path');
+    expect(store.images.reservePath(image!.id, 'b/0001-prompt-1.png', 40)).toBe(true);
+    store.images.markDone(image!.id, file);
+    expect(store.images.get(image!.id)).toMatchObject({
+      downloadState: 'done',
+      relPath: 'b/0001-prompt-1.png',
+      hasPayload: false,
+      sha256: 'ab',
+    });
+    expect(store.images.payload(image!.id)).toBeUndefined();
+    expect(() => store.images.markDone(image!.id, file)).toThrow('from "done" to "done"');
+  });
+
+  it('reserves each name once, as a case-insensitive filesystem compares them', () => {
+    const [a, b] = succeedWith([
+      { idx: 1, url: 'u1' },
+      { idx: 2, url: 'u2' },
+    ]);
+    expect(store.images.reservePath(a!.id, 'B/Fox.png', 1)).toBe(true);
+    const chosen = [...nameCandidates('b/fox.PNG')].find((name) =>
+      store.images.reservePath(b!.id, name, 1),
+    );
+    expect(chosen).toBe('b/fox~2.PNG');
+    expect(store.images.isPathTaken('b/FOX.png')).toBe(true);
+  });
+
+  it('retries a failed download with backoff, then fails it with the reason', () => {
+    const [image] = succeedWith([{ idx: 1, url: 'https://gw/tmp/1.png' }]);
+    store.images.claimDownloads(1, 30);
+    store.images.markDownloadFailed(image!.id, {
+      code: 'http-503',
+      reason: '503',
+      retryAt: 100,
+      now: 31,
+    });
+    expect(store.images.claimDownloads(1, 99)).toEqual([]);
+    expect(store.images.claimDownloads(1, 100)).toHaveLength(1);
+    store.images.markDownloadFailed(image!.id, {
+      code: 'url-expired',
+      reason: 'The temporary URL has expired (403).',
+      retryAt: null,
+      now: 101,
+    });
+    expect(store.images.get(image!.id)).toMatchObject({
+      downloadState: 'failed',
+      failureCode: 'url-expired',
+      downloadTries: 2,
+    });
+    expect(store.images.counts()).toMatchObject({ failed: 1, pending: 0 });
+    expect(store.images.listFailed().map((i) => i.id)).toEqual([image!.id]);
+
+    // "retry downloads": from the stored URL, the job itself is not touched
+    const jobBefore = store.jobs.get(jobId);
+    expect(store.images.retryFailedDownloads(200)).toBe(1);
+    expect(store.images.get(image!.id)).toMatchObject({
+      downloadState: 'pending',
+      downloadTries: 0,
+    });
+    expect(store.jobs.get(jobId)).toEqual(jobBefore);
+  });
+
+  it('resumes downloads cut short by a crash', () => {
+    const [image] = succeedWith([{ idx: 1, url: 'u' }]);
+    store.images.claimDownloads(1, 30);
+    expect(store.images.resumeInterrupted(40)).toBe(1);
+    expect(store.images.get(image!.id)!.downloadState).toBe('pending');
+    expect(store.images.counts(store.jobs.get(jobId)!.batchId)).toMatchObject({ pending: 1 });
+  });
+});
+
+describe('attempts', () => {
+  it('logs each request and copies its request ids onto the job', () => {
+    const first = store.attempts.start(jobId, 10);
+    store.attempts.finish(first, {
+      now: 15,
+      outcome: 'retry',
+      httpStatus: 429,
+      requestId: 'req-1',
+      errorCode: 'rate_limit',
+      decision: 'retry',
+      retryAfterMs: 2000,
+    });
+    const second = store.attempts.start(jobId, 20);
+    store.attempts.finish(second, {
+      now: 25,
+      outcome: 'uncertain',
+      httpStatus: 504,
+      requestId: 'req-2',
+      upstreamRequestId: 'up-2',
+    });
+    expect(store.attempts.listForJob(jobId)).toMatchObject([
+      { startedAt: 10, endedAt: 15, httpStatus: 429, requestId: 'req-1', retryAfterMs: 2000 },
+      { startedAt: 20, endedAt: 25, outcome: 'uncertain', upstreamRequestId: 'up-2' },
+    ]);
+    expect(store.jobs.get(jobId)).toMatchObject({
+      lastRequestId: 'req-2',
+      lastUpstreamRequestId: 'up-2',
+    });
+    expect(() => store.attempts.finish(second, { now: 30, outcome: 'failed' })).toThrow(
+      'already finished',
+    );
+  });
+});
