@@ -13,6 +13,9 @@ export interface NewBatch {
   paused?: boolean;
 }
 
+/** Jobs handed to the inserter at once while streaming: bounded memory, few statements. */
+const STREAM_CHUNK = 5_000;
+
 export class BatchRepository {
   private readonly db: Database;
   private readonly jobs: JobRepository;
@@ -65,6 +68,35 @@ export class BatchRepository {
         return this.get(id)!;
       })
       .immediate();
+  }
+
+  /**
+   * create() for jobs that arrive asynchronously (a prompt file streamed from disk): one
+   * transaction held across the whole stream, so a failure anywhere leaves nothing behind.
+   * Nothing else may write on this connection until it resolves.
+   */
+  async createStreaming(batch: NewBatch, jobs: AsyncIterable<NewJob>, now: number): Promise<Batch> {
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      const { id } = this.create(batch, [], now);
+      let position = 0;
+      let chunk: NewJob[] = [];
+      const flush = () => {
+        this.jobs.insertJobs(id, chunk, now);
+        chunk = [];
+      };
+      for await (const job of jobs) {
+        chunk.push({ ...job, position: ++position });
+        if (chunk.length === STREAM_CHUNK) flush();
+      }
+      if (chunk.length > 0) flush();
+      this.s.setJobCount!.run(position, id);
+      this.db.exec('COMMIT');
+      return this.get(id)!;
+    } catch (error) {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      throw error;
+    }
   }
 
   get(id: number): Batch | undefined {

@@ -50,6 +50,9 @@ export class ImageRepository {
         `SELECT id FROM images WHERE download_state = 'pending' AND next_download_at <= ?
          ORDER BY next_download_at, id LIMIT ?`,
       ),
+      nextDue: sql(
+        `SELECT min(next_download_at) AS at FROM images WHERE download_state = 'pending'`,
+      ),
       start: sql(
         `UPDATE images SET download_state = 'downloading', download_tries = download_tries + 1,
            updated_at = ?
@@ -143,6 +146,11 @@ export class ImageRepository {
         ),
       )
       .immediate();
+  }
+
+  /** When the earliest pending download falls due (null: none pends). */
+  nextDownloadAt(): number | null {
+    return (this.s.nextDue!.get() as { at: number | null }).at;
   }
 
   /** The stored bytes of a base64 result, if any (dropped once the file is on disk). */

@@ -44,6 +44,9 @@ export class JobRepository extends JobQueries {
       stateOf: sql('SELECT state, failure_kind FROM jobs WHERE id = ?'),
       queuePaused: sql('SELECT paused FROM queue_state WHERE id = 1'),
       dueRetrying: sql(SCHEDULER_QUERIES.dueRetrying),
+      nextRetryAt: sql(
+        `SELECT min(next_attempt_at) AS at FROM jobs WHERE state = 'retrying' AND paused = 0`,
+      ),
       runnableBatches: sql(SCHEDULER_QUERIES.runnableBatches),
       queuedInBatch: sql(SCHEDULER_QUERIES.queuedInBatch),
       claim: sql(
@@ -200,6 +203,11 @@ export class JobRepository extends JobQueries {
         return claimed;
       })
       .immediate();
+  }
+
+  /** When the earliest waiting retry falls due (null: none waits), so the scheduler can sleep. */
+  nextRetryAt(): number | null {
+    return (this.s.nextRetryAt!.get() as { at: number | null }).at;
   }
 
   private claimOne(id: number, from: JobState, reason: string, now: number): Job {

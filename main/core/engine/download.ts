@@ -1,0 +1,211 @@
+import { lstat } from 'node:fs/promises';
+import { extname, join } from 'node:path';
+import type { GatewayFailure } from '../../../shared/gateway/outcome.ts';
+import {
+  detectImageFormat,
+  FORMAT_MAGIC_BYTES,
+  type ImageFormat,
+} from '../library/image-format.ts';
+import { appendManifestRow } from '../library/manifest.ts';
+import { nameCandidates, renderRelativePath, resolveInsideLibrary } from '../library/naming.ts';
+import { writeSidecar } from '../library/sidecar.ts';
+import { writeThumbnail } from '../library/thumbnail.ts';
+import { writeImage, type WrittenImage } from '../library/write-image.ts';
+import { LibraryWriteError } from '../library/write-error.ts';
+import { writeVideo } from '../library/write-video.ts';
+import type { Batch, Image, Job } from '../store/rows.ts';
+import { mayRetry, retryDelayMs } from './backoff.ts';
+import type { EngineContext } from './context.ts';
+import { expectedFormat, metadataFor, namingInputFor } from './job-request.ts';
+
+/** Library failures that no retry of the same download can mend: the person must act. */
+const STOPS_THE_QUEUE = new Set(['disk-full', 'unwritable']);
+
+/**
+ * Writes one image (already `downloading`) into the library, from its stored bytes or by
+ * streaming its URL. Never calls a generation endpoint: a failed download is retried from
+ * what the database holds, or left `failed` with its reason for "retry downloads".
+ */
+export async function runDownload(
+  ctx: EngineContext,
+  image: Image,
+  lookup: { job: Job; batch: Batch },
+  signal: AbortSignal,
+): Promise<void> {
+  const { job, batch } = lookup;
+  try {
+    const source = await openSource(ctx, image, job, signal);
+    if ('failure' in source) return failDownload(ctx, image, source.failure);
+    const relPath = image.relPath ?? (await reserveName(ctx, image, batch, job, source.format));
+    const target = resolveInsideLibrary(ctx.libraryDir, relPath);
+    if (job.kind === 'video') {
+      const video = await writeVideo(source.body, target, { signal });
+      ctx.store.images.markDone(image.id, { ...video, width: 0, height: 0, now: ctx.now() });
+      count(ctx, video.bytes);
+      return;
+    }
+    const metadata = metadataFor(batch, job, image.idx);
+    const written = await writeImage(source.body, target, {
+      metadata,
+      format: source.format as ImageFormat,
+      signal,
+    });
+    ctx.store.images.markDone(image.id, { ...written, now: ctx.now() });
+    count(ctx, written.bytes);
+    await writeExtras(ctx, target, join(ctx.libraryDir, batch.dirName), metadata, written);
+  } catch (error) {
+    if (signal.aborted) {
+      // Stopped, not failed: it goes back to pending and runs again next time.
+      ctx.store.images.markDownloadFailed(image.id, {
+        code: 'interrupted',
+        reason: 'The download was interrupted; it will run again.',
+        retryAt: ctx.now(),
+        now: ctx.now(),
+      });
+      return;
+    }
+    if (!(error instanceof LibraryWriteError)) throw error;
+    const retryable = !STOPS_THE_QUEUE.has(error.kind) && error.kind !== 'target-exists';
+    settle(ctx, image, error.kind, error.message, retryable);
+    if (STOPS_THE_QUEUE.has(error.kind)) ctx.pauseQueue(error.message, error.kind);
+  }
+}
+
+function count(ctx: EngineContext, bytes: number) {
+  ctx.stats.imagesWritten++;
+  ctx.stats.bytesWritten += bytes;
+}
+
+type Source =
+  { body: Uint8Array | ReadableStream<Uint8Array>; format: string } | { failure: GatewayFailure };
+
+async function openSource(
+  ctx: EngineContext,
+  image: Image,
+  job: Job,
+  signal: AbortSignal,
+): Promise<Source> {
+  const payload = image.hasPayload ? ctx.store.images.payload(image.id) : undefined;
+  if (payload) return { body: payload, format: detectImageFormat(payload) ?? expectedFormat(job) };
+  if (!image.sourceUrl) {
+    throw new LibraryWriteError(
+      'corrupt',
+      'The gateway gave neither a link nor image data for this image.',
+    );
+  }
+  const download = await ctx.client.downloadImage(image.sourceUrl, { signal });
+  if (!download.ok) return { failure: download };
+  if (job.kind === 'video') return { body: download.value.body, format: 'mp4' };
+  // Look at the first bytes to name the file by what it is, not by what was asked.
+  const { head, body } = await peek(download.value.body, FORMAT_MAGIC_BYTES);
+  return { body, format: detectImageFormat(head) ?? expectedFormat(job) };
+}
+
+/** Reads at least `bytes` from a stream and returns them with a stream that still yields everything. */
+async function peek(
+  stream: ReadableStream<Uint8Array>,
+  bytes: number,
+): Promise<{ head: Uint8Array; body: ReadableStream<Uint8Array> }> {
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  while (size < bytes) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.byteLength;
+  }
+  const head = Buffer.concat(chunks);
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      if (head.length > 0) controller.enqueue(head);
+    },
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
+  return { head, body };
+}
+
+/** The first free name for the image, reserved in the store and absent from the disk. */
+async function reserveName(
+  ctx: EngineContext,
+  image: Image,
+  batch: Batch,
+  job: Job,
+  format: string,
+): Promise<string> {
+  const wanted = renderRelativePath(
+    ctx.namingTemplate,
+    namingInputFor(batch, job, image.idx, format),
+  );
+  for (const candidate of nameCandidates(wanted)) {
+    if (await existsOnDisk(resolveInsideLibrary(ctx.libraryDir, candidate))) continue;
+    if (ctx.store.images.reservePath(image.id, candidate, ctx.now())) return candidate;
+  }
+  throw new LibraryWriteError('target-exists', `Every name like "${wanted}" is taken.`);
+}
+
+async function existsOnDisk(path: string): Promise<boolean> {
+  try {
+    await lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function failDownload(ctx: EngineContext, image: Image, failure: GatewayFailure): void {
+  const expired = failure.kind === 'expired-link';
+  const retryable = !expired && failure.decision !== 'fail' && failure.decision !== 'pause-queue';
+  settle(
+    ctx,
+    image,
+    expired ? 'url-expired' : (failure.code ?? failure.kind),
+    failure.message,
+    retryable,
+  );
+}
+
+/** Back to pending after a backoff while tries remain; otherwise failed, with the reason kept. */
+function settle(
+  ctx: EngineContext,
+  image: Image,
+  code: string,
+  reason: string,
+  retryable: boolean,
+): void {
+  const now = ctx.now();
+  const again = retryable && mayRetry(ctx.downloadBackoff, image.downloadTries);
+  const retryAt = again
+    ? now + retryDelayMs(ctx.downloadBackoff, image.downloadTries, null, ctx.random)
+    : null;
+  ctx.store.images.markDownloadFailed(image.id, { code, reason, retryAt, now });
+  if (retryAt !== null) ctx.wakeAt(retryAt);
+}
+
+/** Sidecar, manifest row, thumbnail: wanted, but never a reason to fail an image on disk. */
+async function writeExtras(
+  ctx: EngineContext,
+  target: string,
+  batchDir: string,
+  metadata: ReturnType<typeof metadataFor>,
+  written: WrittenImage,
+): Promise<void> {
+  const { sidecar, manifest, thumbnails } = ctx.output;
+  const tasks: Array<Promise<unknown>> = [];
+  if (sidecar) {
+    tasks.push(writeSidecar(`${target.slice(0, -extname(target).length)}.json`, metadata, written));
+  }
+  if (manifest) tasks.push(appendManifestRow(join(batchDir, 'manifest.csv'), written, metadata));
+  if (thumbnails) tasks.push(writeThumbnail(target));
+  const results = await Promise.allSettled(tasks);
+  for (const result of results) {
+    if (result.status === 'rejected') console.warn(`atelier: ${(result.reason as Error).message}`);
+  }
+}

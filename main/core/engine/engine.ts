@@ -1,0 +1,415 @@
+import { EventEmitter } from 'node:events';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import PQueue from 'p-queue';
+import type { GatewayClient } from '../gateway/client.ts';
+import { removeStaleTempFiles } from '../library/library-fs.ts';
+import { DEFAULT_TEMPLATE, parseTemplate } from '../library/naming.ts';
+import { recoverAfterCrash, type RecoveryReport } from '../store/recovery.ts';
+import type { Batch, Image, Job } from '../store/rows.ts';
+import { describeHolder, processIsAlive } from '../store/runnerLease.ts';
+import type { Store } from '../store/store.ts';
+import { AdaptiveConcurrency } from './adaptive-concurrency.ts';
+import { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.ts';
+import type { EngineContext } from './context.ts';
+import { runDownload } from './download.ts';
+import { runImageJob } from './image-job.ts';
+import { FinishRate, ProgressThrottle, type EngineProgress } from './progress.ts';
+import { RequestRateLimit } from './rate-limit.ts';
+import { runVideoJob } from './video-job.ts';
+
+export interface EngineOptions {
+  store: Store;
+  client: GatewayClient;
+  /** Where images are written; each batch gets a folder in it. */
+  libraryDir: string;
+  /** Most requests in flight (the pool's ceiling; 429s lower it for a while). */
+  concurrency?: number;
+  downloadConcurrency?: number;
+  /** Optional cap on requests started per minute. */
+  requestsPerMinute?: number | null;
+  backoff?: Partial<BackoffPolicy>;
+  downloadBackoff?: Partial<BackoffPolicy>;
+  /** File name template (see library/naming.ts). */
+  namingTemplate?: string;
+  /** Ask the gateway for this answer format; by default the gateway's own default (a URL). */
+  responseFormat?: 'url' | 'b64_json';
+  sidecar?: boolean;
+  manifest?: boolean;
+  thumbnails?: boolean;
+  videoPoll?: { initialMs: number; maxMs: number };
+  /** How often progress events may fire. */
+  progressIntervalMs?: number;
+  now?: () => number;
+  random?: () => number;
+}
+
+export type IdleReason = 'done' | 'paused' | 'stopped';
+
+interface EngineEvents {
+  progress: [EngineProgress];
+  paused: [{ reason: string; code: string | null }];
+  idle: [IdleReason];
+}
+
+/** Another process holds this data folder's queue. */
+export class EngineBusyError extends Error {}
+
+/**
+ * The durable queue. Jobs live in SQLite; the engine claims them only as pool slots free up
+ * (never a whole batch in memory), runs them against the gateway, and writes results to disk
+ * through a second pool for downloads. Every state change is a transaction in the store.
+ */
+export class Engine extends EventEmitter<EngineEvents> {
+  private readonly store: Store;
+  private readonly ctx: EngineContext;
+  private readonly requests = new PQueue({ concurrency: 1 });
+  private readonly downloads: PQueue;
+  private readonly downloadLimit: number;
+  private readonly rate: RequestRateLimit | null;
+  private readonly running = new Map<number, AbortController>();
+  private readonly downloading = new Map<number, AbortController>();
+  private readonly batchCache = new Map<number, Batch>();
+  private readonly finishRate = new FinishRate();
+  private readonly throttle: ProgressThrottle;
+  private readonly runnerId = randomUUID();
+  private ticker: NodeJS.Timeout | null = null;
+  private wakeTimer: { at: number; timer: NodeJS.Timeout } | null = null;
+  private pumpQueued = false;
+  private state: 'new' | 'running' | 'draining' | 'stopped' = 'new';
+  private startedAt = 0;
+  private idleWaiters: Array<(reason: IdleReason) => void> = [];
+
+  constructor(options: EngineOptions) {
+    super();
+    const now = options.now ?? Date.now;
+    this.store = options.store;
+    const template = options.namingTemplate ?? DEFAULT_TEMPLATE;
+    parseTemplate(template); // a bad template is refused before any work
+    this.downloadLimit = options.downloadConcurrency ?? 8;
+    this.downloads = new PQueue({ concurrency: this.downloadLimit });
+    this.rate = options.requestsPerMinute
+      ? new RequestRateLimit(options.requestsPerMinute, now())
+      : null;
+    const aimd = new AdaptiveConcurrency({ max: options.concurrency ?? 8 });
+    this.requests.concurrency = aimd.limit;
+    this.ctx = {
+      store: options.store,
+      client: options.client,
+      libraryDir: options.libraryDir,
+      namingTemplate: template,
+      backoff: { ...DEFAULT_BACKOFF, ...options.backoff },
+      downloadBackoff: { ...DEFAULT_BACKOFF, baseMs: 1000, ...options.downloadBackoff },
+      responseFormat: options.responseFormat,
+      output: {
+        sidecar: options.sidecar ?? false,
+        manifest: options.manifest ?? false,
+        thumbnails: options.thumbnails ?? false,
+      },
+      videoPoll: options.videoPoll ?? { initialMs: 1000, maxMs: 10_000 },
+      aimd,
+      now,
+      random: options.random ?? Math.random,
+      stats: { requestsSent: 0, imagesWritten: 0, bytesWritten: 0 },
+      changed: () => this.pump(),
+      wakeAt: (at) => this.wakeAt(at),
+      pauseQueue: (reason, code) => this.pause(reason, code),
+    };
+    this.throttle = new ProgressThrottle(options.progressIntervalMs ?? 100, () =>
+      this.emit('progress', this.progress()),
+    );
+  }
+
+  /**
+   * Takes this data folder's queue (refused while another live process runs it), settles
+   * what a crash left (in-flight image jobs fail as uncertain; submitted videos are polled
+   * again; unfinished downloads resume), then starts scheduling.
+   */
+  async start(): Promise<RecoveryReport> {
+    if (this.state !== 'new') throw new Error('This engine was already started.');
+    const now = this.ctx.now();
+    const lease = { id: this.runnerId, pid: process.pid, host: hostname(), heartbeatAt: now };
+    const taken = this.store.queue.acquireRunner(lease, {
+      staleAfterMs: 30_000,
+      isAlive: processIsAlive,
+    });
+    if (!taken.acquired) throw new EngineBusyError(describeHolder(taken.holder, now));
+    let beats = 0;
+    // Every second: a safety net for wake-ups (a retry due while long jobs run); every
+    // fifth, the lease's heartbeat.
+    this.ticker = setInterval(() => {
+      if (++beats % 5 === 0 && !this.store.queue.heartbeat(this.runnerId, this.ctx.now())) {
+        void this.stop();
+      }
+      this.pump();
+    }, 1_000);
+    this.ticker.unref();
+
+    const report = recoverAfterCrash(this.store, now);
+    for (const batch of this.store.batches.list()) {
+      void removeStaleTempFiles(join(this.ctx.libraryDir, batch.dirName)).catch(() => 0);
+    }
+    this.state = 'running';
+    this.startedAt = now;
+    for (const job of report.resumeVideo) this.launch(job);
+    this.pump();
+    return report;
+  }
+
+  /**
+   * Stops taking work. In-flight requests and downloads finish (they may be paid for) unless
+   * `abort` is set; then they are canceled: requests already sent end "canceled", downloads
+   * go back to pending. Releases the queue for another process.
+   */
+  async stop(options: { abort?: boolean } = {}): Promise<void> {
+    if (this.state === 'stopped') return;
+    this.state = 'draining';
+    this.clearWake();
+    if (options.abort)
+      for (const controller of [...this.running.values(), ...this.downloading.values()])
+        controller.abort();
+    await Promise.all([this.requests.onIdle(), this.downloads.onIdle()]);
+    this.state = 'stopped';
+    if (this.ticker) clearInterval(this.ticker);
+    this.store.queue.releaseRunner(this.runnerId);
+    this.throttle.flush();
+    this.throttle.stop();
+    this.settleIdle('stopped');
+  }
+
+  /** Resolves when nothing is left to do now: all done, the queue paused, or stopped. */
+  whenIdle(): Promise<IdleReason> {
+    return new Promise((resolve) => {
+      this.idleWaiters.push(resolve);
+      this.pump();
+    });
+  }
+
+  /** Pauses the whole queue: requests in flight finish, nothing new starts. Persisted. */
+  pause(reason = 'Paused.', code: string | null = 'manual'): void {
+    if (!this.store.queue.get().paused) {
+      this.store.queue.pause(reason, this.ctx.now(), code);
+      this.emit('paused', { reason, code });
+    }
+    this.pump();
+  }
+
+  resume(): void {
+    this.store.queue.resume();
+    this.pump();
+  }
+
+  pauseBatch(batchId: number, paused: boolean): void {
+    this.store.batches.setPaused(batchId, paused, paused ? 'Paused.' : null);
+    this.batchCache.delete(batchId);
+    this.pump();
+  }
+
+  /** Cancels a job; one in flight has its request aborted. */
+  cancelJob(jobId: number): void {
+    const controller = this.running.get(jobId);
+    if (controller) controller.abort();
+    else this.store.jobs.cancel(jobId, this.ctx.now());
+    this.pump();
+  }
+
+  /** Cancels a batch's waiting jobs (in chunks, so the lock stays short) and aborts its running ones. */
+  cancelBatch(batchId: number): number {
+    let canceled = 0;
+    for (;;) {
+      const step = this.store.jobs.cancelBatch(batchId, this.ctx.now());
+      canceled += step.canceled;
+      for (const id of step.running) this.running.get(id)?.abort();
+      if (step.done) break;
+    }
+    this.pump();
+    return canceled;
+  }
+
+  setPriority(jobIds: number[], priority: number): void {
+    this.store.jobs.setPriority(jobIds, priority, this.ctx.now());
+    this.pump();
+  }
+
+  /**
+   * Queues failed jobs again, recording where each retry came from. Uncertain outcomes (the
+   * work may have been charged) are only resent with `anyway`.
+   */
+  retryFailed(options: { batchId?: number; anyway?: boolean } = {}): number {
+    const count = this.store.jobs.requeueFailed({
+      uncertain: options.anyway ?? false,
+      now: this.ctx.now(),
+      ...(options.batchId === undefined ? {} : { batchId: options.batchId }),
+    });
+    this.pump();
+    return count;
+  }
+
+  /** Failed downloads again, from the stored link or bytes: never a new generation. */
+  retryDownloads(batchId?: number): number {
+    const count = this.store.images.retryFailedDownloads(this.ctx.now(), batchId);
+    this.pump();
+    return count;
+  }
+
+  /** A new job for the images a partial success did not return. */
+  topUp(jobId: number): Job {
+    const job = this.store.jobs.createTopUp(jobId, this.ctx.now());
+    this.pump();
+    return job;
+  }
+
+  progress(): EngineProgress {
+    const now = this.ctx.now();
+    const queue = this.store.queue.get();
+    return {
+      jobs: this.store.jobs.counts(),
+      downloads: this.store.images.counts(),
+      inFlight: this.running.size,
+      downloading: this.downloading.size,
+      concurrency: this.ctx.aimd.limit,
+      ...this.ctx.stats,
+      jobsPerSecond: this.finishRate.perSecond(now, this.startedAt),
+      paused: queue.paused
+        ? { reason: queue.pauseReason ?? 'Paused.', code: queue.pauseCode }
+        : null,
+      elapsedMs: now - this.startedAt,
+    };
+  }
+
+  /** Refills both pools once per turn of the event loop, however many things changed. */
+  private pump(): void {
+    this.throttle.touch(this.ctx.now());
+    if (this.pumpQueued) return;
+    this.pumpQueued = true;
+    setImmediate(() => {
+      this.pumpQueued = false;
+      this.fill();
+    });
+  }
+
+  private fill(): void {
+    if (this.state !== 'running') {
+      if (this.state === 'new' || this.running.size + this.downloading.size > 0) return;
+      return this.settleIdle('stopped');
+    }
+    const now = this.ctx.now();
+    this.requests.concurrency = this.ctx.aimd.limit;
+    let free = this.ctx.aimd.limit - this.running.size;
+    if (this.rate && free > 0) {
+      free = Math.min(free, this.rate.available(now));
+      if (free === 0) this.wakeAt(now + this.rate.waitMs(now));
+    }
+    let claimed: Job[] = [];
+    if (free > 0) {
+      claimed = this.store.jobs.claimRunnable(free, now);
+      this.rate?.take(claimed.length, now);
+      for (const job of claimed) this.launch(job);
+    }
+    const downloadFree = this.downloadLimit - this.downloading.size;
+    if (downloadFree > 0) {
+      for (const image of this.store.images.claimDownloads(downloadFree, now))
+        this.launchDownload(image);
+    }
+    this.checkIdle(free > 0 && claimed.length < free);
+  }
+
+  private launch(job: Job): void {
+    const controller = new AbortController();
+    this.running.set(job.id, controller);
+    const run = job.kind === 'video' ? runVideoJob : runImageJob;
+    void this.requests
+      .add(() => run(this.ctx, job, controller.signal))
+      .catch((error: unknown) => this.failUnexpectedly(job, error))
+      .finally(() => {
+        this.running.delete(job.id);
+        this.finishRate.record(this.ctx.now());
+        this.pump();
+      });
+  }
+
+  private launchDownload(image: Image): void {
+    const controller = new AbortController();
+    this.downloading.set(image.id, controller);
+    void this.downloads
+      .add(() => runDownload(this.ctx, image, this.lookup(image), controller.signal))
+      .catch((error: unknown) => {
+        console.error(`atelier: download of image ${image.id} failed unexpectedly:`, error);
+        this.store.images.markDownloadFailed(image.id, {
+          code: 'internal',
+          reason: `Unexpected error: ${(error as Error).message}`,
+          retryAt: null,
+          now: this.ctx.now(),
+        });
+      })
+      .finally(() => {
+        this.downloading.delete(image.id);
+        this.pump();
+      });
+  }
+
+  private lookup(image: Image): { job: Job; batch: Batch } {
+    const job = this.store.jobs.get(image.jobId);
+    if (!job) throw new Error(`Image ${image.id} belongs to a job that no longer exists.`);
+    let batch = this.batchCache.get(job.batchId);
+    if (!batch) {
+      batch = this.store.batches.get(job.batchId);
+      if (!batch) throw new Error(`Job ${job.id} belongs to a batch that no longer exists.`);
+      this.batchCache.set(batch.id, batch);
+    }
+    return { job, batch };
+  }
+
+  /** A bug or an impossible answer: the job must not stay `running` forever. */
+  private failUnexpectedly(job: Job, error: unknown): void {
+    console.error(`atelier: job ${job.id} failed unexpectedly:`, error);
+    const current = this.store.jobs.get(job.id);
+    if (current?.state !== 'running') return;
+    this.store.jobs.fail(job.id, {
+      kind: 'internal',
+      now: this.ctx.now(),
+      errorCode: 'internal',
+      errorMessage: `Unexpected error: ${(error as Error).message}. The request may have been charged; check its request id.`,
+    });
+  }
+
+  private checkIdle(nothingToClaim: boolean): void {
+    if (this.running.size > 0 || this.downloading.size > 0) return;
+    if (this.store.queue.get().paused) return this.settleIdle('paused');
+    if (!nothingToClaim) return;
+    const next = [this.store.jobs.nextRetryAt(), this.store.images.nextDownloadAt()].filter(
+      (at): at is number => at !== null,
+    );
+    if (next.length === 0) return this.settleIdle('done');
+    this.wakeAt(Math.min(...next));
+  }
+
+  private settleIdle(reason: IdleReason): void {
+    this.throttle.flush();
+    this.emit('idle', reason);
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const resolve of waiters) resolve(reason);
+  }
+
+  /** One timer for the earliest thing waiting (a retry, a download backoff, the rate cap). */
+  private wakeAt(at: number): void {
+    if (this.state !== 'running') return;
+    if (this.wakeTimer && this.wakeTimer.at <= at) return;
+    this.clearWake();
+    const delay = Math.max(0, at - this.ctx.now());
+    this.wakeTimer = {
+      at,
+      timer: setTimeout(() => {
+        this.wakeTimer = null;
+        this.pump();
+      }, delay),
+    };
+  }
+
+  private clearWake(): void {
+    if (this.wakeTimer) clearTimeout(this.wakeTimer.timer);
+    this.wakeTimer = null;
+  }
+}

@@ -1,0 +1,116 @@
+import { apiRoot } from '../../../shared/gateway/profile.ts';
+import type { Job } from '../store/rows.ts';
+import type { EngineContext } from './context.ts';
+import { videoRequestFor } from './job-request.ts';
+import { settleFailure } from './job-failure.ts';
+
+/** Consecutive failed status checks after which a submitted task is given up as uncertain. */
+const MAX_POLL_FAILURES = 30;
+
+/**
+ * A video job: submit the task (once: a job that already has a task id is only polled, also
+ * after a crash), poll with a growing interval until the platform says SUCCESS or FAILURE,
+ * then store the content link as the job's one result for the download pool to fetch.
+ */
+export async function runVideoJob(
+  ctx: EngineContext,
+  job: Job,
+  signal: AbortSignal,
+): Promise<void> {
+  let taskId = job.videoTaskId;
+  if (!taskId) {
+    const attemptId = ctx.store.attempts.start(job.id, ctx.now());
+    const submitted = await ctx.client.submitVideo(videoRequestFor(job), { signal });
+    if (submitted.ok || submitted.sent) ctx.stats.requestsSent++;
+    if (!submitted.ok) {
+      settleFailure(ctx, job, attemptId, submitted, signal.aborted);
+      return;
+    }
+    taskId = submitted.value.id;
+    const now = ctx.now();
+    ctx.store.transaction(() => {
+      ctx.store.attempts.finish(attemptId, {
+        now,
+        outcome: 'succeeded',
+        httpStatus: submitted.status,
+        requestId: submitted.requestIds.requestId,
+        upstreamRequestId: submitted.requestIds.upstreamRequestId,
+      });
+      ctx.store.jobs.setVideoTask(job.id, { taskId: taskId!, status: submitted.value.state, now });
+    });
+  }
+
+  let delay = ctx.videoPoll.initialMs;
+  let failures = 0;
+  for (;;) {
+    await sleep(delay, signal);
+    if (signal.aborted) {
+      ctx.store.jobs.cancel(job.id, ctx.now(), 'canceled while the video task ran');
+      return;
+    }
+    delay = Math.min(ctx.videoPoll.maxMs, Math.round(delay * 1.5));
+    const status = await ctx.client.getVideo({ id: taskId }, { signal });
+    const now = ctx.now();
+    if (status.ok) {
+      failures = 0;
+      const task = status.value;
+      ctx.store.jobs.setVideoTask(job.id, {
+        taskId,
+        status: task.state,
+        ...(task.progress === null ? {} : { progress: `${task.progress}%` }),
+        now,
+      });
+      if (task.state !== 'SUCCESS') continue;
+      ctx.store.transaction(() => {
+        ctx.store.images.addResults(
+          job.id,
+          [
+            {
+              idx: 1,
+              url: `${apiRoot(ctx.client.context.profile)}/videos/${encodeURIComponent(taskId)}/content`,
+            },
+          ],
+          now,
+        );
+        ctx.store.jobs.succeed(job.id, { returnedN: 1, now });
+      });
+      return;
+    }
+    if (signal.aborted) {
+      ctx.store.jobs.cancel(job.id, now, 'canceled while the video task ran');
+      return;
+    }
+    if (status.kind === 'task-failed') {
+      ctx.store.jobs.fail(job.id, {
+        kind: 'task-failed',
+        now,
+        errorCode: status.code ?? 'task_failed',
+        errorMessage: status.message,
+      });
+      return;
+    }
+    // The task was submitted (and may be charged): never resubmit, keep asking.
+    if (++failures >= MAX_POLL_FAILURES) {
+      ctx.store.jobs.fail(job.id, {
+        kind: 'uncertain',
+        now,
+        errorCode: status.code ?? status.kind,
+        errorMessage: `The video task ${taskId} could not be checked ${failures} times in a row (${status.message}). It may still finish on the gateway: check the task id there.`,
+      });
+      return;
+    }
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
