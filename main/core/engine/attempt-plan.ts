@@ -32,8 +32,11 @@ export function planAfterFailure(
   switch (failure.decision) {
     case 'retry-backoff':
     case 'retry-after': {
-      if (!mayRetry(policy, attempts))
-        return { to: 'failed', failure: 'retries-exhausted', rateLimited };
+      if (!mayRetry(policy, attempts)) {
+        // an empty answer every time is still a failed generation, not a busy gateway
+        const kind = failure.kind === 'empty-result' ? 'empty-result' : 'retries-exhausted';
+        return { to: 'failed', failure: kind, rateLimited };
+      }
       const delay = retryDelayMs(policy, attempts, failure.retryAfterMs, random);
       return { to: 'retrying', nextAttemptAt: now + delay, rateLimited };
     }

@@ -1,4 +1,4 @@
-import { lstat } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import type { GatewayFailure } from '../../../shared/gateway/outcome.ts';
 import {
@@ -21,6 +21,30 @@ import { expectedFormat, metadataFor, namingInputFor } from './job-request.ts';
 /** Library failures that no retry of the same download can mend: the person must act. */
 const STOPS_THE_QUEUE = new Set(['disk-full', 'unwritable']);
 
+/** A claimed download with what it needs; stored bytes are read and named at claim time. */
+export interface PreparedDownload {
+  image: Image;
+  job: Job;
+  batch: Batch;
+  payload: { bytes: Buffer; format: string; relPath: string } | null;
+}
+
+/**
+ * Runs inside the claim's transaction: an image whose bytes the database holds gets its name
+ * reserved there, so many claimed images cost one commit, not one each.
+ */
+export function prepareDownload(
+  ctx: EngineContext,
+  image: Image,
+  lookup: { job: Job; batch: Batch },
+): PreparedDownload {
+  const bytes = image.hasPayload ? ctx.store.images.payload(image.id) : undefined;
+  if (!bytes) return { image, ...lookup, payload: null };
+  const format = detectImageFormat(bytes) ?? expectedFormat(lookup.job);
+  const relPath = image.relPath ?? reserveName(ctx, image, lookup.batch, lookup.job, format);
+  return { image, ...lookup, payload: { bytes, format, relPath } };
+}
+
 /**
  * Writes one image (already `downloading`) into the library, from its stored bytes or by
  * streaming its URL. Never calls a generation endpoint: a failed download is retried from
@@ -28,19 +52,25 @@ const STOPS_THE_QUEUE = new Set(['disk-full', 'unwritable']);
  */
 export async function runDownload(
   ctx: EngineContext,
-  image: Image,
-  lookup: { job: Job; batch: Batch },
+  prepared: PreparedDownload,
   signal: AbortSignal,
+  markDone: (write: () => void) => void,
 ): Promise<void> {
-  const { job, batch } = lookup;
+  const { image, job, batch } = prepared;
   try {
-    const source = await openSource(ctx, image, job, signal);
+    const source = prepared.payload
+      ? { body: prepared.payload.bytes, format: prepared.payload.format }
+      : await openSource(ctx, image, job, signal);
     if ('failure' in source) return failDownload(ctx, image, source.failure);
-    const relPath = image.relPath ?? (await reserveName(ctx, image, batch, job, source.format));
+    const relPath =
+      prepared.payload?.relPath ??
+      image.relPath ??
+      reserveName(ctx, image, batch, job, source.format);
     const target = resolveInsideLibrary(ctx.libraryDir, relPath);
     if (job.kind === 'video') {
       const video = await writeVideo(source.body, target, { signal });
-      ctx.store.images.markDone(image.id, { ...video, width: 0, height: 0, now: ctx.now() });
+      const now = ctx.now();
+      markDone(() => ctx.store.images.markDone(image.id, { ...video, width: 0, height: 0, now }));
       count(ctx, video.bytes);
       return;
     }
@@ -50,7 +80,9 @@ export async function runDownload(
       format: source.format as ImageFormat,
       signal,
     });
-    ctx.store.images.markDone(image.id, { ...written, now: ctx.now() });
+    const now = ctx.now();
+    // The file is fsynced and in place: a lost "done" only means the next run finds it there.
+    markDone(() => ctx.store.images.markDone(image.id, { ...written, now }));
     count(ctx, written.bytes);
     await writeExtras(ctx, target, join(ctx.libraryDir, batch.dirName), metadata, written);
   } catch (error) {
@@ -133,31 +165,22 @@ async function peek(
 }
 
 /** The first free name for the image, reserved in the store and absent from the disk. */
-async function reserveName(
+function reserveName(
   ctx: EngineContext,
   image: Image,
   batch: Batch,
   job: Job,
   format: string,
-): Promise<string> {
+): string {
   const wanted = renderRelativePath(
     ctx.namingTemplate,
     namingInputFor(batch, job, image.idx, format),
   );
   for (const candidate of nameCandidates(wanted)) {
-    if (await existsOnDisk(resolveInsideLibrary(ctx.libraryDir, candidate))) continue;
+    if (existsSync(resolveInsideLibrary(ctx.libraryDir, candidate))) continue;
     if (ctx.store.images.reservePath(image.id, candidate, ctx.now())) return candidate;
   }
   throw new LibraryWriteError('target-exists', `Every name like "${wanted}" is taken.`);
-}
-
-async function existsOnDisk(path: string): Promise<boolean> {
-  try {
-    await lstat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function failDownload(ctx: EngineContext, image: Image, failure: GatewayFailure): void {

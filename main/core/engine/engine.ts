@@ -13,7 +13,8 @@ import type { Store } from '../store/store.ts';
 import { AdaptiveConcurrency } from './adaptive-concurrency.ts';
 import { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.ts';
 import type { EngineContext } from './context.ts';
-import { runDownload } from './download.ts';
+import { prepareDownload, runDownload, type PreparedDownload } from './download.ts';
+import { GroupCommit } from './group-commit.ts';
 import { runImageJob } from './image-job.ts';
 import { FinishRate, ProgressThrottle, type EngineProgress } from './progress.ts';
 import { RequestRateLimit } from './rate-limit.ts';
@@ -73,6 +74,8 @@ export class Engine extends EventEmitter<EngineEvents> {
   private readonly batchCache = new Map<number, Batch>();
   private readonly finishRate = new FinishRate();
   private readonly throttle: ProgressThrottle;
+  /** "Done" marks of images already fsynced on disk, committed together. */
+  private readonly doneMarks: GroupCommit;
   private readonly runnerId = randomUUID();
   private ticker: NodeJS.Timeout | null = null;
   private wakeTimer: { at: number; timer: NodeJS.Timeout } | null = null;
@@ -116,6 +119,7 @@ export class Engine extends EventEmitter<EngineEvents> {
       wakeAt: (at) => this.wakeAt(at),
       pauseQueue: (reason, code) => this.pause(reason, code),
     };
+    this.doneMarks = new GroupCommit((fn) => this.store.transaction(fn));
     this.throttle = new ProgressThrottle(options.progressIntervalMs ?? 100, () =>
       this.emit('progress', this.progress()),
     );
@@ -147,12 +151,19 @@ export class Engine extends EventEmitter<EngineEvents> {
     this.ticker.unref();
 
     const report = recoverAfterCrash(this.store, now);
-    for (const batch of this.store.batches.list()) {
-      void removeStaleTempFiles(join(this.ctx.libraryDir, batch.dirName)).catch(() => 0);
-    }
+    // Holding the lease, no other engine writes these folders: every temp file is a leftover,
+    // however recent (a restart right after a kill -9). Swept before any download starts.
+    await Promise.all(
+      this.store.batches.list().map((batch) =>
+        removeStaleTempFiles(join(this.ctx.libraryDir, batch.dirName), {
+          olderThanMs: 0,
+        }).catch(() => 0),
+      ),
+    );
+    if (this.state !== 'new') return report; // stopped while sweeping
     this.state = 'running';
     this.startedAt = now;
-    for (const job of report.resumeVideo) this.launch(job);
+    for (const job of report.resumeVideo) this.launch(job, null);
     this.pump();
     return report;
   }
@@ -261,6 +272,7 @@ export class Engine extends EventEmitter<EngineEvents> {
   }
 
   progress(): EngineProgress {
+    this.doneMarks.flush();
     const now = this.ctx.now();
     const queue = this.store.queue.get();
     return {
@@ -301,26 +313,39 @@ export class Engine extends EventEmitter<EngineEvents> {
       free = Math.min(free, this.rate.available(now));
       if (free === 0) this.wakeAt(now + this.rate.waitMs(now));
     }
-    let claimed: Job[] = [];
+    let claimed: Array<{ job: Job; attemptId: number | null }> = [];
     if (free > 0) {
-      claimed = this.store.jobs.claimRunnable(free, now);
+      // Claim and open the attempts in one commit; each job is `running` before it is sent.
+      claimed = this.store.transaction(() =>
+        this.store.jobs.claimRunnable(free, now).map((job) => ({
+          job,
+          attemptId: job.videoTaskId ? null : this.store.attempts.start(job.id, now),
+        })),
+      );
       this.rate?.take(claimed.length, now);
-      for (const job of claimed) this.launch(job);
+      for (const { job, attemptId } of claimed) this.launch(job, attemptId);
     }
     const downloadFree = this.downloadLimit - this.downloading.size;
     if (downloadFree > 0) {
-      for (const image of this.store.images.claimDownloads(downloadFree, now))
-        this.launchDownload(image);
+      const prepared = this.store.transaction(() =>
+        this.store.images
+          .claimDownloads(downloadFree, now)
+          .map((image) => prepareDownload(this.ctx, image, this.lookup(image))),
+      );
+      for (const download of prepared) this.launchDownload(download);
     }
     this.checkIdle(free > 0 && claimed.length < free);
   }
 
-  private launch(job: Job): void {
+  private launch(job: Job, attemptId: number | null): void {
     const controller = new AbortController();
     this.running.set(job.id, controller);
-    const run = job.kind === 'video' ? runVideoJob : runImageJob;
     void this.requests
-      .add(() => run(this.ctx, job, controller.signal))
+      .add(() =>
+        job.kind === 'video'
+          ? runVideoJob(this.ctx, job, controller.signal, attemptId)
+          : runImageJob(this.ctx, job, controller.signal, attemptId!),
+      )
       .catch((error: unknown) => this.failUnexpectedly(job, error))
       .finally(() => {
         this.running.delete(job.id);
@@ -329,11 +354,14 @@ export class Engine extends EventEmitter<EngineEvents> {
       });
   }
 
-  private launchDownload(image: Image): void {
+  private launchDownload(download: PreparedDownload): void {
+    const { image } = download;
     const controller = new AbortController();
     this.downloading.set(image.id, controller);
     void this.downloads
-      .add(() => runDownload(this.ctx, image, this.lookup(image), controller.signal))
+      .add(() =>
+        runDownload(this.ctx, download, controller.signal, (write) => this.doneMarks.add(write)),
+      )
       .catch((error: unknown) => {
         console.error(`atelier: download of image ${image.id} failed unexpectedly:`, error);
         this.store.images.markDownloadFailed(image.id, {
@@ -386,6 +414,7 @@ export class Engine extends EventEmitter<EngineEvents> {
   }
 
   private settleIdle(reason: IdleReason): void {
+    this.doneMarks.flush();
     this.throttle.flush();
     this.emit('idle', reason);
     const waiters = this.idleWaiters;

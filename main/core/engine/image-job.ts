@@ -4,16 +4,16 @@ import { imageRequestFor } from './job-request.ts';
 import { settleFailure } from './job-failure.ts';
 
 /**
- * One attempt of an image job that is already `running` (committed before this is called).
- * On success the image rows (URL and/or bytes) and the job's success are written in one
+ * One attempt of an image job that is already `running`, its attempt opened (both committed
+ * before this is called). On success the image rows (URL and/or bytes) and the job's success are written in one
  * transaction: a paid result is in the database before anything is downloaded.
  */
 export async function runImageJob(
   ctx: EngineContext,
   job: Job,
   signal: AbortSignal,
+  attemptId: number,
 ): Promise<void> {
-  const attemptId = ctx.store.attempts.start(job.id, ctx.now());
   const outcome = await ctx.client.generateImage(
     imageRequestFor(job, ctx.responseFormat ? { responseFormat: ctx.responseFormat } : {}),
     { signal },

@@ -16,10 +16,11 @@ export async function runVideoJob(
   ctx: EngineContext,
   job: Job,
   signal: AbortSignal,
+  openAttempt: number | null,
 ): Promise<void> {
   let taskId = job.videoTaskId;
   if (!taskId) {
-    const attemptId = ctx.store.attempts.start(job.id, ctx.now());
+    const attemptId = openAttempt ?? ctx.store.attempts.start(job.id, ctx.now());
     const submitted = await ctx.client.submitVideo(videoRequestFor(job), { signal });
     if (submitted.ok || submitted.sent) ctx.stats.requestsSent++;
     if (!submitted.ok) {

@@ -1,6 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { AttemptOutcome } from '../../../shared/jobs/outcomes.ts';
 import { toAttempt, type Attempt } from './rows.ts';
+import { transact } from './transaction.ts';
 
 export interface AttemptResult {
   now: number;
@@ -51,7 +52,7 @@ export class AttemptRepository {
 
   /** Closes an attempt with the answer and copies its request ids onto the job. */
   finish(id: number, result: AttemptResult): void {
-    this.db.transaction(() => {
+    transact(this.db, () => {
       const values = {
         id,
         now: result.now,
@@ -67,7 +68,7 @@ export class AttemptRepository {
       const row = this.s.finish!.get(values) as { job_id: number } | undefined;
       if (!row) throw new Error(`Attempt ${id} does not exist or was already finished.`);
       this.s.jobRequestIds!.run({ ...values, jobId: row.job_id });
-    })();
+    });
   }
 
   listForJob(jobId: number): Attempt[] {

@@ -2,6 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import { batchDirName, pathKey } from '../library/naming.ts';
 import type { JobRepository, NewJob } from './jobRepository.ts';
 import { toBatch, type Batch } from './rows.ts';
+import { transact } from './transaction.ts';
 
 export interface NewBatch {
   name: string;
@@ -46,8 +47,9 @@ export class BatchRepository {
    * is never held in memory whole. The batch gets a folder name unique in the library.
    */
   create(batch: NewBatch, jobs: Iterable<NewJob>, now: number): Batch {
-    return this.db
-      .transaction(() => {
+    return transact(
+      this.db,
+      () => {
         const dirName = batchDirName(batch.name, (candidate) =>
           Boolean(this.s.dirTaken!.get(pathKey(candidate))),
         );
@@ -66,8 +68,9 @@ export class BatchRepository {
         const { count } = this.jobs.insertJobs(id, jobs, now);
         this.s.setJobCount!.run(count, id);
         return this.get(id)!;
-      })
-      .immediate();
+      },
+      'immediate',
+    );
   }
 
   /**

@@ -6,6 +6,7 @@ import {
 } from '../../../shared/jobs/downloads.ts';
 import { pathKey } from '../library/naming.ts';
 import { toImage, type Image } from './rows.ts';
+import { transact } from './transaction.ts';
 
 /** One image of a gateway answer: a temporary URL, base64 bytes, or both. */
 export interface ImageResult {
@@ -101,7 +102,7 @@ export class ImageRepository {
    * same transaction as the job's success, so a paid result is never lost.
    */
   addResults(jobId: number, results: readonly ImageResult[], now: number): Image[] {
-    return this.db.transaction(() =>
+    return transact(this.db, () =>
       results.map((result) => {
         const bytes =
           typeof result.b64 === 'string' ? Buffer.from(result.b64, 'base64') : result.b64;
@@ -125,7 +126,7 @@ export class ImageRepository {
         if (bytes?.length) this.s.insertPayload!.run(id, bytes);
         return this.require(id);
       }),
-    )();
+    );
   }
 
   get(id: number): Image | undefined {
@@ -139,13 +140,14 @@ export class ImageRepository {
 
   /** Moves up to `limit` due pending downloads to `downloading` and returns them. */
   claimDownloads(limit: number, now: number): Image[] {
-    return this.db
-      .transaction(() =>
+    return transact(
+      this.db,
+      () =>
         (this.s.due!.all(now, limit) as Array<{ id: number }>).map(({ id }) =>
           toImage(this.s.start!.get(now, id) as Record<string, unknown>),
         ),
-      )
-      .immediate();
+      'immediate',
+    );
   }
 
   /** When the earliest pending download falls due (null: none pends). */
@@ -180,13 +182,13 @@ export class ImageRepository {
 
   /** downloading → done, once the file is fsynced and renamed into place; drops the bytes. */
   markDone(id: number, file: DownloadedFile): void {
-    this.db.transaction(() => {
+    transact(this.db, () => {
       this.assertMove(id, 'done');
       if (this.s.done!.run({ id, ...file }).changes !== 1) {
         throw new Error(`Image ${id} has no reserved path: reserve one before marking it done.`);
       }
       this.s.dropPayload!.run(id);
-    })();
+    });
   }
 
   /**
@@ -198,7 +200,7 @@ export class ImageRepository {
     failure: { code: string; reason: string; retryAt: number | null; now: number },
   ): void {
     const state: DownloadState = failure.retryAt === null ? 'failed' : 'pending';
-    this.db.transaction(() => {
+    transact(this.db, () => {
       this.assertMove(id, state);
       this.s.failed!.run({
         id,
@@ -208,7 +210,7 @@ export class ImageRepository {
         reason: failure.reason,
         now: failure.now,
       });
-    })();
+    });
   }
 
   /** "Retry downloads": failed → pending, for one batch or all. Returns how many. */

@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { JobKind } from './rows.ts';
+import { transact } from './transaction.ts';
 
 /** One job to insert; position defaults to the next row of the batch. */
 export interface NewJob {
@@ -75,7 +76,7 @@ export class JobInserter {
     now: number,
     origin: { retryOf?: number; imageOffset?: number } = {},
   ): { count: number; firstId: number } {
-    return this.db.transaction(() => {
+    return transact(this.db, () => {
       const before = (this.s.maxId!.get() as { id: number }).id;
       let count = 0;
       let chunk: unknown[] = [];
@@ -95,7 +96,7 @@ export class JobInserter {
         this.s.addCount!.run(batchId, count);
       }
       return { count, firstId: before + 1 };
-    })();
+    });
   }
 
   private values(

@@ -4,6 +4,7 @@ import { assertTransition, statesLeadingTo, type JobState } from '../../../share
 import { JobInserter, type NewJob } from './jobInsert.ts';
 import { JobQueries } from './jobQueries.ts';
 import { toJob, type Job } from './rows.ts';
+import { transact } from './transaction.ts';
 
 export type { NewJob } from './jobInsert.ts';
 export type { FailedQuery, StateCounts } from './jobQueries.ts';
@@ -139,7 +140,7 @@ export class JobRepository extends JobQueries {
    * parameters, same row, image numbers continuing after the origin's.
    */
   createTopUp(originId: number, now: number): Job {
-    return this.db.transaction(() => {
+    return transact(this.db, () => {
       const origin = this.require(originId);
       const missing = origin.n - (origin.returnedN ?? origin.n);
       if (origin.state !== 'succeeded' || missing <= 0) {
@@ -161,7 +162,7 @@ export class JobRepository extends JobQueries {
         { retryOf: origin.id, imageOffset: origin.imageOffset + (origin.returnedN ?? 0) },
       );
       return this.require(firstId);
-    })();
+    });
   }
 
   /**
@@ -171,8 +172,9 @@ export class JobRepository extends JobQueries {
    * one index seek per runnable batch, never a whole batch.
    */
   claimRunnable(limit: number, now: number): Job[] {
-    return this.db
-      .transaction(() => {
+    return transact(
+      this.db,
+      () => {
         if (limit <= 0 || (this.s.queuePaused!.get() as { paused: number }).paused === 1) return [];
         const claimed: Job[] = [];
         for (const { id } of this.s.dueRetrying!.all(now, limit) as Array<{ id: number }>) {
@@ -201,8 +203,9 @@ export class JobRepository extends JobQueries {
           claimed.push(this.claimOne(id, 'queued', 'claimed', now));
         }
         return claimed;
-      })
-      .immediate();
+      },
+      'immediate',
+    );
   }
 
   /** When the earliest waiting retry falls due (null: none waits), so the scheduler can sleep. */
@@ -298,7 +301,7 @@ export class JobRepository extends JobQueries {
     const reason = options.reason ?? 'batch canceled';
     // about 50 ms of lock per chunk on a busy laptop
     const limit = options.limit ?? 2_000;
-    return this.db.transaction(() => {
+    return transact(this.db, () => {
       let canceled = this.s.cancelQueuedChunk!.run({ batchId, now, reason, limit }).changes;
       const done = canceled < limit;
       if (done) canceled += this.s.cancelRest!.run({ batchId, now, reason }).changes;
@@ -306,7 +309,7 @@ export class JobRepository extends JobQueries {
         (row) => row.id,
       );
       return { canceled, running, done };
-    })();
+    });
   }
 
   /**
@@ -339,16 +342,16 @@ export class JobRepository extends JobQueries {
   }
 
   setPriority(ids: readonly number[], priority: number, now: number): void {
-    this.db.transaction(() => {
+    transact(this.db, () => {
       for (const id of ids) this.s.setPriority!.run(priority, now, id);
-    })();
+    });
   }
 
   /** A paused job stays queued (or retrying) and is skipped until resumed. */
   setPaused(ids: readonly number[], paused: boolean, now: number): void {
-    this.db.transaction(() => {
+    transact(this.db, () => {
       for (const id of ids) this.s.setPaused!.run(paused ? 1 : 0, now, id);
-    })();
+    });
   }
 
   /** Records the platform's task id and status of a running video job, to resume polling. */
@@ -372,7 +375,7 @@ export class JobRepository extends JobQueries {
     to: JobState,
     apply: (from: JobState, failureKind: string | null) => unknown,
   ): Job {
-    return this.db.transaction(() => {
+    return transact(this.db, () => {
       const current = this.s.stateOf!.get(id) as
         { state: JobState; failure_kind: string | null } | undefined;
       if (!current) {
@@ -380,6 +383,6 @@ export class JobRepository extends JobQueries {
       }
       assertTransition(current.state, to, `Job ${id}`);
       return toJob(apply(current.state, current.failure_kind) as Record<string, unknown>);
-    })();
+    });
   }
 }

@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { schemaV1 } from './schema/v1.ts';
+import { transact } from './transaction.ts';
 
 /** Brings the schema from `version - 1` to `version`. Runs inside a transaction. */
 export interface Migration {
@@ -59,12 +60,16 @@ export function migrate(db: Database, migrations: readonly Migration[] = MIGRATI
   const applied: number[] = [];
   for (const migration of migrations) {
     if (migration.version <= userVersion(db)) continue;
-    db.transaction(() => {
-      if (typeof migration.up === 'string') db.exec(migration.up);
-      else migration.up(db);
-      // user_version lives in the file header and is rolled back with the transaction
-      db.pragma(`user_version = ${migration.version}`);
-    }).immediate();
+    transact(
+      db,
+      () => {
+        if (typeof migration.up === 'string') db.exec(migration.up);
+        else migration.up(db);
+        // user_version lives in the file header and is rolled back with the transaction
+        db.pragma(`user_version = ${migration.version}`);
+      },
+      'immediate',
+    );
     applied.push(migration.version);
   }
   return applied;

@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { mayTakeOver, type LeaseRules, type RunnerLease } from './runnerLease.ts';
+import { transact } from './transaction.ts';
 
 export interface QueueState {
   paused: boolean;
@@ -71,16 +72,18 @@ export class QueueRepository {
     me: RunnerLease,
     rules: LeaseRules,
   ): { acquired: true } | { acquired: false; holder: RunnerLease } {
-    return this.db
-      .transaction(() => {
+    return transact(
+      this.db,
+      () => {
         const holder = (this.s.runner!.get() as RunnerLease | undefined) ?? null;
         if (holder && !mayTakeOver(holder, me, me.heartbeatAt, rules)) {
           return { acquired: false as const, holder };
         }
         this.s.takeRunner!.run(me);
         return { acquired: true as const };
-      })
-      .immediate();
+      },
+      'immediate',
+    );
   }
 
   /** Renews the lease; false when another process took it over (then stop running). */

@@ -103,11 +103,22 @@ export interface Image {
 
 type Row = Record<string, unknown>;
 
+/** Column names seen so far and their camelCase: the conversion runs once per name, not per row. */
+const camelNames = new Map<string, string>();
+
+function camelName(key: string): string {
+  let name = camelNames.get(key);
+  if (name === undefined) {
+    name = key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+    camelNames.set(key, name);
+  }
+  return name;
+}
+
 /** snake_case columns to camelCase fields; JSON and flags decoded where named. */
 function camel(row: Row): Row {
   const out: Row = {};
-  for (const key in row)
-    out[key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase())] = row[key];
+  for (const key in row) out[camelName(key)] = row[key];
   return out;
 }
 

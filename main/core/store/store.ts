@@ -5,6 +5,7 @@ import { openDatabase, type OpenDatabaseOptions } from './database.ts';
 import { ImageRepository } from './imageRepository.ts';
 import { JobRepository } from './jobRepository.ts';
 import { QueueRepository } from './queueRepository.ts';
+import { transact } from './transaction.ts';
 
 /** The database and its repositories, statements prepared once per open. */
 export interface Store {
@@ -29,7 +30,7 @@ export function openStore(file: string, options: OpenDatabaseOptions = {}): Stor
     jobs,
     attempts: new AttemptRepository(db),
     images: new ImageRepository(db),
-    transaction: (fn) => db.transaction(fn)(),
+    transaction: (fn) => transact(db, fn),
     close: () => db.close(),
   };
 }

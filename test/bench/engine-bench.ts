@@ -1,0 +1,146 @@
+/**
+ * `npm run bench`: the engine's three figures (issue "Job engine…", Benchmark). Not a test:
+ * it prints what it measures. The simulator runs in its own process, and so does each engine
+ * run, so CPU time and peak memory are the engine's alone.
+ *
+ *   npm run bench                    all three
+ *   npm run bench -- --only 2        one of them (1 latency-bound, 2 overhead-bound, 3 scale)
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+
+const root = resolve(import.meta.dirname, '../..');
+const { values } = parseArgs({ options: { only: { type: 'string' } } });
+
+interface RunFigures {
+  jobs: number;
+  importMs: number;
+  wallMs: number;
+  cpuMs: number;
+  succeeded: number;
+  imagesWritten: number;
+  failedDownloads: number;
+  peakRssMb: number;
+}
+
+async function withSimulator<T>(
+  latencyMs: number,
+  body: (url: string, key: string) => Promise<T>,
+): Promise<T> {
+  const child = spawn(
+    process.execPath,
+    [join(root, 'bin/atelier.js'), 'gateway', '--port', '0', '--latency-ms', String(latencyMs)],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  let output = '';
+  child.stdout.setEncoding('utf8');
+  await new Promise<void>((ready) =>
+    child.stdout.on('data', (chunk: string) => {
+      output += chunk;
+      if (output.includes('Demo key')) ready();
+    }),
+  );
+  const url = /listening on (\S+)/.exec(output)![1]!;
+  const key = /Demo key:\s+(\S+)/.exec(output)![1]!;
+  try {
+    return await body(url, key);
+  } finally {
+    child.kill('SIGINT');
+  }
+}
+
+function promptFile(dir: string, count: number): string {
+  const path = join(dir, `prompts-${count}.jsonl`);
+  const subjects = [
+    'a lighthouse',
+    'a red fox',
+    'a glass city',
+    'an old map',
+    'a koi pond',
+    'a desert road',
+  ];
+  const styles = ['at dusk', 'in watercolour', 'as a woodcut', 'in fog', 'under neon', 'in spring'];
+  const lines: string[] = [];
+  for (let i = 0; i < count; i++) {
+    lines.push(
+      JSON.stringify({ prompt: `${subjects[i % 6]} ${styles[(i * 7) % 6]}, study ${i}`, seed: i }),
+    );
+  }
+  writeFileSync(path, `${lines.join('\n')}\n`);
+  return path;
+}
+
+function runEngine(url: string, key: string, prompts: string, concurrency: number): RunFigures {
+  const result = spawnSync(
+    process.execPath,
+    [
+      join(root, 'test/bench/engine-worker.ts'),
+      '--gateway',
+      url,
+      '--key',
+      key,
+      '--prompts',
+      prompts,
+      '--concurrency',
+      String(concurrency),
+    ],
+    { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 },
+  );
+  if (result.status !== 0) throw new Error(`engine run failed:\n${result.stderr}`);
+  return JSON.parse(result.stdout.trim().split('\n').at(-1)!) as RunFigures;
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'atelier-bench-prompts-'));
+const line = (label: string, value: string, target = '') =>
+  console.log(`  ${label.padEnd(38)} ${value.padStart(12)}  ${target}`);
+const checked = (run: RunFigures) =>
+  run.succeeded === run.jobs && run.imagesWritten === run.jobs
+    ? 'all jobs succeeded, every image on disk'
+    : `ONLY ${run.succeeded}/${run.jobs} succeeded, ${run.imagesWritten} images written`;
+
+try {
+  if (!values.only || values.only === '1') {
+    console.log('1. Latency-bound: simulator latency 200 ms, concurrency 32, 3,000 jobs');
+    const run = await withSimulator(200, async (url, key) =>
+      runEngine(url, key, promptFile(dir, 3_000), 32),
+    );
+    const perSecond = run.jobs / (run.wallMs / 1000);
+    line('throughput', `${perSecond.toFixed(1)} jobs/s`);
+    line('fraction of the bound 32 / 0.2 s = 160/s', (perSecond / 160).toFixed(3), 'target ≥ 0.95');
+    line('check', checked(run));
+  }
+  if (!values.only || values.only === '2') {
+    console.log(
+      '2. Overhead-bound: simulator latency 0, concurrency 64, 5,000 jobs (64x64 b64_json)',
+    );
+    const run = await withSimulator(0, async (url, key) =>
+      runEngine(url, key, promptFile(dir, 5_000), 64),
+    );
+    line(
+      'end to end',
+      `${(run.jobs / (run.wallMs / 1000)).toFixed(0)} jobs/s`,
+      'target ≥ 1,000 jobs/s',
+    );
+    line('engine CPU per job', `${(run.cpuMs / run.jobs).toFixed(2)} ms`);
+    line('check', checked(run));
+  }
+  if (!values.only || values.only === '3') {
+    console.log('3. Scale: a 100,000-prompt JSONL, imported then run at latency 0');
+    const run = await withSimulator(0, async (url, key) =>
+      runEngine(url, key, promptFile(dir, 100_000), 64),
+    );
+    line('import', `${(run.importMs / 1000).toFixed(2)} s`, 'target < 3 s');
+    line(
+      'run',
+      `${(run.jobs / (run.wallMs / 1000)).toFixed(0)} jobs/s`,
+      `${(run.wallMs / 1000).toFixed(0)} s in all`,
+    );
+    line('engine peak RSS', `${run.peakRssMb.toFixed(0)} MB`, 'target < 300 MB');
+    line('check', checked(run));
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,75 @@
+/**
+ * One benchmark run in its own process, so its CPU time and peak memory are the engine's
+ * alone: imports a prompt file, runs it against the gateway at argv URL, prints one JSON line.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createCatalogue } from '../../shared/gateway/catalogue.ts';
+import { Engine } from '../../main/core/engine/engine.ts';
+import { createGatewayClient } from '../../main/core/gateway/client.ts';
+import { importPromptFile } from '../../main/core/import/import-batch.ts';
+import { openStore } from '../../main/core/store/store.ts';
+
+const { values } = parseArgs({
+  options: {
+    gateway: { type: 'string' },
+    key: { type: 'string' },
+    prompts: { type: 'string' },
+    concurrency: { type: 'string', default: '32' },
+    size: { type: 'string', default: '64x64' },
+    'response-format': { type: 'string', default: 'b64_json' },
+  },
+});
+
+const dir = mkdtempSync(join(tmpdir(), 'atelier-bench-'));
+const store = openStore(join(dir, 'atelier.db'));
+const catalogue = createCatalogue();
+try {
+  const importStarted = performance.now();
+  const batch = await importPromptFile(store, values.prompts!, {
+    catalogue,
+    defaults: {
+      model: 'flux-schnell',
+      size: values.size!,
+      response_format: values['response-format'] as 'url' | 'b64_json',
+    },
+  });
+  const importMs = performance.now() - importStarted;
+  const client = createGatewayClient({
+    profile: { baseUrl: values.gateway! },
+    apiKey: values.key!,
+    catalogue,
+  });
+  const engine = new Engine({
+    store,
+    client,
+    libraryDir: join(dir, 'library'),
+    concurrency: Number(values.concurrency),
+  });
+  const cpuBefore = process.cpuUsage();
+  const started = performance.now();
+  await engine.start();
+  await engine.whenIdle();
+  const wallMs = performance.now() - started;
+  const cpu = process.cpuUsage(cpuBefore);
+  await engine.stop();
+  await client.close();
+  const progress = engine.progress();
+  console.log(
+    JSON.stringify({
+      jobs: batch.jobCount,
+      importMs,
+      wallMs,
+      cpuMs: (cpu.user + cpu.system) / 1000,
+      succeeded: progress.jobs.succeeded,
+      imagesWritten: progress.imagesWritten,
+      failedDownloads: progress.downloads.failed,
+      peakRssMb: process.resourceUsage().maxRSS / 1024,
+    }),
+  );
+} finally {
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
+}
