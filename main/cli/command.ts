@@ -11,6 +11,12 @@ export interface Command {
 /** Bad flags or values: printed with the command's help, exit code 2. */
 export class UsageError extends Error {}
 
+/**
+ * A setting or input the person must fix (no key, a bad prompt file, a database from a newer
+ * Atelier): printed alone, without the help, exit code 2.
+ */
+export class ConfigError extends Error {}
+
 /** parseArgs that reports unknown or malformed flags as a UsageError. */
 export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>>(
   argv: string[],

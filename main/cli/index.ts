@@ -1,7 +1,42 @@
-import { gatewayCommand } from './commands/gateway.ts';
-import { UsageError, type Command } from './command.ts';
+import { ConfigError, UsageError, type Command } from './command.ts';
 
-const COMMANDS: Command[] = [gatewayCommand];
+/**
+ * Each command's module is loaded only when it runs: Node strips the types of every file it
+ * imports, so loading the engine and the simulator for `status` or `--help` costs time.
+ */
+interface CommandEntry {
+  name: string;
+  summary: string;
+  load(): Promise<Command>;
+}
+
+export const COMMANDS: CommandEntry[] = [
+  {
+    name: 'run',
+    summary: 'import a prompt file as a batch and generate its images',
+    load: async () => (await import('./commands/run.ts')).runCommand,
+  },
+  {
+    name: 'status',
+    summary: "show the data folder's batches, their counts and the queue's pause reason",
+    load: async () => (await import('./commands/status.ts')).statusCommand,
+  },
+  {
+    name: 'resume',
+    summary: 'carry on with unfinished work after Ctrl+C, a pause or a crash',
+    load: async () => (await import('./commands/resume.ts')).resumeCommand,
+  },
+  {
+    name: 'retry',
+    summary: 'queue failed prompts or downloads again, then run them like resume',
+    load: async () => (await import('./commands/retry.ts')).retryCommand,
+  },
+  {
+    name: 'gateway',
+    summary: 'run the embedded gateway (simulator) on this machine',
+    load: async () => (await import('./commands/gateway.ts')).gatewayCommand,
+  },
+];
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
@@ -13,8 +48,21 @@ function usage(): string {
     'Commands:',
     ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
+    'Defaults: the queue and its settings live in ./.atelier-data (--data DIR), images go to',
+    './atelier-library (--out DIR). The key comes from ATELIER_API_KEY; --demo needs none.',
+    '',
+    'Exit codes: 0 all succeeded, 1 some work failed or the queue paused on a problem,',
+    '2 usage or configuration error, 130 paused by Ctrl+C.',
+    '',
+    'Try it: atelier run samples/demo-prompts.csv --demo',
+    '',
     'Run "atelier <command> --help" for a command\'s options.',
   ].join('\n');
+}
+
+/** The help's first paragraph (the usage lines): enough to see what was expected. */
+function synopsis(command: Command): string {
+  return command.help.split('\n\n')[0] ?? command.help;
 }
 
 /** Runs the CLI and returns the exit code: 0 success, 1 some work failed, 2 usage or configuration. */
@@ -24,11 +72,12 @@ export async function main(argv: string[]): Promise<number> {
     console.log(usage());
     return name ? 0 : 2;
   }
-  const command = COMMANDS.find((c) => c.name === name);
-  if (!command) {
+  const entry = COMMANDS.find((c) => c.name === name);
+  if (!entry) {
     console.error(`atelier: unknown command "${name}".\n\n${usage()}`);
     return 2;
   }
+  const command = await entry.load();
   if (rest.includes('--help') || rest.includes('-h')) {
     console.log(command.help);
     return 0;
@@ -37,7 +86,14 @@ export async function main(argv: string[]): Promise<number> {
     return await command.run(rest);
   } catch (error) {
     if (error instanceof UsageError) {
-      console.error(`atelier ${command.name}: ${error.message}\n\n${command.help}`);
+      console.error(
+        `atelier ${command.name}: ${error.message}\n\n${synopsis(command)}\n` +
+          `Run "atelier ${command.name} --help" for every option.`,
+      );
+      return 2;
+    }
+    if (error instanceof ConfigError) {
+      console.error(`atelier ${command.name}: ${error.message}`);
       return 2;
     }
     throw error;

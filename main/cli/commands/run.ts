@@ -1,0 +1,199 @@
+import { existsSync } from 'node:fs';
+import { createCatalogue } from '../../../shared/gateway/catalogue.ts';
+import { importPromptFile, type RowDefaults } from '../../core/import/import-batch.ts';
+import { formatOf, PromptFileError } from '../../core/import/prompt-file.ts';
+import { DEFAULT_TEMPLATE } from '../../core/library/naming.ts';
+import type { Batch } from '../../core/store/rows.ts';
+import { ConfigError, intFlag, oneOf, parseFlags, UsageError, type Command } from '../command.ts';
+import { dataFlagSuffix, openDataFolder, resolveDataDir } from '../data-folder.ts';
+import { runEngineSession } from '../run/engine-session.ts';
+import { remoteProfile, requireApiKey } from '../run/gateway-connection.ts';
+import { loadSettings, saveSettings } from '../run/saved-settings.ts';
+import { SESSION_FLAGS, SESSION_FLAGS_HELP, sessionSettingsFlags } from '../run/session-flags.ts';
+import { resolveSettings } from '../run/settings.ts';
+
+/** What --demo fills in when neither the file nor a flag says. */
+export const DEMO_DEFAULTS = {
+  model: 'flux-schnell',
+  size: '512x512',
+  // The demo's gateway lives only as long as this process: images sent as data (not
+  // temporary links) can still be written after a Ctrl+C and `atelier resume`.
+  response_format: 'b64_json',
+} as const;
+
+export const runCommand: Command = {
+  name: 'run',
+  summary: 'import a prompt file as a batch and generate its images',
+  help: `Usage: atelier run <prompts.txt|.csv|.jsonl> [--demo | --gateway URL] [options]
+
+Imports the file as one batch (every row checked first: a bad row is reported with its line
+number and nothing is imported), then runs the data folder's queue until it is done, showing
+progress on stderr, and prints where the images are. Ctrl+C pauses cleanly (requests in
+flight finish); Ctrl+C again stops at once. "atelier resume" carries on either way.
+
+Files: .txt is one prompt a line (# starts a comment); .csv and .jsonl have the columns
+prompt (required), model, size, n, seed, quality, output_format, negative_prompt, name, and
+any other column is passed to the model as an extra field.
+
+Values for the columns a row leaves out:
+  --model M          the model (required unless the file has a model column; --demo: ${DEMO_DEFAULTS.model})
+  --size WxH         e.g. 1024x1024 (--demo: ${DEMO_DEFAULTS.size})
+  --n N              images per prompt, 1 to 10 (default 1)
+  --seed S           0 to 4294967295
+  --quality Q        e.g. low, medium, high (what the model accepts)
+  --output-format F  png, jpeg or webp
+  --response-format  url or b64_json (default: the gateway's own, usually url; --demo: b64_json)
+
+Batch and library:
+  --name NAME        the batch's name and folder (default: the file's name)
+  --template T       file names in the library (default "${DEFAULT_TEMPLATE}")
+  --sidecar          write a .json beside each image
+  --manifest         write a manifest.csv per batch
+  --thumbnails       write small WebP thumbnails (for the desktop gallery)
+
+Where and how:
+${SESSION_FLAGS_HELP}
+
+Key: ATELIER_API_KEY (required unless --demo; never printed or saved).
+Exit codes: 0 all succeeded and on disk; 1 some prompts or downloads failed, or the queue
+paused on a problem (key, permission, balance, disk); 2 usage or configuration error;
+130 paused by Ctrl+C.
+
+Examples:
+  atelier run prompts.csv --demo
+  ATELIER_API_KEY=sk-… atelier run prompts.txt --gateway https://gateway.example.com \\
+      --model flux-schnell --size 1024x1024 --n 2 --concurrency 16`,
+
+  async run(argv) {
+    const { values, positionals } = parseFlags(argv, {
+      ...SESSION_FLAGS,
+      model: { type: 'string' },
+      size: { type: 'string' },
+      n: { type: 'string' },
+      seed: { type: 'string' },
+      quality: { type: 'string' },
+      'output-format': { type: 'string' },
+      'response-format': { type: 'string' },
+      name: { type: 'string' },
+      template: { type: 'string' },
+      sidecar: { type: 'boolean' },
+      manifest: { type: 'boolean' },
+      thumbnails: { type: 'boolean' },
+    });
+    if (positionals.length !== 1) {
+      throw new UsageError(
+        positionals.length === 0
+          ? 'give the prompt file to run, e.g. atelier run prompts.csv --demo'
+          : `give one prompt file (got ${positionals.length}: ${positionals.join(', ')}).`,
+      );
+    }
+    const file = positionals[0]!;
+    const dataDir = resolveDataDir(values.data);
+    const settings = resolveSettings(
+      {
+        ...sessionSettingsFlags(values),
+        ...(values.template !== undefined ? { template: values.template } : {}),
+        // output options are per run, not inherited from the last one
+        sidecar: values.sidecar ?? false,
+        manifest: values.manifest ?? false,
+        thumbnails: values.thumbnails ?? false,
+      },
+      loadSettings(dataDir),
+      process.cwd(),
+    );
+    const demo = settings.gateway.kind === 'demo';
+    const defaults = rowDefaults(values, demo);
+    checkPromptFile(file);
+    if (settings.gateway.kind === 'remote') remoteProfile(settings.gateway);
+    const apiKey = requireApiKey(settings.gateway, process.env);
+
+    const catalogue = createCatalogue();
+    const store = openDataFolder(dataDir);
+    try {
+      let batch: Batch;
+      try {
+        // Imported paused: it starts only once this process holds the queue.
+        batch = await importPromptFile(store, file, {
+          catalogue,
+          defaults,
+          paused: true,
+          ...(values.name ? { name: values.name } : {}),
+        });
+      } catch (error) {
+        if (error instanceof PromptFileError) throw new ConfigError(error.message);
+        throw error;
+      }
+      saveSettings(dataDir, settings);
+      if (!values.json) {
+        process.stderr.write(
+          `Imported ${batch.jobCount} prompt(s) from ${file} as batch "${batch.name}" (#${batch.id}).\n`,
+        );
+      }
+      return await runEngineSession({
+        store,
+        settings,
+        apiKey,
+        catalogue,
+        json: values.json ?? false,
+        batch,
+        commandSuffix: dataFlagSuffix(values.data),
+        onBusy: () => store.batches.delete(batch.id),
+        prepare: (engine) => engine.pauseBatch(batch.id, false),
+      });
+    } finally {
+      store.close();
+    }
+  },
+};
+
+function checkPromptFile(file: string): void {
+  try {
+    formatOf(file);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (!existsSync(file)) {
+    throw new ConfigError(`Cannot find the prompt file ${file}. Check the path and run again.`);
+  }
+}
+
+interface RowDefaultFlags {
+  model?: string;
+  size?: string;
+  n?: string;
+  seed?: string;
+  quality?: string;
+  'output-format'?: string;
+  'response-format'?: string;
+}
+
+function rowDefaults(values: RowDefaultFlags, demo: boolean): RowDefaults {
+  const defaults: RowDefaults = {};
+  const model = values.model ?? (demo ? DEMO_DEFAULTS.model : undefined);
+  if (model) defaults.model = model;
+  const size = values.size ?? (demo ? DEMO_DEFAULTS.size : undefined);
+  if (size !== undefined) {
+    if (!/^\d+x\d+$/.test(size)) {
+      throw new UsageError(
+        `--size must be WxH with a lowercase x, e.g. 1024x1024 (got "${size}").`,
+      );
+    }
+    defaults.size = size;
+  }
+  const n = intFlag(values.n, '--n', 1, 10);
+  if (n !== undefined) defaults.n = n;
+  const seed = intFlag(values.seed, '--seed', 0, 4_294_967_295);
+  if (seed !== undefined) defaults.seed = seed;
+  if (values.quality) defaults.quality = values.quality;
+  const format = oneOf(values['output-format'], '--output-format', [
+    'png',
+    'jpeg',
+    'webp',
+  ] as const);
+  if (format) defaults.output_format = format;
+  const responseFormat =
+    oneOf(values['response-format'], '--response-format', ['url', 'b64_json'] as const) ??
+    (demo ? DEMO_DEFAULTS.response_format : undefined);
+  if (responseFormat) defaults.response_format = responseFormat;
+  return defaults;
+}

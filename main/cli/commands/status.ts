@@ -1,0 +1,93 @@
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { processIsAlive } from '../../core/store/runnerLease.ts';
+import type { Store } from '../../core/store/store.ts';
+import { parseFlags, UsageError, type Command } from '../command.ts';
+import { dataFlagSuffix, hasDatabase, openDataFolder, resolveDataDir } from '../data-folder.ts';
+import { loadSettings, type SavedSettings } from '../run/saved-settings.ts';
+import {
+  formatStatus,
+  pausedView,
+  type BatchStatus,
+  type StatusView,
+} from '../status/status-view.ts';
+
+/** A runner lease not renewed for this long belongs to a process that is gone. */
+const STALE_RUNNER_MS = 30_000;
+
+export const statusCommand: Command = {
+  name: 'status',
+  summary: "show the data folder's batches, their counts and the queue's pause reason",
+  help: `Usage: atelier status [--data DIR] [--json]
+
+Lists each batch of the data folder (newest first) with its prompts by state, its images on
+disk and failed downloads, where its images are, and whether the queue is paused and why.
+  --data DIR   the data folder (default ./.atelier-data)
+  --json       print the same as one JSON object`,
+  async run(argv) {
+    const { values, positionals } = parseFlags(argv, {
+      data: { type: 'string' },
+      json: { type: 'boolean' },
+    });
+    if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}".`);
+    const dataDir = resolveDataDir(values.data);
+    const saved = hasDatabase(dataDir) ? loadSettings(dataDir) : null;
+    const view = hasDatabase(dataDir) ? readStatus(dataDir, saved) : emptyStatus(dataDir, saved);
+    process.stdout.write(
+      values.json
+        ? `${JSON.stringify(view, null, 2)}\n`
+        : `${formatStatus(view, dataFlagSuffix(values.data))}\n`,
+    );
+    return 0;
+  },
+};
+
+function emptyStatus(dataDir: string, saved: SavedSettings | null): StatusView {
+  return {
+    dataDir,
+    library: saved?.library ?? null,
+    gateway: gatewayOf(saved),
+    paused: null,
+    runner: null,
+    batches: [],
+  };
+}
+
+function readStatus(dataDir: string, saved: SavedSettings | null): StatusView {
+  const store = openDataFolder(dataDir);
+  try {
+    return {
+      ...emptyStatus(dataDir, saved),
+      paused: pausedView(store.queue.get()),
+      runner: liveRunner(store),
+      batches: store.batches.list().map((batch): BatchStatus => {
+        const jobs = store.jobs.counts(batch.id);
+        return {
+          id: batch.id,
+          name: batch.name,
+          source: batch.source,
+          createdAt: new Date(batch.createdAt).toISOString(),
+          folder: saved ? join(saved.library, batch.dirName) : null,
+          jobs: { ...jobs, total: Object.values(jobs).reduce((sum, n) => sum + n, 0) },
+          downloads: store.images.counts(batch.id),
+        };
+      }),
+    };
+  } finally {
+    store.close();
+  }
+}
+
+function liveRunner(store: Store): StatusView['runner'] {
+  const runner = store.queue.runner();
+  if (!runner || Date.now() - runner.heartbeatAt > STALE_RUNNER_MS) return null;
+  if (runner.host === hostname() && !processIsAlive(runner.pid)) return null;
+  return { pid: runner.pid, host: runner.host };
+}
+
+function gatewayOf(saved: SavedSettings | null): string | null {
+  if (!saved) return null;
+  return saved.gateway.kind === 'demo'
+    ? 'the embedded demo gateway (--demo)'
+    : saved.gateway.baseUrl;
+}

@@ -1,0 +1,225 @@
+import type { Catalogue } from '../../../shared/gateway/catalogue.ts';
+import { Engine, EngineBusyError } from '../../core/engine/engine.ts';
+import type { EngineProgress } from '../../core/engine/progress.ts';
+import type { RecoveryReport } from '../../core/store/recovery.ts';
+import type { Batch } from '../../core/store/rows.ts';
+import type { Store } from '../../core/store/store.ts';
+import { ConfigError } from '../command.ts';
+import { failureCounts } from './failure-counts.ts';
+import { connectGateway, type GatewayConnection } from './gateway-connection.ts';
+import { createInterruptHandler, INTERRUPTED_EXIT_CODE } from './interrupt.ts';
+import { createProgressReporter, progressMode } from './progress-reporter.ts';
+import type { SavedSettings } from './saved-settings.ts';
+import { buildSummary, formatSummary, type RunOutcome, type RunSummary } from './summary.ts';
+
+export interface SessionOptions {
+  store: Store;
+  settings: SavedSettings;
+  apiKey: string | null;
+  catalogue: Catalogue;
+  json: boolean;
+  /** The summary's scope: the batch `run` imported, or null for the whole data folder. */
+  batch: Batch | null;
+  /** Appended to suggested commands (" --data DIR"). */
+  commandSuffix: string;
+  /** Another process holds the queue: undo what was prepared for this run. */
+  onBusy?: () => void;
+  /** After the engine took the queue, before it is watched: queue what this command adds. */
+  prepare?: (engine: Engine) => void;
+}
+
+const INTERRUPT_REASON = 'Paused with Ctrl+C; "atelier resume" continues.';
+const STOPPED = {
+  reason: 'Another Atelier took over this data folder, so this one stopped.',
+  code: 'stopped',
+};
+
+/**
+ * Runs the data folder's queue until nothing is left to do (or it pauses, or Ctrl+C), with
+ * progress on stderr, then prints the summary and returns the exit code.
+ */
+export async function runEngineSession(options: SessionOptions): Promise<number> {
+  const startedAt = Date.now();
+  const { store, settings } = options;
+  const connection = await connectGateway(settings.gateway, options.apiKey, options.catalogue);
+  const engine = new Engine({
+    store,
+    client: connection.client,
+    libraryDir: settings.library,
+    concurrency: settings.concurrency,
+    requestsPerMinute: settings.requestsPerMinute,
+    sidecar: settings.sidecar,
+    manifest: settings.manifest,
+    thumbnails: settings.thumbnails,
+    ...(settings.template ? { namingTemplate: settings.template } : {}),
+  });
+  try {
+    await startEngine(engine, connection, options);
+  } catch (error) {
+    await connection.close();
+    throw error;
+  }
+  let outcome: RunOutcome;
+  try {
+    outcome = await watchUntilIdle(engine, {
+      json: options.json,
+      finished: () => nothingLeft(store),
+      view: (progress) => scoped(store, options.batch, progress),
+    });
+  } finally {
+    await engine.stop();
+    await connection.close();
+  }
+  const summary = collectSummary(options, engine, outcome, Date.now() - startedAt);
+  if (options.json) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+  else {
+    const failedExamples = store.jobs
+      .listFailed({ limit: 5, ...(options.batch ? { batchId: options.batch.id } : {}) })
+      .map((job) => ({
+        position: job.position,
+        prompt: job.prompt,
+        message: job.errorMessage,
+        requestId: job.lastRequestId,
+      }));
+    process.stdout.write(
+      `${formatSummary(summary, { commandSuffix: options.commandSuffix, failedExamples })}\n`,
+    );
+  }
+  return summary.exitCode;
+}
+
+async function startEngine(
+  engine: Engine,
+  connection: GatewayConnection,
+  options: SessionOptions,
+): Promise<void> {
+  let report: RecoveryReport;
+  try {
+    report = await engine.start();
+  } catch (error) {
+    if (!(error instanceof EngineBusyError)) throw error;
+    options.onBusy?.();
+    throw new ConfigError(error.message);
+  }
+  const notes = [`Sending requests to ${connection.description}.`];
+  if (report.uncertain.length > 0) {
+    notes.push(
+      `${report.uncertain.length} prompt(s) were in flight when Atelier last stopped: they may ` +
+        'have been generated and charged, so they are marked failed (uncertain) and not resent. ' +
+        `"atelier retry --uncertain${options.commandSuffix}" sends them again.`,
+    );
+  }
+  if (report.resumedDownloads > 0) {
+    notes.push(`Resuming ${report.resumedDownloads} unfinished download(s).`);
+  }
+  const queue = options.store.queue.get();
+  if (queue.paused) {
+    notes.push(`The queue was paused: ${queue.pauseReason ?? 'no reason given.'} Continuing.`);
+    engine.resume();
+  }
+  options.prepare?.(engine);
+  if (!options.json) process.stderr.write(`${notes.join('\n')}\n`);
+}
+
+interface WatchOptions {
+  json: boolean;
+  /** Whether nothing is left to do in the data folder. */
+  finished: () => boolean;
+  /** What the progress bar counts: the run's batch, or everything. */
+  view: (progress: EngineProgress) => EngineProgress;
+}
+
+/** Waits for the queue to settle, drawing progress; Ctrl+C pauses, Ctrl+C again leaves. */
+async function watchUntilIdle(engine: Engine, options: WatchOptions): Promise<RunOutcome> {
+  const { json, finished, view } = options;
+  const stderr = process.stderr;
+  const mode = progressMode({ json, isTTY: Boolean(stderr.isTTY) });
+  const reporter = createProgressReporter(stderr, mode);
+  const interrupt = createInterruptHandler({
+    pause() {
+      const inFlight = engine.progress().inFlight;
+      if (!json) {
+        stderr.write(
+          `\nPausing: no new requests; waiting for the ${inFlight} in flight to finish ` +
+            '(they may be paid for). Press Ctrl+C again to stop at once.\n',
+        );
+      }
+      engine.pause(INTERRUPT_REASON, 'manual');
+    },
+    exitNow() {
+      stderr.write(
+        '\nStopped at once. Requests still in flight will be marked uncertain (never resent ' +
+          'silently); "atelier resume" continues the rest.\n',
+      );
+      process.exit(INTERRUPTED_EXIT_CODE);
+    },
+  });
+  const onProgress = (progress: EngineProgress) => reporter.update(view(progress));
+  process.on('SIGINT', interrupt.handle);
+  engine.on('progress', onProgress);
+  try {
+    const reason = await engine.whenIdle();
+    reporter.finish(view(engine.progress()));
+    if (interrupt.interrupted) {
+      if (!finished()) return 'interrupted';
+      // Ctrl+C as the last job finished: nothing to resume, so no pause to leave behind.
+      engine.resume();
+      return 'done';
+    }
+    return reason === 'done' ? 'done' : 'paused';
+  } finally {
+    engine.off('progress', onProgress);
+    process.off('SIGINT', interrupt.handle);
+  }
+}
+
+/** The engine counts every batch; `atelier run` shows its own batch's. */
+function scoped(store: Store, batch: Batch | null, progress: EngineProgress): EngineProgress {
+  if (!batch) return progress;
+  return {
+    ...progress,
+    jobs: store.jobs.counts(batch.id),
+    downloads: store.images.counts(batch.id),
+  };
+}
+
+/** Nothing queued, running, retrying or waiting to download in the whole data folder. */
+function nothingLeft(store: Store): boolean {
+  const jobs = store.jobs.counts();
+  const downloads = store.images.counts();
+  return (
+    jobs.queued + jobs.running + jobs.retrying === 0 &&
+    downloads.pending + downloads.downloading === 0
+  );
+}
+
+function collectSummary(
+  options: SessionOptions,
+  engine: Engine,
+  outcome: RunOutcome,
+  wallTimeMs: number,
+): RunSummary {
+  const { store, batch } = options;
+  const progress = engine.progress();
+  const queue = store.queue.get();
+  const paused = queue.paused
+    ? { reason: queue.pauseReason ?? 'Paused.', code: queue.pauseCode }
+    : outcome === 'paused'
+      ? STOPPED
+      : null;
+  return buildSummary({
+    outcome,
+    batch,
+    libraryDir: options.settings.library,
+    jobs: store.jobs.counts(batch?.id),
+    downloads: store.images.counts(batch?.id),
+    failures: failureCounts(store, batch?.id),
+    stats: {
+      requestsSent: progress.requestsSent,
+      imagesWritten: progress.imagesWritten,
+      bytesWritten: progress.bytesWritten,
+    },
+    wallTimeMs,
+    paused,
+  });
+}

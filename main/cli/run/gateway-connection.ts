@@ -1,0 +1,79 @@
+import type { Catalogue } from '../../../shared/gateway/catalogue.ts';
+import { parseProfile, type GatewayProfile } from '../../../shared/gateway/profile.ts';
+import { createGatewayClient, type GatewayClient } from '../../core/gateway/client.ts';
+import { ConfigError } from '../command.ts';
+import type { GatewayChoice } from './saved-settings.ts';
+
+export const API_KEY_VARIABLE = 'ATELIER_API_KEY';
+
+/** A little latency, so the demo's progress bar has something to show. */
+const DEMO_LATENCY = { fixedMs: 150, jitterMs: 250 };
+
+export interface GatewayConnection {
+  client: GatewayClient;
+  /** For the person: where requests go (never the key). */
+  description: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The key for a real gateway, checked before anything is imported or started. The demo's
+ * embedded gateway makes its own key.
+ */
+export function requireApiKey(choice: GatewayChoice, env: NodeJS.ProcessEnv): string | null {
+  if (choice.kind === 'demo') return null;
+  const key = env[API_KEY_VARIABLE]?.trim();
+  if (!key) {
+    throw new ConfigError(
+      `No API key: set ${API_KEY_VARIABLE} to your gateway key, e.g.\n` +
+        `  export ${API_KEY_VARIABLE}=sk-…        (PowerShell: $env:${API_KEY_VARIABLE}="sk-…")\n` +
+        'or try Atelier without one on the embedded simulator with --demo.',
+    );
+  }
+  return key;
+}
+
+/** The profile for a real gateway; a bad URL or header is the person's to fix. */
+export function remoteProfile(choice: Extract<GatewayChoice, { kind: 'remote' }>): GatewayProfile {
+  try {
+    return parseProfile({
+      name: 'Command line',
+      baseUrl: choice.baseUrl,
+      keyRef: `env:${API_KEY_VARIABLE}`,
+      extraHeaders: choice.extraHeaders,
+    });
+  } catch (error) {
+    const issues = (error as { issues?: Array<{ message: string }> }).issues;
+    const reason = issues?.map((issue) => issue.message).join(' ') ?? (error as Error).message;
+    throw new ConfigError(`--gateway ${choice.baseUrl}: ${reason}`);
+  }
+}
+
+/** A client for the chosen gateway; for the demo, the simulator starts in this process. */
+export async function connectGateway(
+  choice: GatewayChoice,
+  apiKey: string | null,
+  catalogue: Catalogue,
+): Promise<GatewayConnection> {
+  if (choice.kind === 'remote') {
+    const profile = remoteProfile(choice);
+    const client = createGatewayClient({ profile, apiKey: apiKey ?? '', catalogue });
+    return { client, description: profile.baseUrl, close: () => client.close() };
+  }
+  // loaded only for the demo: a real gateway's run does not need the simulator's code
+  const { startGateway } = await import('../../core/simulator/index.ts');
+  const gateway = await startGateway({ latency: DEMO_LATENCY });
+  const client = createGatewayClient({
+    profile: { name: 'Embedded demo gateway', baseUrl: gateway.url },
+    apiKey: gateway.key,
+    catalogue,
+  });
+  return {
+    client,
+    description: `the embedded demo gateway (${gateway.url})`,
+    async close() {
+      await client.close();
+      await gateway.close();
+    },
+  };
+}

@@ -1,0 +1,27 @@
+/** Why the queue paused, in the words the summary and `--json` use. */
+export type PauseKind = 'auth' | 'permission' | 'balance' | 'disk' | 'manual' | 'other';
+
+/**
+ * The engine records the gateway's error code (`invalid_api_key`, `insufficient_user_quota`…)
+ * or the failure's kind when there is none; gateways differ in their codes, so this reads
+ * them by what they mention.
+ */
+export function pauseKind(code: string | null): PauseKind {
+  const c = (code ?? '').toLowerCase();
+  if (c === 'manual') return 'manual';
+  if (/quota|balance|credit|billing|payment/.test(c)) return 'balance';
+  if (/permission|not_allowed|forbidden|access/.test(c)) return 'permission';
+  if (/auth|key|token|401/.test(c)) return 'auth';
+  if (c === 'disk-full' || c === 'unwritable') return 'disk';
+  return 'other';
+}
+
+/** What the person must do before `atelier resume`. */
+export const PAUSE_FIX: Record<PauseKind, string> = {
+  auth: 'Check the key in ATELIER_API_KEY (a gateway key, "sk-…"),',
+  permission: 'Check which models this key may use in the gateway console,',
+  balance: "Top up the account or raise the key's quota in the gateway console,",
+  disk: 'Free disk space or make the library folder writable,',
+  manual: 'When ready,',
+  other: 'Fix the cause above,',
+};

@@ -1,0 +1,97 @@
+import {
+  closeSync,
+  fsyncSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { ConfigError } from '../command.ts';
+
+/**
+ * What `atelier resume` and `atelier retry` need to carry on without the original flags,
+ * kept in the data folder beside the database (`cli-settings.json`). The key is never
+ * written: it comes from ATELIER_API_KEY each time. Extra headers are, so the file is
+ * readable by its owner only.
+ *
+ * Not `conf`: it pulls in `when-exit`, which re-raises SIGINT after its own cleanup, so the
+ * first Ctrl+C would also count as the second and stop the run at once instead of pausing.
+ */
+const GatewayChoiceSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('demo') }),
+  z.object({
+    kind: z.literal('remote'),
+    baseUrl: z.string().min(1),
+    extraHeaders: z.record(z.string(), z.string()),
+  }),
+]);
+
+const SavedSettingsSchema = z.object({
+  gateway: GatewayChoiceSchema,
+  /** Absolute; one library per data folder (the batches' folders are relative to it). */
+  library: z.string().min(1),
+  concurrency: z.number().int().positive(),
+  requestsPerMinute: z.number().int().positive().nullable(),
+  template: z.string().nullable(),
+  sidecar: z.boolean(),
+  manifest: z.boolean(),
+  thumbnails: z.boolean(),
+});
+
+export type GatewayChoice = z.infer<typeof GatewayChoiceSchema>;
+export type SavedSettings = z.infer<typeof SavedSettingsSchema>;
+
+const FILE_NAME = 'cli-settings.json';
+
+export function settingsPath(dataDir: string): string {
+  return join(dataDir, FILE_NAME);
+}
+
+/** The data folder's saved settings, or null when nothing ran there from the CLI yet. */
+export function loadSettings(dataDir: string): SavedSettings | null {
+  const path = settingsPath(dataDir);
+  const redo = 'Delete it and give --gateway URL (or --demo) and --out DIR again.';
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ENOENT') return null;
+    throw new ConfigError(`Cannot read ${path}: ${(error as Error).message}.`);
+  }
+  let parsed;
+  try {
+    parsed = SavedSettingsSchema.safeParse(JSON.parse(text));
+  } catch (error) {
+    throw new ConfigError(`${path} is not valid JSON (${(error as Error).message}). ${redo}`);
+  }
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ConfigError(
+      `${path} is not valid (${issue?.path.join('.') || 'file'}: ${issue?.message}). ${redo}`,
+    );
+  }
+  return parsed.data;
+}
+
+/** Written whole to a temp file, fsynced, renamed over: a crash leaves the old or the new. */
+export function saveSettings(dataDir: string, settings: SavedSettings): void {
+  const path = settingsPath(dataDir);
+  const temp = `${path}.${process.pid}.tmp`;
+  const text = `${JSON.stringify(SavedSettingsSchema.parse(settings), null, 2)}\n`;
+  try {
+    const fd = openSync(temp, 'w', 0o600);
+    try {
+      writeSync(fd, text);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, path);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw new ConfigError(`Cannot save ${path}: ${(error as Error).message}.`);
+  }
+}

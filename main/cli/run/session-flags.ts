@@ -1,0 +1,47 @@
+import { intFlag } from '../command.ts';
+import { parseHeaderFlags } from './headers.ts';
+import type { SettingsFlags } from './settings.ts';
+
+/** Flags shared by run, resume and retry: where the queue lives and how to reach the gateway. */
+export const SESSION_FLAGS = {
+  data: { type: 'string' },
+  out: { type: 'string' },
+  json: { type: 'boolean' },
+  demo: { type: 'boolean' },
+  gateway: { type: 'string' },
+  header: { type: 'string', multiple: true },
+  concurrency: { type: 'string' },
+  rpm: { type: 'string' },
+} as const;
+
+export const SESSION_FLAGS_HELP = `  --data DIR         the data folder: queue database and saved settings (default ./.atelier-data)
+  --out DIR          the library the images go to (default: the data folder's, else ./atelier-library)
+  --demo             use the embedded simulator in this process (no key needed)
+  --gateway URL      the gateway's base address (its OpenAI root is URL/v1); the key comes from
+                     ATELIER_API_KEY. Default: the gateway the data folder last used
+  --header 'N: v'    an extra header some gateways need (repeatable; never Authorization)
+  --concurrency C    most requests in flight (default 8; lowered for a while after a 429)
+  --rpm N            at most N requests started per minute
+  --json             print one JSON summary on stdout at the end, and no progress`;
+
+interface SessionFlagValues {
+  out?: string;
+  demo?: boolean;
+  gateway?: string;
+  header?: string[];
+  concurrency?: string;
+  rpm?: string;
+}
+
+export function sessionSettingsFlags(values: SessionFlagValues): SettingsFlags {
+  const flags: SettingsFlags = {};
+  if (values.demo) flags.demo = true;
+  if (values.gateway !== undefined) flags.gateway = values.gateway;
+  if (values.header) flags.headers = parseHeaderFlags(values.header);
+  if (values.out !== undefined) flags.out = values.out;
+  const concurrency = intFlag(values.concurrency, '--concurrency', 1, 1024);
+  if (concurrency !== undefined) flags.concurrency = concurrency;
+  const rpm = intFlag(values.rpm, '--rpm', 1, 1_000_000);
+  if (rpm !== undefined) flags.requestsPerMinute = rpm;
+  return flags;
+}

@@ -1,0 +1,92 @@
+import type { DownloadCounts } from '../../core/store/imageRepository.ts';
+import type { StateCounts } from '../../core/store/jobRepository.ts';
+import { pauseKind, type PauseKind } from '../run/pause-kind.ts';
+
+export interface BatchStatus {
+  id: number;
+  name: string;
+  source: string | null;
+  createdAt: string;
+  /** Where its images are, when the data folder's library is known. */
+  folder: string | null;
+  jobs: StateCounts & { total: number };
+  downloads: DownloadCounts;
+}
+
+/** What `atelier status` shows, and prints as is with --json. */
+export interface StatusView {
+  dataDir: string;
+  library: string | null;
+  gateway: string | null;
+  paused: { reason: string; code: string | null; kind: PauseKind } | null;
+  /** A process running this queue now (the desktop app or another `atelier run`). */
+  runner: { pid: number; host: string } | null;
+  batches: BatchStatus[];
+}
+
+export function pausedView(queue: {
+  paused: boolean;
+  pauseReason: string | null;
+  pauseCode: string | null;
+}): StatusView['paused'] {
+  if (!queue.paused) return null;
+  return {
+    reason: queue.pauseReason ?? 'Paused.',
+    code: queue.pauseCode,
+    kind: pauseKind(queue.pauseCode),
+  };
+}
+
+/** Human-readable batches shown; --json lists them all. */
+const SHOWN_BATCHES = 20;
+
+export function formatStatus(view: StatusView, commandSuffix: string): string {
+  const lines = [`Data folder: ${view.dataDir}`];
+  if (view.library) lines.push(`Library:     ${view.library}`);
+  if (view.gateway) lines.push(`Gateway:     ${view.gateway}`);
+  lines.push(`Queue:       ${queueLine(view)}`);
+  if (view.paused) lines.push(`             "atelier resume${commandSuffix}" continues.`);
+  if (view.batches.length === 0) {
+    lines.push('', 'No batches yet. Start one with: atelier run prompts.csv --demo');
+    return lines.join('\n');
+  }
+  for (const batch of view.batches.slice(0, SHOWN_BATCHES)) {
+    lines.push('', ...batchLines(batch));
+  }
+  const older = view.batches.length - SHOWN_BATCHES;
+  if (older > 0) lines.push('', `… and ${older} older batch(es) (--json lists them all).`);
+  return lines.join('\n');
+}
+
+function queueLine(view: StatusView): string {
+  const runner = view.runner
+    ? `running now in process ${view.runner.pid} on ${view.runner.host}`
+    : '';
+  if (view.paused) {
+    const paused = `paused (${view.paused.kind}): ${view.paused.reason}`;
+    return runner ? `${paused}; ${runner}` : paused;
+  }
+  return runner || 'not running';
+}
+
+function batchLines(batch: BatchStatus): string[] {
+  const { jobs, downloads } = batch;
+  const source = batch.source ? ` from ${batch.source}` : '';
+  const counts = [`${jobs.succeeded} succeeded`];
+  if (jobs.failed > 0) counts.push(`${jobs.failed} failed`);
+  if (jobs.canceled > 0) counts.push(`${jobs.canceled} canceled`);
+  const waiting = jobs.queued + jobs.retrying;
+  if (waiting > 0) counts.push(`${waiting} waiting`);
+  if (jobs.running > 0) counts.push(`${jobs.running} running`);
+  const images = [`${downloads.done} on disk`];
+  if (downloads.failed > 0) images.push(`${downloads.failed} download(s) failed`);
+  const unfinished = downloads.pending + downloads.downloading;
+  if (unfinished > 0) images.push(`${unfinished} to download`);
+  const lines = [
+    `#${batch.id} "${batch.name}"${source}, ${batch.createdAt}`,
+    `   prompts: ${counts.join(', ')} (of ${jobs.total})`,
+    `   images:  ${images.join(', ')}`,
+  ];
+  if (batch.folder) lines.push(`   folder:  ${batch.folder}`);
+  return lines;
+}

@@ -1,0 +1,70 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { RunSummary } from '../../../main/cli/run/summary.ts';
+
+export const bin = resolve(import.meta.dirname, '../../../bin/atelier.js');
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface CliChild {
+  child: ChildProcessWithoutNullStreams;
+  /** Resolves with everything printed once the process has exited. */
+  done: Promise<CliResult>;
+  output(): { stdout: string; stderr: string };
+}
+
+/**
+ * Starts `atelier …` in `cwd` with a clean environment: no ATELIER_API_KEY unless given.
+ * Asynchronous on purpose: the tests' simulator answers from this same process.
+ */
+export function startCli(args: string[], options: { cwd: string; key?: string }): CliChild {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  delete env.ATELIER_API_KEY;
+  if (options.key !== undefined) env.ATELIER_API_KEY = options.key;
+  const child = spawn(process.execPath, [bin, ...args], { cwd: options.cwd, env });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const done = new Promise<CliResult>((resolveDone) =>
+    child.on('close', (code, signal) => resolveDone({ code, signal, stdout, stderr })),
+  );
+  return { child, done, output: () => ({ stdout, stderr }) };
+}
+
+export function runCli(args: string[], options: { cwd: string; key?: string }): Promise<CliResult> {
+  return startCli(args, options).done;
+}
+
+/** A temporary working folder with the given files; remove() deletes it. */
+export function workspace(files: Record<string, string> = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'atelier-cli-'));
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  return {
+    dir,
+    path: (...parts: string[]) => join(dir, ...parts),
+    /** File names in a library folder, sorted. */
+    files: (...parts: string[]) => readdirSync(join(dir, ...parts)).sort(),
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+export async function waitFor(check: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > until) throw new Error('Timed out waiting for a condition.');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Parses the one JSON object `--json` prints on stdout. */
+export function summaryOf(result: CliResult): RunSummary {
+  return JSON.parse(result.stdout) as RunSummary;
+}

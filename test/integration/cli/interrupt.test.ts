@@ -1,0 +1,87 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { StatusView } from '../../../main/cli/status/status-view.ts';
+import { startGateway, type RunningGateway } from '../../../main/core/simulator/index.ts';
+import { runCli, startCli, summaryOf, waitFor, workspace } from './harness.ts';
+
+const csv = (rows: number) =>
+  `prompt,size\n${Array.from({ length: rows }, (_, i) => `picture ${i + 1},64x64`).join('\n')}\n`;
+
+let ws: ReturnType<typeof workspace>;
+let gateway: RunningGateway | undefined;
+afterEach(async () => {
+  ws?.remove();
+  await gateway?.close();
+  gateway = undefined;
+});
+
+async function slowRun(latencyMs: number, rows: number) {
+  const sim = (gateway = await startGateway({ latency: { fixedMs: latencyMs } }));
+  ws = workspace({ 'p.csv': csv(rows) });
+  const cli = startCli(
+    ['run', 'p.csv', '--gateway', sim.url, '--model', 'flux-schnell', '--concurrency', '2'],
+    { cwd: ws.dir, key: sim.key },
+  );
+  // two requests have reached the gateway and are being worked on
+  await waitFor(() => sim.ledger.entries().length === 2);
+  return { sim, cli };
+}
+
+describe('Ctrl+C during atelier run', () => {
+  it('pauses cleanly on the first: in-flight requests finish, then resume completes the batch', async () => {
+    const { sim, cli } = await slowRun(700, 6);
+    cli.child.kill('SIGINT');
+    const result = await cli.done;
+
+    expect(result.code).toBe(130);
+    expect(result.stderr).toMatch(/Pausing: no new requests; waiting for the 2 in flight/);
+    expect(result.stdout).toContain('Paused by Ctrl+C');
+    expect(result.stdout).toContain('atelier resume');
+    // the two in flight were allowed to finish and were paid for; nothing else was sent
+    expect(sim.ledger.entries().map((e) => e.state)).toEqual(['settled', 'settled']);
+
+    const status = JSON.parse((await runCli(['status', '--json'], { cwd: ws.dir })).stdout);
+    expect((status as StatusView).paused).toMatchObject({ kind: 'manual' });
+    expect((status as StatusView).batches[0]?.jobs).toMatchObject({ succeeded: 2, queued: 4 });
+
+    const resumed = await runCli(['resume', '--json'], { cwd: ws.dir, key: sim.key });
+    expect(resumed.code).toBe(0);
+    expect(summaryOf(resumed)).toMatchObject({
+      outcome: 'done',
+      jobs: { succeeded: 6, queued: 0, failed: 0 },
+      requestsSent: 4,
+      paused: null,
+    });
+    // every prompt was generated exactly once
+    expect(sim.ledger.entries()).toHaveLength(6);
+    expect(ws.files('atelier-library', 'p')).toHaveLength(6);
+  });
+
+  it('exits at once on the second; the requests cut off become uncertain and are resent only when asked', async () => {
+    const { sim, cli } = await slowRun(1500, 4);
+    cli.child.kill('SIGINT');
+    await waitFor(() => cli.output().stderr.includes('Pausing'));
+    const sentAt = Date.now();
+    cli.child.kill('SIGINT');
+    const result = await cli.done;
+    expect(Date.now() - sentAt).toBeLessThan(1000); // did not wait for the 1.5 s requests
+    expect(result.code).toBe(130);
+    expect(result.stderr).toContain('Stopped at once');
+
+    // resume: the two cut off may have been charged, so they fail as uncertain, not resent
+    const resumed = await runCli(['resume', '--json'], { cwd: ws.dir, key: sim.key });
+    expect(resumed.code).toBe(1);
+    const summary = summaryOf(resumed);
+    expect(summary.jobs).toMatchObject({ succeeded: 2, failed: 2 });
+    expect(summary.failures).toEqual({ uncertain: 2 });
+    expect(summary.requestsSent).toBe(2);
+    expect(sim.ledger.entries()).toHaveLength(4);
+
+    const human = await runCli(['status'], { cwd: ws.dir });
+    expect(human.stdout).toContain('prompts: 2 succeeded, 2 failed (of 4)');
+
+    const retried = await runCli(['retry', '--uncertain', '--json'], { cwd: ws.dir, key: sim.key });
+    expect(retried.code).toBe(0);
+    expect(summaryOf(retried).jobs).toMatchObject({ succeeded: 4, failed: 0 });
+    expect(sim.ledger.entries()).toHaveLength(6);
+  });
+});

@@ -1,0 +1,157 @@
+import Database from 'better-sqlite3';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { StatusView } from '../../../main/cli/status/status-view.ts';
+import { runCli, summaryOf, workspace } from './harness.ts';
+
+const TINY_CSV = `prompt,size,n,seed,output_format
+A red fox,64x64,1,7,png
+Two blue birds,64x48,2,8,jpeg
+A green hill,48x64,1,,webp
+`;
+
+const SAMPLE = resolve(import.meta.dirname, '../../../samples/demo-prompts.csv');
+const PNG = [0x89, 0x50, 0x4e, 0x47];
+const JPEG = [0xff, 0xd8, 0xff];
+
+let ws: ReturnType<typeof workspace>;
+afterEach(() => ws?.remove());
+
+describe('atelier run --demo', () => {
+  it('writes every image under its predictable name and reports them in one JSON summary', async () => {
+    ws = workspace({ 'tiny.csv': TINY_CSV });
+    const result = await runCli(['run', 'tiny.csv', '--demo', '--json'], { cwd: ws.dir });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+
+    const files = ws.files('atelier-library', 'tiny');
+    expect(files).toEqual([
+      '0001-a-red-fox-7.png',
+      '0002-two-blue-birds-8_1.jpg',
+      '0002-two-blue-birds-8_2.jpg',
+      '0003-a-green-hill.webp',
+    ]);
+    const head = (name: string) => [...readFileSync(ws.path('atelier-library', 'tiny', name))];
+    expect(head('0001-a-red-fox-7.png').slice(0, 4)).toEqual(PNG);
+    expect(head('0002-two-blue-birds-8_1.jpg').slice(0, 3)).toEqual(JPEG);
+
+    const summary = summaryOf(result);
+    expect(summary).toMatchObject({
+      outcome: 'done',
+      exitCode: 0,
+      batch: { id: 1, name: 'tiny', folder: ws.path('atelier-library', 'tiny') },
+      library: ws.path('atelier-library'),
+      jobs: { total: 3, succeeded: 3, failed: 0, queued: 0, running: 0, retrying: 0 },
+      images: { written: files.length, onDisk: files.length, failedDownloads: 0 },
+      requestsSent: 3,
+      paused: null,
+    });
+    expect(summary.wallTimeMs).toBeGreaterThan(0);
+  });
+
+  it('prints where the images are, and status lists the batch with its counts', async () => {
+    ws = workspace({ 'tiny.csv': TINY_CSV });
+    const result = await runCli(
+      ['run', 'tiny.csv', '--demo', '--out', 'pictures', '--manifest', '--sidecar'],
+      { cwd: ws.dir },
+    );
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('all 3 prompts succeeded, 4 images written');
+    expect(result.stdout).toContain(`Images:  4 in ${ws.path('pictures', 'tiny')}`);
+    expect(result.stderr).toMatch(/Imported 3 prompt\(s\) from tiny\.csv as batch "tiny"/);
+    const written = ws.files('pictures', 'tiny');
+    expect(written).toContain('manifest.csv');
+    expect(written.filter((name) => name.endsWith('.json'))).toHaveLength(4);
+
+    const status = await runCli(['status', '--json'], { cwd: ws.dir });
+    expect(status.code).toBe(0);
+    const view = JSON.parse(status.stdout) as StatusView;
+    expect(view.library).toBe(ws.path('pictures'));
+    expect(view.paused).toBeNull();
+    expect(view.batches).toHaveLength(1);
+    expect(view.batches[0]).toMatchObject({
+      name: 'tiny',
+      source: 'tiny.csv',
+      folder: ws.path('pictures', 'tiny'),
+      jobs: { total: 3, succeeded: 3 },
+      downloads: { done: 4, failed: 0, pending: 0 },
+    });
+
+    const human = await runCli(['status'], { cwd: ws.dir });
+    expect(human.stdout).toContain('#1 "tiny" from tiny.csv');
+    expect(human.stdout).toContain('prompts: 3 succeeded (of 3)');
+    expect(human.stdout).toContain('images:  4 on disk');
+  });
+
+  it('runs the bundled sample of `npm run demo` end to end', async () => {
+    ws = workspace();
+    const result = await runCli(['run', SAMPLE, '--demo', '--json'], { cwd: ws.dir });
+    expect(result.code).toBe(0);
+    const summary = summaryOf(result);
+    expect(summary.jobs).toMatchObject({ total: 18, succeeded: 18 });
+    expect(ws.files('atelier-library', 'demo-prompts')).toHaveLength(summary.images.onDisk);
+    expect(summary.images.onDisk).toBe(23);
+  });
+
+  it('refuses a data folder written by a newer Atelier with exit 2', async () => {
+    ws = workspace();
+    mkdirSync(ws.path('.atelier-data'));
+    const db = new Database(ws.path('.atelier-data', 'atelier.db'));
+    db.pragma('user_version = 999');
+    db.close();
+    const result = await runCli(['status'], { cwd: ws.dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/written by a newer Atelier/);
+  });
+
+  it('refuses a file with a bad row: exit 2, the line number, and nothing imported', async () => {
+    ws = workspace({
+      'bad.csv': 'prompt,size,n\nfine,64x64,1\nnot fine,64x64,0\nalso fine,64x64,1\n',
+    });
+    const result = await runCli(['run', 'bad.csv', '--demo'], { cwd: ws.dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/nothing was imported/);
+    expect(result.stderr).toMatch(/line 3: /);
+    expect(result.stdout).toBe('');
+
+    const status = await runCli(['status', '--json'], { cwd: ws.dir });
+    expect((JSON.parse(status.stdout) as StatusView).batches).toEqual([]);
+  });
+
+  it('exits 2 without a key for a real gateway, saying how to set it', async () => {
+    ws = workspace({ 'p.txt': 'a prompt\n' });
+    const result = await runCli(
+      ['run', 'p.txt', '--gateway', 'http://127.0.0.1:9', '--model', 'm'],
+      {
+        cwd: ws.dir,
+      },
+    );
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/set ATELIER_API_KEY/);
+    expect(result.stderr).toMatch(/--demo/);
+  });
+
+  it('exits 2 on usage errors: no file, bad flags, a malformed --header', async () => {
+    ws = workspace({ 'p.txt': 'a prompt\n' });
+    const cases: Array<[string[], RegExp]> = [
+      [['run', '--demo'], /give the prompt file/],
+      [['run', 'p.txt'], /--gateway URL .* or --demo/],
+      [['run', 'p.txt', '--demo', '--gateway', 'http://x'], /either --demo or --gateway/],
+      [['run', 'p.txt', '--demo', '--n', '0'], /--n must be a whole number from 1 to 10/],
+      [['run', 'p.txt', '--demo', '--size', '64×64'], /--size must be WxH/],
+      [['run', 'p.txt', '--gateway', 'http://x', '--header', 'NoColon'], /'Name: value'/],
+      [
+        ['run', 'p.txt', '--gateway', 'http://x', '--header', 'Authorization: Bearer sk-1'],
+        /ATELIER_API_KEY/,
+      ],
+      [['run', 'p.txt', '--demo', '--template', '{nope}.{ext}'], /unknown variable \{nope\}/],
+      [['resume'], /no queue in/],
+    ];
+    for (const [args, message] of cases) {
+      const result = await runCli(args, { cwd: ws.dir, key: 'sk-test' });
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr, args.join(' ')).toMatch(message);
+    }
+  });
+});

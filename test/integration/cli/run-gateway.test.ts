@@ -1,0 +1,187 @@
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  startGateway,
+  type GatewayOptions,
+  type RunningGateway,
+} from '../../../main/core/simulator/index.ts';
+import type { StatusView } from '../../../main/cli/status/status-view.ts';
+import { runCli, startCli, summaryOf, waitFor, workspace } from './harness.ts';
+
+const CSV = `prompt,size,n,seed
+A red fox,64x64,1,7
+Two blue birds,64x64,2,8
+A green hill,64x64,1,9
+`;
+
+let ws: ReturnType<typeof workspace>;
+let gateway: RunningGateway;
+let started: RunningGateway | undefined;
+const simulator = async (options: GatewayOptions = {}) =>
+  (gateway = started = await startGateway(options));
+afterEach(async () => {
+  ws?.remove();
+  await started?.close();
+  started = undefined;
+});
+
+const runArgs = () => [
+  'run',
+  'p.csv',
+  '--gateway',
+  gateway.url,
+  '--model',
+  'flux-schnell',
+  '--json',
+];
+
+describe('atelier run --gateway (a simulator started by the test)', () => {
+  it('reports failed downloads (exit 1); retry --downloads fetches them without generating again', async () => {
+    await simulator({ faults: 'url-404:1' });
+    ws = workspace({ 'p.csv': CSV });
+    const first = await runCli(runArgs(), { cwd: ws.dir, key: gateway.key });
+    expect(first.code).toBe(1);
+    const summary = summaryOf(first);
+    expect(summary.jobs).toMatchObject({ succeeded: 3, failed: 0 });
+    expect(summary.images).toMatchObject({ written: 0, onDisk: 0, failedDownloads: 4 });
+    expect(summary.requestsSent).toBe(3);
+    const generations = gateway.ledger.entries().length;
+    expect(generations).toBe(3);
+
+    const human = await runCli(['status'], { cwd: ws.dir });
+    expect(human.stdout).toContain('4 download(s) failed');
+
+    gateway.setFaults([]);
+    // the saved gateway of the data folder is used: no --gateway here
+    const retry = await runCli(['retry', '--downloads', '--json'], {
+      cwd: ws.dir,
+      key: gateway.key,
+    });
+    expect(retry.code).toBe(0);
+    const after = summaryOf(retry);
+    expect(after.images).toMatchObject({ written: 4, onDisk: 4, failedDownloads: 0 });
+    expect(after.requestsSent).toBe(0);
+    expect(gateway.ledger.entries()).toHaveLength(generations);
+    expect(ws.files('atelier-library', 'p')).toHaveLength(4);
+  });
+
+  it('suggests the retry commands for failed downloads in the human summary', async () => {
+    await simulator({ faults: 'url-404@1' });
+    ws = workspace({ 'p.csv': CSV });
+    const result = await runCli(runArgs().slice(0, -1), { cwd: ws.dir, key: gateway.key });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('1 could not be downloaded');
+    expect(result.stdout).toContain('atelier retry --downloads');
+  });
+
+  it('pauses on a refused key: exit 1 with the reason, nothing charged', async () => {
+    await simulator();
+    ws = workspace({ 'p.csv': CSV });
+    const result = await runCli(runArgs(), { cwd: ws.dir, key: 'sk-not-a-real-key' });
+    expect(result.code).toBe(1);
+    const summary = summaryOf(result);
+    expect(summary.outcome).toBe('paused');
+    expect(summary.paused).toMatchObject({ kind: 'auth', code: 'invalid_api_key' });
+    expect(summary.paused?.reason).toMatch(/API key/);
+    expect(summary.jobs).toMatchObject({ queued: 3, failed: 0, succeeded: 0 });
+    expect(gateway.ledger.entries()).toHaveLength(0);
+    expect(result.stdout).not.toContain('sk-not-a-real-key');
+  });
+
+  it('pauses when the balance runs out (exit 1, "balance"); resume finishes after a top-up', async () => {
+    // flux-schnell costs 300 a picture: the first prompt is paid for, the second is refused
+    await simulator({ balance: 500 });
+    ws = workspace({ 'p.csv': CSV });
+    const result = await runCli([...runArgs(), '--concurrency', '1'], {
+      cwd: ws.dir,
+      key: gateway.key,
+    });
+    expect(result.code).toBe(1);
+    const summary = summaryOf(result);
+    expect(summary.paused).toMatchObject({ kind: 'balance', code: 'insufficient_user_quota' });
+    expect(summary.jobs).toMatchObject({ succeeded: 1, queued: 2 });
+
+    const human = await runCli(['status'], { cwd: ws.dir });
+    expect(human.stdout).toMatch(/Queue: +paused \(balance\): .*balance/i);
+
+    gateway.ledger.balance = 1_000_000;
+    const resumed = await runCli(['resume', '--json'], { cwd: ws.dir, key: gateway.key });
+    expect(resumed.code).toBe(0);
+    expect(summaryOf(resumed)).toMatchObject({
+      outcome: 'done',
+      jobs: { succeeded: 3, queued: 0 },
+      images: { onDisk: 4 },
+      paused: null,
+    });
+  });
+
+  it('refuses to run a data folder another process is running (exit 2), importing nothing', async () => {
+    // slow enough that the first run still holds the queue while the second starts
+    await simulator({ latency: { fixedMs: 2500 } });
+    ws = workspace({ 'p.csv': CSV, 'q.csv': 'prompt\nanother\n' });
+    const first = startCli(runArgs(), { cwd: ws.dir, key: gateway.key });
+    await waitFor(() => gateway.ledger.entries().length > 0);
+    const second = await runCli(['run', 'q.csv', '--model', 'flux-schnell', '--json'], {
+      cwd: ws.dir,
+      key: gateway.key,
+    });
+    expect(second.code).toBe(2);
+    expect(second.stderr).toMatch(/Another Atelier \(process \d+ on .*\) is running this queue/);
+    expect((await first.done).code).toBe(0);
+    const status = JSON.parse((await runCli(['status', '--json'], { cwd: ws.dir })).stdout);
+    expect((status as StatusView).batches.map((b) => b.name)).toEqual(['p']);
+  });
+
+  it('sends the extra headers and the key to the gateway, and saves the headers (never the key)', async () => {
+    // a stand-in gateway that records what arrives and refuses it, which pauses the queue
+    const seen: IncomingHttpHeaders[] = [];
+    const server = createServer((request, response) => {
+      seen.push(request.headers);
+      request.resume();
+      response.writeHead(401, { 'content-type': 'application/json' });
+      response.end(
+        JSON.stringify({ error: { message: 'no', type: 'x', code: 'invalid_api_key' } }),
+      );
+    });
+    await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    ws = workspace({ 'p.csv': 'prompt\nhello\n' });
+    try {
+      const result = await runCli(
+        [
+          'run',
+          'p.csv',
+          '--gateway',
+          url,
+          '--model',
+          'flux-schnell',
+          '--json',
+          '--header',
+          'X-Route: eu-west',
+          '--header',
+          'X-Team: art',
+        ],
+        { cwd: ws.dir, key: 'sk-secret-123' },
+      );
+      expect(result.code).toBe(1);
+      expect(seen).toHaveLength(1);
+      expect(seen[0]).toMatchObject({
+        'x-route': 'eu-west',
+        'x-team': 'art',
+        authorization: 'Bearer sk-secret-123',
+      });
+      expect(result.stdout + result.stderr).not.toContain('sk-secret-123');
+    } finally {
+      server.close();
+    }
+    const saved = readFileSync(ws.path('.atelier-data', 'cli-settings.json'), 'utf8');
+    expect(JSON.parse(saved).gateway).toEqual({
+      kind: 'remote',
+      baseUrl: url,
+      extraHeaders: { 'X-Route': 'eu-west', 'X-Team': 'art' },
+    });
+    expect(saved).not.toContain('sk-secret-123');
+  });
+});

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { formatStatus, pausedView, type StatusView } from '../../../main/cli/status/status-view.ts';
+
+const view: StatusView = {
+  dataDir: '/w/.atelier-data',
+  library: '/w/atelier-library',
+  gateway: 'https://gw.example',
+  paused: pausedView({
+    paused: true,
+    pauseReason: 'Balance exhausted.',
+    pauseCode: 'insufficient_user_quota',
+  }),
+  runner: null,
+  batches: [
+    {
+      id: 2,
+      name: 'posters',
+      source: 'posters.csv',
+      createdAt: '2026-11-22T10:00:00.000Z',
+      folder: '/w/atelier-library/posters',
+      jobs: { queued: 3, running: 0, retrying: 1, succeeded: 5, failed: 1, canceled: 0, total: 10 },
+      downloads: { pending: 1, downloading: 0, done: 5, failed: 2 },
+    },
+  ],
+};
+
+describe('formatStatus', () => {
+  it('shows each batch with its counts and downloads, and why the queue is paused', () => {
+    const out = formatStatus(view, ' --data ./w');
+    expect(out).toContain('Queue:       paused (balance): Balance exhausted.');
+    expect(out).toContain('"atelier resume --data ./w" continues.');
+    expect(out).toContain('#2 "posters" from posters.csv, 2026-11-22T10:00:00.000Z');
+    expect(out).toContain('prompts: 5 succeeded, 1 failed, 4 waiting (of 10)');
+    expect(out).toContain('images:  5 on disk, 2 download(s) failed, 1 to download');
+    expect(out).toContain('folder:  /w/atelier-library/posters');
+  });
+
+  it('says how to start when there is no batch, and who runs the queue now', () => {
+    const out = formatStatus(
+      { ...view, paused: null, runner: { pid: 42, host: 'studio' }, batches: [] },
+      '',
+    );
+    expect(out).toContain('Queue:       running now in process 42 on studio');
+    expect(out).toContain('No batches yet. Start one with: atelier run prompts.csv --demo');
+  });
+});
