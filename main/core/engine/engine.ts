@@ -18,7 +18,7 @@ import { GroupCommit } from './group-commit.ts';
 import { runImageJob } from './image-job.ts';
 import { FinishRate, ProgressThrottle, type EngineProgress } from './progress.ts';
 import { RequestRateLimit } from './rate-limit.ts';
-import { runVideoJob } from './video-job.ts';
+import { ENGINE_STOPPING, runVideoJob } from './video-job.ts';
 
 export interface EngineOptions {
   store: Store;
@@ -171,7 +171,8 @@ export class Engine extends EventEmitter<EngineEvents> {
   /**
    * Stops taking work. In-flight requests and downloads finish (they may be paid for) unless
    * `abort` is set; then they are canceled: requests already sent end "canceled", downloads
-   * go back to pending. Releases the queue for another process.
+   * go back to pending, video tasks already submitted stay running for the next start to
+   * poll. Releases the queue for another process.
    */
   async stop(options: { abort?: boolean } = {}): Promise<void> {
     if (this.state === 'stopped') return;
@@ -179,7 +180,7 @@ export class Engine extends EventEmitter<EngineEvents> {
     this.clearWake();
     if (options.abort)
       for (const controller of [...this.running.values(), ...this.downloading.values()])
-        controller.abort();
+        controller.abort(ENGINE_STOPPING);
     await Promise.all([this.requests.onIdle(), this.downloads.onIdle()]);
     this.state = 'stopped';
     if (this.ticker) clearInterval(this.ticker);
@@ -292,6 +293,9 @@ export class Engine extends EventEmitter<EngineEvents> {
 
   /** Refills both pools once per turn of the event loop, however many things changed. */
   private pump(): void {
+    // After stop the caller may close the store: a late pump (a task's finally, whenIdle)
+    // must not read it, not even for a progress event.
+    if (this.state === 'stopped') return this.resolveIdle('stopped');
     this.throttle.touch(this.ctx.now());
     if (this.pumpQueued) return;
     this.pumpQueued = true;
@@ -302,6 +306,7 @@ export class Engine extends EventEmitter<EngineEvents> {
   }
 
   private fill(): void {
+    if (this.state === 'stopped') return this.resolveIdle('stopped');
     if (this.state !== 'running') {
       if (this.state === 'new' || this.running.size + this.downloading.size > 0) return;
       return this.settleIdle('stopped');
@@ -417,6 +422,10 @@ export class Engine extends EventEmitter<EngineEvents> {
     this.doneMarks.flush();
     this.throttle.flush();
     this.emit('idle', reason);
+    this.resolveIdle(reason);
+  }
+
+  private resolveIdle(reason: IdleReason): void {
     const waiters = this.idleWaiters;
     this.idleWaiters = [];
     for (const resolve of waiters) resolve(reason);

@@ -8,6 +8,12 @@ import { settleFailure } from './job-failure.ts';
 const MAX_POLL_FAILURES = 30;
 
 /**
+ * The abort reason Engine.stop gives: a submitted task (paid for) is not canceled but left
+ * `running` with its id, and the next start polls it again, as after a crash.
+ */
+export const ENGINE_STOPPING = 'engine stopping';
+
+/**
  * A video job: submit the task (once: a job that already has a task id is only polled, also
  * after a crash), poll with a growing interval until the platform says SUCCESS or FAILURE,
  * then store the content link as the job's one result for the download pool to fetch.
@@ -45,10 +51,7 @@ export async function runVideoJob(
   let failures = 0;
   for (;;) {
     await sleep(delay, signal);
-    if (signal.aborted) {
-      ctx.store.jobs.cancel(job.id, ctx.now(), 'canceled while the video task ran');
-      return;
-    }
+    if (signal.aborted) return stopPolling(ctx, job, signal, ctx.now());
     delay = Math.min(ctx.videoPoll.maxMs, Math.round(delay * 1.5));
     const status = await ctx.client.getVideo({ id: taskId }, { signal });
     const now = ctx.now();
@@ -77,10 +80,7 @@ export async function runVideoJob(
       });
       return;
     }
-    if (signal.aborted) {
-      ctx.store.jobs.cancel(job.id, now, 'canceled while the video task ran');
-      return;
-    }
+    if (signal.aborted) return stopPolling(ctx, job, signal, now);
     if (status.kind === 'task-failed') {
       ctx.store.jobs.fail(job.id, {
         kind: 'task-failed',
@@ -101,6 +101,12 @@ export async function runVideoJob(
       return;
     }
   }
+}
+
+/** Aborted: canceled by the person, or left running for the next start when the engine stops. */
+function stopPolling(ctx: EngineContext, job: Job, signal: AbortSignal, now: number): void {
+  if (signal.reason === ENGINE_STOPPING) return;
+  ctx.store.jobs.cancel(job.id, now, 'canceled while the video task ran');
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

@@ -1,0 +1,190 @@
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  assertLegalPath,
+  engineRig,
+  jobsOf,
+  libraryFiles,
+  sha256File,
+  tempFiles,
+  type EngineRig,
+} from '../../support/engine-harness.ts';
+
+// Results are stored before anything is downloaded; a failed download is retried from what
+// the database holds, never by generating again (interface 7 rule 6, 2.5 rule 4).
+
+let rig: EngineRig | null = null;
+afterEach(async () => {
+  await rig?.close();
+  rig = null;
+});
+
+function imagesOf(rig: EngineRig, batchId: number) {
+  return jobsOf(rig.store, batchId).flatMap((job) => rig.store.images.listForJob(job.id));
+}
+
+/** Every `done` row is a file on disk with the recorded hash; every file has its row. */
+function expectDiskMatchesRows(rig: EngineRig, batchId: number) {
+  const done = imagesOf(rig, batchId).filter((image) => image.downloadState === 'done');
+  for (const image of done) {
+    expect(sha256File(join(rig.libraryDir, image.relPath!))).toBe(image.sha256);
+  }
+  const batch = rig.store.batches.get(batchId)!;
+  const files = libraryFiles(rig.libraryDir).filter((f) => f.startsWith(`${batch.dirName}/`));
+  expect(files.sort()).toEqual(done.map((image) => image.relPath!).sort());
+  expect(tempFiles(rig.libraryDir)).toEqual([]);
+}
+
+describe('partial success and top-up', () => {
+  it('keeps what came back and tops up the missing images, continuing the numbering', async () => {
+    rig = await engineRig({ gateway: { faults: 'partial@1' } });
+    const batch = rig.batch([{ n: 4, seed: 7 }]);
+    expect(await rig.engine.whenIdle()).toBe('done');
+    const [job] = jobsOf(rig.store, batch.id);
+    expect(job).toMatchObject({ state: 'succeeded', n: 4, returnedN: 2 });
+    expect(rig.store.attempts.listForJob(job!.id)[0]!.outcome).toBe('partial');
+    const first = rig.store.images.listForJob(job!.id);
+    expect(first.map((image) => [image.idx, image.downloadState])).toEqual([
+      [1, 'done'],
+      [2, 'done'],
+    ]);
+
+    const topUp = rig.engine.topUp(job!.id);
+    expect(topUp).toMatchObject({ n: 2, retryOf: job!.id, imageOffset: 2, prompt: job!.prompt });
+    expect(() => rig!.engine.topUp(job!.id)).toThrow(/already topped up/);
+    expect(await rig.engine.whenIdle()).toBe('done');
+    const second = rig.store.images.listForJob(topUp.id);
+    expect(rig.store.jobs.get(topUp.id)).toMatchObject({ state: 'succeeded', returnedN: 2 });
+    expect(second.map((image) => [image.idx, image.downloadState])).toEqual([
+      [3, 'done'],
+      [4, 'done'],
+    ]);
+    const names = [...first, ...second].map((image) => image.relPath!);
+    expect(new Set(names).size).toBe(4);
+    // the top-up's files are numbered 3 and 4 of the same prompt's 4
+    expect(names[2]).toMatch(/3\.png$/);
+    expect(names[3]).toMatch(/4\.png$/);
+    expect(names[2]!.replace(/3\.png$/, '')).toBe(names[0]!.replace(/1\.png$/, ''));
+    expectDiskMatchesRows(rig, batch.id);
+    await rig.gateway.idle();
+    expect(rig.gateway.ledger.entries().map((e) => e.units)).toEqual([2, 2]);
+  });
+});
+
+describe('download failures never regenerate', () => {
+  it.each([
+    ['url-404', 'url-expired', /expired/],
+    ['url-500', 'file_server_error', /download/i],
+  ])(
+    '%s: the image fails as a download, the job stays succeeded, retryDownloads fetches again',
+    async (fault, code, reason) => {
+      rig = await engineRig({ gateway: { faults: `${fault}:1` } });
+      const batch = rig.batch(2);
+      expect(await rig.engine.whenIdle()).toBe('done');
+      await rig.gateway.idle();
+      const requests = rig.gateway.ledger.entries().length;
+      expect(requests).toBe(2);
+      for (const job of jobsOf(rig.store, batch.id)) {
+        expect(job.state).toBe('succeeded');
+        const [image] = rig.store.images.listForJob(job.id);
+        expect(image).toMatchObject({ downloadState: 'failed', failureCode: code, relPath: null });
+        expect(image!.failureReason).toMatch(reason);
+        expect(image!.sourceUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/files\//);
+        // an expired link is not worth retrying by itself; a failing server is, a few times
+        expect(image!.downloadTries).toBe(fault === 'url-404' ? 1 : 5);
+      }
+      expect(rig.engine.progress().downloads).toMatchObject({ failed: 2, done: 0 });
+      expect(libraryFiles(rig.libraryDir)).toEqual([]);
+
+      rig.gateway.setFaults('');
+      expect(rig.engine.retryDownloads()).toBe(2);
+      expect(await rig.engine.whenIdle()).toBe('done');
+      await rig.gateway.idle();
+      expect(rig.engine.progress().downloads).toMatchObject({ failed: 0, done: 2 });
+      expect(rig.gateway.ledger.entries()).toHaveLength(requests);
+      expectDiskMatchesRows(rig, batch.id);
+    },
+  );
+
+  it('url-truncate: the cut-short download is retried by itself and the file is whole', async () => {
+    rig = await engineRig({ gateway: { faults: 'url-truncate@1' } });
+    const batch = rig.batch(1);
+    expect(await rig.engine.whenIdle()).toBe('done');
+    await rig.gateway.idle();
+    const [image] = imagesOf(rig, batch.id);
+    expect(image).toMatchObject({ downloadState: 'done', downloadTries: 2 });
+    expect(rig.gateway.ledger.entries()).toHaveLength(1);
+    expectDiskMatchesRows(rig, batch.id);
+  });
+
+  it('a link that really expired is reported as expired', async () => {
+    rig = await engineRig({ gateway: { urlTtlMs: 1 } });
+    const batch = rig.batch(1);
+    expect(await rig.engine.whenIdle()).toBe('done');
+    const [image] = imagesOf(rig, batch.id);
+    expect(image).toMatchObject({ downloadState: 'failed', failureCode: 'url-expired' });
+    expect(image!.failureReason).toMatch(/expired/);
+    expect(jobsOf(rig.store, batch.id)[0]!.state).toBe('succeeded');
+    // retrying the download asks the link again, which is still expired: nothing regenerated
+    expect(rig.engine.retryDownloads()).toBe(1);
+    expect(await rig.engine.whenIdle()).toBe('done');
+    await rig.gateway.idle();
+    expect(imagesOf(rig, batch.id)[0]).toMatchObject({
+      downloadState: 'failed',
+      failureCode: 'url-expired',
+    });
+    expect(rig.gateway.ledger.entries()).toHaveLength(1);
+  });
+});
+
+describe('an unwritable library', () => {
+  it.each([
+    ['the library folder is a file', (libraryDir: string) => writeFileSync(libraryDir, 'x')],
+    [
+      "the batch's folder is a file",
+      (libraryDir: string, dirName: string) => {
+        mkdirSync(libraryDir, { recursive: true });
+        writeFileSync(join(libraryDir, dirName), 'x');
+      },
+    ],
+  ])('%s: images stay retryable, nothing is marked done, the queue pauses', async (_, breakIt) => {
+    rig = await engineRig({ start: false, engine: { responseFormat: 'b64_json' } });
+    const batch = rig.batch(3);
+    breakIt(rig.libraryDir, batch.dirName);
+    await rig.engine.start();
+    expect(await rig.engine.whenIdle()).toBe('paused');
+    const paused = rig.engine.progress().paused!;
+    expect(paused.code).toBe('unwritable');
+    expect(paused.reason.length).toBeGreaterThan(10);
+    await rig.gateway.idle();
+    const charged = rig.gateway.ledger.entries().length;
+    for (const image of imagesOf(rig, batch.id)) {
+      expect(image.downloadState).not.toBe('done');
+      // the bytes are kept for the retry
+      expect(image.hasPayload).toBe(true);
+      expect(rig.store.images.payload(image.id)!.length).toBeGreaterThan(0);
+    }
+    const failed = imagesOf(rig, batch.id).filter((image) => image.downloadState === 'failed');
+    expect(failed.length).toBeGreaterThan(0);
+    for (const image of failed) {
+      expect(image.failureCode).toBe('unwritable');
+      expect(image.failureReason).toBeTruthy();
+    }
+    for (const job of jobsOf(rig.store, batch.id)) expect(job.state).toBe('succeeded');
+
+    // the person fixes the folder, retries the downloads and resumes
+    rmSync(rig.libraryDir, { recursive: true, force: true });
+    expect(rig.engine.retryDownloads()).toBeGreaterThan(0);
+    rig.engine.resume();
+    expect(await rig.engine.whenIdle()).toBe('done');
+    expect(rig.engine.progress().downloads).toMatchObject({ done: 3, failed: 0, pending: 0 });
+    expect(rig.gateway.ledger.entries()).toHaveLength(charged);
+    for (const image of imagesOf(rig, batch.id)) {
+      expect(image.hasPayload).toBe(false);
+      expect(existsSync(join(rig.libraryDir, image.relPath!))).toBe(true);
+    }
+    expectDiskMatchesRows(rig, batch.id);
+    for (const job of jobsOf(rig.store, batch.id)) assertLegalPath(rig.store, job.id);
+  });
+});

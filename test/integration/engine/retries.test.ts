@@ -1,0 +1,139 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  assertLegalPath,
+  engineRig,
+  jobsOf,
+  ledgerOfJob,
+  type EngineRig,
+  type RigOptions,
+} from '../../support/engine-harness.ts';
+
+// Interface section 7: 429, 5xx, dropped connections and empty answers are retried; only a
+// delivered result is charged, once.
+
+let rig: EngineRig | null = null;
+afterEach(async () => {
+  await rig?.close();
+  rig = null;
+});
+
+async function run(options: RigOptions, jobs: number) {
+  rig = await engineRig(options);
+  const batch = rig.batch(jobs);
+  const idle = await rig.engine.whenIdle();
+  await rig.gateway.idle();
+  return { rig, batch, idle, jobs: jobsOf(rig.store, batch.id) };
+}
+
+describe('429 rate limiting', () => {
+  it('waits at least Retry-After, lowers the concurrency, then succeeds', async () => {
+    const { rig, idle, jobs } = await run(
+      { gateway: { faults: '429@1', retryAfterSeconds: 0.1 }, engine: { concurrency: 4 } },
+      3,
+    );
+    expect(idle).toBe('done');
+    expect(jobs.map((job) => job.state)).toEqual(['succeeded', 'succeeded', 'succeeded']);
+    const limited = jobs.find((job) => job.tries === 2)!;
+    expect(limited).toBeDefined();
+    const [first, second] = rig.store.attempts.listForJob(limited.id);
+    expect(first).toMatchObject({ httpStatus: 429, outcome: 'retry', retryAfterMs: 100 });
+    expect(second!.startedAt - first!.endedAt!).toBeGreaterThanOrEqual(100);
+    expect(second).toMatchObject({ httpStatus: 200, outcome: 'succeeded' });
+    expect(assertLegalPath(rig.store, limited.id)).toEqual([
+      'queued→running',
+      'running→retrying',
+      'retrying→running',
+      'running→succeeded',
+    ]);
+    // halved by the 429, not yet grown back (that takes 20 successes in a row)
+    expect(rig.engine.progress().concurrency).toBe(2);
+    // the refusal was not billed: one charge per job
+    expect(rig.gateway.ledger.entries().filter((e) => e.state === 'settled')).toHaveLength(3);
+  });
+
+  it('fails the job as retries-exhausted after the maximum attempts', async () => {
+    const { rig, idle, jobs } = await run(
+      { gateway: { faults: '429:1', retryAfterSeconds: 0.01 } },
+      1,
+    );
+    expect(idle).toBe('done');
+    expect(jobs[0]).toMatchObject({
+      state: 'failed',
+      failureKind: 'retries-exhausted',
+      tries: 5,
+      errorCode: 'rate_limit_exceeded',
+    });
+    expect(rig.store.attempts.listForJob(jobs[0]!.id).map((a) => a.httpStatus)).toEqual([
+      429, 429, 429, 429, 429,
+    ]);
+    expect(rig.engine.progress().concurrency).toBeLessThan(4);
+    expect(rig.gateway.ledger.entries()).toHaveLength(0);
+    assertLegalPath(rig.store, jobs[0]!.id);
+
+    // "retry failed" queues it again with a fresh budget and says where it came from
+    rig.gateway.setFaults('');
+    expect(rig.engine.retryFailed()).toBe(1);
+    expect(await rig.engine.whenIdle()).toBe('done');
+    expect(rig.store.jobs.get(jobs[0]!.id)).toMatchObject({ state: 'succeeded', tries: 1 });
+    const log = rig.store.jobs.transitionsOf(jobs[0]!.id);
+    expect(log.map((t) => [`${t.from}→${t.to}`, t.reason])).toContainEqual([
+      'failed→queued',
+      'retry',
+    ]);
+    assertLegalPath(rig.store, jobs[0]!.id);
+  });
+});
+
+describe('temporary failures', () => {
+  it('retries 500, 502, 503 and a reset mid-body, and charges each job exactly once', async () => {
+    const { rig, idle, jobs } = await run(
+      { gateway: { faults: '500@1,502@2,503@3,reset@4' }, engine: { concurrency: 1 } },
+      2,
+    );
+    expect(idle).toBe('done');
+    expect(jobs.map((job) => job.state)).toEqual(['succeeded', 'succeeded']);
+    const attempts = jobs
+      .flatMap((job) => rig.store.attempts.listForJob(job.id))
+      .sort((a, b) => a.id - b.id);
+    // every fault in the order sent (the reset: headers arrived, the body did not), then both
+    // jobs went through
+    expect(attempts.map((a) => [a.httpStatus, a.outcome])).toEqual([
+      [500, 'retry'],
+      [502, 'retry'],
+      [503, 'retry'],
+      [null, 'retry'], // a dropped connection carries no status
+      [200, 'succeeded'],
+      [200, 'succeeded'],
+    ]);
+    expect(attempts.every((a) => a.requestId !== null)).toBe(true);
+    for (const job of jobs) {
+      const charged = ledgerOfJob(rig.store, rig.gateway, job.id).filter((e) => e.charged > 0);
+      expect(charged).toHaveLength(1);
+      expect(rig.store.images.listForJob(job.id)[0]!.downloadState).toBe('done');
+      assertLegalPath(rig.store, job.id);
+    }
+    // the reset answer was billed, then refunded: it never reached the client
+    const settled = rig.gateway.ledger.entries().filter((e) => e.state === 'settled');
+    expect(settled).toHaveLength(2);
+  });
+
+  it('retries an empty data array as a failed generation, which is not charged', async () => {
+    const { rig, idle, jobs } = await run({ gateway: { faults: 'empty@1' } }, 1);
+    expect(idle).toBe('done');
+    expect(jobs[0]).toMatchObject({ state: 'succeeded', tries: 2 });
+    const [first, second] = rig.store.attempts.listForJob(jobs[0]!.id);
+    expect(first).toMatchObject({ outcome: 'retry', errorCode: 'empty_data' });
+    expect(second).toMatchObject({ outcome: 'succeeded' });
+    expect(rig.gateway.ledger.find(first!.requestId!)).toMatchObject({
+      state: 'refunded',
+      charged: 0,
+    });
+    expect(rig.gateway.ledger.find(second!.requestId!)).toMatchObject({ state: 'settled' });
+  });
+
+  it('fails empty answers as empty-result once the attempts run out', async () => {
+    const { rig, jobs } = await run({ gateway: { faults: 'empty:1' } }, 1);
+    expect(jobs[0]).toMatchObject({ state: 'failed', failureKind: 'empty-result', tries: 5 });
+    expect(rig.gateway.ledger.totalCharged()).toBe(0);
+  });
+});
