@@ -1,4 +1,7 @@
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import sharp from 'sharp';
 import { extname, join } from 'node:path';
 import type { GatewayFailure } from '../../../shared/gateway/outcome.ts';
 import {
@@ -19,7 +22,7 @@ import type { EngineContext } from './context.ts';
 import { expectedFormat, metadataFor, namingInputFor } from './job-request.ts';
 
 /** Library failures that no retry of the same download can mend: the person must act. */
-const STOPS_THE_QUEUE = new Set(['disk-full', 'unwritable']);
+export const STOPS_THE_QUEUE: ReadonlySet<string> = new Set(['disk-full', 'unwritable']);
 
 /** A claimed download with what it needs; stored bytes are read and named at claim time. */
 export interface PreparedDownload {
@@ -58,6 +61,7 @@ export async function runDownload(
 ): Promise<void> {
   const { image, job, batch } = prepared;
   try {
+    if (image.relPath && (await adoptFileInPlace(ctx, image, job, markDone))) return;
     const source = prepared.payload
       ? { body: prepared.payload.bytes, format: prepared.payload.format }
       : await openSource(ctx, image, job, signal);
@@ -101,6 +105,45 @@ export async function runDownload(
     settle(ctx, image, error.kind, error.message, retryable);
     if (STOPS_THE_QUEUE.has(error.kind)) ctx.pauseQueue(error.message, error.kind);
   }
+}
+
+/**
+ * A crash between placing a file and committing its "done" leaves the file at its reserved
+ * path (placed atomically, so whole). Adopt it instead of downloading again: the link may have
+ * expired since, and the file is the paid result.
+ */
+async function adoptFileInPlace(
+  ctx: EngineContext,
+  image: Image,
+  job: Job,
+  markDone: (write: () => void) => void,
+): Promise<boolean> {
+  const target = resolveInsideLibrary(ctx.libraryDir, image.relPath!);
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(target);
+  } catch {
+    return false;
+  }
+  let facts: { format: string; width: number; height: number };
+  if (job.kind === 'video') facts = { format: 'mp4', width: 0, height: 0 };
+  else {
+    const format = detectImageFormat(bytes);
+    const meta = format
+      ? await sharp(bytes)
+          .metadata()
+          .catch(() => null)
+      : null;
+    if (!format || !meta?.width || !meta.height) return false;
+    facts = { format, width: meta.width, height: meta.height };
+  }
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  const now = ctx.now();
+  markDone(() =>
+    ctx.store.images.markDone(image.id, { ...facts, bytes: bytes.length, sha256, now }),
+  );
+  count(ctx, bytes.length);
+  return true;
 }
 
 function count(ctx: EngineContext, bytes: number) {

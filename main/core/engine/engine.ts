@@ -13,7 +13,12 @@ import type { Store } from '../store/store.ts';
 import { AdaptiveConcurrency } from './adaptive-concurrency.ts';
 import { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.ts';
 import type { EngineContext } from './context.ts';
-import { prepareDownload, runDownload, type PreparedDownload } from './download.ts';
+import {
+  prepareDownload,
+  runDownload,
+  STOPS_THE_QUEUE,
+  type PreparedDownload,
+} from './download.ts';
 import { GroupCommit } from './group-commit.ts';
 import { runImageJob } from './image-job.ts';
 import { FinishRate, ProgressThrottle, type EngineProgress } from './progress.ts';
@@ -207,8 +212,10 @@ export class Engine extends EventEmitter<EngineEvents> {
     this.pump();
   }
 
+  /** Lifts the pause; downloads that stopped on the disk (full, unwritable) are tried again. */
   resume(): void {
     this.store.queue.resume();
+    this.store.images.retryFailedDownloads(this.ctx.now(), undefined, [...STOPS_THE_QUEUE]);
     this.pump();
   }
 

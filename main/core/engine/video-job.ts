@@ -81,7 +81,9 @@ export async function runVideoJob(
       return;
     }
     if (signal.aborted) return stopPolling(ctx, job, signal, now);
-    if (status.kind === 'task-failed') {
+    // The task was read and it failed (whatever code it carries, e.g. a quota one): final.
+    const readFine = status.status !== null && status.status >= 200 && status.status < 300;
+    if (status.kind === 'task-failed' || readFine) {
       ctx.store.jobs.fail(job.id, {
         kind: 'task-failed',
         now,

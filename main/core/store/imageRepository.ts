@@ -78,7 +78,8 @@ export class ImageRepository {
         `UPDATE images SET download_state = 'pending', next_download_at = 0, download_tries = 0,
            updated_at = @now
          WHERE download_state = 'failed'
-           AND (@batchId IS NULL OR job_id IN (SELECT id FROM jobs WHERE batch_id = @batchId))`,
+           AND (@batchId IS NULL OR job_id IN (SELECT id FROM jobs WHERE batch_id = @batchId))
+           AND (@codes IS NULL OR failure_code IN (SELECT value FROM json_each(@codes)))`,
       ),
       resume: sql(
         `UPDATE images SET download_state = 'pending', next_download_at = 0, updated_at = ?
@@ -214,8 +215,12 @@ export class ImageRepository {
   }
 
   /** "Retry downloads": failed → pending, for one batch or all. Returns how many. */
-  retryFailedDownloads(now: number, batchId?: number): number {
-    return this.s.retryFailed!.run({ now, batchId: batchId ?? null }).changes;
+  retryFailedDownloads(now: number, batchId?: number, codes?: readonly string[]): number {
+    return this.s.retryFailed!.run({
+      now,
+      batchId: batchId ?? null,
+      codes: codes ? JSON.stringify(codes) : null,
+    }).changes;
   }
 
   /** After a crash: downloads cut short start again. Returns how many. */

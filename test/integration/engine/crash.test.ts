@@ -150,13 +150,10 @@ describe('kill -9 in the middle of a batch', () => {
     assertLegalPath(rig.store, job!.id);
   }, 30_000);
 
-  // Known gap, not fixed (download.ts is being reworked): a crash after an image's file is
-  // renamed into place but before its "done" mark commits leaves the row `downloading`. On
-  // restart the download is redone from the URL; if the link has expired meanwhile, the row
-  // ends `failed` (url-expired) while the whole, verified file sits on disk at its reserved
-  // path. The engine could adopt that file instead (writes are atomic: a file at the path is
-  // complete). The group commit of done marks widens the window from microseconds to ~5 ms.
-  it.fails('a file already in place when its link has expired is adopted, not lost', async () => {
+  // A crash after an image's file is placed but before its "done" mark commits leaves the row
+  // `downloading`. If the link has expired by the restart, the file at the reserved path (placed
+  // atomically, so whole) must be adopted, not reported lost.
+  it('a file already in place when its link has expired is adopted, not lost', async () => {
     rig = await engineRig();
     const batch = rig.batch(1);
     expect(await rig.engine.whenIdle()).toBe('done');
