@@ -19,6 +19,11 @@ export interface EngineContext {
   random: () => number;
   /** Counters the summary reports. */
   stats: { requestsSent: number; imagesWritten: number; bytesWritten: number };
+  /**
+   * Commits a job's outcome together with the others that arrived in the same turn of the
+   * event loop; resolves once it is durable.
+   */
+  commit(write: () => void): Promise<void>;
   /** A job or download changed: the engine refills its pools and reports progress. */
   changed(): void;
   /** Wake the scheduler at this time (a retry or a download falls due). */

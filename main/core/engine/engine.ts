@@ -79,8 +79,10 @@ export class Engine extends EventEmitter<EngineEvents> {
   private readonly batchCache = new Map<number, Batch>();
   private readonly finishRate = new FinishRate();
   private readonly throttle: ProgressThrottle;
-  /** "Done" marks of images already fsynced on disk, committed together. */
+  /** "Done" marks of images already fsynced on disk, committed together a little later. */
   private readonly doneMarks: GroupCommit;
+  /** Jobs' outcomes, committed together per turn of the event loop. */
+  private readonly outcomes: GroupCommit;
   private readonly runnerId = randomUUID();
   private ticker: NodeJS.Timeout | null = null;
   private wakeTimer: { at: number; timer: NodeJS.Timeout } | null = null;
@@ -120,11 +122,13 @@ export class Engine extends EventEmitter<EngineEvents> {
       now,
       random: options.random ?? Math.random,
       stats: { requestsSent: 0, imagesWritten: 0, bytesWritten: 0 },
+      commit: (write) => this.outcomes.add(write),
       changed: () => this.pump(),
       wakeAt: (at) => this.wakeAt(at),
       pauseQueue: (reason, code) => this.pause(reason, code),
     };
-    this.doneMarks = new GroupCommit((fn) => this.store.transaction(fn));
+    this.doneMarks = new GroupCommit((fn) => this.store.transaction(fn), 5);
+    this.outcomes = new GroupCommit((fn) => this.store.transaction(fn));
     this.throttle = new ProgressThrottle(options.progressIntervalMs ?? 100, () =>
       this.emit('progress', this.progress()),
     );
@@ -372,7 +376,7 @@ export class Engine extends EventEmitter<EngineEvents> {
     this.downloading.set(image.id, controller);
     void this.downloads
       .add(() =>
-        runDownload(this.ctx, download, controller.signal, (write) => this.doneMarks.add(write)),
+        runDownload(this.ctx, download, controller.signal, (write) => this.markDone(write)),
       )
       .catch((error: unknown) => {
         console.error(`atelier: download of image ${image.id} failed unexpectedly:`, error);
@@ -387,6 +391,13 @@ export class Engine extends EventEmitter<EngineEvents> {
         this.downloading.delete(image.id);
         this.pump();
       });
+  }
+
+  private markDone(write: () => void): void {
+    this.doneMarks.add(write).catch((error: unknown) => {
+      // The file is on disk; the next start adopts it (see download.ts).
+      console.error('atelier: could not record a written image:', error);
+    });
   }
 
   private lookup(image: Image): { job: Job; batch: Batch } {

@@ -1,47 +1,59 @@
+interface PendingWrite {
+  write: () => void;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
 /**
- * Runs small writes together in one transaction, a few milliseconds after the first arrives:
- * one commit for many. Only for writes that may be lost in a crash without losing anything
- * that matters (a "done" mark for a file already fsynced on disk: redoing the download finds
- * the identical file in place).
+ * Runs the small writes that arrive together in one transaction: one commit for many. With
+ * `delayMs` 0 the group is the current turn of the event loop (answers that arrived together),
+ * which adds no waiting; a caller that must know its write is durable awaits the promise.
  */
 export class GroupCommit {
-  private pending: Array<() => void> = [];
-  private timer: NodeJS.Timeout | null = null;
+  private pending: PendingWrite[] = [];
+  private scheduled = false;
   private readonly transaction: (fn: () => void) => void;
   private readonly delayMs: number;
   private readonly maxBatch: number;
 
-  constructor(transaction: (fn: () => void) => void, delayMs = 5, maxBatch = 256) {
+  constructor(transaction: (fn: () => void) => void, delayMs = 0, maxBatch = 256) {
     this.transaction = transaction;
     this.delayMs = delayMs;
     this.maxBatch = maxBatch;
   }
 
-  add(write: () => void): void {
-    this.pending.push(write);
-    if (this.pending.length >= this.maxBatch) this.flush();
-    else this.timer ??= setTimeout(() => this.flush(), this.delayMs);
+  /** Resolves once the write is committed; rejects with its own error if it failed. */
+  add(write: () => void): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.pending.push({ write, resolve, reject });
+      if (this.pending.length >= this.maxBatch) this.flush();
+      else if (!this.scheduled) {
+        this.scheduled = true;
+        if (this.delayMs > 0) setTimeout(() => this.flush(), this.delayMs);
+        else setImmediate(() => this.flush());
+      }
+    });
   }
 
   /** Commits what waits now (before reporting, stopping or reading counts). */
   flush(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    this.scheduled = false;
     const writes = this.pending;
     if (writes.length === 0) return;
     this.pending = [];
     try {
-      this.transaction(() => writes.forEach((write) => write()));
-    } catch (error) {
+      this.transaction(() => writes.forEach(({ write }) => write()));
+      for (const { resolve } of writes) resolve();
+    } catch {
       // One bad write must not take the others with it: redo them one by one.
-      for (const write of writes) {
+      for (const { write, resolve, reject } of writes) {
         try {
           this.transaction(write);
-        } catch (single) {
-          console.error('atelier: a grouped write failed:', single);
+          resolve();
+        } catch (error) {
+          reject(error);
         }
       }
-      if (writes.length === 1) console.error('atelier: a grouped write failed:', error);
     }
   }
 }

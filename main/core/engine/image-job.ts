@@ -19,13 +19,10 @@ export async function runImageJob(
     { signal },
   );
   if (outcome.ok || outcome.sent) ctx.stats.requestsSent++;
-  if (!outcome.ok) {
-    settleFailure(ctx, job, attemptId, outcome, signal.aborted);
-    return;
-  }
+  if (!outcome.ok) return settleFailure(ctx, job, attemptId, outcome, signal.aborted);
   const { images, partial } = outcome.value;
   const now = ctx.now();
-  ctx.store.transaction(() => {
+  await ctx.commit(() => {
     ctx.store.attempts.finish(attemptId, {
       now,
       outcome: partial ? 'partial' : 'succeeded',

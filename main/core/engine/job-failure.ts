@@ -14,13 +14,13 @@ const ATTEMPT_OUTCOME = {
  * fail (as "uncertain" when the work may have been charged), or hand the job back and pause
  * the queue. A canceled request cancels the job.
  */
-export function settleFailure(
+export async function settleFailure(
   ctx: EngineContext,
   job: Job,
   attemptId: number,
   failure: GatewayFailure,
   canceled: boolean,
-): void {
+): Promise<void> {
   const now = ctx.now();
   const recorded = {
     now,
@@ -33,7 +33,7 @@ export function settleFailure(
     retryAfterMs: failure.retryAfterMs,
   };
   if (canceled) {
-    ctx.store.transaction(() => {
+    await ctx.commit(() => {
       ctx.store.attempts.finish(attemptId, { ...recorded, outcome: 'canceled' });
       ctx.store.jobs.cancel(job.id, now, 'canceled while running');
     });
@@ -41,7 +41,7 @@ export function settleFailure(
   }
   const plan = planAfterFailure(failure, job.tries, ctx.backoff, now, ctx.random);
   const uncertain = plan.to === 'failed' && plan.failure === 'uncertain';
-  ctx.store.transaction(() => {
+  await ctx.commit(() => {
     ctx.store.attempts.finish(attemptId, {
       ...recorded,
       outcome: uncertain ? 'uncertain' : ATTEMPT_OUTCOME[plan.to],

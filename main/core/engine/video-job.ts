@@ -30,8 +30,7 @@ export async function runVideoJob(
     const submitted = await ctx.client.submitVideo(videoRequestFor(job), { signal });
     if (submitted.ok || submitted.sent) ctx.stats.requestsSent++;
     if (!submitted.ok) {
-      settleFailure(ctx, job, attemptId, submitted, signal.aborted);
-      return;
+      return settleFailure(ctx, job, attemptId, submitted, signal.aborted);
     }
     taskId = submitted.value.id;
     const now = ctx.now();

@@ -34,7 +34,7 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
     // the scheduler's indexes and the hot pages stay in memory (the default cache is 2 MB)
-    db.pragma('cache_size = -65536');
+    db.pragma('cache_size = -16384');
     db.pragma('temp_store = MEMORY');
     // checkpoint less often: fewer fsyncs while a batch runs, the WAL kept under ~64 MB
     db.pragma('wal_autocheckpoint = 4000');
