@@ -6,11 +6,12 @@
  *   npm run bench                    all three
  *   npm run bench -- --only 2        one of them (1 latency-bound, 2 overhead-bound, 3 scale)
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { startSimulatorProcess } from './simulator-process.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const { values } = parseArgs({ options: { only: { type: 'string' } } });
@@ -30,25 +31,11 @@ async function withSimulator<T>(
   latencyMs: number,
   body: (url: string, key: string) => Promise<T>,
 ): Promise<T> {
-  const child = spawn(
-    process.execPath,
-    [join(root, 'bin/atelier.js'), 'gateway', '--port', '0', '--latency-ms', String(latencyMs)],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  let output = '';
-  child.stdout.setEncoding('utf8');
-  await new Promise<void>((ready) =>
-    child.stdout.on('data', (chunk: string) => {
-      output += chunk;
-      if (output.includes('Demo key')) ready();
-    }),
-  );
-  const url = /listening on (\S+)/.exec(output)![1]!;
-  const key = /Demo key:\s+(\S+)/.exec(output)![1]!;
+  const simulator = await startSimulatorProcess(['--latency-ms', String(latencyMs)]);
   try {
-    return await body(url, key);
+    return await body(simulator.url, simulator.key);
   } finally {
-    child.kill('SIGINT');
+    simulator.stop();
   }
 }
 

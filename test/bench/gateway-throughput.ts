@@ -3,10 +3,9 @@
  * bottleneck of an engine benchmark. Run: npm run bench:gateway [-- --requests 20000 --concurrency 64]
  * The simulator runs in its own process, as in the engine benchmark; the load comes from here.
  */
-import { spawn } from 'node:child_process';
 import { Agent, request } from 'node:http';
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { startSimulatorProcess } from './simulator-process.ts';
 
 const { values } = parseArgs({
   options: {
@@ -16,24 +15,6 @@ const { values } = parseArgs({
 });
 const total = Number(values.requests);
 const concurrency = Number(values.concurrency);
-
-async function startSimulator(): Promise<{ url: string; key: string; stop: () => void }> {
-  const bin = resolve(import.meta.dirname, '../../bin/atelier.js');
-  const child = spawn(process.execPath, [bin, 'gateway', '--port', '0'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let output = '';
-  child.stdout.setEncoding('utf8');
-  await new Promise<void>((ready) =>
-    child.stdout.on('data', (chunk: string) => {
-      output += chunk;
-      if (output.includes('Demo key')) ready();
-    }),
-  );
-  const url = /listening on (\S+)/.exec(output)?.[1] ?? '';
-  const key = /Demo key:\s+(\S+)/.exec(output)?.[1] ?? '';
-  return { url, key, stop: () => child.kill('SIGINT') };
-}
 
 const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
 
@@ -85,7 +66,7 @@ async function measure(
   );
 }
 
-const sim = await startSimulator();
+const sim = await startSimulatorProcess();
 try {
   console.log(`simulator at ${sim.url}, latency 0`);
   await measure(

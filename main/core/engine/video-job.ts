@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { apiRoot } from '../../../shared/gateway/profile.ts';
 import type { Job } from '../store/rows.ts';
 import type { EngineContext } from './context.ts';
@@ -46,12 +47,13 @@ export async function runVideoJob(
     });
   }
 
-  let delay = ctx.videoPoll.initialMs;
+  let pollDelay = ctx.videoPoll.initialMs;
   let failures = 0;
   for (;;) {
-    await sleep(delay, signal);
+    // An abort ends the wait early; the check below sees it.
+    await delay(pollDelay, undefined, { signal }).catch(() => undefined);
     if (signal.aborted) return stopPolling(ctx, job, signal, ctx.now());
-    delay = Math.min(ctx.videoPoll.maxMs, Math.round(delay * 1.5));
+    pollDelay = Math.min(ctx.videoPoll.maxMs, Math.round(pollDelay * 1.5));
     const status = await ctx.client.getVideo({ id: taskId }, { signal });
     const now = ctx.now();
     if (status.ok) {
@@ -108,17 +110,4 @@ export async function runVideoJob(
 function stopPolling(ctx: EngineContext, job: Job, signal: AbortSignal, now: number): void {
   if (signal.reason === ENGINE_STOPPING) return;
   ctx.store.jobs.cancel(job.id, now, 'canceled while the video task ran');
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

@@ -31,7 +31,10 @@ export interface RequestContext extends ResponseTarget {
   state: GatewayState;
   /** Aborted when the client goes away before the response is complete. */
   signal: AbortSignal;
-  /** Waits as long as the latency model says `units` (images, seconds…) take. */
+  /**
+   * Waits until the latency model's time for `units` (images, seconds…) has passed since the
+   * request arrived.
+   */
   work(units: number): Promise<void>;
 }
 

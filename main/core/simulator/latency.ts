@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Random } from './random.ts';
 
 /** Time a request takes on the simulated upstream: fixed + per image + uniform jitter. */
@@ -15,13 +16,5 @@ export function latencyFor(model: LatencyModel, images: number, random: Random):
 /** Waits `ms`, or less if the client goes away: work for a vanished client is not finished. */
 export function wait(ms: number, signal: AbortSignal): Promise<void> {
   if (ms <= 0 || signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
+  return delay(ms, undefined, { signal }).catch(() => undefined);
 }

@@ -77,6 +77,7 @@ async function handle(
   req: IncomingMessage,
   res: ServerResponse,
 ) {
+  const arrivedAt = performance.now();
   const requestId = nextRequestId();
   res.setHeader(state.options.requestIdHeader, requestId);
   const url = new URL(req.url ?? '/', state.baseUrl);
@@ -96,7 +97,13 @@ async function handle(
     fault: null,
     slowBodyMs: state.options.slowBodyMs,
     signal: aborter.signal,
-    work: (units) => wait(latencyFor(state.options.latency, units, state.random), aborter.signal),
+    // The latency counts from the request's arrival, so work done before waiting (rendering)
+    // is part of it, as on a real upstream.
+    work: (units) =>
+      wait(
+        arrivedAt + latencyFor(state.options.latency, units, state.random) - performance.now(),
+        aborter.signal,
+      ),
   };
 
   let route: Route | undefined;

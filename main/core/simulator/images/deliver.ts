@@ -39,9 +39,6 @@ export async function deliverImages(
     request.n * price,
   );
   try {
-    await ctx.work(request.n);
-    if (ctx.signal.aborted) return ledger.refund(entry);
-
     const seed = request.seed ?? Math.floor(services.seeds() * 0x100000000);
     const count = returnedCount(ctx.fault, request.n);
     const mode = options.imageResponse === 'both' ? 'both' : request.responseFormat;
@@ -66,6 +63,8 @@ export async function deliverImages(
         return item;
       }),
     );
+    // Rendering is part of the generation time the latency model stands for.
+    await ctx.work(request.n);
     if (ctx.signal.aborted) return ledger.refund(entry);
 
     if (count === 0) ledger.refund(entry);
