@@ -24,10 +24,13 @@ export interface EngineContext {
    * event loop; resolves once it is durable.
    */
   commit(write: () => void): Promise<void>;
-  /** A job or download changed: the engine refills its pools and reports progress. */
-  changed(): void;
+  /** Video jobs now polling a submitted task: safe to stop, the next start polls again. */
+  pollingVideos: Set<number>;
   /** Wake the scheduler at this time (a retry or a download falls due). */
   wakeAt(at: number): void;
   /** Every later request would fail the same way (key, permission, balance, full disk). */
   pauseQueue(reason: string, code: string): void;
 }
+
+/** The abort reason of work cut short because the engine stops (not a person's cancel). */
+export const ENGINE_STOPPING = 'engine stopping';

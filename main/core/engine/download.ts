@@ -65,7 +65,10 @@ export async function runDownload(
     const source = prepared.payload
       ? { body: prepared.payload.bytes, format: prepared.payload.format }
       : await openSource(ctx, image, job, signal);
-    if ('failure' in source) return failDownload(ctx, image, source.failure);
+    if ('failure' in source) {
+      if (signal.aborted) return backToPending(ctx, image);
+      return failDownload(ctx, image, source.failure);
+    }
     const relPath =
       prepared.payload?.relPath ??
       image.relPath ??
@@ -90,16 +93,7 @@ export async function runDownload(
     count(ctx, written.bytes);
     await writeExtras(ctx, target, join(ctx.libraryDir, batch.dirName), metadata, written);
   } catch (error) {
-    if (signal.aborted) {
-      // Stopped, not failed: it goes back to pending and runs again next time.
-      ctx.store.images.markDownloadFailed(image.id, {
-        code: 'interrupted',
-        reason: 'The download was interrupted; it will run again.',
-        retryAt: ctx.now(),
-        now: ctx.now(),
-      });
-      return;
-    }
+    if (signal.aborted) return backToPending(ctx, image);
     if (!(error instanceof LibraryWriteError)) throw error;
     const retryable = !STOPS_THE_QUEUE.has(error.kind) && error.kind !== 'target-exists';
     settle(ctx, image, error.kind, error.message, retryable);
@@ -146,6 +140,16 @@ async function adoptFileInPlace(
   return true;
 }
 
+/** Stopped, not failed: it goes back to pending and runs again next time. */
+function backToPending(ctx: EngineContext, image: Image): void {
+  ctx.store.images.markDownloadFailed(image.id, {
+    code: 'interrupted',
+    reason: 'The download was interrupted; it will run again.',
+    retryAt: ctx.now(),
+    now: ctx.now(),
+  });
+}
+
 function count(ctx: EngineContext, bytes: number) {
   ctx.stats.imagesWritten++;
   ctx.stats.bytesWritten += bytes;
@@ -160,8 +164,6 @@ async function openSource(
   job: Job,
   signal: AbortSignal,
 ): Promise<Source> {
-  const payload = image.hasPayload ? ctx.store.images.payload(image.id) : undefined;
-  if (payload) return { body: payload, format: detectImageFormat(payload) ?? expectedFormat(job) };
   if (!image.sourceUrl) {
     throw new LibraryWriteError(
       'corrupt',

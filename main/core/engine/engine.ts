@@ -12,7 +12,7 @@ import { describeHolder, processIsAlive } from '../store/runnerLease.ts';
 import type { Store } from '../store/store.ts';
 import { AdaptiveConcurrency } from './adaptive-concurrency.ts';
 import { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.ts';
-import type { EngineContext } from './context.ts';
+import { ENGINE_STOPPING, type EngineContext } from './context.ts';
 import {
   prepareDownload,
   runDownload,
@@ -23,7 +23,7 @@ import { GroupCommit } from './group-commit.ts';
 import { runImageJob } from './image-job.ts';
 import { FinishRate, ProgressThrottle, type EngineProgress } from './progress.ts';
 import { RequestRateLimit } from './rate-limit.ts';
-import { ENGINE_STOPPING, runVideoJob } from './video-job.ts';
+import { runVideoJob } from './video-job.ts';
 
 export interface EngineOptions {
   store: Store;
@@ -123,7 +123,7 @@ export class Engine extends EventEmitter<EngineEvents> {
       random: options.random ?? Math.random,
       stats: { requestsSent: 0, imagesWritten: 0, bytesWritten: 0 },
       commit: (write) => this.outcomes.add(write),
-      changed: () => this.pump(),
+      pollingVideos: new Set(),
       wakeAt: (at) => this.wakeAt(at),
       pauseQueue: (reason, code) => this.pause(reason, code),
     };
@@ -179,20 +179,24 @@ export class Engine extends EventEmitter<EngineEvents> {
 
   /**
    * Stops taking work. In-flight requests and downloads finish (they may be paid for) unless
-   * `abort` is set; then they are canceled: requests already sent end "canceled", downloads
-   * go back to pending, video tasks already submitted stay running for the next start to
-   * poll. Releases the queue for another process.
+   * `abort` is set: then requests that never left go back to the queue, requests already sent
+   * fail as uncertain (as after a crash), downloads go back to pending. Video tasks already
+   * submitted stop being polled either way and stay running for the next start to poll.
+   * Releases the queue for another process.
    */
   async stop(options: { abort?: boolean } = {}): Promise<void> {
     if (this.state === 'stopped') return;
     this.state = 'draining';
     this.clearWake();
-    if (options.abort)
-      for (const controller of [...this.running.values(), ...this.downloading.values()])
-        controller.abort(ENGINE_STOPPING);
+    const stopping = options.abort
+      ? [...this.running.values(), ...this.downloading.values()]
+      : [...this.ctx.pollingVideos].map((id) => this.running.get(id));
+    for (const controller of stopping) controller?.abort(ENGINE_STOPPING);
     await Promise.all([this.requests.onIdle(), this.downloads.onIdle()]);
     this.state = 'stopped';
     if (this.ticker) clearInterval(this.ticker);
+    // Every outcome is committed before another process may take the queue.
+    this.doneMarks.flush();
     this.store.queue.releaseRunner(this.runnerId);
     this.throttle.flush();
     this.throttle.stop();
@@ -317,6 +321,17 @@ export class Engine extends EventEmitter<EngineEvents> {
   }
 
   private fill(): void {
+    try {
+      this.fillPools();
+    } catch (error) {
+      // A refused write (the database locked past its timeout, a full disk) must not end the
+      // process with work in flight: log it and try again shortly.
+      console.error('atelier: the scheduler could not claim work:', error);
+      if (this.state === 'running') this.wakeAt(this.ctx.now() + 1000);
+    }
+  }
+
+  private fillPools(): void {
     if (this.state === 'stopped') return this.resolveIdle('stopped');
     if (this.state !== 'running') {
       if (this.state === 'new' || this.running.size + this.downloading.size > 0) return;
@@ -415,14 +430,20 @@ export class Engine extends EventEmitter<EngineEvents> {
   /** A bug or an impossible answer: the job must not stay `running` forever. */
   private failUnexpectedly(job: Job, error: unknown): void {
     console.error(`atelier: job ${job.id} failed unexpectedly:`, error);
-    const current = this.store.jobs.get(job.id);
-    if (current?.state !== 'running') return;
-    this.store.jobs.fail(job.id, {
-      kind: 'internal',
-      now: this.ctx.now(),
-      errorCode: 'internal',
-      errorMessage: `Unexpected error: ${(error as Error).message}. The request may have been charged; check its request id.`,
-    });
+    try {
+      if (this.store.jobs.get(job.id)?.state !== 'running') return;
+      // Its request may have left and been charged: only "retry anyway" may send it again.
+      this.store.jobs.fail(job.id, {
+        kind: 'uncertain',
+        now: this.ctx.now(),
+        errorCode: 'internal',
+        errorMessage: `Unexpected error: ${(error as Error).message}. The request may have been charged; check its request id, then use "retry anyway".`,
+      });
+    } catch (failure) {
+      // The database itself refused (full disk, locked): the job stays running and the
+      // next start's recovery marks it uncertain.
+      console.error(`atelier: could not record job ${job.id}'s failure:`, failure);
+    }
   }
 
   private checkIdle(nothingToClaim: boolean): void {

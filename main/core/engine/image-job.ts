@@ -19,7 +19,7 @@ export async function runImageJob(
     { signal },
   );
   if (outcome.ok || outcome.sent) ctx.stats.requestsSent++;
-  if (!outcome.ok) return settleFailure(ctx, job, attemptId, outcome, signal.aborted);
+  if (!outcome.ok) return settleFailure(ctx, job, attemptId, outcome, signal);
   const { images, partial } = outcome.value;
   const now = ctx.now();
   await ctx.commit(() => {

@@ -1,7 +1,8 @@
 import type { GatewayFailure } from '../../../shared/gateway/outcome.ts';
+import { INTERRUPTED_MESSAGE } from '../store/recovery.ts';
 import type { Job } from '../store/rows.ts';
-import { planAfterFailure } from './attempt-plan.ts';
-import type { EngineContext } from './context.ts';
+import { planAfterFailure, type FailurePlan } from './attempt-plan.ts';
+import { ENGINE_STOPPING, type EngineContext } from './context.ts';
 
 const ATTEMPT_OUTCOME = {
   retrying: 'retry',
@@ -12,14 +13,16 @@ const ATTEMPT_OUTCOME = {
 /**
  * Records a failed attempt and moves the job on, in one transaction: back off and retry,
  * fail (as "uncertain" when the work may have been charged), or hand the job back and pause
- * the queue. A canceled request cancels the job.
+ * the queue. An aborted request is decided when the write runs, not when the answer came, so
+ * a cancel in between is never lost: a canceled job is canceled; one stopped with the engine
+ * is handed back if its request never left, or failed as uncertain if it did (as a crash).
  */
 export async function settleFailure(
   ctx: EngineContext,
   job: Job,
   attemptId: number,
   failure: GatewayFailure,
-  canceled: boolean,
+  signal: AbortSignal,
 ): Promise<void> {
   const now = ctx.now();
   const recorded = {
@@ -32,16 +35,14 @@ export async function settleFailure(
     decision: failure.decision,
     retryAfterMs: failure.retryAfterMs,
   };
-  if (canceled) {
-    await ctx.commit(() => {
-      ctx.store.attempts.finish(attemptId, { ...recorded, outcome: 'canceled' });
-      ctx.store.jobs.cancel(job.id, now, 'canceled while running');
-    });
-    return;
-  }
-  const plan = planAfterFailure(failure, job.tries, ctx.backoff, now, ctx.random);
-  const uncertain = plan.to === 'failed' && plan.failure === 'uncertain';
+  let plan: FailurePlan | null = null;
   await ctx.commit(() => {
+    if (signal.aborted) {
+      plan = null;
+      return settleAborted(ctx, job, attemptId, failure, signal, recorded);
+    }
+    plan = planAfterFailure(failure, job.tries, ctx.backoff, now, ctx.random);
+    const uncertain = plan.to === 'failed' && plan.failure === 'uncertain';
     ctx.store.attempts.finish(attemptId, {
       ...recorded,
       outcome: uncertain ? 'uncertain' : ATTEMPT_OUTCOME[plan.to],
@@ -68,7 +69,37 @@ export async function settleFailure(
         break;
     }
   });
-  if (plan.to === 'retrying') ctx.wakeAt(plan.nextAttemptAt);
-  if (plan.to === 'queued') ctx.pauseQueue(plan.pauseReason, failure.code ?? failure.kind);
-  if (plan.to !== 'queued' && plan.rateLimited) ctx.aimd.onRateLimited(now);
+  const settled = plan as FailurePlan | null;
+  if (!settled) return;
+  if (settled.to === 'retrying') ctx.wakeAt(settled.nextAttemptAt);
+  if (settled.to === 'queued') ctx.pauseQueue(settled.pauseReason, failure.code ?? failure.kind);
+  if (settled.to !== 'queued' && settled.rateLimited) ctx.aimd.onRateLimited(now);
+}
+
+function settleAborted(
+  ctx: EngineContext,
+  job: Job,
+  attemptId: number,
+  failure: GatewayFailure,
+  signal: AbortSignal,
+  recorded: { now: number } & Record<string, unknown>,
+): void {
+  const { now } = recorded;
+  if (signal.reason !== ENGINE_STOPPING) {
+    ctx.store.attempts.finish(attemptId, { ...recorded, outcome: 'canceled' });
+    ctx.store.jobs.cancel(job.id, now, 'canceled while running');
+    return;
+  }
+  ctx.store.attempts.finish(attemptId, { ...recorded, outcome: 'interrupted' });
+  if (!failure.sent) {
+    ctx.store.jobs.handBack(job.id, now, 'Atelier stopped before the request was sent.');
+    return;
+  }
+  ctx.store.jobs.fail(job.id, {
+    kind: 'uncertain',
+    now,
+    errorCode: 'interrupted',
+    errorMessage: INTERRUPTED_MESSAGE,
+    reason: 'stopped while in flight',
+  });
 }

@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { apiRoot } from '../../../shared/gateway/profile.ts';
 import type { Job } from '../store/rows.ts';
-import type { EngineContext } from './context.ts';
+import { ENGINE_STOPPING, type EngineContext } from './context.ts';
 import { videoRequestFor } from './job-request.ts';
 import { settleFailure } from './job-failure.ts';
 
@@ -12,7 +12,6 @@ const MAX_POLL_FAILURES = 30;
  * The abort reason Engine.stop gives: a submitted task (paid for) is not canceled but left
  * `running` with its id, and the next start polls it again, as after a crash.
  */
-export const ENGINE_STOPPING = 'engine stopping';
 
 /**
  * A video job: submit the task (once: a job that already has a task id is only polled, also
@@ -31,7 +30,7 @@ export async function runVideoJob(
     const submitted = await ctx.client.submitVideo(videoRequestFor(job), { signal });
     if (submitted.ok || submitted.sent) ctx.stats.requestsSent++;
     if (!submitted.ok) {
-      return settleFailure(ctx, job, attemptId, submitted, signal.aborted);
+      return settleFailure(ctx, job, attemptId, submitted, signal);
     }
     taskId = submitted.value.id;
     const now = ctx.now();
@@ -47,6 +46,21 @@ export async function runVideoJob(
     });
   }
 
+  ctx.pollingVideos.add(job.id);
+  try {
+    await pollUntilDone(ctx, job, taskId, signal);
+  } finally {
+    ctx.pollingVideos.delete(job.id);
+  }
+}
+
+/** Asks for the task's state, less and less often, until it ends (or the job is stopped). */
+async function pollUntilDone(
+  ctx: EngineContext,
+  job: Job,
+  taskId: string,
+  signal: AbortSignal,
+): Promise<void> {
   let pollDelay = ctx.videoPoll.initialMs;
   let failures = 0;
   for (;;) {
@@ -83,7 +97,11 @@ export async function runVideoJob(
     }
     if (signal.aborted) return stopPolling(ctx, job, signal, now);
     // The task was read and it failed (whatever code it carries, e.g. a quota one): final.
-    const readFine = status.status !== null && status.status >= 200 && status.status < 300;
+    const readFine =
+      status.status !== null &&
+      status.status >= 200 &&
+      status.status < 300 &&
+      status.kind !== 'bad-response';
     if (status.kind === 'task-failed' || readFine) {
       ctx.store.jobs.fail(job.id, {
         kind: 'task-failed',
