@@ -4,10 +4,13 @@ import { importPromptFile, type RowDefaults } from '../../core/import/import-bat
 import { formatOf, PromptFileError } from '../../core/import/prompt-file.ts';
 import { DEFAULT_TEMPLATE } from '../../core/library/naming.ts';
 import type { Batch } from '../../core/store/rows.ts';
+import { describeHolder } from '../../core/store/runnerLease.ts';
+import type { Store } from '../../core/store/store.ts';
 import { ConfigError, intFlag, oneOf, parseFlags, UsageError, type Command } from '../command.ts';
 import { dataFlagSuffix, openDataFolder, resolveDataDir } from '../data-folder.ts';
 import { runEngineSession } from '../run/engine-session.ts';
 import { remoteProfile, requireApiKey } from '../run/gateway-connection.ts';
+import { liveRunner } from '../run/live-runner.ts';
 import { loadSettings, saveSettings } from '../run/saved-settings.ts';
 import { SESSION_FLAGS, SESSION_FLAGS_HELP, sessionSettingsFlags } from '../run/session-flags.ts';
 import { resolveSettings } from '../run/settings.ts';
@@ -110,13 +113,17 @@ Examples:
     const catalogue = createCatalogue();
     const store = openDataFolder(dataDir);
     try {
+      // Before the import: it holds the write lock for its whole second pass, which would
+      // starve a running engine's writes.
+      const holder = liveRunner(store);
+      if (holder) throw new ConfigError(describeHolder(holder, Date.now()));
       let batch: Batch;
       try {
-        // Imported paused: it starts only once this process holds the queue.
+        // Not paused: no other process runs the queue, and a run cut short before its engine
+        // starts (Ctrl+C, a failed start) must leave the batch for "atelier resume".
         batch = await importPromptFile(store, file, {
           catalogue,
           defaults,
-          paused: true,
           ...(values.name ? { name: values.name } : {}),
         });
       } catch (error) {
@@ -137,14 +144,24 @@ Examples:
         json: values.json ?? false,
         batch,
         commandSuffix: dataFlagSuffix(values.data),
-        onBusy: () => store.batches.delete(batch.id),
-        prepare: (engine) => engine.pauseBatch(batch.id, false),
+        onBusy: () => forgetUnstarted(store, batch),
       });
     } finally {
       store.close();
     }
   },
 };
+
+/**
+ * Another process took the queue between the check and the start: undo the import, unless
+ * that process already began the batch (deleting it would pull jobs from under it).
+ */
+function forgetUnstarted(store: Store, batch: Batch): void {
+  if (store.batches.deleteUnstarted(batch.id)) return;
+  process.stderr.write(
+    `Batch "${batch.name}" (#${batch.id}) stays imported: the other Atelier has started it.\n`,
+  );
+}
 
 function checkPromptFile(file: string): void {
   try {

@@ -1,9 +1,8 @@
-import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { processIsAlive } from '../../core/store/runnerLease.ts';
 import type { Store } from '../../core/store/store.ts';
 import { parseFlags, UsageError, type Command } from '../command.ts';
 import { dataFlagSuffix, hasDatabase, openDataFolder, resolveDataDir } from '../data-folder.ts';
+import { liveRunner } from '../run/live-runner.ts';
 import { loadSettings, type SavedSettings } from '../run/saved-settings.ts';
 import {
   formatStatus,
@@ -11,9 +10,6 @@ import {
   type BatchStatus,
   type StatusView,
 } from '../status/status-view.ts';
-
-/** A runner lease not renewed for this long belongs to a process that is gone. */
-const STALE_RUNNER_MS = 30_000;
 
 export const statusCommand: Command = {
   name: 'status',
@@ -59,7 +55,7 @@ function readStatus(dataDir: string, saved: SavedSettings | null): StatusView {
     return {
       ...emptyStatus(dataDir, saved),
       paused: pausedView(store.queue.get()),
-      runner: liveRunner(store),
+      runner: runnerOf(store),
       batches: store.batches.list().map((batch): BatchStatus => {
         const jobs = store.jobs.counts(batch.id);
         return {
@@ -68,6 +64,7 @@ function readStatus(dataDir: string, saved: SavedSettings | null): StatusView {
           source: batch.source,
           createdAt: new Date(batch.createdAt).toISOString(),
           folder: saved ? join(saved.library, batch.dirName) : null,
+          paused: batch.paused ? { reason: batch.pauseReason ?? 'Paused.' } : null,
           jobs: { ...jobs, total: Object.values(jobs).reduce((sum, n) => sum + n, 0) },
           downloads: store.images.counts(batch.id),
         };
@@ -78,11 +75,9 @@ function readStatus(dataDir: string, saved: SavedSettings | null): StatusView {
   }
 }
 
-function liveRunner(store: Store): StatusView['runner'] {
-  const runner = store.queue.runner();
-  if (!runner || Date.now() - runner.heartbeatAt > STALE_RUNNER_MS) return null;
-  if (runner.host === hostname() && !processIsAlive(runner.pid)) return null;
-  return { pid: runner.pid, host: runner.host };
+function runnerOf(store: Store): StatusView['runner'] {
+  const runner = liveRunner(store);
+  return runner && { pid: runner.pid, host: runner.host };
 }
 
 function gatewayOf(saved: SavedSettings | null): string | null {

@@ -9,6 +9,8 @@ export interface BatchStatus {
   createdAt: string;
   /** Where its images are, when the data folder's library is known. */
   folder: string | null;
+  /** A paused batch's waiting prompts are not sent, even while the queue runs. */
+  paused: { reason: string } | null;
   jobs: StateCounts & { total: number };
   downloads: DownloadCounts;
 }
@@ -87,6 +89,11 @@ function batchLines(batch: BatchStatus): string[] {
     `   prompts: ${counts.join(', ')} (of ${jobs.total})`,
     `   images:  ${images.join(', ')}`,
   ];
+  if (batch.paused) {
+    lines.push(
+      `   paused:  ${batch.paused.reason} Its waiting prompts are not sent until resumed.`,
+    );
+  }
   if (batch.folder) lines.push(`   folder:  ${batch.folder}`);
   return lines;
 }

@@ -95,8 +95,10 @@ export async function runDownload(
   } catch (error) {
     if (signal.aborted) return backToPending(ctx, image);
     if (!(error instanceof LibraryWriteError)) throw error;
-    const retryable = !STOPS_THE_QUEUE.has(error.kind) && error.kind !== 'target-exists';
-    settle(ctx, image, error.kind, error.message, retryable);
+    // Another file sits at the name: give the name up, so the retry picks the next free one
+    // (and never mistakes that file for this image).
+    if (error.kind === 'target-exists') ctx.store.images.releasePath(image.id, ctx.now());
+    settle(ctx, image, error.kind, error.message, !STOPS_THE_QUEUE.has(error.kind));
     if (STOPS_THE_QUEUE.has(error.kind)) ctx.pauseQueue(error.message, error.kind);
   }
 }

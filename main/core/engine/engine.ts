@@ -8,7 +8,7 @@ import { removeStaleTempFiles } from '../library/library-fs.ts';
 import { DEFAULT_TEMPLATE, parseTemplate } from '../library/naming.ts';
 import { recoverAfterCrash, type RecoveryReport } from '../store/recovery.ts';
 import type { Batch, Image, Job } from '../store/rows.ts';
-import { describeHolder, processIsAlive } from '../store/runnerLease.ts';
+import { describeHolder, LEASE_STALE_AFTER_MS, processIsAlive } from '../store/runnerLease.ts';
 import type { Store } from '../store/store.ts';
 import { AdaptiveConcurrency } from './adaptive-concurrency.ts';
 import { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.ts';
@@ -144,7 +144,7 @@ export class Engine extends EventEmitter<EngineEvents> {
     const now = this.ctx.now();
     const lease = { id: this.runnerId, pid: process.pid, host: hostname(), heartbeatAt: now };
     const taken = this.store.queue.acquireRunner(lease, {
-      staleAfterMs: 30_000,
+      staleAfterMs: LEASE_STALE_AFTER_MS,
       isAlive: processIsAlive,
     });
     if (!taken.acquired) throw new EngineBusyError(describeHolder(taken.holder, now));

@@ -38,6 +38,12 @@ export class BatchRepository {
       setPriority: db.prepare('UPDATE batches SET priority = ? WHERE id = ?'),
       rename: db.prepare('UPDATE batches SET name = ? WHERE id = ?'),
       delete: db.prepare('DELETE FROM batches WHERE id = ?'),
+      // one statement: a claim by another connection lands wholly before or after it
+      deleteUnstarted: db.prepare(
+        `DELETE FROM batches WHERE id = @id
+           AND NOT EXISTS (SELECT 1 FROM batch_state_counts
+             WHERE batch_id = @id AND state <> 'queued' AND n > 0)`,
+      ),
     };
   }
 
@@ -128,6 +134,16 @@ export class BatchRepository {
   /** Deletes the batch's records (jobs, attempts, images rows); files on disk stay. */
   delete(id: number): void {
     this.expectOne(this.s.delete!.run(id).changes, id);
+  }
+
+  /**
+   * Deletes a batch none of whose jobs has left `queued` (an import to undo); false, and
+   * nothing deleted, once one has.
+   */
+  deleteUnstarted(id: number): boolean {
+    if (this.s.deleteUnstarted!.run({ id }).changes === 1) return true;
+    if (!this.get(id)) throw new Error(`Batch ${id} does not exist.`);
+    return false;
   }
 
   private expectOne(changes: number, id: number): void {

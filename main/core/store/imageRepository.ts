@@ -61,6 +61,10 @@ export class ImageRepository {
       ),
       payload: sql('SELECT bytes FROM image_payloads WHERE image_id = ?'),
       reserve: sql('UPDATE images SET rel_path = ?, path_key = ?, updated_at = ? WHERE id = ?'),
+      release: sql(
+        `UPDATE images SET rel_path = NULL, path_key = NULL, updated_at = ?
+         WHERE id = ? AND download_state <> 'done'`,
+      ),
       pathTaken: sql('SELECT 1 FROM images WHERE path_key = ?'),
       done: sql(
         `UPDATE images SET download_state = 'done', bytes = @bytes, sha256 = @sha256,
@@ -175,6 +179,16 @@ export class ImageRepository {
       if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') return false;
       throw error;
     }
+  }
+
+  /**
+   * Gives up an image's reserved path (a download that will not write it), so the name is
+   * free for another image. False when the image is done: its file is on disk under that name.
+   */
+  releasePath(id: number, now: number): boolean {
+    if (this.s.release!.run(now, id).changes === 1) return true;
+    if (!this.get(id)) throw new Error(`Image ${id} does not exist.`);
+    return false;
   }
 
   isPathTaken(relPath: string): boolean {

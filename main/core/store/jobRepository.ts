@@ -27,6 +27,15 @@ export const SCHEDULER_QUERIES = {
 const inList = (states: readonly JobState[]) => states.map((s) => `'${s}'`).join(', ');
 
 /**
+ * For a requeue: a video task that failed (or was canceled) must be submitted afresh, so its
+ * id goes; an uncertain one may still finish, so "retry anyway" polls it again. SET reads the
+ * row as it was, so failure_kind here is the old one.
+ */
+const FORGET_VIDEO_TASK = ['video_task_id', 'video_task_status', 'video_task_progress']
+  .map((column) => `${column} = CASE WHEN failure_kind = 'uncertain' THEN ${column} END`)
+  .join(', ');
+
+/**
  * Jobs: the scheduler's claim and every state change (reads are in JobQueries). Each change
  * checks the shared transition table first (a clear error), runs in a transaction, and
  * compares-and-sets the state; the database's own guard refuses anything the table does not
@@ -45,8 +54,12 @@ export class JobRepository extends JobQueries {
       stateOf: sql('SELECT state, failure_kind FROM jobs WHERE id = ?'),
       queuePaused: sql('SELECT paused FROM queue_state WHERE id = 1'),
       dueRetrying: sql(SCHEDULER_QUERIES.dueRetrying),
+      // skips paused batches as dueRetrying does: else the scheduler wakes for a retry it
+      // will not claim, again and again
       nextRetryAt: sql(
-        `SELECT min(next_attempt_at) AS at FROM jobs WHERE state = 'retrying' AND paused = 0`,
+        `SELECT min(next_attempt_at) AS at FROM jobs AS j
+         WHERE state = 'retrying' AND paused = 0
+           AND (SELECT paused FROM batches WHERE id = j.batch_id) = 0`,
       ),
       runnableBatches: sql(SCHEDULER_QUERIES.runnableBatches),
       queuedInBatch: sql(SCHEDULER_QUERIES.queuedInBatch),
@@ -86,7 +99,7 @@ export class JobRepository extends JobQueries {
       ),
       requeue: sql(
         `UPDATE jobs SET state = 'queued', state_reason = @reason, tries = 0,
-           failure_kind = NULL, error_code = NULL, error_message = NULL,
+           failure_kind = NULL, error_code = NULL, error_message = NULL, ${FORGET_VIDEO_TASK},
            next_attempt_at = NULL, finished_at = NULL, updated_at = @now
          WHERE id = @id AND state = @from RETURNING *`,
       ),
@@ -107,7 +120,7 @@ export class JobRepository extends JobQueries {
       ),
       requeueFailed: sql(
         `UPDATE jobs SET state = 'queued', state_reason = @reason, tries = 0,
-           failure_kind = NULL, error_code = NULL, error_message = NULL,
+           failure_kind = NULL, error_code = NULL, error_message = NULL, ${FORGET_VIDEO_TASK},
            next_attempt_at = NULL, finished_at = NULL, updated_at = @now
          WHERE state = 'failed' AND (failure_kind = 'uncertain') = @uncertain
            AND (@batchId IS NULL OR batch_id = @batchId)`,

@@ -10,6 +10,12 @@ export interface RunnerLease {
   heartbeatAt: number;
 }
 
+/**
+ * A lease not renewed for this long is abandoned: several missed heartbeats (the engine beats
+ * every 5 s), so a busy process is not taken for a dead one. Shared by the engine and the CLI.
+ */
+export const LEASE_STALE_AFTER_MS = 30_000;
+
 export interface LeaseRules {
   /** A lease not renewed for this long is abandoned (the holder hung or its machine died). */
   staleAfterMs: number;

@@ -141,4 +141,39 @@ describe('the key never appears in an error message or a log line', () => {
     expect(seen).toHaveLength(1);
     expect(seen[0]?.authorization).toBeUndefined();
   });
+
+  it('nor are the extra headers (often a second credential): they go to the gateway only', async () => {
+    const hosts = { gateway: [] as IncomingHttpHeaders[], storage: [] as IncomingHttpHeaders[] };
+    const recorder = async (seen: IncomingHttpHeaders[]) => {
+      const server = createServer((req, res) => {
+        seen.push(req.headers);
+        res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.from([1, 2, 3]));
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      closeLater(() => new Promise<void>((resolve) => server.close(() => resolve())));
+      return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    };
+    const gatewayUrl = await recorder(hosts.gateway);
+    const storageUrl = await recorder(hosts.storage);
+    const { client } = await rig(
+      {},
+      {
+        apiKey: KEY,
+        profile: { baseUrl: gatewayUrl, extraHeaders: { 'X-Org-Token': 'org-secret-42' } },
+      },
+    );
+    for (const url of [`${gatewayUrl}/files/a.png`, `${storageUrl}/cdn/a.png?sig=abc`]) {
+      const outcome = await client.downloadImage(url);
+      expect(outcome.ok).toBe(true);
+      if (outcome.ok) await new Response(outcome.value.body).arrayBuffer();
+    }
+    expect(hosts.gateway).toHaveLength(1);
+    expect(hosts.gateway[0]).toMatchObject({
+      authorization: `Bearer ${KEY}`,
+      'x-org-token': 'org-secret-42',
+    });
+    expect(hosts.storage).toHaveLength(1);
+    expect(hosts.storage[0]?.authorization).toBeUndefined();
+    expect(hosts.storage[0]?.['x-org-token']).toBeUndefined();
+  });
 });

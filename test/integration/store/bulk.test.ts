@@ -68,4 +68,17 @@ describe('creating a batch', () => {
       jobCount: 1,
     });
   });
+
+  it('undoes an import only while none of its jobs has started', () => {
+    const untouched = store.batches.create({ name: 'u' }, prompts(3), 1).id;
+    expect(store.batches.deleteUnstarted(untouched)).toBe(true);
+    expect(store.batches.get(untouched)).toBeUndefined();
+    expect(store.jobs.counts()).toMatchObject({ queued: 0 });
+
+    const started = store.batches.create({ name: 's' }, prompts(3), 1).id;
+    store.jobs.claimRunnable(1, 2);
+    expect(store.batches.deleteUnstarted(started)).toBe(false);
+    expect(store.jobs.counts(started)).toMatchObject({ queued: 2, running: 1 });
+    expect(() => store.batches.deleteUnstarted(9999)).toThrow('Batch 9999 does not exist');
+  });
 });

@@ -83,6 +83,28 @@ describe('images and downloads', () => {
     expect(store.images.isPathTaken('b/FOX.png')).toBe(true);
   });
 
+  it('releases a reserved name for another image, but never the name of a file on disk', () => {
+    const [a, b] = succeedWith([
+      { idx: 1, url: 'u1' },
+      { idx: 2, url: 'u2' },
+    ]);
+    store.images.claimDownloads(10, 30);
+    expect(store.images.reservePath(a!.id, 'b/fox.png', 40)).toBe(true);
+    expect(store.images.reservePath(b!.id, 'b/fox.png', 40)).toBe(false);
+
+    expect(store.images.releasePath(a!.id, 50)).toBe(true);
+    expect(store.images.get(a!.id)).toMatchObject({ relPath: null, updatedAt: 50 });
+    expect(store.images.isPathTaken('b/FOX.png')).toBe(false);
+    expect(store.images.reservePath(b!.id, 'b/fox.png', 60)).toBe(true);
+    store.images.markDone(b!.id, file);
+    expect(() => store.images.markDone(a!.id, file)).toThrow('no reserved path');
+
+    expect(store.images.releasePath(b!.id, 70)).toBe(false);
+    expect(store.images.get(b!.id)).toMatchObject({ relPath: 'b/fox.png', downloadState: 'done' });
+    expect(store.images.isPathTaken('b/fox.png')).toBe(true);
+    expect(() => store.images.releasePath(9999, 70)).toThrow('Image 9999 does not exist');
+  });
+
   it('retries a failed download with backoff, then fails it with the reason', () => {
     const [image] = succeedWith([{ idx: 1, url: 'https://gw/tmp/1.png' }]);
     store.images.claimDownloads(1, 30);

@@ -135,6 +135,60 @@ describe('job transitions', () => {
     expect(store.jobs.counts(batchId).queued).toBe(5);
   });
 
+  it('forgets a failed video task on retry, so it is submitted again; keeps an uncertain one to poll', () => {
+    const video = store.batches.create(
+      { name: 'v' },
+      [1, 2, 3, 4].map((i) => ({ prompt: `clip ${i}`, model: 'v', kind: 'video' as const })),
+      1,
+    );
+    store.jobs.claimRunnable(10, 2000);
+    const [taskFailed, uncertain, bulkFailed, bulkUncertain] = store.jobs.listInBatch(video.id);
+    for (const [i, job] of [taskFailed, uncertain, bulkFailed, bulkUncertain].entries()) {
+      store.jobs.setVideoTask(job!.id, {
+        taskId: `task-${i}`,
+        status: 'FAILURE',
+        progress: '100%',
+        now: 2050,
+      });
+    }
+    store.jobs.fail(taskFailed!.id, { kind: 'task-failed', now: 2100 });
+    store.jobs.fail(uncertain!.id, { kind: 'uncertain', now: 2100 });
+    store.jobs.fail(bulkFailed!.id, { kind: 'task-failed', now: 2100 });
+    store.jobs.fail(bulkUncertain!.id, { kind: 'uncertain', now: 2100 });
+    const forgotten = { videoTaskId: null, videoTaskStatus: null, videoTaskProgress: null };
+
+    expect(store.jobs.requeue(taskFailed!.id, 2200)).toMatchObject(forgotten);
+    expect(store.jobs.requeue(uncertain!.id, 2200, { anyway: true })).toMatchObject({
+      videoTaskId: 'task-1',
+      videoTaskStatus: 'FAILURE',
+    });
+    store.jobs.requeueFailed({ uncertain: false, now: 2300, batchId: video.id });
+    store.jobs.requeueFailed({ uncertain: true, now: 2300, batchId: video.id });
+    expect(store.jobs.get(bulkFailed!.id)).toMatchObject({ state: 'queued', ...forgotten });
+    expect(store.jobs.get(bulkUncertain!.id)).toMatchObject({
+      state: 'queued',
+      videoTaskId: 'task-3',
+    });
+  });
+
+  it('waits for no retry of a paused batch, as the claim skips it', () => {
+    const other = store.batches.create({ name: 'other' }, prompts(1), 1000).id;
+    const job = claimOne(2000);
+    store.jobs.scheduleRetry(job.id, { nextAttemptAt: 2500, now: 2100 });
+    expect(store.jobs.nextRetryAt()).toBe(2500);
+    store.batches.setPaused(batchId, true, 'Paused.');
+    // the claim takes only the other batch's job, so nothing is due for this process
+    const claimed = store.jobs.claimRunnable(10, 3000);
+    expect(claimed.map((j) => j.batchId)).toEqual([other]);
+    expect(store.jobs.nextRetryAt()).toBeNull();
+
+    // a retry elsewhere still wakes the scheduler
+    store.jobs.scheduleRetry(claimed[0]!.id, { nextAttemptAt: 4000, now: 3100 });
+    expect(store.jobs.nextRetryAt()).toBe(4000);
+    store.batches.setPaused(batchId, false);
+    expect(store.jobs.nextRetryAt()).toBe(2500);
+  });
+
   it('hands back a refused request without spending a try', () => {
     const job = claimOne();
     expect(store.jobs.handBack(job.id, 2100, 'queue paused: balance')).toMatchObject({

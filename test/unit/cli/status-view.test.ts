@@ -18,6 +18,7 @@ const view: StatusView = {
       source: 'posters.csv',
       createdAt: '2026-11-22T10:00:00.000Z',
       folder: '/w/atelier-library/posters',
+      paused: null,
       jobs: { queued: 3, running: 0, retrying: 1, succeeded: 5, failed: 1, canceled: 0, total: 10 },
       downloads: { pending: 1, downloading: 0, done: 5, failed: 2 },
     },
@@ -33,6 +34,14 @@ describe('formatStatus', () => {
     expect(out).toContain('prompts: 5 succeeded, 1 failed, 4 waiting (of 10)');
     expect(out).toContain('images:  5 on disk, 2 download(s) failed, 1 to download');
     expect(out).toContain('folder:  /w/atelier-library/posters');
+    expect(out).not.toContain('paused:');
+  });
+
+  it('shows a paused batch: its prompts wait even while the queue runs', () => {
+    const batch = { ...view.batches[0]!, paused: { reason: 'Paused.' } };
+    const out = formatStatus({ ...view, paused: null, batches: [batch] }, '');
+    expect(out).toContain('Queue:       not running');
+    expect(out).toContain('paused:  Paused. Its waiting prompts are not sent until resumed.');
   });
 
   it('says how to start when there is no batch, and who runs the queue now', () => {

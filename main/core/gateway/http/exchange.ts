@@ -107,7 +107,8 @@ export async function openExchange(
   };
   const logLine = (line: string) => context.log(redact(line, secret));
 
-  const headers: Record<string, string> = { ...profile.extraHeaders };
+  // Extra headers often carry a second credential: like the key, only the gateway gets them.
+  const headers: Record<string, string> = auth ? { ...profile.extraHeaders } : {};
   if (auth) {
     const key = await readKey(context);
     if ('problem' in key) {
