@@ -26,7 +26,21 @@ export class VideoTaskStore {
 
   add(task: VideoTask): void {
     this.tasks.set(task.id, task);
-    const timer = setTimeout(() => this.snapshot(task), Math.max(0, endTime(task) - Date.now()));
+    this.billAtEnd(task);
+  }
+
+  /**
+   * Bills the task when its time is up, even if nobody looks. A timer may fire a millisecond
+   * before the wall clock reaches the end time (the event loop's clock lags Date.now()), so
+   * an unfinished task arms the timer again.
+   */
+  private billAtEnd(task: VideoTask): void {
+    const timer = setTimeout(
+      () => {
+        if (!task.billed && this.snapshot(task).status === 'IN_PROGRESS') this.billAtEnd(task);
+      },
+      Math.max(1, endTime(task) - Date.now()),
+    );
     // A pending task must not keep the process (or a test run) alive.
     timer.unref();
   }
