@@ -38,15 +38,21 @@ export interface EmbedStats {
   height: number;
 }
 
-/**
- * Embeds the metadata into image bytes as they stream through, holding back only the header
- * (up to the insertion point), and fails with a LibraryWriteError when the source is not the
- * expected format or ends before the image does.
- */
-export function createEmbedTransform(options: EmbedTransformOptions): {
-  transform: Transform;
+/** The embedding as plain calls: bytes in, bytes out, synchronously. */
+export interface Embedder {
+  /** Takes the next chunk of the source; returns what may be written so far. */
+  write(chunk: Buffer): Buffer[];
+  /** The source has ended: returns the rest, or throws when the image is incomplete. */
+  end(): Buffer[];
   stats: EmbedStats;
-} {
+}
+
+/**
+ * Embeds the metadata into image bytes as they come, holding back only the header (up to the
+ * insertion point), and fails with a LibraryWriteError when the source is not the expected
+ * format or ends before the image does.
+ */
+export function createEmbedder(options: EmbedTransformOptions): Embedder {
   const stats: EmbedStats = { format: null, sourceBytes: 0, width: 0, height: 0 };
   // The header collected so far; joined only once it is long enough for the next step, so
   // tiny chunks do not make the copying quadratic.
@@ -56,54 +62,63 @@ export function createEmbedTransform(options: EmbedTransformOptions): {
   let plan: EmbedPlan | null = null;
   let tail: Buffer<ArrayBufferLike> = Buffer.alloc(0);
 
+  return {
+    stats,
+    write(chunk) {
+      stats.sourceBytes += chunk.length;
+      tail = keepTail(tail, chunk);
+      if (pending === null) return [chunk];
+      pending.push(chunk);
+      pendingBytes += chunk.length;
+      if (pendingBytes < needBytes) return [];
+      const prefix = Buffer.concat(pending);
+      pending = [prefix];
+      stats.format ??= checkFormat(prefix, options.expectedFormat);
+      const answer = PLANNERS[stats.format](prefix, options.metadata);
+      if ('needBytes' in answer) {
+        needBytes = answer.needBytes;
+        if (needBytes > MAX_PREFIX_BYTES) {
+          throw new LibraryWriteError('corrupt', 'The image header is implausibly long.');
+        }
+        return [];
+      }
+      plan = answer;
+      stats.width = plan.width;
+      stats.height = plan.height;
+      pending = null;
+      const rest = prefix.subarray(plan.consumed);
+      return rest.length > 0 ? [plan.head, rest] : [plan.head];
+    },
+    end() {
+      checkEnd(plan, pending && Buffer.concat(pending), stats, tail, options);
+      return plan.trailer.length > 0 ? [plan.trailer] : [];
+    },
+  };
+}
+
+/** createEmbedder as a stream Transform, for sources that arrive in chunks. */
+export function createEmbedTransform(options: EmbedTransformOptions): {
+  transform: Transform;
+  stats: EmbedStats;
+} {
+  const embedder = createEmbedder(options);
+  const pass = (stream: Transform, run: () => Buffer[], callback: TransformCallback) => {
+    try {
+      for (const piece of run()) stream.push(piece);
+      callback();
+    } catch (error) {
+      callback(error as Error);
+    }
+  };
   const transform = new Transform({
     transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback) {
-      try {
-        stats.sourceBytes += chunk.length;
-        tail = keepTail(tail, chunk);
-        if (pending === null) {
-          callback(null, chunk);
-          return;
-        }
-        pending.push(chunk);
-        pendingBytes += chunk.length;
-        if (pendingBytes < needBytes) {
-          callback();
-          return;
-        }
-        const prefix = Buffer.concat(pending);
-        pending = [prefix];
-        stats.format ??= checkFormat(prefix, options.expectedFormat);
-        const answer = PLANNERS[stats.format](prefix, options.metadata);
-        if ('needBytes' in answer) {
-          needBytes = answer.needBytes;
-          if (needBytes > MAX_PREFIX_BYTES) {
-            throw new LibraryWriteError('corrupt', 'The image header is implausibly long.');
-          }
-          callback();
-          return;
-        }
-        plan = answer;
-        stats.width = plan.width;
-        stats.height = plan.height;
-        pending = null;
-        this.push(plan.head);
-        const rest = prefix.subarray(plan.consumed);
-        callback(null, rest.length > 0 ? rest : undefined);
-      } catch (error) {
-        callback(error as Error);
-      }
+      pass(this, () => embedder.write(chunk), callback);
     },
     flush(callback: TransformCallback) {
-      try {
-        checkEnd(plan, pending && Buffer.concat(pending), stats, tail, options);
-        callback(null, plan!.trailer.length > 0 ? plan!.trailer : undefined);
-      } catch (error) {
-        callback(error as Error);
-      }
+      pass(this, () => embedder.end(), callback);
     },
   });
-  return { transform, stats };
+  return { transform, stats: embedder.stats };
 }
 
 function keepTail(tail: Buffer, chunk: Buffer): Buffer {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { dirname, extname } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FileHandle } from 'node:fs/promises';
-import { createEmbedTransform } from './embed-transform.ts';
+import { createEmbedder, createEmbedTransform, type EmbedStats } from './embed-transform.ts';
 import { parseImageFormat, type ImageFormat } from './image-format.ts';
 import { abortedError, sourceChunks, type ImageSource } from './image-source.ts';
 import {
@@ -77,26 +77,41 @@ export async function writeImage(
     temp = tempPathIn(dir);
     handle = await openInFolder(fs, dir, temp);
 
-    const { transform, stats } = createEmbedTransform({
+    const embedOptions = {
       metadata: options.metadata,
       expectedFormat,
       expectedSourceBytes: options.expectedBytes,
-    });
+    };
     const hash = createHash('sha256');
     let bytes = 0;
-    const file = handle;
-    await pipeline(
-      sourceChunks(source, signal),
-      transform,
-      async (embedded: AsyncIterable<Buffer>) => {
-        for await (const chunk of embedded) {
-          hash.update(chunk);
-          bytes += chunk.length;
-          await writeAll(file, chunk);
-        }
-      },
-      signal ? { signal } : {},
-    );
+    let stats: EmbedStats;
+    if (source instanceof Uint8Array) {
+      // Bytes already in memory (decoded base64): embed in one go and write once, without
+      // the stream machinery, which costs more than the write itself for small images.
+      const embedder = createEmbedder(embedOptions);
+      const whole = Buffer.from(source.buffer, source.byteOffset, source.byteLength);
+      const out = Buffer.concat([...embedder.write(whole), ...embedder.end()]);
+      hash.update(out);
+      bytes = out.length;
+      await writeAll(handle, out);
+      stats = embedder.stats;
+    } else {
+      const { transform, stats: streamed } = createEmbedTransform(embedOptions);
+      const file = handle;
+      await pipeline(
+        sourceChunks(source, signal),
+        transform,
+        async (embedded: AsyncIterable<Buffer>) => {
+          for await (const chunk of embedded) {
+            hash.update(chunk);
+            bytes += chunk.length;
+            await writeAll(file, chunk);
+          }
+        },
+        signal ? { signal } : {},
+      );
+      stats = streamed;
+    }
     // Checked before the fsync, so a bad image costs no disk flush.
     const image: ImageFacts = { format: stats.format!, width: stats.width, height: stats.height };
     checkDimensions(image, options.expectedSize);
