@@ -26,16 +26,25 @@ export interface ImportOptions {
   /** The batch's name; by default the file's name without its extension. */
   name?: string;
   paused?: boolean;
+  /** Rows kept from the first pass for the insert (default 200,000); past it, read again. */
+  keptRows?: number;
 }
 
 /** Errors kept for the report; past this only the count grows. */
 const MAX_REPORTED_ERRORS = 1_000;
 
 /**
+ * Up to this many rows, the checked rows are kept from the first pass and inserted from
+ * memory (a few tens of MB); a longer file is read a second time instead, so memory stays
+ * bounded whatever its length.
+ */
+const KEPT_ROWS = 200_000;
+
+/**
  * Imports a prompt file as one batch. Every row is checked first (types, then what the
  * model accepts, by the same validation the gateway client applies before sending), so a
- * bad row is reported with its line number and nothing is imported; then the rows are read
- * again and inserted in one transaction, never holding the file in memory.
+ * bad row is reported with its line number and nothing is imported; then the rows are
+ * inserted in one transaction (read again for a long file, never holding it in memory).
  */
 export async function importPromptFile(
   store: Store,
@@ -45,28 +54,34 @@ export async function importPromptFile(
   const errors: RowError[] = [];
   let bad = 0;
   let rows = 0;
+  const checked: CheckCache = new Map();
+  let kept: NewJob[] | null = [];
   for await (const record of readPromptFile(path)) {
-    const problem = 'error' in record ? record.error : checkRow(record.row, options);
-    if (problem) {
+    const job = 'row' in record ? toNewJob(record.row, options) : null;
+    const problem =
+      'error' in record ? record.error : checkJob(job as NewJob, record.row.line, options, checked);
+    if (problem || !job) {
       bad++;
-      if (errors.length < MAX_REPORTED_ERRORS) errors.push(problem);
-    } else rows++;
+      kept = null;
+      if (problem && errors.length < MAX_REPORTED_ERRORS) errors.push(problem);
+      continue;
+    }
+    rows++;
+    if (kept && rows > (options.keptRows ?? KEPT_ROWS)) kept = null;
+    else kept?.push(job);
   }
   if (bad > 0) throw new PromptFileError(path, errors, bad);
   if (rows === 0)
     throw new PromptFileError(path, [{ line: 0, message: 'the file holds no prompt' }], 1);
 
-  const name = options.name ?? basename(path, extname(path));
-  return store.batches.createStreaming(
-    {
-      name,
-      source: basename(path),
-      paused: options.paused ?? false,
-      settings: { defaults: options.defaults ?? {} },
-    },
-    jobsOf(path, options),
-    Date.now(),
-  );
+  const batch = {
+    name: options.name ?? basename(path, extname(path)),
+    source: basename(path),
+    paused: options.paused ?? false,
+    settings: { defaults: options.defaults ?? {} },
+  };
+  if (kept) return store.batches.create(batch, kept, Date.now());
+  return store.batches.createStreaming(batch, jobsOf(path, options), Date.now());
 }
 
 async function* jobsOf(path: string, options: ImportOptions): AsyncGenerator<NewJob> {
@@ -105,30 +120,47 @@ export function toNewJob(row: PromptRow, options: ImportOptions): NewJob {
   };
 }
 
+/**
+ * What the model accepts does not depend on the prompt's words (an empty prompt is refused
+ * earlier) nor on the seed's value (its range is checked per row), so rows that differ only
+ * there share one check: a 100,000-row sheet usually needs a handful.
+ */
+type CheckCache = Map<string, string[]>;
+
 /** What the gateway client would refuse for this row, as one message with its line. */
-function checkRow(row: PromptRow, options: ImportOptions): RowError | null {
-  const job = toNewJob(row, options);
+function checkJob(
+  job: NewJob,
+  line: number,
+  options: ImportOptions,
+  cache: CheckCache,
+): RowError | null {
   if (!job.model) {
-    return { line: row.line, message: 'no model: add a "model" column or give --model' };
+    return { line, message: 'no model: add a "model" column or give --model' };
   }
   const entry = options.catalogue.lookup(job.model);
   if (entry.kind === 'text') {
     return {
-      line: row.line,
+      line,
       message: `${job.model} is a text model; choose an image or video model`,
     };
   }
   if (entry.kind === 'video') return null;
-  const plan = planGeneration(
-    imageRequestFor({
-      model: job.model,
-      prompt: job.prompt,
-      n: job.n ?? 1,
-      size: job.size ?? null,
-      seed: job.seed ?? null,
-      params: job.params ?? {},
-    }),
-    options.catalogue,
-  );
-  return plan.ok ? null : { line: row.line, message: plan.problems.join(' ') };
+  const key = JSON.stringify([job.model, job.size, job.n, job.seed === null, job.params]);
+  let problems = cache.get(key);
+  if (!problems) {
+    const plan = planGeneration(
+      imageRequestFor({
+        model: job.model,
+        prompt: job.prompt,
+        n: job.n ?? 1,
+        size: job.size ?? null,
+        seed: job.seed ?? null,
+        params: job.params ?? {},
+      }),
+      options.catalogue,
+    );
+    problems = plan.ok ? [] : plan.problems;
+    cache.set(key, problems);
+  }
+  return problems.length === 0 ? null : { line, message: problems.join(' ') };
 }

@@ -1,0 +1,62 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createCatalogue } from '../../../shared/gateway/catalogue.ts';
+import { importPromptFile } from '../../../main/core/import/import-batch.ts';
+import { PromptFileError } from '../../../main/core/import/prompt-file.ts';
+import { openStore, type Store } from '../../../main/core/store/store.ts';
+
+let dir: string;
+let store: Store;
+afterEach(() => {
+  store?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function setup(lines: string[]) {
+  dir = mkdtempSync(join(tmpdir(), 'atelier-import-batch-'));
+  store = openStore(join(dir, 'atelier.db'));
+  const file = join(dir, 'sheet.jsonl');
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  return file;
+}
+
+const rows = (count: number) =>
+  Array.from({ length: count }, (_, i) => JSON.stringify({ prompt: `fox ${i + 1}`, seed: i }));
+const options = {
+  catalogue: createCatalogue(),
+  defaults: { model: 'flux-schnell', size: '64x64' },
+};
+
+describe('importPromptFile', () => {
+  it.each([
+    ['kept from the first pass', undefined],
+    ['read again (a long file)', 3],
+  ])('inserts every row in order, %s', async (_, keptRows) => {
+    const file = setup(rows(10));
+    const batch = await importPromptFile(store, file, {
+      ...options,
+      ...(keptRows ? { keptRows } : {}),
+    });
+    expect(batch).toMatchObject({ name: 'sheet', jobCount: 10 });
+    const jobs = store.jobs.listInBatch(batch.id);
+    expect(jobs.map((job) => [job.position, job.prompt, job.seed])).toEqual(
+      Array.from({ length: 10 }, (_, i) => [i + 1, `fox ${i + 1}`, i]),
+    );
+    expect(store.jobs.counts(batch.id).queued).toBe(10);
+  });
+
+  it('reports every bad row with its line, the model check included, and imports nothing', async () => {
+    const file = setup([
+      JSON.stringify({ prompt: 'ok' }),
+      JSON.stringify({ prompt: 'times sign', size: '64×64' }),
+      JSON.stringify({ prompt: 'too many', model: 'dall-e-3', size: '1024x1024', n: 3 }),
+    ]);
+    const error = await importPromptFile(store, file, options).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PromptFileError);
+    expect((error as PromptFileError).errors.map((e) => e.line)).toEqual([2, 3]);
+    expect((error as Error).message).toMatch(/line 2: .*lowercase x/);
+    expect(store.batches.list()).toEqual([]);
+  });
+});
