@@ -10,15 +10,9 @@ import { PromptFileError, readPromptFile } from './prompt-file.ts';
 import type { PromptRow, RowError } from './prompt-row.ts';
 
 /** Values for the columns a row leaves out (the CLI's --model, --size, --n, --seed…). */
-export interface RowDefaults {
-  model?: string;
-  size?: string;
-  n?: number;
-  seed?: number;
-  quality?: string;
-  output_format?: 'png' | 'jpeg' | 'webp';
-  response_format?: 'url' | 'b64_json';
-}
+export type RowDefaults = Partial<
+  Pick<PromptRow, 'model' | 'size' | 'n' | 'seed' | 'quality' | 'output_format'>
+> & { response_format?: 'url' | 'b64_json' };
 
 export interface ImportOptions {
   catalogue: Catalogue;

@@ -7,6 +7,7 @@ import { parseImageFormat, type ImageFormat } from './image-format.ts';
 import { abortedError, sourceChunks, type ImageSource } from './image-source.ts';
 import {
   defaultLibraryFs,
+  openInFolder,
   placeWithoutOverwrite,
   removeQuietly,
   syncDirectory,
@@ -143,17 +144,6 @@ export async function writeImage(
     if (handle) await handle.close().catch(() => undefined);
     if (temp) await removeQuietly(fs, temp);
     throw classify(error, signal, action, targetPath);
-  }
-}
-
-/** Opens a new file, creating its folder only when missing: one syscall, not two, per image. */
-async function openInFolder(fs: LibraryFs, dir: string, path: string): Promise<FileHandle> {
-  try {
-    return await fs.open(path, 'wx');
-  } catch (error) {
-    if ((error as { code?: string }).code !== 'ENOENT') throw error;
-    await fs.mkdir(dir, { recursive: true });
-    return fs.open(path, 'wx');
   }
 }
 

@@ -4,6 +4,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { abortedError, sourceChunks, type ImageSource } from './image-source.ts';
 import {
   defaultLibraryFs,
+  openInFolder,
   placeWithoutOverwrite,
   removeQuietly,
   syncDirectory,
@@ -35,9 +36,8 @@ export async function writeVideo(
   let temp: string | null = null;
   let handle: FileHandle | null = null;
   try {
-    await fs.mkdir(dir, { recursive: true });
     temp = tempPathIn(dir);
-    handle = await fs.open(temp, 'wx');
+    handle = await openInFolder(fs, dir, temp);
     const hash = createHash('sha256');
     let bytes = 0;
     let head = Buffer.alloc(0);
