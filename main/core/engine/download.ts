@@ -16,6 +16,7 @@ import { writeThumbnail } from '../library/thumbnail.ts';
 import { writeImage, type WrittenImage } from '../library/write-image.ts';
 import { LibraryWriteError } from '../library/write-error.ts';
 import { writeVideo } from '../library/write-video.ts';
+import type { DownloadedFile } from '../store/imageRepository.ts';
 import type { Batch, Image, Job } from '../store/rows.ts';
 import { mayRetry, retryDelayMs } from './backoff.ts';
 import type { EngineContext } from './context.ts';
@@ -76,10 +77,7 @@ export async function runDownload(
     const target = resolveInsideLibrary(ctx.libraryDir, relPath);
     if (job.kind === 'video') {
       const video = await writeVideo(source.body, target, { signal });
-      const now = ctx.now();
-      markDone(() => ctx.store.images.markDone(image.id, { ...video, width: 0, height: 0, now }));
-      count(ctx, video.bytes);
-      return;
+      return recordDone(ctx, image, { ...video, width: 0, height: 0 }, markDone);
     }
     const metadata = metadataFor(batch, job, image.idx);
     const written = await writeImage(source.body, target, {
@@ -87,10 +85,7 @@ export async function runDownload(
       format: source.format as ImageFormat,
       signal,
     });
-    const now = ctx.now();
-    // The file is fsynced and in place: a lost "done" only means the next run finds it there.
-    markDone(() => ctx.store.images.markDone(image.id, { ...written, now }));
-    count(ctx, written.bytes);
+    recordDone(ctx, image, written, markDone);
     await writeExtras(ctx, target, join(ctx.libraryDir, batch.dirName), metadata, written);
   } catch (error) {
     if (signal.aborted) return backToPending(ctx, image);
@@ -134,11 +129,7 @@ async function adoptFileInPlace(
     facts = { format, width: meta.width, height: meta.height };
   }
   const sha256 = createHash('sha256').update(bytes).digest('hex');
-  const now = ctx.now();
-  markDone(() =>
-    ctx.store.images.markDone(image.id, { ...facts, bytes: bytes.length, sha256, now }),
-  );
-  count(ctx, bytes.length);
+  recordDone(ctx, image, { ...facts, bytes: bytes.length, sha256 }, markDone);
   return true;
 }
 
@@ -152,7 +143,21 @@ function backToPending(ctx: EngineContext, image: Image): void {
   });
 }
 
-function count(ctx: EngineContext, bytes: number) {
+/**
+ * The file is fsynced and in place: its "done" mark joins the next grouped commit (a lost mark
+ * only means the next run finds the file there and adopts it).
+ */
+function recordDone(
+  ctx: EngineContext,
+  image: Image,
+  file: Omit<DownloadedFile, 'now'>,
+  markDone: (write: () => void) => void,
+): void {
+  const now = ctx.now();
+  const { bytes, sha256, width, height, format } = file;
+  markDone(() =>
+    ctx.store.images.markDone(image.id, { bytes, sha256, width, height, format, now }),
+  );
   ctx.stats.imagesWritten++;
   ctx.stats.bytesWritten += bytes;
 }
