@@ -3,6 +3,7 @@ import { createCatalogue } from '../../../shared/gateway/catalogue.ts';
 import type { GatewayProfile, GatewayProfileInput } from '../../../shared/gateway/profile.ts';
 import { parseProfile } from '../../../shared/gateway/profile.ts';
 import { createPool, type Pool } from './http/pool.ts';
+import { sendRequest, type SendRequest } from './http/transport.ts';
 
 /** The key, or how to get it when needed (safeStorage, the environment…). Never logged. */
 export type KeySource =
@@ -14,8 +15,11 @@ export interface GatewayContextOptions {
   catalogue?: Catalogue;
   /** One line per exchange, for a diagnostics log; already free of the key. */
   log?: (line: string) => void;
-  /** Tests replace fetch to count requests; default: Node's fetch over this context's pool. */
-  fetch?: typeof fetch;
+  /**
+   * Sends one request (each redirect hop is one call). Tests replace it to see what leaves the
+   * machine or to fake failures; default: undici's request() over this context's pool.
+   */
+  request?: SendRequest;
   now?: () => number;
 }
 
@@ -25,7 +29,7 @@ export interface GatewayContext {
   apiKey: KeySource;
   catalogue: Catalogue;
   log: (line: string) => void;
-  fetch: typeof fetch;
+  request: SendRequest;
   now: () => number;
   pool: Pool;
 }
@@ -37,7 +41,7 @@ export function createGatewayContext(options: GatewayContextOptions): GatewayCon
     apiKey: options.apiKey,
     catalogue: options.catalogue ?? createCatalogue(),
     log: options.log ?? (() => {}),
-    fetch: options.fetch ?? fetch,
+    request: options.request ?? sendRequest,
     now: options.now ?? Date.now,
     pool: createPool(profile.timeouts),
   };

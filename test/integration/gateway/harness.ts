@@ -1,3 +1,4 @@
+import { request } from 'undici';
 import { afterEach } from 'vitest';
 import { createGatewayClient, type GatewayClient } from '../../../main/core/gateway/client.ts';
 import {
@@ -12,7 +13,7 @@ import type { Outcome } from '../../../shared/gateway/outcome.ts';
 export interface Rig {
   gateway: RunningGateway;
   client: GatewayClient;
-  /** URLs the client handed to fetch: proof of what left the machine. */
+  /** URLs the client handed to its transport (one per redirect hop): what left the machine. */
   sent: string[];
   log: string[];
 }
@@ -33,9 +34,9 @@ export async function rig(
     profile: { baseUrl: gateway.url, ...client.profile },
     apiKey: client.apiKey ?? gateway.key,
     log: (line) => log.push(line),
-    fetch: (input, init) => {
-      sent.push(String(input));
-      return fetch(input, init);
+    request: (url, options) => {
+      sent.push(String(url));
+      return request(url, options);
     },
   });
   open.push(async () => {

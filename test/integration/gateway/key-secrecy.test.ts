@@ -176,4 +176,39 @@ describe('the key never appears in an error message or a log line', () => {
     expect(hosts.storage[0]?.authorization).toBeUndefined();
     expect(hosts.storage[0]?.['x-org-token']).toBeUndefined();
   });
+
+  it('nor do they follow a redirect from the gateway to a storage host', async () => {
+    const seen = { gateway: [] as IncomingHttpHeaders[], storage: [] as IncomingHttpHeaders[] };
+    const storage = createServer((req, res) => {
+      seen.storage.push(req.headers);
+      res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.from([1, 2, 3]));
+    });
+    await new Promise<void>((resolve) => storage.listen(0, '127.0.0.1', resolve));
+    closeLater(() => new Promise<void>((resolve) => storage.close(() => resolve())));
+    const storageUrl = `http://127.0.0.1:${(storage.address() as { port: number }).port}`;
+    const gateway = createServer((req, res) => {
+      seen.gateway.push(req.headers);
+      res.writeHead(302, { location: `${storageUrl}/cdn/a.png?sig=abc` }).end('moved');
+    });
+    await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve));
+    closeLater(() => new Promise<void>((resolve) => gateway.close(() => resolve())));
+    const gatewayUrl = `http://127.0.0.1:${(gateway.address() as { port: number }).port}`;
+    const { client, sent } = await rig(
+      {},
+      {
+        apiKey: KEY,
+        profile: { baseUrl: gatewayUrl, extraHeaders: { 'X-Org-Token': 'org-secret-42' } },
+      },
+    );
+    const outcome = await client.downloadImage(`${gatewayUrl}/files/a.png`);
+    if (!outcome.ok) throw new Error(outcome.message);
+    expect([...new Uint8Array(await new Response(outcome.value.body).arrayBuffer())]).toEqual([
+      1, 2, 3,
+    ]);
+    expect(sent).toEqual([`${gatewayUrl}/files/a.png`, `${storageUrl}/cdn/a.png?sig=abc`]);
+    expect(seen.gateway[0]).toMatchObject({ authorization: `Bearer ${KEY}` });
+    expect(seen.storage).toHaveLength(1);
+    expect(seen.storage[0]?.authorization).toBeUndefined();
+    expect(seen.storage[0]?.['x-org-token']).toBeUndefined();
+  });
 });

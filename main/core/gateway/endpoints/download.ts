@@ -1,4 +1,5 @@
 import type { Download, Outcome } from '../../../../shared/gateway/outcome.ts';
+import { header } from '../classify/headers.ts';
 import type { GatewayContext } from '../context.ts';
 import { openExchange, parseJson, type CallOptions } from '../http/exchange.ts';
 
@@ -24,19 +25,19 @@ export async function download(
       status: response.status,
       headers: response.headers,
       body,
-      ...(body === undefined ? { contentType: response.headers.get('content-type') } : {}),
+      ...(body === undefined ? { contentType: header(response.headers, 'content-type') } : {}),
     });
     answer.close(failure.message);
     return failure;
   }
-  const length = response.headers.get('content-length');
+  const length = header(response.headers, 'content-length');
   return {
     ok: true,
     status: response.status,
     requestIds: answer.requestIds,
     value: {
       body: answer.stream(),
-      contentType: response.headers.get('content-type'),
+      contentType: header(response.headers, 'content-type'),
       contentLength: length === null ? null : Number(length),
     },
   };

@@ -1,5 +1,6 @@
 import type { ChatResult, Outcome, ResponsesResult } from '../../../../shared/gateway/outcome.ts';
 import type { ChatRequest, ResponsesRequest } from '../../../../shared/gateway/requests.ts';
+import { header } from '../classify/headers.ts';
 import type { GatewayContext } from '../context.ts';
 import { callJson } from '../http/call-json.ts';
 import { GatewayError } from '../http/errors.ts';
@@ -133,7 +134,7 @@ async function* streamText(
   const answer = await openExchange(context, spec, options);
   if (!('response' in answer)) throw new GatewayError(answer);
   const { response } = answer;
-  const isStream = (response.headers.get('content-type') ?? '').includes('text/event-stream');
+  const isStream = (header(response.headers, 'content-type') ?? '').includes('text/event-stream');
 
   if (response.status < 200 || response.status >= 300 || !isStream) {
     const text = await answer.text();
@@ -148,7 +149,7 @@ async function* streamText(
         return;
       }
     }
-    const contentType = response.headers.get('content-type');
+    const contentType = header(response.headers, 'content-type');
     const failure = answer.fail(
       response.status >= 200 && response.status < 300
         ? { kind: 'bad-body', status: response.status, contentType }

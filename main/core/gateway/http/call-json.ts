@@ -1,5 +1,6 @@
 import type { Outcome, RequestIds } from '../../../../shared/gateway/outcome.ts';
 import type { FailureInput } from '../classify/classify.ts';
+import { header } from '../classify/headers.ts';
 import { mergeRequestIds } from '../classify/request-ids.ts';
 import type { GatewayContext } from '../context.ts';
 import { openExchange, parseJson, type CallOptions, type ExchangeSpec } from './exchange.ts';
@@ -23,7 +24,7 @@ export async function callJson<T>(
   if (!text.ok) return text;
   const { response } = answer;
   const body = parseJson(text.text);
-  const contentType = response.headers.get('content-type');
+  const contentType = header(response.headers, 'content-type');
 
   if (response.status < 200 || response.status >= 300) {
     const failure = answer.fail({

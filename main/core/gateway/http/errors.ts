@@ -11,7 +11,10 @@ export class GatewayError extends Error {
   }
 }
 
-/** The innermost system or undici error code (fetch wraps it in `cause`, sometimes twice). */
+/**
+ * The system or undici error code. undici's request() rejects with the error itself; a `cause`
+ * chain (a wrapped error) and an AggregateError (every address refused) are looked into too.
+ */
 export function networkCode(error: unknown): string | null {
   let current: unknown = error;
   for (let depth = 0; depth < 6 && current; depth++) {

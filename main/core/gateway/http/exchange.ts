@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { GatewayTimeouts } from '../../../../shared/gateway/profile.ts';
 import { apiRoot } from '../../../../shared/gateway/profile.ts';
 import type { GatewayFailure, RequestIds } from '../../../../shared/gateway/outcome.ts';
@@ -5,7 +6,12 @@ import { redact } from '../../../../shared/gateway/redact.ts';
 import { BEFORE_SEND_CODES, classifyFailure, type FailureInput } from '../classify/classify.ts';
 import { requestIdsOf } from '../classify/request-ids.ts';
 import type { GatewayContext } from '../context.ts';
+import { contentLength, readAll, webStream } from './answer-body.ts';
 import { GatewayError, networkCode } from './errors.ts';
+import { startPhaseTimers, type PhaseTimers } from './phase-timers.ts';
+import { sendFollowingRedirects } from './redirects.ts';
+import { encodeBody } from './request-body.ts';
+import type { SentAnswer } from './transport.ts';
 
 export interface CallOptions {
   /** Cancels the call (the person pressed cancel, the queue was paused…). */
@@ -24,9 +30,15 @@ export interface ExchangeSpec {
   accept?: string;
 }
 
+/** Status and headers of an answer; header names are lower case, read them with `header()`. */
+export interface AnswerHead {
+  status: number;
+  headers: SentAnswer['headers'];
+}
+
 /** An answer whose headers have arrived; its body is still to be read (or streamed). */
 export interface OpenAnswer {
-  response: Response;
+  response: AnswerHead;
   requestIds: RequestIds;
   /** Reads the whole body as text; a body cut off or timed out becomes a failure. */
   text(): Promise<{ ok: true; text: string } | GatewayFailure>;
@@ -40,15 +52,8 @@ export interface OpenAnswer {
   close(note?: string): void;
 }
 
-class PhaseTimeout extends Error {
-  readonly phase: 'response' | 'body';
-  readonly afterMs: number;
-  constructor(phase: 'response' | 'body', afterMs: number) {
-    super(`${phase} time-out after ${afterMs} ms`);
-    this.phase = phase;
-    this.afterMs = afterMs;
-  }
-}
+/** What fetch used to send by default; some gateways' firewalls look at them. */
+const DEFAULT_HEADERS = { accept: '*/*', 'user-agent': 'node' };
 
 async function readKey(context: GatewayContext): Promise<{ key: string } | { problem: string }> {
   let raw: string | null | undefined;
@@ -66,13 +71,29 @@ async function readKey(context: GatewayContext): Promise<{ key: string } | { pro
   return { key };
 }
 
-function targetOf(context: GatewayContext, spec: ExchangeSpec): { url: URL; auth: boolean } {
+/** Parsed once per base URL: URL parsing is a visible part of a request's CPU. */
+const gatewayOrigins = new WeakMap<
+  GatewayContext['profile'],
+  { baseUrl: string; origin: string }
+>();
+
+function gatewayOriginOf(profile: GatewayContext['profile']): string {
+  const known = gatewayOrigins.get(profile);
+  // Checked against the base URL so that a profile edited in place never uses a stale origin.
+  if (known?.baseUrl === profile.baseUrl) return known.origin;
+  const origin = new URL(profile.baseUrl).origin;
+  gatewayOrigins.set(profile, { baseUrl: profile.baseUrl, origin });
+  return origin;
+}
+
+function targetOf(context: GatewayContext, spec: ExchangeSpec) {
+  const gatewayOrigin = gatewayOriginOf(context.profile);
   if (spec.url) {
     const url = new URL(spec.url);
     // The key goes only to the gateway itself, never to a storage host behind a file link.
-    return { url, auth: url.origin === new URL(context.profile.baseUrl).origin };
+    return { url, gatewayOrigin, auth: url.origin === gatewayOrigin };
   }
-  return { url: new URL(apiRoot(context.profile) + (spec.path ?? '')), auth: true };
+  return { url: new URL(apiRoot(context.profile) + (spec.path ?? '')), gatewayOrigin, auth: true };
 }
 
 /**
@@ -88,7 +109,7 @@ export async function openExchange(
   const { profile } = context;
   const timeouts = { ...profile.timeouts, ...options.timeouts };
   const started = context.now();
-  const { url, auth } = targetOf(context, spec);
+  const { url, gatewayOrigin, auth } = targetOf(context, spec);
   const where = `${spec.method} ${url.origin}${url.pathname}`; // no query: links may carry tokens
   let secret: string | null = null;
 
@@ -107,8 +128,6 @@ export async function openExchange(
   };
   const logLine = (line: string) => context.log(redact(line, secret));
 
-  // Extra headers often carry a second credential: like the key, only the gateway gets them.
-  const headers: Record<string, string> = auth ? { ...profile.extraHeaders } : {};
   if (auth) {
     const key = await readKey(context);
     if ('problem' in key) {
@@ -117,63 +136,62 @@ export async function openExchange(
       return failure;
     }
     secret = key.key;
-    headers.authorization = `Bearer ${key.key}`;
   }
-  if (spec.accept) headers.accept = spec.accept;
-  let body: string | FormData | undefined;
-  if (spec.json !== undefined) {
-    headers['content-type'] = 'application/json';
-    body = JSON.stringify(spec.json);
-  } else if (spec.form) {
-    body = spec.form; // fetch writes the multipart boundary itself
-  }
+  const encoded = await encodeBody(spec);
+  // Later entries win, as they did in fetch's Headers: its defaults, the profile's extra
+  // headers, what this request needs, the key. Names are lower case so none is sent twice.
+  const own: Record<string, string> = {};
+  if (spec.accept) own.accept = spec.accept;
+  if (encoded) own['content-type'] = encoded.contentType;
+  const headers = { ...DEFAULT_HEADERS, ...own };
+  // Extra headers often carry a second credential: like the key, only the gateway gets them.
+  const gatewayHeaders =
+    secret === null
+      ? null
+      : {
+          ...DEFAULT_HEADERS,
+          ...lowerCaseNames(profile.extraHeaders),
+          ...own,
+          authorization: `Bearer ${secret}`,
+        };
 
-  const timer = new AbortController();
-  const responseTimer = setTimeout(
-    () => timer.abort(new PhaseTimeout('response', timeouts.responseMs)),
-    timeouts.responseMs,
-  );
-  const totalTimer = setTimeout(
-    () => timer.abort(new PhaseTimeout('body', timeouts.totalMs)),
-    timeouts.totalMs,
-  );
-  // The timers guard a request; they must not keep a finished CLI process alive on their own.
-  responseTimer.unref();
-  totalTimer.unref();
-  const stopTimers = () => {
-    clearTimeout(responseTimer);
-    clearTimeout(totalTimer);
-  };
-  const signal = options.signal ? AbortSignal.any([options.signal, timer.signal]) : timer.signal;
+  if (options.signal?.aborted) return classify({ kind: 'canceled', sent: false });
+  const timers = startPhaseTimers(timeouts, options.signal);
 
-  if (options.signal?.aborted) {
-    stopTimers();
-    return classify({ kind: 'canceled', sent: false });
-  }
-
-  let response: Response;
+  let answer: SentAnswer;
   try {
-    response = await context.fetch(url, {
-      method: spec.method,
-      headers,
-      body,
-      signal,
-      dispatcher: context.pool,
-    } as RequestInit);
+    answer = await sendFollowingRedirects(
+      context.request,
+      {
+        url,
+        method: spec.method,
+        headers,
+        gatewayHeaders,
+        body: encoded?.body,
+        signal: timers.signal,
+        dispatcher: context.pool,
+      },
+      gatewayOrigin,
+    );
   } catch (error) {
-    stopTimers();
-    const failure = classify(sendFailure(error, options.signal, timer.signal));
+    timers.stop();
+    const failure = classify(sendFailure(error, options.signal, timers));
     logLine(`${where} → ${failure.kind} after ${context.now() - started} ms: ${failure.message}`);
     return failure;
   }
-  clearTimeout(responseTimer);
+  timers.answered();
+  const { body } = answer;
+  // undici also reports a body's failure as an 'error' event; the readers below see it anyway,
+  // and an unread body destroyed by a time-out must not crash the process.
+  body.on('error', () => {});
+  const response: AnswerHead = { status: answer.statusCode, headers: answer.headers };
   const requestIds = requestIdsOf(response.headers, undefined, profile.requestIdHeader, [secret]);
 
   const bodyFailure = (error: unknown): GatewayFailure => {
     if (options.signal?.aborted) return classify({ kind: 'canceled', sent: true }, requestIds);
-    const reason = timer.signal.reason;
-    if (timer.signal.aborted && reason instanceof PhaseTimeout) {
-      return classify({ kind: 'timeout', phase: 'body', afterMs: reason.afterMs }, requestIds);
+    const timeout = timers.timedOut();
+    if (timeout) {
+      return classify({ kind: 'timeout', phase: 'body', afterMs: timeout.afterMs }, requestIds);
     }
     return classify({ kind: 'network', phase: 'body', code: networkCode(error) }, requestIds);
   };
@@ -182,13 +200,15 @@ export async function openExchange(
   const close = (note?: string) => {
     if (closed) return;
     closed = true;
-    stopTimers();
-    if (!response.bodyUsed && response.body) response.body.cancel().catch(() => {});
+    timers.stop();
+    release(body);
     const id = requestIds.requestId ? ` [${requestIds.requestId}]` : '';
     logLine(
       `${where} → ${response.status} in ${context.now() - started} ms${id}${note ? `: ${note}` : ''}`,
     );
   };
+  // A body shorter than its content-length ended cleanly only if the transport did not check.
+  const expected = [204, 304].includes(response.status) ? null : contentLength(response.headers);
 
   return {
     response,
@@ -197,69 +217,73 @@ export async function openExchange(
     fail: (input) => classify(input, requestIds),
     close,
     async text() {
+      let bytes: Buffer;
       try {
-        const text = await response.text();
-        return { ok: true, text };
+        bytes = await readAll(body);
       } catch (error) {
         const failure = bodyFailure(error);
         close(failure.message);
         return failure;
       }
+      if (expected !== null && bytes.byteLength < expected) {
+        // An answer cut short: for an API call that is a dropped connection, not a download.
+        const failure = classify({ kind: 'network', phase: 'body', code: 'truncated' }, requestIds);
+        close(failure.message);
+        return failure;
+      }
+      return { ok: true, text: bytes.toString('utf8') };
     },
     stream() {
-      const source = response.body;
-      if (!source) {
-        close();
-        return new ReadableStream({ start: (controller) => controller.close() });
-      }
-      const reader = source.getReader();
-      const expected = Number(response.headers.get('content-length') ?? Number.NaN);
-      let received = 0;
-      return new ReadableStream<Uint8Array>({
-        async pull(controller) {
-          try {
-            const { done, value } = await reader.read();
-            if (!done) {
-              received += value.byteLength;
-              controller.enqueue(value);
-              return;
-            }
-            if (Number.isFinite(expected) && received < expected) {
-              const failure = classify({ kind: 'truncated', expected, received }, requestIds);
-              close(failure.message);
-              controller.error(new GatewayError(failure));
-              return;
-            }
-            close();
-            controller.close();
-          } catch (error) {
-            const failure = bodyFailure(error);
+      return webStream(body, {
+        ended(received) {
+          if (expected !== null && received < expected) {
+            const failure = classify({ kind: 'truncated', expected, received }, requestIds);
             close(failure.message);
-            controller.error(new GatewayError(failure));
+            return new GatewayError(failure);
           }
+          close();
+          return null;
         },
-        async cancel(reason) {
+        failed(error) {
+          const failure = bodyFailure(error);
+          close(failure.message);
+          return new GatewayError(failure);
+        },
+        cancel() {
+          // The reader gave up (or already failed): no log line, as with fetch.
           closed = true;
-          stopTimers();
-          await reader.cancel(reason).catch(() => {});
+          timers.stop();
+          release(body);
         },
       });
     },
   };
 }
 
-/** What a rejected fetch means: canceled, our own time-out, or a connection failure. */
+function lowerCaseNames(headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) out[name.toLowerCase()] = value;
+  return out;
+}
+
+/** undici keeps the connection busy until a body is read to the end or destroyed. */
+function release(body: Readable): void {
+  if (!body.readableEnded && !body.destroyed) body.destroy();
+}
+
+/** What a failed send means: canceled, our own time-out, or a connection failure. */
 function sendFailure(
   error: unknown,
   cancel: AbortSignal | undefined,
-  timer: AbortSignal,
+  timers: PhaseTimers,
 ): FailureInput {
   if (cancel?.aborted) return { kind: 'canceled', sent: true };
   const code = networkCode(error);
-  if (timer.aborted && timer.reason instanceof PhaseTimeout) {
+  const timeout = timers.timedOut();
+  if (timeout) {
     // Our timer fired before any answer. The request may well have been sent; only a failed
-    // connect proves otherwise, and that would have ended the fetch with its own error code.
-    return { kind: 'timeout', phase: 'response', afterMs: timer.reason.afterMs };
+    // connect proves otherwise, and that would have ended the request with its own error code.
+    return { kind: 'timeout', phase: 'response', afterMs: timeout.afterMs };
   }
   if (code === 'UND_ERR_CONNECT_TIMEOUT') return { kind: 'timeout', phase: 'connect' };
   if (code !== null && BEFORE_SEND_CODES.has(code))

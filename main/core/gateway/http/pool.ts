@@ -2,11 +2,11 @@ import { Agent } from 'undici';
 import type { GatewayTimeouts } from '../../../../shared/gateway/profile.ts';
 
 /**
- * One connection pool per gateway profile, used by Node's own fetch as its dispatcher.
- * Why undici's Agent and not the default one: the connect time-out must be a setting of the
- * profile, because a failure to connect is the one time-out that proves nothing was sent
- * (safe to retry) — and idle connections are kept long enough to be reused between images.
- * undici 7 matches the undici inside Node 24's fetch.
+ * One connection pool per gateway profile, the dispatcher of every request (undici's
+ * request(), see transport.ts). Why an Agent of our own and not the global one: the connect
+ * time-out must be a setting of the profile, because a failure to connect is the one time-out
+ * that proves nothing was sent (safe to retry) — and idle connections are kept long enough to
+ * be reused between images.
  */
 export function createPool(timeouts: Pick<GatewayTimeouts, 'connectMs'>): Agent {
   return new Agent({
