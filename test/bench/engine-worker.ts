@@ -18,6 +18,7 @@ const { values } = parseArgs({
     key: { type: 'string' },
     prompts: { type: 'string' },
     concurrency: { type: 'string', default: '32' },
+    'download-concurrency': { type: 'string' },
     size: { type: 'string', default: '64x64' },
     'response-format': { type: 'string', default: 'b64_json' },
   },
@@ -47,6 +48,9 @@ try {
     client,
     libraryDir: join(dir, 'library'),
     concurrency: Number(values.concurrency),
+    ...(values['download-concurrency']
+      ? { downloadConcurrency: Number(values['download-concurrency']) }
+      : {}),
   });
   const cpuBefore = process.cpuUsage();
   const started = performance.now();

@@ -1,14 +1,18 @@
 import type { GatewayClient } from '../gateway/client.ts';
+import type { TemplateToken } from '../library/naming.ts';
+import type { Batch } from '../store/rows.ts';
 import type { Store } from '../store/store.ts';
 import type { AdaptiveConcurrency } from './adaptive-concurrency.ts';
 import type { BackoffPolicy } from './backoff.ts';
+import type { PreparedDownload } from './download.ts';
 
 /** What the job and download runners share with the engine that drives them. */
 export interface EngineContext {
   store: Store;
   client: GatewayClient;
   libraryDir: string;
-  namingTemplate: string;
+  /** The file name template, parsed once. */
+  namingTemplate: TemplateToken[];
   backoff: BackoffPolicy;
   downloadBackoff: BackoffPolicy;
   responseFormat: 'url' | 'b64_json' | undefined;
@@ -24,6 +28,18 @@ export interface EngineContext {
    * event loop; resolves once it is durable.
    */
   commit(write: () => void): Promise<void>;
+  /**
+   * Asked inside an outcome's write: may `count` images, whose bytes are in hand, go straight
+   * to the download pool (claimed in that write, started after its commit)? Yes while the
+   * pool and its backlog have room; then the slots are held until `startDownloads` or
+   * `releaseDownloads`. No: they wait in the database like any pending download.
+   */
+  reserveDownloads(count: number): boolean;
+  /** Starts downloads claimed in a committed write, giving back `reserved` slots. */
+  startDownloads(prepared: PreparedDownload[], reserved: number): void;
+  /** The write that reserved `count` slots failed: nothing was claimed. */
+  releaseDownloads(count: number): void;
+  batchOf(batchId: number): Batch;
   /** Video jobs now polling a submitted task: safe to stop, the next start polls again. */
   pollingVideos: Set<number>;
   /** Wake the scheduler at this time (a retry or a download falls due). */

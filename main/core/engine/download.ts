@@ -35,18 +35,27 @@ export interface PreparedDownload {
 
 /**
  * Runs inside the claim's transaction: an image whose bytes the database holds gets its name
- * reserved there, so many claimed images cost one commit, not one each.
+ * reserved there, so many claimed images cost one commit, not one each. `inHand`: the same
+ * bytes, still in memory from the answer (not read back).
  */
 export function prepareDownload(
   ctx: EngineContext,
   image: Image,
   lookup: { job: Job; batch: Batch },
-): PreparedDownload {
-  const bytes = image.hasPayload ? ctx.store.images.payload(image.id) : undefined;
+  inHand?: Buffer,
+): PreparedDownload | null {
+  const bytes = inHand ?? (image.hasPayload ? ctx.store.images.payload(image.id) : undefined);
   if (!bytes) return { image, ...lookup, payload: null };
   const format = detectImageFormat(bytes) ?? expectedFormat(lookup.job);
-  const relPath = image.relPath ?? reserveName(ctx, image, lookup.batch, lookup.job, format);
-  return { image, ...lookup, payload: { bytes, format, relPath } };
+  try {
+    const relPath = image.relPath ?? reserveName(ctx, image, lookup.batch, lookup.job, format);
+    return { image, ...lookup, payload: { bytes, format, relPath } };
+  } catch (error) {
+    // No free name: this image fails with the reason, and the claim around it goes on.
+    if (!(error instanceof LibraryWriteError)) throw error;
+    settle(ctx, image, error.kind, error.message, false);
+    return null;
+  }
 }
 
 /**
@@ -134,7 +143,7 @@ async function adoptFileInPlace(
 }
 
 /** Stopped, not failed: it goes back to pending and runs again next time. */
-function backToPending(ctx: EngineContext, image: Image): void {
+export function backToPending(ctx: EngineContext, image: Image): void {
   ctx.store.images.markDownloadFailed(image.id, {
     code: 'interrupted',
     reason: 'The download was interrupted; it will run again.',

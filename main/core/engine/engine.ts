@@ -7,6 +7,7 @@ import type { GatewayClient } from '../gateway/client.ts';
 import { removeStaleTempFiles } from '../library/library-fs.ts';
 import { DEFAULT_TEMPLATE, parseTemplate } from '../library/naming.ts';
 import { recoverAfterCrash, type RecoveryReport } from '../store/recovery.ts';
+import { transact } from '../store/transaction.ts';
 import type { Batch, Image, Job } from '../store/rows.ts';
 import { describeHolder, LEASE_STALE_AFTER_MS, processIsAlive } from '../store/runnerLease.ts';
 import type { Store } from '../store/store.ts';
@@ -14,6 +15,7 @@ import { AdaptiveConcurrency } from './adaptive-concurrency.ts';
 import { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.ts';
 import { ENGINE_STOPPING, type EngineContext } from './context.ts';
 import {
+  backToPending,
   prepareDownload,
   runDownload,
   STOPS_THE_QUEUE,
@@ -32,6 +34,7 @@ export interface EngineOptions {
   libraryDir: string;
   /** Most requests in flight (the pool's ceiling; 429s lower it for a while). */
   concurrency?: number;
+  /** Most images written at once; by default as many as `concurrency` (at least 8). */
   downloadConcurrency?: number;
   /** Optional cap on requests started per minute. */
   requestsPerMinute?: number | null;
@@ -52,6 +55,14 @@ export interface EngineOptions {
 }
 
 export type IdleReason = 'done' | 'paused' | 'stopped';
+
+/** What one turn's claim took: jobs now `running` (attempts open) and images `downloading`. */
+interface Claim {
+  jobs: Array<{ job: Job; attemptId: number | null }>;
+  downloads: PreparedDownload[];
+  /** Fewer jobs were runnable than slots were free. */
+  nothingToClaim: boolean;
+}
 
 interface EngineEvents {
   progress: [EngineProgress];
@@ -79,15 +90,21 @@ export class Engine extends EventEmitter<EngineEvents> {
   private readonly batchCache = new Map<number, Batch>();
   private readonly finishRate = new FinishRate();
   private readonly throttle: ProgressThrottle;
-  /** "Done" marks of images already fsynced on disk, committed together a little later. */
-  private readonly doneMarks: GroupCommit;
-  /** Jobs' outcomes, committed together per turn of the event loop. */
-  private readonly outcomes: GroupCommit;
+  /**
+   * Every write of a turn of the event loop in one commit: jobs' outcomes, the claims that
+   * refill the pools, and (lazily, a few ms later at most) the "done" marks of images
+   * already fsynced on disk.
+   */
+  private readonly writes: GroupCommit;
   private readonly runnerId = randomUUID();
   private ticker: NodeJS.Timeout | null = null;
   private wakeTimer: { at: number; timer: NodeJS.Timeout } | null = null;
   private pumpQueued = false;
   private state: 'new' | 'running' | 'draining' | 'stopped' = 'new';
+  /** stop({ abort }) is under way: downloads handed over from now on start aborted. */
+  private aborting = false;
+  /** Download slots promised to images handed over in a write not yet committed. */
+  private downloadsReserved = 0;
   private startedAt = 0;
   private idleWaiters: Array<(reason: IdleReason) => void> = [];
 
@@ -95,9 +112,11 @@ export class Engine extends EventEmitter<EngineEvents> {
     super();
     const now = options.now ?? Date.now;
     this.store = options.store;
-    const template = options.namingTemplate ?? DEFAULT_TEMPLATE;
-    parseTemplate(template); // a bad template is refused before any work
-    this.downloadLimit = options.downloadConcurrency ?? 8;
+    // a bad template is refused before any work
+    const template = parseTemplate(options.namingTemplate ?? DEFAULT_TEMPLATE);
+    // As many downloads at once as requests (at least 8): each write waits mostly on the disk
+    // (create, fsync), so a smaller pool falls behind the answers and holds the queue back.
+    this.downloadLimit = options.downloadConcurrency ?? Math.max(8, options.concurrency ?? 8);
     this.downloads = new PQueue({ concurrency: this.downloadLimit });
     this.rate = options.requestsPerMinute
       ? new RequestRateLimit(options.requestsPerMinute, now())
@@ -122,16 +141,25 @@ export class Engine extends EventEmitter<EngineEvents> {
       now,
       random: options.random ?? Math.random,
       stats: { requestsSent: 0, imagesWritten: 0, bytesWritten: 0 },
-      commit: (write) => this.outcomes.add(write),
+      commit: (write) => this.writes.add(write),
+      reserveDownloads: (count) => this.reserveDownloads(count),
+      startDownloads: (prepared, reserved) => {
+        this.downloadsReserved -= reserved;
+        for (const download of prepared) this.launchDownload(download);
+      },
+      releaseDownloads: (count) => {
+        this.downloadsReserved -= count;
+      },
+      batchOf: (batchId) => this.batchOf(batchId),
       pollingVideos: new Set(),
       wakeAt: (at) => this.wakeAt(at),
       pauseQueue: (reason, code) => this.pause(reason, code),
     };
-    this.doneMarks = new GroupCommit((fn) => this.store.transaction(fn), 5);
-    this.outcomes = new GroupCommit((fn) => this.store.transaction(fn));
-    this.throttle = new ProgressThrottle(options.progressIntervalMs ?? 100, () =>
-      this.emit('progress', this.progress()),
-    );
+    this.writes = new GroupCommit((fn) => transact(this.store.db, fn, 'immediate'), 5);
+    this.throttle = new ProgressThrottle(options.progressIntervalMs ?? 100, () => {
+      // Counting reads the database: not worth it when nobody listens.
+      if (this.listenerCount('progress') > 0) this.emit('progress', this.progress());
+    });
   }
 
   /**
@@ -187,16 +215,19 @@ export class Engine extends EventEmitter<EngineEvents> {
   async stop(options: { abort?: boolean } = {}): Promise<void> {
     if (this.state === 'stopped') return;
     this.state = 'draining';
+    this.aborting = options.abort ?? false;
     this.clearWake();
     const stopping = options.abort
       ? [...this.running.values(), ...this.downloading.values()]
       : [...this.ctx.pollingVideos].map((id) => this.running.get(id));
     for (const controller of stopping) controller?.abort(ENGINE_STOPPING);
-    await Promise.all([this.requests.onIdle(), this.downloads.onIdle()]);
+    // Requests first: the last answers may still hand their images to the download pool.
+    await this.requests.onIdle();
+    await this.downloads.onIdle();
     this.state = 'stopped';
     if (this.ticker) clearInterval(this.ticker);
     // Every outcome is committed before another process may take the queue.
-    this.doneMarks.flush();
+    this.writes.flush();
     this.store.queue.releaseRunner(this.runnerId);
     this.throttle.flush();
     this.throttle.stop();
@@ -288,7 +319,7 @@ export class Engine extends EventEmitter<EngineEvents> {
   }
 
   progress(): EngineProgress {
-    this.doneMarks.flush();
+    this.writes.flush();
     const now = this.ctx.now();
     const queue = this.store.queue.get();
     return {
@@ -306,7 +337,11 @@ export class Engine extends EventEmitter<EngineEvents> {
     };
   }
 
-  /** Refills both pools once per turn of the event loop, however many things changed. */
+  /**
+   * Refills both pools once per turn of the event loop, however many things changed: the
+   * claims join that turn's commit, and the work starts once it is durable (each job is
+   * `running`, its attempt open, before its request leaves).
+   */
   private pump(): void {
     // After stop the caller may close the store: a late pump (a task's finally, whenIdle)
     // must not read it, not even for a progress event.
@@ -314,29 +349,39 @@ export class Engine extends EventEmitter<EngineEvents> {
     this.throttle.touch(this.ctx.now());
     if (this.pumpQueued) return;
     this.pumpQueued = true;
-    setImmediate(() => {
-      this.pumpQueued = false;
-      this.fill();
-    });
-  }
-
-  private fill(): void {
-    try {
-      this.fillPools();
-    } catch (error) {
-      // A refused write (the database locked past its timeout, a full disk) must not end the
-      // process with work in flight: log it and try again shortly.
-      console.error('atelier: the scheduler could not claim work:', error);
-      if (this.state === 'running') this.wakeAt(this.ctx.now() + 1000);
-    }
-  }
-
-  private fillPools(): void {
-    if (this.state === 'stopped') return this.resolveIdle('stopped');
     if (this.state !== 'running') {
-      if (this.state === 'new' || this.running.size + this.downloading.size > 0) return;
-      return this.settleIdle('stopped');
+      setImmediate(() => {
+        this.pumpQueued = false;
+        this.settleWhileNotRunning();
+      });
+      return;
     }
+    let claim: Claim | null = null;
+    this.writes
+      .add(() => {
+        this.pumpQueued = false;
+        claim = this.claimWork();
+      })
+      .then(
+        () => this.startClaimed(claim),
+        (error: unknown) => {
+          // A refused write (the database locked past its timeout, a full disk) must not end
+          // the process with work in flight: log it and try again shortly.
+          console.error('atelier: the scheduler could not claim work:', error);
+          if (this.state === 'running') this.wakeAt(this.ctx.now() + 1000);
+        },
+      );
+  }
+
+  private settleWhileNotRunning(): void {
+    if (this.state === 'stopped') return this.resolveIdle('stopped');
+    if (this.state === 'new' || this.running.size + this.downloading.size > 0) return;
+    this.settleIdle('stopped');
+  }
+
+  /** Inside the turn's transaction: claims jobs for free request slots and due downloads. */
+  private claimWork(): Claim | null {
+    if (this.state !== 'running') return null;
     const now = this.ctx.now();
     this.requests.concurrency = this.ctx.aimd.limit;
     let free = this.ctx.aimd.limit - this.running.size;
@@ -344,28 +389,47 @@ export class Engine extends EventEmitter<EngineEvents> {
       free = Math.min(free, this.rate.available(now));
       if (free === 0) this.wakeAt(now + this.rate.waitMs(now));
     }
-    let claimed: Array<{ job: Job; attemptId: number | null }> = [];
-    if (free > 0) {
-      // Claim and open the attempts in one commit; each job is `running` before it is sent.
-      claimed = this.store.transaction(() =>
-        this.store.jobs.claimRunnable(free, now).map((job) => ({
-          job,
-          attemptId: job.videoTaskId ? null : this.store.attempts.start(job.id, now),
-        })),
-      );
-      this.rate?.take(claimed.length, now);
-      for (const { job, attemptId } of claimed) this.launch(job, attemptId);
+    const jobs =
+      free > 0
+        ? this.store.jobs.claimRunnable(free, now).map((job) => ({
+            job,
+            attemptId: job.videoTaskId ? null : this.store.attempts.start(job.id, now),
+          }))
+        : [];
+    this.rate?.take(jobs.length, now);
+    // (handed-over downloads waiting in the pool count too: they are in `downloading`)
+    const downloadFree = this.downloadLimit - this.downloading.size - this.downloadsReserved;
+    const downloads =
+      downloadFree > 0
+        ? this.store.images
+            .claimDownloads(downloadFree, now)
+            .map((image) => prepareDownload(this.ctx, image, this.lookup(image)))
+            .filter((download) => download !== null)
+        : [];
+    return { jobs, downloads, nothingToClaim: free > 0 && jobs.length < free };
+  }
+
+  /** After the claim's commit: sends the requests and starts the downloads. */
+  private startClaimed(claim: Claim | null): void {
+    if (!claim) return this.settleWhileNotRunning();
+    if (this.state !== 'running') {
+      // Stopped between the claim and its commit: nothing of it has started, so it all goes
+      // back as it was (the requests were never sent).
+      const now = this.ctx.now();
+      this.store.transaction(() => {
+        for (const { job, attemptId } of claim.jobs) {
+          if (attemptId !== null) {
+            this.store.attempts.finish(attemptId, { now, outcome: 'interrupted' });
+          }
+          this.store.jobs.handBack(job.id, now, 'Atelier stopped before the request was sent.');
+        }
+        for (const { image } of claim.downloads) backToPending(this.ctx, image);
+      });
+      return this.settleWhileNotRunning();
     }
-    const downloadFree = this.downloadLimit - this.downloading.size;
-    if (downloadFree > 0) {
-      const prepared = this.store.transaction(() =>
-        this.store.images
-          .claimDownloads(downloadFree, now)
-          .map((image) => prepareDownload(this.ctx, image, this.lookup(image))),
-      );
-      for (const download of prepared) this.launchDownload(download);
-    }
-    this.checkIdle(free > 0 && claimed.length < free);
+    for (const { job, attemptId } of claim.jobs) this.launch(job, attemptId);
+    for (const download of claim.downloads) this.launchDownload(download);
+    this.checkIdle(claim.nothingToClaim);
   }
 
   private launch(job: Job, attemptId: number | null): void {
@@ -388,6 +452,7 @@ export class Engine extends EventEmitter<EngineEvents> {
   private launchDownload(download: PreparedDownload): void {
     const { image } = download;
     const controller = new AbortController();
+    if (this.aborting) controller.abort(ENGINE_STOPPING);
     this.downloading.set(image.id, controller);
     void this.downloads
       .add(() =>
@@ -409,7 +474,7 @@ export class Engine extends EventEmitter<EngineEvents> {
   }
 
   private markDone(write: () => void): void {
-    this.doneMarks.add(write).catch((error: unknown) => {
+    this.writes.add(write, { lazy: true }).catch((error: unknown) => {
       // The file is on disk; the next start adopts it (see download.ts).
       console.error('atelier: could not record a written image:', error);
     });
@@ -418,13 +483,29 @@ export class Engine extends EventEmitter<EngineEvents> {
   private lookup(image: Image): { job: Job; batch: Batch } {
     const job = this.store.jobs.get(image.jobId);
     if (!job) throw new Error(`Image ${image.id} belongs to a job that no longer exists.`);
-    let batch = this.batchCache.get(job.batchId);
+    return { job, batch: this.batchOf(job.batchId) };
+  }
+
+  /**
+   * Images arriving as bytes go to the download pool directly while it and a backlog of the
+   * same size have room: at most twice the pool's size is held in memory, the rest waits in
+   * the database.
+   */
+  private reserveDownloads(count: number): boolean {
+    const held = this.downloading.size + this.downloadsReserved + count;
+    if (this.state !== 'running' || held > 2 * this.downloadLimit) return false;
+    this.downloadsReserved += count;
+    return true;
+  }
+
+  private batchOf(batchId: number): Batch {
+    let batch = this.batchCache.get(batchId);
     if (!batch) {
-      batch = this.store.batches.get(job.batchId);
-      if (!batch) throw new Error(`Job ${job.id} belongs to a batch that no longer exists.`);
+      batch = this.store.batches.get(batchId);
+      if (!batch) throw new Error(`Batch ${batchId} no longer exists.`);
       this.batchCache.set(batch.id, batch);
     }
-    return { job, batch };
+    return batch;
   }
 
   /** A bug or an impossible answer: the job must not stay `running` forever. */
@@ -458,7 +539,7 @@ export class Engine extends EventEmitter<EngineEvents> {
   }
 
   private settleIdle(reason: IdleReason): void {
-    this.doneMarks.flush();
+    this.writes.flush();
     this.throttle.flush();
     this.emit('idle', reason);
     this.resolveIdle(reason);

@@ -1,12 +1,14 @@
 import type { Job } from '../store/rows.ts';
 import type { EngineContext } from './context.ts';
+import { prepareDownload, type PreparedDownload } from './download.ts';
 import { imageRequestFor } from './job-request.ts';
 import { settleFailure } from './job-failure.ts';
 
 /**
  * One attempt of an image job that is already `running`, its attempt opened (both committed
- * before this is called). On success the image rows (URL and/or bytes) and the job's success are written in one
- * transaction: a paid result is in the database before anything is downloaded.
+ * before this is called). On success the image rows (URL and/or bytes) and the job's success
+ * are written in one transaction: a paid result is in the database before anything is
+ * downloaded. Images that came as bytes go straight to the download pool when it has room.
  */
 export async function runImageJob(
   ctx: EngineContext,
@@ -22,29 +24,53 @@ export async function runImageJob(
   if (!outcome.ok) return settleFailure(ctx, job, attemptId, outcome, signal);
   const { images, partial } = outcome.value;
   const now = ctx.now();
-  await ctx.commit(() => {
-    ctx.store.attempts.finish(attemptId, {
-      now,
-      outcome: partial ? 'partial' : 'succeeded',
-      httpStatus: outcome.status,
-      requestId: outcome.requestIds.requestId,
-      upstreamRequestId: outcome.requestIds.upstreamRequestId,
+  // Decoded once: stored as the payload, and written from memory when handed over.
+  const bytes = images.map((image) =>
+    image.b64Json ? Buffer.from(image.b64Json, 'base64') : undefined,
+  );
+  const withBytes = bytes.every((b) => b?.length);
+  let reserved = 0;
+  let handedOver: PreparedDownload[] = [];
+  try {
+    await ctx.commit(() => {
+      ctx.store.attempts.finish(attemptId, {
+        now,
+        outcome: partial ? 'partial' : 'succeeded',
+        httpStatus: outcome.status,
+        requestId: outcome.requestIds.requestId,
+        upstreamRequestId: outcome.requestIds.upstreamRequestId,
+      });
+      // (a write may run twice: once in its group, once alone if the group failed)
+      if (reserved === 0 && withBytes && ctx.reserveDownloads(images.length)) {
+        reserved = images.length;
+      }
+      const stored = ctx.store.images.addResults(
+        job.id,
+        images.map((image, i) => ({
+          idx: job.imageOffset + i + 1,
+          url: image.url,
+          b64: bytes[i] ?? null,
+          revisedPrompt: image.revisedPrompt,
+        })),
+        now,
+        { downloading: reserved > 0 },
+      );
+      const succeeded = ctx.store.jobs.succeed(job.id, {
+        returnedN: images.length,
+        now,
+        ...(partial ? { reason: `partial: ${images.length} of ${job.n} images` } : {}),
+      });
+      if (reserved > 0) {
+        const lookup = { job: succeeded, batch: ctx.batchOf(job.batchId) };
+        handedOver = stored
+          .map((image, i) => prepareDownload(ctx, image, lookup, bytes[i]))
+          .filter((download) => download !== null);
+      }
     });
-    ctx.store.images.addResults(
-      job.id,
-      images.map((image, i) => ({
-        idx: job.imageOffset + i + 1,
-        url: image.url,
-        b64: image.b64Json,
-        revisedPrompt: image.revisedPrompt,
-      })),
-      now,
-    );
-    ctx.store.jobs.succeed(job.id, {
-      returnedN: images.length,
-      now,
-      ...(partial ? { reason: `partial: ${images.length} of ${job.n} images` } : {}),
-    });
-  });
+  } catch (error) {
+    ctx.releaseDownloads(reserved);
+    throw error;
+  }
   ctx.aimd.onSuccess();
+  ctx.startDownloads(handedOver, reserved);
 }

@@ -41,8 +41,9 @@ export class ImageRepository {
     const sql = (text: string) => db.prepare(text);
     this.s = {
       insert: sql(
-        `INSERT INTO images (job_id, idx, source_url, has_payload, revised_prompt, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO images (job_id, idx, source_url, has_payload, revised_prompt,
+           download_state, download_tries, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
       ),
       insertPayload: sql('INSERT INTO image_payloads (image_id, bytes) VALUES (?, ?)'),
       get: sql('SELECT * FROM images WHERE id = ?'),
@@ -92,21 +93,25 @@ export class ImageRepository {
       failedList: sql(
         `SELECT * FROM images WHERE download_state = 'failed' AND id > ? ORDER BY id LIMIT ?`,
       ),
-      countsAll: sql('SELECT download_state AS state, count(*) AS n FROM images GROUP BY 1'),
-      countsBatch: sql(
-        `SELECT i.download_state AS state, count(*) AS n
-         FROM jobs AS j JOIN images AS i ON i.job_id = j.id
-         WHERE j.batch_id = ? GROUP BY 1`,
-      ),
+      // kept by triggers (schema v2): no scan of the images, however many
+      countsAll: sql('SELECT state, sum(n) AS n FROM batch_download_counts GROUP BY state'),
+      countsBatch: sql('SELECT state, n FROM batch_download_counts WHERE batch_id = ?'),
       stateOf: sql('SELECT download_state FROM images WHERE id = ?'),
     };
   }
 
   /**
-   * Stores a job's images with their URLs and decoded bytes, all `pending`. Call it in the
-   * same transaction as the job's success, so a paid result is never lost.
+   * Stores a job's images with their URLs and decoded bytes, all `pending` — or already
+   * `downloading` when `downloading` is set (the engine writes them from the bytes in hand at
+   * once). Call it in the same transaction as the job's success, so a paid result is never lost.
    */
-  addResults(jobId: number, results: readonly ImageResult[], now: number): Image[] {
+  addResults(
+    jobId: number,
+    results: readonly ImageResult[],
+    now: number,
+    options: { downloading?: boolean } = {},
+  ): Image[] {
+    const state: DownloadState = options.downloading ? 'downloading' : 'pending';
     return transact(this.db, () =>
       results.map((result) => {
         const bytes =
@@ -117,19 +122,21 @@ export class ImageRepository {
               `holds nothing to download.`,
           );
         }
-        const id = Number(
-          this.s.insert!.run(
+        const image = toImage(
+          this.s.insert!.get(
             jobId,
             result.idx,
             result.url ?? null,
             bytes?.length ? 1 : 0,
             result.revisedPrompt ?? null,
+            state,
+            state === 'downloading' ? 1 : 0,
             now,
             now,
-          ).lastInsertRowid,
+          ) as Record<string, unknown>,
         );
-        if (bytes?.length) this.s.insertPayload!.run(id, bytes);
-        return this.require(id);
+        if (bytes?.length) this.s.insertPayload!.run(image.id, bytes);
+        return image;
       }),
     );
   }
@@ -259,9 +266,5 @@ export class ImageRepository {
     const row = this.s.stateOf!.get(id) as { download_state: DownloadState } | undefined;
     if (!row) throw new Error(`Image ${id} does not exist.`);
     assertDownloadTransition(row.download_state, to, `Image ${id}`);
-  }
-
-  private require(id: number): Image {
-    return this.get(id)!;
   }
 }

@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { schemaV1 } from './schema/v1.ts';
+import { schemaV2 } from './schema/v2.ts';
 import { transact } from './transaction.ts';
 
 /** Brings the schema from `version - 1` to `version`. Runs inside a transaction. */
@@ -12,6 +13,7 @@ export interface Migration {
 /** In order; a version is never edited once released, only followed by a new one. */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'batches, jobs, attempts, images, transitions, prompt search', up: schemaV1 },
+  { version: 2, name: 'download counts per batch, kept by triggers', up: schemaV2 },
 ];
 
 export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): number {

@@ -49,11 +49,12 @@ describe('a large batch', () => {
     expect(seen.some((p) => p.inFlight > 0)).toBe(true);
     expect(maxInFlight).toBeLessThanOrEqual(CONCURRENCY);
     expect(maxRunningRows).toBeLessThanOrEqual(CONCURRENCY);
-    expect(maxDownloading).toBeLessThanOrEqual(DOWNLOADS);
+    // images that came as bytes may wait in the download pool's backlog, as large as the pool
+    expect(maxDownloading).toBeLessThanOrEqual(2 * DOWNLOADS);
     // while it ran, most of the batch was still waiting in the database, not in the engine
     const midway = seen.find((p) => p.jobs.succeeded > JOBS / 4 && p.jobs.queued > JOBS / 4);
     expect(midway).toBeDefined();
-    expect(midway!.inFlight + midway!.downloading).toBeLessThanOrEqual(CONCURRENCY + DOWNLOADS);
+    expect(midway!.inFlight + midway!.downloading).toBeLessThanOrEqual(CONCURRENCY + 2 * DOWNLOADS);
     await rig.gateway.idle();
     expect(rig.gateway.ledger.entries()).toHaveLength(JOBS);
   }, 120_000);

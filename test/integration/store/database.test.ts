@@ -78,16 +78,17 @@ describe('openDatabase', () => {
   it('keeps data and does not migrate again on reopen', () => {
     const file = dbFile();
     let applied = 0;
+    const next = latestVersion() + 1;
     const counting: Migration[] = [
       ...MIGRATIONS,
-      { version: 2, name: 'count', up: () => void applied++ },
+      { version: next, name: 'count', up: () => void applied++ },
     ];
     const first = openDatabase(file, { migrations: counting });
     first.prepare(`UPDATE queue_state SET pause_reason = 'kept'`).run();
     first.close();
     const second = openDatabase(file, { migrations: counting });
     expect(applied).toBe(1);
-    expect(second.pragma('user_version', { simple: true })).toBe(2);
+    expect(second.pragma('user_version', { simple: true })).toBe(next);
     expect(second.prepare('SELECT pause_reason FROM queue_state').pluck().get()).toBe('kept');
     second.close();
   });
@@ -122,7 +123,7 @@ describe('openDatabase', () => {
     const broken: Migration[] = [
       ...MIGRATIONS,
       {
-        version: 2,
+        version: latestVersion() + 1,
         name: 'half done',
         up: (db) => {
           db.exec('CREATE TABLE half_done (x)');
@@ -132,14 +133,15 @@ describe('openDatabase', () => {
     ];
     expect(() => openDatabase(file, { migrations: broken })).toThrow('boom');
     const db = openDatabase(file);
-    expect(db.pragma('user_version', { simple: true })).toBe(1);
+    expect(db.pragma('user_version', { simple: true })).toBe(latestVersion());
     expect(tables(db)).not.toContain('half_done');
     db.close();
   });
 
   it('refuses migrations numbered with a gap', () => {
-    const gap: Migration[] = [...MIGRATIONS, { version: 3, name: 'gap', up: '' }];
-    expect(() => openDatabase(dbFile(), { migrations: gap })).toThrow('expected 2');
+    const next = latestVersion() + 1;
+    const gap: Migration[] = [...MIGRATIONS, { version: next + 1, name: 'gap', up: '' }];
+    expect(() => openDatabase(dbFile(), { migrations: gap })).toThrow(`expected ${next}`);
   });
 
   it('explains a file that is not a database', () => {

@@ -181,4 +181,75 @@ describe('attempts', () => {
       'already finished',
     );
   });
+
+  it('stores results already downloading when the engine writes them from memory at once', () => {
+    const [image] = store.transaction(() => {
+      store.jobs.succeed(jobId, { returnedN: 1, now: 20 });
+      return store.images.addResults(jobId, [{ idx: 1, b64: PNG }], 20, { downloading: true });
+    });
+    expect(image).toMatchObject({
+      downloadState: 'downloading',
+      downloadTries: 1,
+      hasPayload: true,
+    });
+    // nobody else claims it, and it can be finished like any claimed download
+    expect(store.images.claimDownloads(10, 30)).toEqual([]);
+    expect(store.images.reservePath(image!.id, 'b/1.png', 30)).toBe(true);
+    store.images.markDone(image!.id, file);
+    expect(store.images.get(image!.id)).toMatchObject({ downloadState: 'done', hasPayload: false });
+  });
+
+  it('keeps download counts per batch equal to the images, through every change and a delete', () => {
+    const byScan = (batchId?: number) => {
+      const rows = store.db
+        .prepare(
+          `SELECT i.download_state AS state, count(*) AS n FROM images AS i
+           JOIN jobs AS j ON j.id = i.job_id WHERE @batch IS NULL OR j.batch_id = @batch
+           GROUP BY 1`,
+        )
+        .all({ batch: batchId ?? null }) as Array<{ state: string; n: number }>;
+      return {
+        pending: 0,
+        downloading: 0,
+        done: 0,
+        failed: 0,
+        ...Object.fromEntries(rows.map((r) => [r.state, r.n])),
+      };
+    };
+    const batchId = store.jobs.get(jobId)!.batchId;
+    const other = store.batches.create({ name: 'other' }, prompts(1), 1);
+    const otherJob = store.jobs.claimRunnable(5, 10).find((job) => job.batchId === other.id)!;
+    const [a, b] = succeedWith([
+      { idx: 1, url: 'https://gw/tmp/1.png' },
+      { idx: 2, b64: PNG },
+      { idx: 3, b64: PNG },
+    ]);
+    store.transaction(() => {
+      store.jobs.succeed(otherJob.id, { returnedN: 1, now: 20 });
+      store.images.addResults(otherJob.id, [{ idx: 1, b64: PNG }], 20, { downloading: true });
+    });
+    const claimed = store.images.claimDownloads(2, 30);
+    store.images.markDownloadFailed(a!.id, {
+      code: 'url-expired',
+      reason: 'gone',
+      retryAt: null,
+      now: 40,
+    });
+    store.images.reservePath(b!.id, 'b/2.png', 40);
+    store.images.markDone(b!.id, file);
+    expect(claimed).toHaveLength(2);
+    expect(store.images.counts(batchId)).toEqual(byScan(batchId));
+    expect(store.images.counts(other.id)).toEqual(byScan(other.id));
+    expect(store.images.counts()).toEqual(byScan());
+    expect(store.images.counts(batchId)).toMatchObject({ failed: 1, done: 1, pending: 1 });
+
+    store.db.prepare('DELETE FROM batches WHERE id = ?').run(other.id);
+    expect(store.images.counts()).toEqual(byScan());
+    expect(store.images.counts(other.id)).toEqual({
+      pending: 0,
+      downloading: 0,
+      done: 0,
+      failed: 0,
+    });
+  });
 });

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { GroupCommit } from '../../../main/core/engine/group-commit.ts';
+
+/** A stand-in transaction that records which writes committed together. */
+function recorder(failOn?: string) {
+  const commits: string[][] = [];
+  let open: string[] | null = null;
+  const transaction = (fn: () => void) => {
+    open = [];
+    try {
+      fn();
+      if (failOn && open.includes(failOn) && open.length > 1) throw new Error('group failed');
+      commits.push(open);
+    } finally {
+      open = null;
+    }
+  };
+  const write = (name: string) => () => {
+    if (name === failOn && open!.length === 0) throw new Error(`${name} refused`);
+    open!.push(name);
+  };
+  return { commits, transaction, write };
+}
+
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('GroupCommit', () => {
+  it('commits the urgent writes of one turn together, at the end of that turn', async () => {
+    const { commits, transaction, write } = recorder();
+    const group = new GroupCommit(transaction, 50);
+    const done = [group.add(write('a')), group.add(write('b'))];
+    expect(commits).toEqual([]);
+    await Promise.all(done);
+    expect(commits).toEqual([['a', 'b']]);
+  });
+
+  it('lets a lazy write wait for company, and ride along with the next urgent commit', async () => {
+    const { commits, transaction, write } = recorder();
+    const group = new GroupCommit(transaction, 50);
+    const lazy = group.add(write('done-mark'), { lazy: true });
+    await nextTurn();
+    expect(commits).toEqual([]); // still waiting: no commit of its own yet
+    await Promise.all([lazy, group.add(write('outcome'))]);
+    expect(commits).toEqual([['done-mark', 'outcome']]);
+  });
+
+  it('commits a lone lazy write after its delay', async () => {
+    const { commits, transaction, write } = recorder();
+    const group = new GroupCommit(transaction, 5);
+    await group.add(write('done-mark'), { lazy: true });
+    expect(commits).toEqual([['done-mark']]);
+  });
+
+  it('redoes a failed group one write at a time, so one bad write fails alone', async () => {
+    const { commits, transaction, write } = recorder('bad');
+    const group = new GroupCommit(transaction);
+    const results = await Promise.allSettled([
+      group.add(write('a')),
+      group.add(write('bad')),
+      group.add(write('c')),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(commits).toEqual([['a'], ['c']]);
+  });
+
+  it('does not commit, inside a running commit, the writes queued behind it', async () => {
+    const { commits, transaction, write } = recorder();
+    const group = new GroupCommit(transaction);
+    let inner: Promise<void> | null = null;
+    await group.add(() => {
+      write('first')();
+      inner = group.add(write('second'));
+      group.flush(); // e.g. a progress report asking for fresh counts
+    });
+    await inner;
+    expect(commits).toEqual([['first'], ['second']]);
+  });
+});
