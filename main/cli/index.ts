@@ -1,3 +1,4 @@
+import { keepYoungGenerationSmall } from '../core/runtime/young-generation.ts';
 import { ConfigError, UsageError, type Command } from './command.ts';
 
 /**
@@ -7,6 +8,8 @@ import { ConfigError, UsageError, type Command } from './command.ts';
 interface CommandEntry {
   name: string;
   summary: string;
+  /** Imports prompts or runs the engine: a long-lived process that holds much in flight. */
+  runsEngine?: boolean;
   load(): Promise<Command>;
 }
 
@@ -14,6 +17,7 @@ export const COMMANDS: CommandEntry[] = [
   {
     name: 'run',
     summary: 'import a prompt file as a batch and generate its images',
+    runsEngine: true,
     load: async () => (await import('./commands/run.ts')).runCommand,
   },
   {
@@ -24,11 +28,13 @@ export const COMMANDS: CommandEntry[] = [
   {
     name: 'resume',
     summary: 'carry on with unfinished work after Ctrl+C, a pause or a crash',
+    runsEngine: true,
     load: async () => (await import('./commands/resume.ts')).resumeCommand,
   },
   {
     name: 'retry',
     summary: 'queue failed prompts or downloads again, then run them like resume',
+    runsEngine: true,
     load: async () => (await import('./commands/retry.ts')).retryCommand,
   },
   {
@@ -77,6 +83,7 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`atelier: unknown command "${name}".\n\n${usage()}`);
     return 2;
   }
+  if (entry.runsEngine) keepYoungGenerationSmall();
   const command = await entry.load();
   if (rest.includes('--help') || rest.includes('-h')) {
     console.log(command.help);

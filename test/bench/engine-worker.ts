@@ -10,7 +10,11 @@ import { createCatalogue } from '../../shared/gateway/catalogue.ts';
 import { Engine } from '../../main/core/engine/engine.ts';
 import { createGatewayClient } from '../../main/core/gateway/client.ts';
 import { importPromptFile } from '../../main/core/import/import-batch.ts';
+import { keepYoungGenerationSmall } from '../../main/core/runtime/young-generation.ts';
 import { openStore } from '../../main/core/store/store.ts';
+
+// as the CLI's engine commands do (main/cli/index.ts)
+keepYoungGenerationSmall();
 
 const { values } = parseArgs({
   options: {

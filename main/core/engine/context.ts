@@ -24,8 +24,8 @@ export interface EngineContext {
   /** Counters the summary reports. */
   stats: { requestsSent: number; imagesWritten: number; bytesWritten: number };
   /**
-   * Commits a job's outcome together with the others that arrived in the same turn of the
-   * event loop; resolves once it is durable.
+   * Commits a job's outcome (its last write: its request slot frees with it) together with
+   * the others that arrived in the same turn of the event loop; resolves once it is durable.
    */
   commit(write: () => void): Promise<void>;
   /**
@@ -46,6 +46,8 @@ export interface EngineContext {
   wakeAt(at: number): void;
   /** Every later request would fail the same way (key, permission, balance, full disk). */
   pauseQueue(reason: string, code: string): void;
+  /** The queue was paused inside a committed write: tell the listeners. */
+  queuePaused(reason: string, code: string): void;
 }
 
 /** The abort reason of work cut short because the engine stops (not a person's cancel). */

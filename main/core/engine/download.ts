@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import sharp from 'sharp';
+import { loadSharp } from '../library/load-sharp.ts';
 import { extname, join } from 'node:path';
 import type { GatewayFailure } from '../../../shared/gateway/outcome.ts';
 import {
@@ -129,7 +129,8 @@ async function adoptFileInPlace(
   if (job.kind === 'video') facts = { format: 'mp4', width: 0, height: 0 };
   else {
     const format = detectImageFormat(bytes);
-    const meta = format
+    const sharp = format ? await loadSharp() : null;
+    const meta = sharp
       ? await sharp(bytes)
           .metadata()
           .catch(() => null)

@@ -6,6 +6,7 @@ import PQueue from 'p-queue';
 import type { GatewayClient } from '../gateway/client.ts';
 import { removeStaleTempFiles } from '../library/library-fs.ts';
 import { DEFAULT_TEMPLATE, parseTemplate } from '../library/naming.ts';
+import { checkpointInBackground, type BackgroundCheckpoints } from '../store/checkpointer.ts';
 import { recoverAfterCrash, type RecoveryReport } from '../store/recovery.ts';
 import { transact } from '../store/transaction.ts';
 import type { Batch, Image, Job } from '../store/rows.ts';
@@ -98,6 +99,7 @@ export class Engine extends EventEmitter<EngineEvents> {
   private readonly writes: GroupCommit;
   private readonly runnerId = randomUUID();
   private ticker: NodeJS.Timeout | null = null;
+  private checkpoints: BackgroundCheckpoints | null = null;
   private wakeTimer: { at: number; timer: NodeJS.Timeout } | null = null;
   private pumpQueued = false;
   private state: 'new' | 'running' | 'draining' | 'stopped' = 'new';
@@ -105,6 +107,8 @@ export class Engine extends EventEmitter<EngineEvents> {
   private aborting = false;
   /** Download slots promised to images handed over in a write not yet committed. */
   private downloadsReserved = 0;
+  /** Jobs whose outcome waits in the next commit: their request slots free with it. */
+  private finishing = 0;
   private startedAt = 0;
   private idleWaiters: Array<(reason: IdleReason) => void> = [];
 
@@ -141,7 +145,7 @@ export class Engine extends EventEmitter<EngineEvents> {
       now,
       random: options.random ?? Math.random,
       stats: { requestsSent: 0, imagesWritten: 0, bytesWritten: 0 },
-      commit: (write) => this.writes.add(write),
+      commit: (write) => this.commitOutcome(write),
       reserveDownloads: (count) => this.reserveDownloads(count),
       startDownloads: (prepared, reserved) => {
         this.downloadsReserved -= reserved;
@@ -154,6 +158,7 @@ export class Engine extends EventEmitter<EngineEvents> {
       pollingVideos: new Set(),
       wakeAt: (at) => this.wakeAt(at),
       pauseQueue: (reason, code) => this.pause(reason, code),
+      queuePaused: (reason, code) => this.announcePause(reason, code),
     };
     this.writes = new GroupCommit((fn) => transact(this.store.db, fn, 'immediate'), 5);
     this.throttle = new ProgressThrottle(options.progressIntervalMs ?? 100, () => {
@@ -188,6 +193,7 @@ export class Engine extends EventEmitter<EngineEvents> {
     this.ticker.unref();
 
     const report = recoverAfterCrash(this.store, now);
+    this.checkpoints = checkpointInBackground(this.store.db);
     // Holding the lease, no other engine writes these folders: every temp file is a leftover,
     // however recent (a restart right after a kill -9). Swept before any download starts.
     await Promise.all(
@@ -228,6 +234,7 @@ export class Engine extends EventEmitter<EngineEvents> {
     if (this.ticker) clearInterval(this.ticker);
     // Every outcome is committed before another process may take the queue.
     this.writes.flush();
+    await this.checkpoints?.stop();
     this.store.queue.releaseRunner(this.runnerId);
     this.throttle.flush();
     this.throttle.stop();
@@ -244,10 +251,13 @@ export class Engine extends EventEmitter<EngineEvents> {
 
   /** Pauses the whole queue: requests in flight finish, nothing new starts. Persisted. */
   pause(reason = 'Paused.', code: string | null = 'manual'): void {
-    if (!this.store.queue.get().paused) {
-      this.store.queue.pause(reason, this.ctx.now(), code);
-      this.emit('paused', { reason, code });
-    }
+    if (this.store.queue.get().paused) return this.pump();
+    this.store.queue.pause(reason, this.ctx.now(), code);
+    this.announcePause(reason, code);
+  }
+
+  private announcePause(reason: string, code: string | null): void {
+    this.emit('paused', { reason, code });
     this.pump();
   }
 
@@ -384,7 +394,7 @@ export class Engine extends EventEmitter<EngineEvents> {
     if (this.state !== 'running') return null;
     const now = this.ctx.now();
     this.requests.concurrency = this.ctx.aimd.limit;
-    let free = this.ctx.aimd.limit - this.running.size;
+    let free = this.ctx.aimd.limit - this.running.size + this.finishing;
     if (this.rate && free > 0) {
       free = Math.min(free, this.rate.available(now));
       if (free === 0) this.wakeAt(now + this.rate.waitMs(now));
@@ -484,6 +494,19 @@ export class Engine extends EventEmitter<EngineEvents> {
     const job = this.store.jobs.get(image.jobId);
     if (!job) throw new Error(`Image ${image.id} belongs to a job that no longer exists.`);
     return { job, batch: this.batchOf(job.batchId) };
+  }
+
+  /**
+   * A job's last write. Its request slot is free once this commits, so the same commit also
+   * claims the job that takes the slot: a slot waits one turn of the event loop, not two.
+   */
+  private commitOutcome(write: () => void): Promise<void> {
+    this.finishing++;
+    const committed = this.writes.add(write);
+    this.pump();
+    return committed.finally(() => {
+      this.finishing--;
+    });
   }
 
   /**

@@ -36,7 +36,9 @@ export async function settleFailure(
     retryAfterMs: failure.retryAfterMs,
   };
   let plan: FailurePlan | null = null;
+  let pausedHere = false;
   await ctx.commit(() => {
+    pausedHere = false; // (a write may run twice: in its group, then alone if the group failed)
     if (signal.aborted) {
       plan = null;
       return settleAborted(ctx, job, attemptId, failure, signal, recorded);
@@ -66,13 +68,20 @@ export async function settleFailure(
         break;
       case 'queued':
         ctx.store.jobs.handBack(job.id, now, plan.pauseReason);
+        // Paused in this very commit: a claim later in it must not take the job straight back.
+        if (!ctx.store.queue.get().paused) {
+          ctx.store.queue.pause(plan.pauseReason, now, failure.code ?? failure.kind);
+          pausedHere = true;
+        }
         break;
     }
   });
   const settled = plan as FailurePlan | null;
   if (!settled) return;
   if (settled.to === 'retrying') ctx.wakeAt(settled.nextAttemptAt);
-  if (settled.to === 'queued') ctx.pauseQueue(settled.pauseReason, failure.code ?? failure.kind);
+  if (pausedHere && settled.to === 'queued') {
+    ctx.queuePaused(settled.pauseReason, failure.code ?? failure.kind);
+  }
   if (settled.to !== 'queued' && settled.rateLimited) ctx.aimd.onRateLimited(now);
 }
 

@@ -1,5 +1,6 @@
 import { basename, dirname, join } from 'node:path';
-import sharp, { type OutputInfo } from 'sharp';
+import type { OutputInfo } from 'sharp';
+import { loadSharp } from './load-sharp.ts';
 import { defaultLibraryFs, writeFileAtomic, type LibraryFs } from './library-fs.ts';
 import { fromFsError, LibraryWriteError } from './write-error.ts';
 
@@ -35,7 +36,9 @@ export async function writeThumbnail(
   const path = thumbnailPath(imagePath, options.dir);
   let encoded: { data: Buffer; info: OutputInfo };
   try {
-    encoded = await sharp(imagePath)
+    encoded = await (
+      await loadSharp()
+    )(imagePath)
       .rotate() // honour EXIF orientation
       .resize(maxSide, maxSide, { fit: 'inside', withoutEnlargement: true })
       .webp({ quality: options.quality ?? 70 })

@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import { loadSharp } from './load-sharp.ts';
 import { parseImageFormat, type ImageFormat } from './image-format.ts';
 import { LibraryWriteError } from './write-error.ts';
 
@@ -36,6 +36,7 @@ export function checkDimensions(
 export async function decodeImageFile(path: string, header: ImageFacts): Promise<void> {
   let decoded: { format: string; width: number; height: number };
   try {
+    const sharp = await loadSharp();
     const metadata = await sharp(path).metadata();
     const { info } = await sharp(path, { failOn: 'error' })
       .raw()

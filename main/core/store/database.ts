@@ -2,6 +2,9 @@ import BetterSqlite3 from 'better-sqlite3';
 import type { Database } from 'better-sqlite3';
 import { MIGRATIONS, assertKnownVersion, migrate, type Migration } from './migrations.ts';
 
+/** SQLite's own checkpoint, by the committing connection, once the WAL has this many pages. */
+export const AUTOCHECKPOINT_PAGES = 4000;
+
 export interface OpenDatabaseOptions {
   /** Replaces the app's migrations (tests). */
   migrations?: readonly Migration[];
@@ -37,7 +40,7 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
     db.pragma('cache_size = -16384');
     db.pragma('temp_store = MEMORY');
     // checkpoint less often: fewer fsyncs while a batch runs, the WAL kept under ~64 MB
-    db.pragma('wal_autocheckpoint = 4000');
+    db.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
     db.pragma('journal_size_limit = 67108864');
     migrate(db, migrations);
     return db;

@@ -33,6 +33,7 @@ function setup() {
       ),
     wakeAt: () => {},
     pauseQueue: () => {},
+    queuePaused: () => {},
   } as unknown as EngineContext;
   return { store, job, attemptId, ctx };
 }

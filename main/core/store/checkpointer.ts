@@ -1,0 +1,84 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import type { Database } from 'better-sqlite3';
+import { AUTOCHECKPOINT_PAGES } from './database.ts';
+
+/**
+ * Checkpoints the WAL from a worker thread, so the thread that commits never stalls on it.
+ *
+ * A checkpoint copies the WAL's pages into the database file and fsyncs it: tens of ms, up
+ * to hundreds on a slow disk. Run by the committing connection (SQLite's auto-checkpoint), it
+ * freezes the engine's event loop, and with it every answer waiting to be read. Here a second
+ * connection in a worker does PASSIVE checkpoints (they never block writers) every
+ * `intervalMs`. The main connection keeps an auto-checkpoint as a backstop, raised so that it
+ * only runs when the WAL grows past `backstopPages`: by then the worker has copied nearly
+ * everything, so the backstop's own work (and stall) is small, and it lets the WAL restart
+ * from the beginning, which a checkpoint running beside continuous writes rarely can.
+ */
+export interface BackgroundCheckpoints {
+  /** Stops the worker and gives the main connection its usual auto-checkpoint back. */
+  stop(): Promise<void>;
+}
+
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.file, { fileMustExist: true });
+// never wait for a lock: a checkpoint that finds one busy is simply tried at the next tick
+db.pragma('busy_timeout = 0');
+const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+const timer = setInterval(() => {
+  try { checkpoint.run(); } catch (error) {
+    if (error.code !== 'SQLITE_BUSY' && error.code !== 'SQLITE_LOCKED') {
+      parentPort.postMessage(String(error.message));
+    }
+  }
+}, workerData.intervalMs);
+parentPort.on('message', () => {
+  clearInterval(timer);
+  db.close();
+  parentPort.close();
+});
+`;
+
+export function checkpointInBackground(
+  db: Database,
+  options: {
+    intervalMs?: number;
+    backstopPages?: number;
+    onError?: (message: string) => void;
+  } = {},
+): BackgroundCheckpoints {
+  if (db.memory) return { stop: async () => {} };
+  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    workerData: { driver, file: db.name, intervalMs: options.intervalMs ?? 200 },
+  });
+  // A checkpoint the worker cannot do leaves the WAL to the backstop: worth a line, no more.
+  worker.on('message', (message: string) =>
+    (options.onError ?? ((m) => console.warn(`atelier: background checkpoint: ${m}`)))(message),
+  );
+  let failed = false;
+  worker.on('error', (error) => {
+    failed = true;
+    db.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
+    console.warn(`atelier: background checkpoints stopped: ${error.message}`);
+  });
+  worker.unref();
+  db.pragma(`wal_autocheckpoint = ${options.backstopPages ?? 16_000}`);
+  let stopped: Promise<void> | null = null;
+  return {
+    stop() {
+      stopped ??= (async () => {
+        if (db.open) db.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
+        if (failed) return;
+        const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+        worker.ref(); // a caller awaiting stop() must not see the process end under it
+        worker.postMessage('stop');
+        await exited;
+      })();
+      return stopped;
+    },
+  };
+}

@@ -1,0 +1,46 @@
+import { statSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AUTOCHECKPOINT_PAGES } from '../../../main/core/store/database.ts';
+import { checkpointInBackground } from '../../../main/core/store/checkpointer.ts';
+import { prompts, tempStore } from './tempStore.ts';
+
+let cleanup: (() => void) | null = null;
+afterEach(() => {
+  cleanup?.();
+  cleanup = null;
+});
+
+const until = async (check: () => boolean, timeoutMs = 5000) => {
+  const started = Date.now();
+  while (!check()) {
+    if (Date.now() - started > timeoutMs) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+};
+
+describe('background checkpoints', () => {
+  it('copy the WAL into the database file from another thread, never from the writer', async () => {
+    const temp = tempStore();
+    cleanup = temp.cleanup;
+    const { store, file } = temp;
+    const checkpoints = checkpointInBackground(store.db, { intervalMs: 20 });
+    // the writer's own checkpoint now waits for a much bigger WAL: it will not run here
+    expect(store.db.pragma('wal_autocheckpoint', { simple: true })).toBeGreaterThan(
+      AUTOCHECKPOINT_PAGES,
+    );
+    const before = statSync(file).size;
+    store.batches.create({ name: 'many' }, prompts(5_000, 'a long enough prompt to fill pages'), 1);
+    await until(() => statSync(file).size > before + 100_000);
+    // (in WAL mode only a checkpoint writes the database file, and the writer did none)
+    await checkpoints.stop();
+    expect(store.db.pragma('wal_autocheckpoint', { simple: true })).toBe(AUTOCHECKPOINT_PAGES);
+  });
+
+  it('stop can be awaited as the last thing a process does, and twice', async () => {
+    const temp = tempStore();
+    cleanup = temp.cleanup;
+    const checkpoints = checkpointInBackground(temp.store.db, { intervalMs: 20 });
+    await Promise.all([checkpoints.stop(), checkpoints.stop()]);
+    await checkpoints.stop();
+  });
+});
