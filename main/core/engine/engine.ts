@@ -16,7 +16,6 @@ import { AdaptiveConcurrency } from './adaptive-concurrency.ts';
 import { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.ts';
 import { ENGINE_STOPPING, type EngineContext } from './context.ts';
 import {
-  backToPending,
   prepareDownload,
   runDownload,
   STOPS_THE_QUEUE,
@@ -100,6 +99,7 @@ export class Engine extends EventEmitter<EngineEvents> {
   private readonly runnerId = randomUUID();
   private ticker: NodeJS.Timeout | null = null;
   private checkpoints: BackgroundCheckpoints | null = null;
+  private stopping: Promise<void> | null = null;
   private wakeTimer: { at: number; timer: NodeJS.Timeout } | null = null;
   private pumpQueued = false;
   private state: 'new' | 'running' | 'draining' | 'stopped' = 'new';
@@ -218,15 +218,23 @@ export class Engine extends EventEmitter<EngineEvents> {
    * submitted stop being polled either way and stay running for the next start to poll.
    * Releases the queue for another process.
    */
-  async stop(options: { abort?: boolean } = {}): Promise<void> {
-    if (this.state === 'stopped') return;
+  stop(options: { abort?: boolean } = {}): Promise<void> {
+    if (this.state === 'stopped') return Promise.resolve();
+    // A second call may turn a graceful stop into an abort, never the reverse.
+    if (options.abort && !this.aborting) {
+      this.aborting = true;
+      for (const controller of [...this.running.values(), ...this.downloading.values()]) {
+        controller.abort(ENGINE_STOPPING);
+      }
+    }
+    this.stopping ??= this.drainAndStop();
+    return this.stopping;
+  }
+
+  private async drainAndStop(): Promise<void> {
     this.state = 'draining';
-    this.aborting = options.abort ?? false;
     this.clearWake();
-    const stopping = options.abort
-      ? [...this.running.values(), ...this.downloading.values()]
-      : [...this.ctx.pollingVideos].map((id) => this.running.get(id));
-    for (const controller of stopping) controller?.abort(ENGINE_STOPPING);
+    for (const id of this.ctx.pollingVideos) this.running.get(id)?.abort(ENGINE_STOPPING);
     // Requests first: the last answers may still hand their images to the download pool.
     await this.requests.onIdle();
     await this.downloads.onIdle();
@@ -366,21 +374,29 @@ export class Engine extends EventEmitter<EngineEvents> {
       });
       return;
     }
-    let claim: Claim | null = null;
+    let ran = false;
     this.writes
-      .add(() => {
-        this.pumpQueued = false;
-        claim = this.claimWork();
-      })
-      .then(
-        () => this.startClaimed(claim),
-        (error: unknown) => {
-          // A refused write (the database locked past its timeout, a full disk) must not end
-          // the process with work in flight: log it and try again shortly.
-          console.error('atelier: the scheduler could not claim work:', error);
-          if (this.state === 'running') this.wakeAt(this.ctx.now() + 1000);
+      .add(
+        () => {
+          ran = true;
+          this.pumpQueued = false;
+          const claim = this.claimWork();
+          // Started the moment the claim commits: no code runs in between that could miss
+          // these jobs (a cancel, another claim).
+          return () => this.startClaimed(claim);
         },
-      );
+        // after the turn's other writes: a pause or a smaller pool decided there applies here
+        { last: true },
+      )
+      .catch((error: unknown) => {
+        // The transaction failed before the claim ran (a lock held past the time-out): the
+        // next pump must be able to try again.
+        if (!ran) this.pumpQueued = false;
+        // A refused write (the database locked, a full disk) must not end the process with
+        // work in flight: log it and try again shortly.
+        console.error('atelier: the scheduler could not claim work:', error);
+        if (this.state === 'running') this.wakeAt(this.ctx.now() + 1000);
+      });
   }
 
   private settleWhileNotRunning(): void {
@@ -406,7 +422,6 @@ export class Engine extends EventEmitter<EngineEvents> {
             attemptId: job.videoTaskId ? null : this.store.attempts.start(job.id, now),
           }))
         : [];
-    this.rate?.take(jobs.length, now);
     // (handed-over downloads waiting in the pool count too: they are in `downloading`)
     const downloadFree = this.downloadLimit - this.downloading.size - this.downloadsReserved;
     const downloads =
@@ -419,24 +434,10 @@ export class Engine extends EventEmitter<EngineEvents> {
     return { jobs, downloads, nothingToClaim: free > 0 && jobs.length < free };
   }
 
-  /** After the claim's commit: sends the requests and starts the downloads. */
+  /** Right after the claim's commit: sends the requests and starts the downloads. */
   private startClaimed(claim: Claim | null): void {
     if (!claim) return this.settleWhileNotRunning();
-    if (this.state !== 'running') {
-      // Stopped between the claim and its commit: nothing of it has started, so it all goes
-      // back as it was (the requests were never sent).
-      const now = this.ctx.now();
-      this.store.transaction(() => {
-        for (const { job, attemptId } of claim.jobs) {
-          if (attemptId !== null) {
-            this.store.attempts.finish(attemptId, { now, outcome: 'interrupted' });
-          }
-          this.store.jobs.handBack(job.id, now, 'Atelier stopped before the request was sent.');
-        }
-        for (const { image } of claim.downloads) backToPending(this.ctx, image);
-      });
-      return this.settleWhileNotRunning();
-    }
+    this.rate?.take(claim.jobs.length, this.ctx.now());
     for (const { job, attemptId } of claim.jobs) this.launch(job, attemptId);
     for (const download of claim.downloads) this.launchDownload(download);
     this.checkIdle(claim.nothingToClaim);

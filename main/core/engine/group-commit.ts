@@ -1,7 +1,21 @@
+/**
+ * One write of a group. It may return a function to run right after its commit, before
+ * anything else happens (no other code runs in between: the work it starts sees exactly what
+ * was committed).
+ */
+export type GroupWrite = () => void | (() => void);
+
 interface PendingWrite {
-  write: () => void;
+  write: GroupWrite;
   resolve: () => void;
   reject: (error: unknown) => void;
+}
+
+export interface AddOptions {
+  /** May wait up to the lazy delay for company (a "done" mark: nobody waits on it). */
+  lazy?: boolean;
+  /** Runs after the group's other writes, seeing all of them (the scheduler's claim). */
+  last?: boolean;
 }
 
 /**
@@ -13,6 +27,7 @@ interface PendingWrite {
  */
 export class GroupCommit {
   private pending: PendingWrite[] = [];
+  private pendingLast: PendingWrite[] = [];
   private immediate: NodeJS.Immediate | null = null;
   private timer: NodeJS.Timeout | null = null;
   private flushing = false;
@@ -27,12 +42,14 @@ export class GroupCommit {
   }
 
   /** Resolves once the write is committed; rejects with its own error if it failed. */
-  add(write: () => void, options: { lazy?: boolean } = {}): Promise<void> {
+  add(write: GroupWrite, options: AddOptions = {}): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.pending.push({ write, resolve, reject });
-      if (this.pending.length >= this.maxBatch) this.flush();
-      else if (!options.lazy) this.immediate ??= setImmediate(() => this.flush());
-      else if (!this.immediate && !this.timer) {
+      (options.last ? this.pendingLast : this.pending).push({ write, resolve, reject });
+      const size = this.pending.length + this.pendingLast.length;
+      if (size >= this.maxBatch && !this.flushing) this.flush();
+      else if (!options.lazy || size >= this.maxBatch) {
+        this.immediate ??= setImmediate(() => this.flush());
+      } else if (!this.immediate && !this.timer) {
         this.timer = setTimeout(() => this.flush(), this.lazyDelayMs);
       }
     });
@@ -47,9 +64,10 @@ export class GroupCommit {
     if (this.timer) clearTimeout(this.timer);
     this.immediate = null;
     this.timer = null;
-    const writes = this.pending;
+    const writes = [...this.pending, ...this.pendingLast];
     if (writes.length === 0) return;
     this.pending = [];
+    this.pendingLast = [];
     this.flushing = true;
     try {
       this.commit(writes);
@@ -59,19 +77,43 @@ export class GroupCommit {
   }
 
   private commit(writes: PendingWrite[]): void {
+    const after: Array<(() => void) | void> = [];
     try {
-      this.transaction(() => writes.forEach(({ write }) => write()));
-      for (const { resolve } of writes) resolve();
+      this.transaction(() => {
+        after.length = 0; // (a retried transaction runs its writes again)
+        for (const { write } of writes) after.push(write());
+      });
     } catch {
       // One bad write must not take the others with it: redo them one by one.
-      for (const { write, resolve, reject } of writes) {
-        try {
-          this.transaction(write);
-          resolve();
-        } catch (error) {
-          reject(error);
-        }
-      }
+      for (const pending of writes) this.commitAlone(pending);
+      return;
     }
+    writes.forEach(({ resolve }, i) => {
+      runAfterCommit(after[i]);
+      resolve();
+    });
+  }
+
+  private commitAlone({ write, resolve, reject }: PendingWrite): void {
+    let after: (() => void) | void = undefined;
+    try {
+      this.transaction(() => {
+        after = write();
+      });
+    } catch (error) {
+      reject(error);
+      return;
+    }
+    runAfterCommit(after);
+    resolve();
+  }
+}
+
+function runAfterCommit(after: (() => void) | void): void {
+  try {
+    after?.();
+  } catch (error) {
+    // What was committed stays committed; the caller's own code failed after it.
+    console.error('atelier: work after a commit failed:', error);
   }
 }

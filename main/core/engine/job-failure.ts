@@ -44,6 +44,9 @@ export async function settleFailure(
       return settleAborted(ctx, job, attemptId, failure, signal, recorded);
     }
     plan = planAfterFailure(failure, job.tries, ctx.backoff, now, ctx.random);
+    // Here, not after the commit: the claim that ends this commit must see the smaller pool
+    // (a second run of this write is harmless: the decrease has a cool-down).
+    if (plan.to !== 'queued' && plan.rateLimited) ctx.aimd.onRateLimited(now);
     const uncertain = plan.to === 'failed' && plan.failure === 'uncertain';
     ctx.store.attempts.finish(attemptId, {
       ...recorded,
@@ -82,7 +85,6 @@ export async function settleFailure(
   if (pausedHere && settled.to === 'queued') {
     ctx.queuePaused(settled.pauseReason, failure.code ?? failure.kind);
   }
-  if (settled.to !== 'queued' && settled.rateLimited) ctx.aimd.onRateLimited(now);
 }
 
 function settleAborted(

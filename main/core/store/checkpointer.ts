@@ -62,7 +62,7 @@ export function checkpointInBackground(
   let failed = false;
   worker.on('error', (error) => {
     failed = true;
-    db.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
+    if (db.open) db.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
     console.warn(`atelier: background checkpoints stopped: ${error.message}`);
   });
   worker.unref();

@@ -84,4 +84,47 @@ describe('settleFailure decides an aborted request when its write runs', () => {
     await settleFailure(ctx, job, attemptId, failure(true), new AbortController().signal);
     expect(store.jobs.get(job.id)!.state).toBe('retrying');
   });
+
+  it('decides a pause and a smaller pool inside the write, so a claim later in the commit sees them', async () => {
+    const { store, job, attemptId, ctx } = setup();
+    const seen: Array<{ paused: boolean; limit: number }> = [];
+    const announced: string[] = [];
+    Object.assign(ctx, {
+      commit: (write: () => void) =>
+        new Promise<void>((resolve) =>
+          setImmediate(() => {
+            store.transaction(() => {
+              write();
+              // what the turn's claim, the commit's last write, would see
+              seen.push({ paused: store.queue.get().paused, limit: ctx.aimd.limit });
+            });
+            resolve();
+          }),
+        ),
+      queuePaused: (reason: string) => announced.push(reason),
+    });
+    const limited: GatewayFailure = {
+      ...failure(true),
+      decision: 'retry-after',
+      kind: 'rate-limited',
+      status: 429,
+    };
+    await settleFailure(ctx, job, attemptId, limited, new AbortController().signal);
+    expect(seen.at(-1)).toEqual({ paused: false, limit: 2 });
+
+    store.batches.create({ name: 'c' }, [{ prompt: 'q', model: 'm' }], 4);
+    const second = store.jobs.claimRunnable(1, 5)[0]!;
+    const refused: GatewayFailure = {
+      ...failure(true),
+      decision: 'pause-queue',
+      kind: 'auth',
+      status: 401,
+      code: 'invalid_api_key',
+    };
+    const attempt = store.attempts.start(second.id, 5);
+    await settleFailure(ctx, second, attempt, refused, new AbortController().signal);
+    expect(seen.at(-1)!.paused).toBe(true);
+    expect(store.jobs.get(second.id)!.state).toBe('queued');
+    expect(announced).toHaveLength(1);
+  });
 });

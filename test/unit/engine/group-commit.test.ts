@@ -75,4 +75,43 @@ describe('GroupCommit', () => {
     await inner;
     expect(commits).toEqual([['first'], ['second']]);
   });
+
+  it('runs a `last` write after the others of its group, whenever it was added', async () => {
+    const { commits, transaction, write } = recorder();
+    const group = new GroupCommit(transaction);
+    await Promise.all([
+      group.add(write('claim'), { last: true }),
+      group.add(write('outcome-1')),
+      group.add(write('outcome-2')),
+    ]);
+    expect(commits).toEqual([['outcome-1', 'outcome-2', 'claim']]);
+  });
+
+  it('runs what a write returns right after its commit, before anyone hears of the commit', async () => {
+    const events: string[] = [];
+    const group = new GroupCommit((fn) => {
+      fn();
+      events.push('commit');
+    });
+    const done = group.add(() => {
+      events.push('write');
+      return () => events.push('after');
+    });
+    group.flush();
+    // synchronously: nothing (a cancel, another claim) can run between the commit and `after`
+    expect(events).toEqual(['write', 'commit', 'after']);
+    await done;
+  });
+
+  it('keeps scheduling when the batch limit is reached during a commit', async () => {
+    const { commits, transaction, write } = recorder();
+    const group = new GroupCommit(transaction, 5, 2);
+    let late: Promise<void>[] = [];
+    await group.add(() => {
+      write('first')();
+      late = [group.add(write('x')), group.add(write('y')), group.add(write('z'))];
+    });
+    await Promise.all(late);
+    expect(commits.flat()).toEqual(['first', 'x', 'y', 'z']);
+  });
 });

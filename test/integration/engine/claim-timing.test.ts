@@ -1,0 +1,54 @@
+import BetterSqlite3 from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { engineRig, jobsOf, type EngineRig } from '../../support/engine-harness.ts';
+
+// The claim is the last write of a turn's commit, and its work starts the moment it commits.
+
+let rig: EngineRig | null = null;
+afterEach(async () => {
+  await rig?.close();
+  rig = null;
+});
+
+describe('the claim and what follows its commit', () => {
+  it('a job claimed by a commit can be canceled right after it: nothing is sent for it', async () => {
+    rig = await engineRig({ start: false, engine: { concurrency: 1 } });
+    const batch = rig.batch(2);
+    await rig.engine.start(); // the first claim waits in this turn's group commit
+    rig.engine.progress(); // reading counts commits it, and the job starts at once
+    const [first, second] = jobsOf(rig.store, batch.id);
+    expect(rig.store.jobs.get(first!.id)!.state).toBe('running');
+    rig.engine.cancelJob(first!.id); // the same tick: its request is aborted, not sent later
+    expect(await rig.engine.whenIdle()).toBe('done');
+    expect(rig.store.jobs.get(first!.id)!.state).toBe('canceled');
+    expect(rig.store.jobs.get(second!.id)!.state).toBe('succeeded');
+    expect(rig.store.attempts.listForJob(first!.id).map((a) => a.outcome)).toEqual(['canceled']);
+    await rig.gateway.idle();
+    expect(rig.gateway.ledger.entries()).toHaveLength(1);
+  });
+
+  it('claims again once a lock that refused a claim is gone', async () => {
+    rig = await engineRig({ start: false });
+    rig.store.db.pragma('busy_timeout = 50');
+    await rig.engine.start();
+    expect(await rig.engine.whenIdle()).toBe('done');
+    // another process holds the write lock past the time-out: the next claim fails
+    const other = new BetterSqlite3(rig.dbFile);
+    other.prepare('BEGIN IMMEDIATE').run();
+    const errors: unknown[] = [];
+    const original = console.error;
+    console.error = (...args: unknown[]) => void errors.push(args);
+    try {
+      void rig.engine.whenIdle(); // any nudge: a claim is tried and refused
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    } finally {
+      console.error = original;
+      other.prepare('ROLLBACK').run();
+      other.close();
+    }
+    expect(errors.length).toBeGreaterThan(0);
+    const batch = rig.batch(3);
+    expect(await rig.engine.whenIdle()).toBe('done');
+    expect(rig.store.jobs.counts(batch.id)).toMatchObject({ succeeded: 3 });
+  });
+});
