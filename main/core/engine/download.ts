@@ -150,6 +150,7 @@ export function backToPending(ctx: EngineContext, image: Image): void {
     reason: 'The download was interrupted; it will run again.',
     retryAt: ctx.now(),
     now: ctx.now(),
+    refundTry: true,
   });
 }
 

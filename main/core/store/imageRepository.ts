@@ -76,7 +76,8 @@ export class ImageRepository {
       dropPayload: sql('DELETE FROM image_payloads WHERE image_id = ?'),
       failed: sql(
         `UPDATE images SET download_state = @state, next_download_at = @retryAt,
-           failure_code = @code, failure_reason = @reason, updated_at = @now
+           failure_code = @code, failure_reason = @reason, updated_at = @now,
+           download_tries = max(download_tries - @refund, 0)
          WHERE id = @id AND download_state = 'downloading'`,
       ),
       retryFailed: sql(
@@ -219,7 +220,14 @@ export class ImageRepository {
    */
   markDownloadFailed(
     id: number,
-    failure: { code: string; reason: string; retryAt: number | null; now: number },
+    failure: {
+      code: string;
+      reason: string;
+      retryAt: number | null;
+      now: number;
+      /** Interrupted, not failed: the try does not count against the retry budget. */
+      refundTry?: boolean;
+    },
   ): void {
     const state: DownloadState = failure.retryAt === null ? 'failed' : 'pending';
     transact(this.db, () => {
@@ -231,6 +239,7 @@ export class ImageRepository {
         code: failure.code,
         reason: failure.reason,
         now: failure.now,
+        refund: failure.refundTry ? 1 : 0,
       });
     });
   }

@@ -105,6 +105,23 @@ describe('images and downloads', () => {
     expect(() => store.images.releasePath(9999, 70)).toThrow('Image 9999 does not exist');
   });
 
+  it('gives an interrupted download its try back', () => {
+    const [image] = succeedWith([{ idx: 1, url: 'https://gw/tmp/1.png' }]);
+    store.images.claimDownloads(1, 30);
+    expect(store.images.get(image!.id)!.downloadTries).toBe(1);
+    store.images.markDownloadFailed(image!.id, {
+      code: 'interrupted',
+      reason: 'stopped',
+      retryAt: 30,
+      now: 30,
+      refundTry: true,
+    });
+    expect(store.images.get(image!.id)).toMatchObject({
+      downloadState: 'pending',
+      downloadTries: 0,
+    });
+  });
+
   it('retries a failed download with backoff, then fails it with the reason', () => {
     const [image] = succeedWith([{ idx: 1, url: 'https://gw/tmp/1.png' }]);
     store.images.claimDownloads(1, 30);
