@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /** A seeded PRNG (mulberry32): same seed, same sequence, so faults and pictures are reproducible. */
 export type Random = () => number;
@@ -16,8 +16,8 @@ export function createRandom(seed: number): Random {
 
 /** A 32-bit seed derived from any values, for deterministic content (same inputs, same bytes). */
 export function seedFrom(...parts: Array<string | number>): number {
-  const digest = createHash('sha256').update(parts.join('\u0000')).digest();
-  return digest.readUInt32BE(0);
+  // One-shot hash: several times cheaper than a createHash() object, and it runs per request.
+  return hash('sha256', parts.join('\u0000'), 'buffer').readUInt32BE(0);
 }
 
 /** A hex id of the given length from the generator, for request ids and task ids. */
