@@ -43,11 +43,7 @@ parentPort.on('message', () => {
 
 export function checkpointInBackground(
   db: Database,
-  options: {
-    intervalMs?: number;
-    backstopPages?: number;
-    onError?: (message: string) => void;
-  } = {},
+  options: { intervalMs?: number; backstopPages?: number } = {},
 ): BackgroundCheckpoints {
   if (db.memory) return { stop: async () => {} };
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
@@ -57,11 +53,11 @@ export function checkpointInBackground(
   });
   // A checkpoint the worker cannot do leaves the WAL to the backstop: worth a line, no more.
   worker.on('message', (message: string) =>
-    (options.onError ?? ((m) => console.warn(`atelier: background checkpoint: ${m}`)))(message),
+    console.warn(`atelier: background checkpoint: ${message}`),
   );
-  let failed = false;
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   worker.on('error', (error) => {
-    failed = true;
+    // The worker is gone: the main connection checkpoints for itself again.
     if (db.open) db.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
     console.warn(`atelier: background checkpoints stopped: ${error.message}`);
   });
@@ -72,10 +68,8 @@ export function checkpointInBackground(
     stop() {
       stopped ??= (async () => {
         if (db.open) db.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
-        if (failed) return;
-        const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
         worker.ref(); // a caller awaiting stop() must not see the process end under it
-        worker.postMessage('stop');
+        worker.postMessage('stop'); // (ignored by a worker that already exited)
         await exited;
       })();
       return stopped;
