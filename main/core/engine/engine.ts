@@ -452,9 +452,15 @@ export class Engine extends EventEmitter<EngineEvents> {
           ? runVideoJob(this.ctx, job, controller.signal, attemptId)
           : runImageJob(this.ctx, job, controller.signal, attemptId!),
       )
-      .catch((error: unknown) => this.failUnexpectedly(job, error))
+      .catch((error: unknown) => {
+        // (a newer attempt of the same job may already run: see below)
+        if (this.running.get(job.id) === controller) this.failUnexpectedly(job, error);
+        else console.error(`atelier: job ${job.id}'s previous attempt failed unexpectedly:`, error);
+      })
       .finally(() => {
-        this.running.delete(job.id);
+        // A retry due at once can be claimed in the very commit of this attempt's outcome,
+        // and start before this task has finished: the entry is then the new attempt's.
+        if (this.running.get(job.id) === controller) this.running.delete(job.id);
         this.finishRate.record(this.ctx.now());
         this.pump();
       });
@@ -479,7 +485,7 @@ export class Engine extends EventEmitter<EngineEvents> {
         });
       })
       .finally(() => {
-        this.downloading.delete(image.id);
+        if (this.downloading.get(image.id) === controller) this.downloading.delete(image.id);
         this.pump();
       });
   }

@@ -51,4 +51,20 @@ describe('the claim and what follows its commit', () => {
     expect(await rig.engine.whenIdle()).toBe('done');
     expect(rig.store.jobs.counts(batch.id)).toMatchObject({ succeeded: 3 });
   });
+
+  it('a retry due at once, claimed in the commit of its failure, is tracked as the new attempt', async () => {
+    // backoff 0: the failed attempt's retry is due in the very commit that records it, so the
+    // claim at the end of that commit takes the job again before the old attempt's task ends
+    rig = await engineRig({
+      start: false,
+      gateway: { faults: 'empty:1' },
+      engine: { backoff: { baseMs: 0, capMs: 0, maxAttempts: 5 } },
+    });
+    const batch = rig.batch(1);
+    await rig.engine.start();
+    expect(await rig.engine.whenIdle()).toBe('done');
+    const [job] = jobsOf(rig.store, batch.id);
+    expect(job).toMatchObject({ state: 'failed', failureKind: 'empty-result', tries: 5 });
+    expect(rig.store.attempts.listForJob(job!.id)).toHaveLength(5);
+  });
 });
