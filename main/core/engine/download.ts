@@ -144,7 +144,7 @@ async function adoptFileInPlace(
 }
 
 /** Stopped, not failed: it goes back to pending and runs again next time. */
-export function backToPending(ctx: EngineContext, image: Image): void {
+function backToPending(ctx: EngineContext, image: Image): void {
   ctx.store.images.markDownloadFailed(image.id, {
     code: 'interrupted',
     reason: 'The download was interrupted; it will run again.',

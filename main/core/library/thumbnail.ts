@@ -36,9 +36,8 @@ export async function writeThumbnail(
   const path = thumbnailPath(imagePath, options.dir);
   let encoded: { data: Buffer; info: OutputInfo };
   try {
-    encoded = await (
-      await loadSharp()
-    )(imagePath)
+    const sharp = await loadSharp();
+    encoded = await sharp(imagePath)
       .rotate() // honour EXIF orientation
       .resize(maxSide, maxSide, { fit: 'inside', withoutEnlargement: true })
       .webp({ quality: options.quality ?? 70 })
