@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { measureLibraryAlone } from './library-floor.ts';
+import { measureFileCreation, measureLibraryAlone } from './library-floor.ts';
 import { startSimulatorProcess } from './simulator-process.ts';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -22,6 +22,8 @@ interface RunFigures {
   importMs: number;
   wallMs: number;
   cpuMs: number;
+  /** CPU of the engine's main thread alone: the part no extra core can share. */
+  mainThreadCpuMs: number;
   succeeded: number;
   imagesWritten: number;
   failedDownloads: number;
@@ -80,6 +82,8 @@ function runEngine(simulator: Simulator, prompts: string, concurrency: number): 
       prompts,
       '--concurrency',
       String(concurrency),
+      '--dir',
+      dir,
     ],
     { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 },
   );
@@ -91,7 +95,8 @@ function runEngine(simulator: Simulator, prompts: string, concurrency: number): 
   return figures;
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'atelier-bench-prompts-'));
+// Everything the bench writes goes here and is deleted only at the end: see measureFileCreation.
+const dir = mkdtempSync(join(tmpdir(), 'atelier-bench-'));
 const line = (label: string, value: string, target = '') =>
   console.log(`  ${label.padEnd(38)} ${value.padStart(12)}  ${target}`);
 const checked = (run: RunFigures) =>
@@ -100,6 +105,15 @@ const checked = (run: RunFigures) =>
     : `ONLY ${run.succeeded}/${run.jobs} succeeded, ${run.imagesWritten} images written`;
 
 try {
+  const createUs = measureFileCreation(dir);
+  line('creating a file on this disk now', `${createUs.toFixed(0)} µs`, 'CPU, kernel included');
+  if (createUs > 100) {
+    console.log(
+      '  ! Creating files costs far more than usual here (20–40 µs): on ext4 without a journal\n' +
+        '    that follows deleting many files nearby (a test run, a previous bench), for up to\n' +
+        '    5 minutes. The figures below pay for it: run the bench again a few minutes later.',
+    );
+  }
   if (!values.only || values.only === '1') {
     console.log('1. Latency-bound: simulator latency 200 ms, concurrency 32, 3,000 jobs');
     const run = await withSimulator(200, async (simulator) =>
@@ -124,11 +138,16 @@ try {
     );
     const engineMs = run.cpuMs / run.jobs;
     line('engine CPU per job', `${engineMs.toFixed(2)} ms`, 'all threads, kernel time included');
+    line(
+      '  of which its main thread',
+      `${(run.mainThreadCpuMs / run.jobs).toFixed(2)} ms`,
+      'the part no extra core can share',
+    );
     line('check', checked(run));
     // What the machine itself allows: both processes share its cores, so their CPU per job
     // sets a ceiling, and the library alone shows what the disk and kernel take of it.
     const cores = availableParallelism();
-    const floor = await measureLibraryAlone(2_000, 8);
+    const floor = await measureLibraryAlone(dir, 2_000, 8);
     line(
       'library alone, same images',
       `${floor.cpuMsPerFile.toFixed(2)} ms`,

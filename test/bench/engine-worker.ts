@@ -1,9 +1,10 @@
 /**
  * One benchmark run in its own process, so its CPU time and peak memory are the engine's
  * alone: imports a prompt file, runs it against the gateway at argv URL, prints one JSON line.
+ * Its database and library go in a new folder inside `--dir`, left for the caller to delete
+ * (see engine-bench.ts: deleting files slows the next ones created nearby on some disks).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createCatalogue } from '../../shared/gateway/catalogue.ts';
@@ -25,10 +26,11 @@ const { values } = parseArgs({
     'download-concurrency': { type: 'string' },
     size: { type: 'string', default: '64x64' },
     'response-format': { type: 'string', default: 'b64_json' },
+    dir: { type: 'string' },
   },
 });
 
-const dir = mkdtempSync(join(tmpdir(), 'atelier-bench-'));
+const dir = mkdtempSync(join(values.dir!, 'run-'));
 const store = openStore(join(dir, 'atelier.db'));
 const catalogue = createCatalogue();
 try {
@@ -57,11 +59,13 @@ try {
       : {}),
   });
   const cpuBefore = process.cpuUsage();
+  const mainThreadBefore = process.threadCpuUsage();
   const started = performance.now();
   await engine.start();
   await engine.whenIdle();
   const wallMs = performance.now() - started;
   const cpu = process.cpuUsage(cpuBefore);
+  const mainThread = process.threadCpuUsage(mainThreadBefore);
   await engine.stop();
   await client.close();
   const progress = engine.progress();
@@ -71,6 +75,7 @@ try {
       importMs,
       wallMs,
       cpuMs: (cpu.user + cpu.system) / 1000,
+      mainThreadCpuMs: (mainThread.user + mainThread.system) / 1000,
       succeeded: progress.jobs.succeeded,
       imagesWritten: progress.imagesWritten,
       failedDownloads: progress.downloads.failed,
@@ -79,5 +84,4 @@ try {
   );
 } finally {
   store.close();
-  rmSync(dir, { recursive: true, force: true });
 }
