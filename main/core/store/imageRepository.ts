@@ -48,9 +48,10 @@ export class ImageRepository {
       insertPayload: sql('INSERT INTO image_payloads (image_id, bytes) VALUES (?, ?)'),
       get: sql('SELECT * FROM images WHERE id = ?'),
       forJob: sql('SELECT * FROM images WHERE job_id = ? ORDER BY idx'),
+      // (`?+0`: see SCHEDULER_QUERIES)
       due: sql(
         `SELECT id FROM images WHERE download_state = 'pending' AND next_download_at <= ?
-         ORDER BY next_download_at, id LIMIT ?`,
+         ORDER BY next_download_at, id LIMIT ?+0`,
       ),
       nextDue: sql(
         `SELECT min(next_download_at) AS at FROM images WHERE download_state = 'pending'`,

@@ -103,39 +103,60 @@ export interface Image {
 
 type Row = Record<string, unknown>;
 
-/** Column names seen so far and their camelCase: the conversion runs once per name, not per row. */
-const camelNames = new Map<string, string>();
-
-function camelName(key: string): string {
-  let name = camelNames.get(key);
-  if (name === undefined) {
-    name = key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
-    camelNames.set(key, name);
-  }
-  return name;
-}
-
-/** snake_case columns to camelCase fields; JSON and flags decoded where named. */
-function camel(row: Row): Row {
-  const out: Row = {};
-  for (const key in row) out[camelName(key)] = row[key];
-  return out;
-}
+// Each mapper names every field: the objects then all share one shape, which V8 reads fast
+// (a generic snake_case→camelCase copy, with `delete` for the store's private columns, made
+// every row a dictionary-mode object, and the engine reads thousands of rows per second).
 
 export function toBatch(row: Row): Batch {
-  const batch = camel(row);
-  batch.settings = JSON.parse(row.settings as string);
-  batch.paused = row.paused === 1;
-  // the uniqueness key is the store's business
-  delete batch.dirKey;
-  return batch as unknown as Batch;
+  return {
+    id: row.id as number,
+    name: row.name as string,
+    dirName: row.dir_name as string,
+    createdAt: row.created_at as number,
+    settings: JSON.parse(row.settings as string) as Record<string, unknown>,
+    source: row.source as string | null,
+    paused: row.paused === 1,
+    pauseReason: row.pause_reason as string | null,
+    priority: row.priority as number,
+    jobCount: row.job_count as number,
+  };
 }
 
 export function toJob(row: Row): Job {
-  const job = camel(row);
-  job.params = JSON.parse(row.params as string);
-  job.paused = row.paused === 1;
-  return job as unknown as Job;
+  return {
+    id: row.id as number,
+    batchId: row.batch_id as number,
+    position: row.position as number,
+    priority: row.priority as number,
+    kind: row.kind as JobKind,
+    prompt: row.prompt as string,
+    name: row.name as string | null,
+    model: row.model as string,
+    size: row.size as string | null,
+    n: row.n as number,
+    seed: row.seed as number | null,
+    params: JSON.parse(row.params as string) as Record<string, unknown>,
+    state: row.state as JobState,
+    stateReason: row.state_reason as string | null,
+    paused: row.paused === 1,
+    tries: row.tries as number,
+    nextAttemptAt: row.next_attempt_at as number | null,
+    failureKind: row.failure_kind as FailureKind | null,
+    errorCode: row.error_code as string | null,
+    errorMessage: row.error_message as string | null,
+    lastRequestId: row.last_request_id as string | null,
+    lastUpstreamRequestId: row.last_upstream_request_id as string | null,
+    returnedN: row.returned_n as number | null,
+    retryOf: row.retry_of as number | null,
+    imageOffset: row.image_offset as number,
+    videoTaskId: row.video_task_id as string | null,
+    videoTaskStatus: row.video_task_status as string | null,
+    videoTaskProgress: row.video_task_progress as string | null,
+    createdAt: row.created_at as number,
+    updatedAt: row.updated_at as number,
+    startedAt: row.started_at as number | null,
+    finishedAt: row.finished_at as number | null,
+  };
 }
 
 export function toTransition(row: Row): Transition {
@@ -150,13 +171,43 @@ export function toTransition(row: Row): Transition {
 }
 
 export function toAttempt(row: Row): Attempt {
-  return camel(row) as unknown as Attempt;
+  return {
+    id: row.id as number,
+    jobId: row.job_id as number,
+    startedAt: row.started_at as number,
+    endedAt: row.ended_at as number | null,
+    httpStatus: row.http_status as number | null,
+    requestId: row.request_id as string | null,
+    upstreamRequestId: row.upstream_request_id as string | null,
+    errorCode: row.error_code as string | null,
+    errorMessage: row.error_message as string | null,
+    decision: row.decision as string | null,
+    outcome: row.outcome as AttemptOutcome | null,
+    retryAfterMs: row.retry_after_ms as number | null,
+  };
 }
 
 export function toImage(row: Row): Image {
-  const image = camel(row);
-  image.hasPayload = row.has_payload === 1;
-  image.favorite = row.favorite === 1;
-  delete image.pathKey;
-  return image as unknown as Image;
+  return {
+    id: row.id as number,
+    jobId: row.job_id as number,
+    idx: row.idx as number,
+    sourceUrl: row.source_url as string | null,
+    hasPayload: row.has_payload === 1,
+    revisedPrompt: row.revised_prompt as string | null,
+    downloadState: row.download_state as DownloadState,
+    downloadTries: row.download_tries as number,
+    nextDownloadAt: row.next_download_at as number,
+    failureCode: row.failure_code as string | null,
+    failureReason: row.failure_reason as string | null,
+    relPath: row.rel_path as string | null,
+    bytes: row.bytes as number | null,
+    sha256: row.sha256 as string | null,
+    width: row.width as number | null,
+    height: row.height as number | null,
+    format: row.format as string | null,
+    favorite: row.favorite === 1,
+    createdAt: row.created_at as number,
+    updatedAt: row.updated_at as number,
+  };
 }
