@@ -20,9 +20,18 @@ export const defaultLibraryFs: LibraryFs = nodeFs;
 export const TEMP_PREFIX = '.atelier-';
 const TEMP_SUFFIX = '.tmp';
 
-/** A fresh temp path in `dir`; short and fixed-length, so it never hits a name-length limit. */
+/** Random per process, so two processes writing into one folder never pick the same name. */
+const PROCESS_TAG = randomBytes(6).toString('hex');
+let tempCounter = 0;
+
+/**
+ * A fresh temp path in `dir`; short and fixed-length, so it never hits a name-length limit.
+ * A counter after the process's random tag: random bytes per file cost a system call each.
+ */
 export function tempPathIn(dir: string): string {
-  return join(dir, `${TEMP_PREFIX}${randomBytes(8).toString('hex')}${TEMP_SUFFIX}`);
+  tempCounter = (tempCounter + 1) >>> 0;
+  const count = tempCounter.toString(16).padStart(8, '0');
+  return join(dir, `${TEMP_PREFIX}${PROCESS_TAG}${count}${TEMP_SUFFIX}`);
 }
 
 export function isTempFileName(name: string): boolean {

@@ -190,7 +190,7 @@ describe('disk failures', () => {
     );
     expect(error.kind).toBe('disk-full');
     expect(error.message).toContain('Free some space');
-    expect(tempSeen).toMatch(/\.atelier-[0-9a-f]{16}\.tmp$/);
+    expect(tempSeen).toMatch(/\.atelier-[0-9a-f]{20}\.tmp$/);
     await expectEmpty();
   });
 
