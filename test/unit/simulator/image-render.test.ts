@@ -143,6 +143,8 @@ describe('encodePng', () => {
     ['noise', 64, 64],
     ['flat', 128, 128],
     ['noise', 1, 1],
+    // Rows longer than the encoder's Adler-32 chunk.
+    ['noise', 2100, 2],
   ] as const)('is lossless for %s at %ix%i', async (kind, w, h) => {
     const raw = Buffer.alloc(w * h * 3, 77);
     if (kind === 'noise') for (let i = 0; i < raw.length; i++) raw[i] = (i * 2654435761) >>> 24;

@@ -9,6 +9,12 @@ const MAX_CODE_BITS = 15;
 const CODE_LENGTH_ORDER = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15];
 /** Bytes before the IDAT data: signature (8), IHDR chunk (25), IDAT length and type (8). */
 const DATA_OFFSET = 8 + 25 + 8;
+/**
+ * Bytes (whole pixels) between reductions of Adler-32, so that its sums fit in an int32: from
+ * 65520 each, over a row's filter byte and a chunk, b stays below 65520 · 3074 + 255 · 3073 ·
+ * 3074 / 2 < 2^31.
+ */
+const CHUNK = 3072;
 
 /**
  * A minimal PNG encoder for raw RGB, for small pictures (a sharp call's fixed cost dominates at,
@@ -21,8 +27,8 @@ const DATA_OFFSET = 8 + 25 + 8;
  */
 export function encodePng(raw: Buffer, width: number, height: number): Buffer {
   const stride = width * 3;
-  const { codes, lengths, header, headerBits, headerCount, endCode, endLength } = code;
-  // Worst case: every byte gets the longest code.
+  const { table, header, headerBits, headerCount, endEntry } = code;
+  // Worst case: every byte gets the longest code; the bit writer also stores a little past `o`.
   const bound =
     DATA_OFFSET + 2 + header.length + 8 + Math.ceil(((stride + 1) * height + 1) * 2) + 32;
   if (scratch.length < bound) scratch = new Uint8Array(bound);
@@ -35,12 +41,12 @@ export function encodePng(raw: Buffer, width: number, height: number): Buffer {
   o += header.length;
 
   const state: RowState = { o, bits: headerBits, count: headerCount, a: 1, b: 0 };
-  for (let y = 0; y < height; y++) deflateRow(raw, y * stride, stride, out, codes, lengths, state);
+  for (let y = 0; y < height; y++) deflateRow(raw, y * stride, stride, out, table, state);
   ({ o } = state);
   let { bits, count } = state;
   const { a, b } = state;
-  bits |= endCode << count;
-  count += endLength;
+  bits |= (endEntry & 0xffff) << count;
+  count += endEntry >>> 16;
   while (count > 0) {
     out[o++] = bits & 0xff;
     bits >>>= 8;
@@ -69,7 +75,7 @@ export function encodePng(raw: Buffer, width: number, height: number): Buffer {
   return Buffer.copyBytesFrom(out, 0, o);
 }
 
-/** Where the bit writer is between rows: `bits` holds `count` (< 16) pending bits. */
+/** Where the bit writer is between rows: `bits` holds `count` (< 8) pending bits. */
 interface RowState {
   o: number;
   bits: number;
@@ -82,48 +88,105 @@ interface RowState {
 /**
  * Filters one row with "Sub" and writes its codes. A function per row rather than one loop over
  * the picture: V8 then optimizes it as a whole, where a single long loop ran as on-stack-replaced
- * code that deoptimized at its end on every call. The bit writer is inlined, as this runs once per
- * byte; Adler-32 is reduced once per row (doubles hold a row's unreduced sums exactly).
+ * code that deoptimized at its end on every call.
+ *
+ * This runs once per byte, so the bit writer is inlined and has no branch of its own: after a
+ * code it stores every byte that may have completed and moves on by those that did; a partial
+ * byte is stored again, completed, later. A smooth picture's pixel mostly has three codes of 2–8
+ * bits, short enough to be written together. The adds are `| 0`, int32 adds with no overflow
+ * check: none can overflow, as Adler-32 is reduced after every CHUNK bytes.
  */
 function deflateRow(
   raw: Uint8Array,
   from: number,
   stride: number,
   out: Uint8Array,
-  codes: Uint16Array,
-  lengths: Uint8Array,
+  table: Int32Array,
   state: RowState,
 ): void {
   let { o, bits, count, a, b } = state;
   // The row's filter type byte: 1, "Sub".
-  bits |= codes[1]! << count;
-  count += lengths[1]!;
+  const e = table[1]!;
   a += 1;
   b += a;
-  if (count >= 16) {
-    out[o++] = bits & 0xff;
-    out[o++] = (bits >>> 8) & 0xff;
-    bits >>>= 16;
-    count -= 16;
-  }
-  for (let i = 0; i < stride; i++, from++) {
-    const symbol = (raw[from]! - (i >= 3 ? raw[from - 3]! : 0)) & 0xff;
-    a += symbol;
-    b += a;
-    bits |= codes[symbol]! << count;
-    count += lengths[symbol]!;
-    if (count >= 16) {
-      out[o++] = bits & 0xff;
-      out[o++] = (bits >>> 8) & 0xff;
-      bits >>>= 16;
-      count -= 16;
+  bits |= (e & 0xffff) << count;
+  count += e >>> 16;
+  out[o] = bits;
+  out[o + 1] = bits >>> 8;
+  o += count >>> 3;
+  bits >>>= count & 0x18;
+  count &= 7;
+  // The left neighbour, per channel: "Sub" takes it as 0 for the first pixel.
+  let r = 0;
+  let g = 0;
+  let bl = 0;
+  for (let chunk = from, rowEnd = from + stride; chunk < rowEnd; chunk += CHUNK) {
+    for (let i = chunk, end = Math.min(rowEnd, chunk + CHUNK); i < end; i += 3) {
+      const r1 = raw[i]!;
+      const g1 = raw[i + 1]!;
+      const b1 = raw[i + 2]!;
+      const s0 = (r1 - r) & 0xff;
+      const s1 = (g1 - g) & 0xff;
+      const s2 = (b1 - bl) & 0xff;
+      r = r1;
+      g = g1;
+      bl = b1;
+      // Adler-32 over the three bytes at once: b gains a after each of them.
+      b = (b + 3 * a + 3 * s0 + 2 * s1 + s2) | 0;
+      a = (a + s0 + s1 + s2) | 0;
+      const e0 = table[s0]!;
+      const e1 = table[s1]!;
+      const e2 = table[s2]!;
+      const l0 = e0 >>> 16;
+      const l1 = e1 >>> 16;
+      const l2 = e2 >>> 16;
+      if (l0 + l1 + l2 <= 24) {
+        // With the pending bits (< 8), at most 31: at most 3 bytes complete.
+        bits |= (e0 & 0xffff) << count;
+        count = (count + l0) | 0;
+        bits |= (e1 & 0xffff) << count;
+        count = (count + l1) | 0;
+        bits |= (e2 & 0xffff) << count;
+        count = (count + l2) | 0;
+        out[o] = bits;
+        out[o + 1] = bits >>> 8;
+        out[o + 2] = bits >>> 16;
+        o = (o + (count >>> 3)) | 0;
+        bits >>>= count & 0x18;
+        count &= 7;
+      } else {
+        // One code at a time: at most 7 + 15 bits, so at most 2 bytes complete.
+        bits |= (e0 & 0xffff) << count;
+        count = (count + l0) | 0;
+        out[o] = bits;
+        out[o + 1] = bits >>> 8;
+        o = (o + (count >>> 3)) | 0;
+        bits >>>= count & 0x18;
+        count &= 7;
+        bits |= (e1 & 0xffff) << count;
+        count = (count + l1) | 0;
+        out[o] = bits;
+        out[o + 1] = bits >>> 8;
+        o = (o + (count >>> 3)) | 0;
+        bits >>>= count & 0x18;
+        count &= 7;
+        bits |= (e2 & 0xffff) << count;
+        count = (count + l2) | 0;
+        out[o] = bits;
+        out[o + 1] = bits >>> 8;
+        o = (o + (count >>> 3)) | 0;
+        bits >>>= count & 0x18;
+        count &= 7;
+      }
     }
+    a %= 65521;
+    b %= 65521;
   }
   state.o = o;
   state.bits = bits;
   state.count = count;
-  state.a = a % 65521;
-  state.b = b % 65521;
+  state.a = a;
+  state.b = b;
 }
 
 /** Reused between calls (encoding is synchronous): most of it is never touched. */
@@ -174,14 +237,15 @@ const code = (() => {
       count -= 8;
     }
   }
+  // Each symbol's code and its length in one entry: one load per byte instead of two.
+  const table = new Int32Array(SYMBOLS);
+  for (let s = 0; s < SYMBOLS; s++) table[s] = codes[s]! | (lengths[s]! << 16);
   return {
-    codes,
-    lengths,
+    table,
     header: Uint8Array.from(bytes),
     headerBits: bits,
     headerCount: count,
-    endCode: codes[END_OF_BLOCK]!,
-    endLength: lengths[END_OF_BLOCK]!,
+    endEntry: table[END_OF_BLOCK]!,
   };
 })();
 
