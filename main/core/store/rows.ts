@@ -103,9 +103,9 @@ export interface Image {
 
 type Row = Record<string, unknown>;
 
-// Each mapper names every field: the objects then all share one shape, which V8 reads fast
-// (a generic snake_case→camelCase copy, with `delete` for the store's private columns, made
-// every row a dictionary-mode object, and the engine reads thousands of rows per second).
+// Each mapper names every field, so all objects of a type share one shape, which V8 reads fast.
+// A generic snake_case→camelCase copy with computed keys, and `delete` for the store's private
+// columns, gave objects V8 reads slowly, and the engine reads thousands of rows a second.
 
 export function toBatch(row: Row): Batch {
   return {
