@@ -5,40 +5,64 @@ import { encodePng } from '../../main/core/simulator/images/png.ts';
 import { paintPicture } from '../../main/core/simulator/images/pixels.ts';
 import { sampleMetadata } from '../support/library-fixtures.ts';
 
+export interface WriteFigures {
+  filesPerSecond: number;
+  /** CPU of this process per file (all threads, kernel time included). */
+  cpuMsPerFile: number;
+  /** Bytes on disk in all, metadata included. */
+  bytes: number;
+}
+
 /**
- * The library alone, with no engine, gateway or database: the simulator's kind of 64x64 PNG
- * written `files` times into one folder the way the engine writes it (temp file, metadata,
- * sha256, fsync, link, folder fsync). What the disk and the kernel cost per image on this
- * machine: a floor under the engine's own figure. The files are left in a new folder inside
- * `parent` for the caller to delete once every measurement is done (see measureFileCreation).
+ * Writes `files` images (cycling through `images`) into a new folder inside `parent`, `concurrency`
+ * at once, the way the engine writes them (temp file, metadata, sha256, fsync, link, folder
+ * fsync). The files are left for the caller to delete once every measurement is done: deleting
+ * them at once would slow the next measurement's creates (see measureFileCreation).
  */
-export async function measureLibraryAlone(
+export async function writeImagesInto(
   parent: string,
-  files: number,
-  concurrency: number,
-): Promise<{ filesPerSecond: number; cpuMsPerFile: number }> {
-  const dir = mkdtempSync(join(parent, 'floor-'));
-  const images = Array.from({ length: 16 }, (_, seed) =>
-    encodePng(paintPicture(64, 64, seed), 64, 64),
-  );
+  images: Buffer[],
+  options: { files: number; concurrency: number; decodePixels?: boolean },
+): Promise<WriteFigures> {
+  const dir = mkdtempSync(join(parent, 'write-'));
   let next = 0;
+  let bytes = 0;
   const started = performance.now();
   const cpuBefore = process.cpuUsage();
   await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < files) {
+    Array.from({ length: options.concurrency }, async () => {
+      while (next < options.files) {
         const i = next++;
-        await writeImage(images[i % images.length]!, join(dir, `${i}.png`), {
+        const written = await writeImage(images[i % images.length]!, join(dir, `${i}.png`), {
           metadata: sampleMetadata({ index: i }),
+          decodePixels: options.decodePixels ?? false,
         });
+        bytes += written.bytes;
       }
     }),
   );
   const cpu = process.cpuUsage(cpuBefore);
   return {
-    filesPerSecond: files / ((performance.now() - started) / 1000),
-    cpuMsPerFile: (cpu.user + cpu.system) / 1000 / files,
+    filesPerSecond: options.files / ((performance.now() - started) / 1000),
+    cpuMsPerFile: (cpu.user + cpu.system) / 1000 / options.files,
+    bytes,
   };
+}
+
+/**
+ * The library alone, with no engine, gateway or database: the simulator's kind of 64x64 PNG
+ * written `files` times. What the disk and the kernel cost per image on this machine: a floor
+ * under the engine's own figure.
+ */
+export function measureLibraryAlone(
+  parent: string,
+  files: number,
+  concurrency: number,
+): Promise<WriteFigures> {
+  const images = Array.from({ length: 16 }, (_, seed) =>
+    encodePng(paintPicture(64, 64, seed), 64, 64),
+  );
+  return writeImagesInto(parent, images, { files, concurrency });
 }
 
 /**

@@ -5,13 +5,13 @@
  * full pixel decoding, and the CPU time per file (user + system, all threads).
  * Not a test: the figures depend on the disk and on what else the machine runs.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
-import { writeImage } from '../../main/core/library/write-image.ts';
-import { noisePixels, sampleMetadata } from '../support/library-fixtures.ts';
+import { noisePixels } from '../support/library-fixtures.ts';
+import { writeImagesInto } from './library-floor.ts';
 
 const { values } = parseArgs({
   options: {
@@ -31,31 +31,11 @@ async function png(side: number): Promise<Buffer> {
 }
 
 async function run(label: string, image: Buffer, files: number, decodePixels: boolean) {
-  const dir = await mkdtemp(join(values.dir, 'atelier-bench-'));
-  let next = 0;
-  let bytes = 0;
-  const started = performance.now();
-  const cpuBefore = process.cpuUsage();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < files) {
-        const i = next++;
-        const written = await writeImage(image, join(dir, `${i}.png`), {
-          metadata: sampleMetadata({ index: i }),
-          decodePixels,
-        });
-        bytes += written.bytes;
-      }
-    }),
-  );
-  const seconds = (performance.now() - started) / 1000;
-  const cpu = process.cpuUsage(cpuBefore);
-  const cpuMsPerFile = (cpu.user + cpu.system) / 1000 / files;
-  await rm(dir, { recursive: true, force: true });
+  const figures = await writeImagesInto(root, [image], { files, concurrency, decodePixels });
   console.log(
-    `${label.padEnd(34)} ${files} files  ${(files / seconds).toFixed(0).padStart(6)} files/s  ` +
-      `${(bytes / 1e6 / seconds).toFixed(1).padStart(7)} MB/s  ` +
-      `${cpuMsPerFile.toFixed(2)} CPU ms/file`,
+    `${label.padEnd(34)} ${files} files  ${figures.filesPerSecond.toFixed(0).padStart(6)} files/s  ` +
+      `${((figures.filesPerSecond * figures.bytes) / files / 1e6).toFixed(1).padStart(7)} MB/s  ` +
+      `${figures.cpuMsPerFile.toFixed(2)} CPU ms/file`,
   );
 }
 
@@ -65,7 +45,13 @@ console.log(
   `concurrency ${concurrency}, dir ${values.dir}; PNG 64x64 = ${small.length} B, ` +
     `1024x1024 = ${(large.length / 1e6).toFixed(2)} MB; every file fsynced`,
 );
-await run('64x64, header check', small, 2000, false);
-if (!process.env.QUICK) await run('64x64, full decode', small, 2000, true);
-if (!process.env.QUICK) await run('1024x1024, header check', large, 200, false);
-if (!process.env.QUICK) await run('1024x1024, full decode', large, 200, true);
+// Deleted only at the end: deleting between runs would slow the next run's creates.
+const root = mkdtempSync(join(values.dir, 'atelier-bench-'));
+try {
+  await run('64x64, header check', small, 2000, false);
+  if (!process.env.QUICK) await run('64x64, full decode', small, 2000, true);
+  if (!process.env.QUICK) await run('1024x1024, header check', large, 200, false);
+  if (!process.env.QUICK) await run('1024x1024, full decode', large, 200, true);
+} finally {
+  rmSync(root, { recursive: true, force: true });
+}
