@@ -30,7 +30,12 @@ const { values } = parseArgs({
   },
 });
 
-const dir = mkdtempSync(join(values.dir!, 'run-'));
+if (!values.dir) {
+  throw new Error(
+    "--dir is required: the folder for the run's database and library, deleted by the caller.",
+  );
+}
+const dir = mkdtempSync(join(values.dir, 'run-'));
 const store = openStore(join(dir, 'atelier.db'));
 const catalogue = createCatalogue();
 try {

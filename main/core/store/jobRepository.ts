@@ -14,7 +14,7 @@ export type { FailedQuery, StateCounts } from './jobQueries.ts';
  *
  * `?+0` where a plain `?` would do: SQLite's planner reads the bound value of a bare parameter
  * in a LIMIT, or in a term an ORDER BY index is chosen on, and then prepares the statement again
- * every time a new value is bound — 25–30 µs instead of 2 per run, measured, and these run for
+ * every time a new value is bound — 25–35 µs instead of 2 per run, measured, and these run for
  * every claim. An expression keeps the same plan without that.
  */
 export const SCHEDULER_QUERIES = {
