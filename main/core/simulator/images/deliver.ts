@@ -58,7 +58,10 @@ export async function deliverImages(
         };
         const item: ImageItem = {};
         if (mode !== 'b64_json') item.url = baseUrl + createLink(services, spec);
-        if (mode !== 'url') item.b64_json = (await render(services, spec)).toString('base64');
+        // (with a link too, the picture is cached for the link's download)
+        if (mode !== 'url') {
+          item.b64_json = (await render(services, spec, mode === 'both')).toString('base64');
+        }
         if (request.revisePrompt) item.revised_prompt = revisePrompt(request.prompt, seed + index);
         return item;
       }),
@@ -102,9 +105,9 @@ function createLink(services: ImageServices, spec: RenderSpec): string {
   return services.links.create(spec);
 }
 
-async function render(services: ImageServices, spec: RenderSpec): Promise<Buffer> {
+async function render(services: ImageServices, spec: RenderSpec, linked: boolean): Promise<Buffer> {
   try {
-    return await services.render(spec);
+    return await (linked ? services.render(spec) : services.renderOnce(spec));
   } catch (error) {
     throw new ApiError(
       500,
