@@ -51,21 +51,23 @@ export function withSoftware(metadata: ImageMetadata): ImageMetadata {
  * the prompt, a "Negative prompt:" line, then "Key: value" pairs on one line.
  */
 export function a1111Parameters(metadata: ImageMetadata): string {
-  const lines = [metadata.prompt];
-  if (metadata.negativePrompt) lines.push(`Negative prompt: ${metadata.negativePrompt}`);
-  const pairs: string[] = [];
-  if (metadata.seed !== undefined && metadata.seed !== null) pairs.push(`Seed: ${metadata.seed}`);
-  pairs.push(`Size: ${metadata.size}`, `Model: ${oneLine(metadata.model)}`);
-  for (const [key, value] of Object.entries(metadata.parameters ?? {})) {
+  // Built by concatenation rather than arrays and joins: this runs for every PNG written.
+  let text = metadata.prompt;
+  if (metadata.negativePrompt) text += `\nNegative prompt: ${metadata.negativePrompt}`;
+  text += '\n';
+  if (metadata.seed !== undefined && metadata.seed !== null) text += `Seed: ${metadata.seed}, `;
+  text += `Size: ${metadata.size}, Model: ${oneLine(metadata.model)}`;
+  const parameters = metadata.parameters ?? {};
+  for (const key of Object.keys(parameters)) {
+    const value = parameters[key];
     if (value === undefined || value === null) continue;
-    const text = typeof value === 'string' ? value : JSON.stringify(value);
-    pairs.push(`${oneLine(key)}: ${oneLine(text)}`);
+    const valueText = typeof value === 'string' ? value : JSON.stringify(value);
+    text += `, ${oneLine(key)}: ${oneLine(valueText)}`;
   }
-  pairs.push(`Software: ${SOFTWARE_NAME}`);
-  lines.push(pairs.join(', '));
-  return lines.join('\n');
+  return `${text}, Software: ${SOFTWARE_NAME}`;
 }
 
+/** Line breaks folded into spaces; most values have none, so test before replacing. */
 function oneLine(text: string): string {
-  return text.replace(/[\r\n]+/g, ' ');
+  return text.includes('\n') || text.includes('\r') ? text.replace(/[\r\n]+/g, ' ') : text;
 }

@@ -1,7 +1,7 @@
 import { crc32, inflateSync } from 'node:zlib';
 import { a1111Parameters, SOFTWARE_NAME, type ImageMetadata } from './metadata.ts';
 import { PNG_SIGNATURE } from './image-format.ts';
-import { buildXmpPacket } from './xmp.ts';
+import { XMP_PACKET_START, xmpPacketAfterStart } from './xmp.ts';
 import type { EmbedPlan, NeedMoreBytes } from './embed-plan.ts';
 import { LibraryWriteError } from './write-error.ts';
 
@@ -14,37 +14,111 @@ const IEND_CHUNK = Buffer.from('0000000049454e44ae426082', 'hex');
 
 export function pngChunk(type: string, data: Buffer): Buffer {
   const chunk = Buffer.alloc(12 + data.length);
-  chunk.writeUInt32BE(data.length, 0);
-  chunk.write(type, 4, 'latin1');
   data.copy(chunk, 8);
-  chunk.writeUInt32BE(crc32(chunk.subarray(4, 8 + data.length)), 8 + data.length);
+  finishChunk(chunk, 0, type, data.length);
+  return chunk;
+}
+
+/**
+ * Writes a chunk's length, type and CRC around the `dataLength` data bytes already at
+ * `offset + 8` of `out`; returns the offset just past the chunk.
+ */
+function finishChunk(out: Buffer, offset: number, type: string, dataLength: number): number {
+  const end = offset + 8 + dataLength;
+  out.writeUInt32BE(dataLength, offset);
+  out.write(type, offset + 4, 'latin1');
+  out.writeUInt32BE(crc32(out.subarray(offset + 4, end)), end);
+  return end + 4;
+}
+
+/**
+ * A tEXt chunk holds Latin-1 text after "keyword NUL"; an uncompressed iTXt chunk holds UTF-8
+ * text after "keyword NUL, compression flag 0, method 0, empty language tag NUL, empty
+ * translated keyword NUL". Keywords are Latin-1 (one byte per character).
+ */
+type TextChunkType = 'tEXt' | 'iTXt';
+
+const NO_BYTES = Buffer.alloc(0);
+
+/**
+ * The size of a whole text chunk whose text is `encodedStart` (already encoded) then `text`.
+ * Buffer.byteLength counts a lone surrogate as the 3 bytes of U+FFFD, as Buffer#write writes it.
+ */
+function textChunkBytes(
+  type: TextChunkType,
+  keyword: string,
+  text: string,
+  encodedStart: Buffer = NO_BYTES,
+): number {
+  const textBytes = type === 'iTXt' ? Buffer.byteLength(text, 'utf8') : text.length;
+  return 12 + keyword.length + (type === 'iTXt' ? 5 : 1) + encodedStart.length + textBytes;
+}
+
+/** Writes a whole text chunk at `offset` (sized by textChunkBytes); returns the offset after it. */
+function writeTextChunk(
+  out: Buffer,
+  offset: number,
+  type: TextChunkType,
+  keyword: string,
+  text: string,
+  encodedStart: Buffer = NO_BYTES,
+): number {
+  const dataStart = offset + 8;
+  let at = dataStart + out.write(keyword, dataStart, 'latin1');
+  // The keyword's NUL, then for iTXt the compression flag and method and two empty fields.
+  const zeros = type === 'iTXt' ? 5 : 1;
+  out.fill(0, at, at + zeros);
+  at += zeros;
+  at += encodedStart.copy(out, at);
+  at += out.write(text, at, type === 'iTXt' ? 'utf8' : 'latin1');
+  return finishChunk(out, offset, type, at - dataStart);
+}
+
+function textChunk(type: TextChunkType, keyword: string, text: string): Buffer {
+  const chunk = Buffer.alloc(textChunkBytes(type, keyword, text));
+  writeTextChunk(chunk, 0, type, keyword, text);
   return chunk;
 }
 
 /** An uncompressed iTXt chunk: UTF-8 text under a Latin-1 keyword. */
 export function iTxtChunk(keyword: string, text: string): Buffer {
-  return pngChunk(
-    'iTXt',
-    Buffer.concat([
-      Buffer.from(keyword, 'latin1'),
-      Buffer.from([0, 0, 0]), // keyword end, compression flag, compression method
-      Buffer.from([0, 0]), // empty language tag, empty translated keyword
-      Buffer.from(text, 'utf8'),
-    ]),
-  );
+  return textChunk('iTXt', keyword, text);
 }
 
 export function tExtChunk(keyword: string, text: string): Buffer {
-  return pngChunk('tEXt', Buffer.from(`${keyword}\0${text}`, 'latin1'));
+  return textChunk('tEXt', keyword, text);
 }
+
+/** The chunks that do not depend on the metadata, encoded once. */
+const SOFTWARE_CHUNK = tExtChunk('Software', SOFTWARE_NAME);
+const XMP_PACKET_START_BYTES = Buffer.from(XMP_PACKET_START, 'utf8');
 
 /** The chunks Atelier inserts after IHDR. */
 export function pngMetadataChunks(metadata: ImageMetadata): Buffer {
-  return Buffer.concat([
-    iTxtChunk('parameters', a1111Parameters(metadata)),
-    tExtChunk('Software', SOFTWARE_NAME),
-    iTxtChunk(PNG_XMP_KEYWORD, buildXmpPacket(metadata)),
-  ]);
+  return metadataChunksAfter(NO_BYTES, metadata);
+}
+
+/**
+ * `lead` followed by the metadata chunks, written into one buffer allocated once: building each
+ * chunk, concatenating them, then prepending IHDR cost several allocations and copies per image.
+ */
+function metadataChunksAfter(lead: Buffer, metadata: ImageMetadata): Buffer {
+  const parameters = a1111Parameters(metadata);
+  const xmp = xmpPacketAfterStart(metadata);
+  const size =
+    lead.length +
+    textChunkBytes('iTXt', 'parameters', parameters) +
+    SOFTWARE_CHUNK.length +
+    textChunkBytes('iTXt', PNG_XMP_KEYWORD, xmp, XMP_PACKET_START_BYTES);
+  // Not zero-filled (neither is Buffer.concat's result): the check below proves every byte
+  // has been written.
+  const out = Buffer.allocUnsafe(size);
+  let offset = lead.copy(out, 0);
+  offset = writeTextChunk(out, offset, 'iTXt', 'parameters', parameters);
+  offset += SOFTWARE_CHUNK.copy(out, offset);
+  offset = writeTextChunk(out, offset, 'iTXt', PNG_XMP_KEYWORD, xmp, XMP_PACKET_START_BYTES);
+  if (offset !== size) throw new Error(`PNG metadata chunks: wrote ${offset} of ${size} bytes.`);
+  return out;
 }
 
 /** Inserts the metadata chunks right after IHDR; needs the first 33 bytes. */
@@ -58,7 +132,7 @@ export function planPngEmbed(prefix: Buffer, metadata: ImageMetadata): EmbedPlan
   }
   return {
     consumed: HEAD_BYTES,
-    head: Buffer.concat([prefix.subarray(0, HEAD_BYTES), pngMetadataChunks(metadata)]),
+    head: metadataChunksAfter(prefix.subarray(0, HEAD_BYTES), metadata),
     trailer: Buffer.alloc(0),
     width: prefix.readUInt32BE(16),
     height: prefix.readUInt32BE(20),
