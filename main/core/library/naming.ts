@@ -113,35 +113,121 @@ export interface NamingInput {
 
 /** The image's path relative to the library, with "/" between folders. */
 export function renderRelativePath(template: string | TemplateToken[], input: NamingInput): string {
-  const tokens = typeof template === 'string' ? parseTemplate(template) : template;
-  const values = variableValues(input);
+  const compiled = typeof template === 'string' ? compileText(template) : compileTokens(template);
+  const values = variableValues(input, compiled);
+  let path = '';
+  for (const folder of compiled.folders) {
+    path += `${sanitizeComponent(renderComponent(folder, values), 'folder')}/`;
+  }
+  // the file: render the stem apart so truncation never eats the extension
+  let stem = renderComponent(compiled.stem, values);
+  if (input.imageCount > 1 && !compiled.hasImage) stem = `${stem}_${values.image}`;
+  const ext = values.ext;
+  // extensionFor's ext is ASCII: its length is its UTF-8 length
+  const stemMax = MAX_COMPONENT_BYTES - ext.length - 1 - SUFFIX_ROOM_BYTES;
+  return `${path}${sanitizeComponent(stem, 'image', stemMax)}.${ext}`;
+}
+
+/**
+ * What rendering needs from a template, worked out once instead of once per image (the engine
+ * renders thousands of names a second from one parsed template).
+ */
+interface CompiledTemplate {
+  /** A copy of the tokens it was compiled from: a token array changed since is compiled again. */
+  tokens: TemplateToken[];
+  folders: TemplateToken[][];
+  /** The file component without its ".{ext}". */
+  stem: TemplateToken[];
+  hasImage: boolean;
+  usesSlug: boolean;
+  usesName: boolean;
+}
+
+const compiledTokens = new WeakMap<TemplateToken[], CompiledTemplate>();
+const compiledTexts = new Map<string, CompiledTemplate>();
+
+function compileTokens(tokens: TemplateToken[]): CompiledTemplate {
+  const cached = compiledTokens.get(tokens);
+  if (cached && sameTokens(cached.tokens, tokens)) return cached;
+  const compiled = compile(tokens);
+  compiledTokens.set(tokens, compiled);
+  return compiled;
+}
+
+function compileText(template: string): CompiledTemplate {
+  let compiled = compiledTexts.get(template);
+  if (!compiled) {
+    // parse errors are not cached: a bad template throws each time, as parseTemplate does
+    compiled = compile(parseTemplate(template));
+    if (compiledTexts.size >= 32) compiledTexts.clear();
+    compiledTexts.set(template, compiled);
+  }
+  return compiled;
+}
+
+function compile(tokens: TemplateToken[]): CompiledTemplate {
   const components = splitComponents(tokens);
-  const needsImage = input.imageCount > 1 && !tokens.some(isVariable('image'));
-  return components
-    .map((component, i) => {
-      const last = i === components.length - 1;
-      if (!last) return sanitizeComponent(renderComponent(component, values), 'folder');
-      // the file: render the stem apart so truncation never eats the extension
-      let stem = renderComponent(withoutExtension(component), values);
-      if (needsImage) stem = `${stem}_${values.image}`;
-      const ext = values.ext;
-      const stemMax = MAX_COMPONENT_BYTES - utf8Length(ext) - 1 - SUFFIX_ROOM_BYTES;
-      return `${sanitizeComponent(stem, 'image', stemMax)}.${ext}`;
-    })
-    .join('/');
+  const uses = (name: TemplateVariable) =>
+    tokens.some((token) => token.kind === 'variable' && token.name === name);
+  return {
+    tokens: tokens.map((token) => ({ ...token })),
+    folders: components.slice(0, -1),
+    stem: withoutExtension(components.at(-1)!),
+    hasImage: uses('image'),
+    usesSlug: uses('slug'),
+    usesName: uses('name'),
+  };
+}
+
+function sameTokens(a: TemplateToken[], b: TemplateToken[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    if (x.kind !== y.kind) return false;
+    if (x.kind === 'variable' && x.name !== (y as typeof x).name) return false;
+    if (x.kind === 'text' && x.text !== (y as typeof x).text) return false;
+  }
+  return true;
 }
 
 /** A prompt's start as a file-name-friendly slug; letters of every script are kept. */
 export function slugify(text: string, maxBytes = SLUG_MAX_BYTES): string {
-  const slug = text
-    // only the start can show; skip normalising a 10 KB prompt whole
-    .slice(0, maxBytes * 4)
-    .normalize('NFC')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{M}\p{N}]+/gu, '-')
-    .replace(/^-+/, '');
-  return truncateUtf8(slug, maxBytes).replace(/-+$/, '');
+  // only the start can show; skip normalising a 10 KB prompt whole
+  const head = text.slice(0, maxBytes * 4);
+  const slug = NON_ASCII.test(head)
+    ? head
+        .normalize('NFC')
+        .toLowerCase()
+        .replace(/[^\p{L}\p{M}\p{N}]+/gu, '-')
+        .replace(/^-+/, '')
+    : asciiSlug(head.toLowerCase(), maxBytes);
+  const cut = truncateUtf8(slug, maxBytes);
+  return cut.endsWith('-') ? cut.replace(/-+$/, '') : cut;
 }
+
+/**
+ * The slug of lower-case ASCII (most prompts), as the Unicode regexes above would make it: NFC
+ * changes nothing and the only letters and digits are a-z and 0-9. A loop, twice as fast, that
+ * stops once more than maxBytes are written: truncateUtf8 cuts the rest anyway.
+ */
+function asciiSlug(text: string, maxBytes: number): string {
+  let slug = '';
+  let word = -1; // where the current run of letters and digits started
+  for (let i = 0; i < text.length && !(slug.length > maxBytes); i++) {
+    const code = text.charCodeAt(i);
+    if ((code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39)) {
+      if (word < 0) word = i;
+    } else if (word >= 0) {
+      slug += `${text.slice(word, i)}-`;
+      word = -1;
+    }
+  }
+  return word >= 0 ? slug + text.slice(word) : slug;
+}
+
+// any UTF-16 code unit above ASCII (no u flag: surrogates count one by one)
+const NON_ASCII = /[\u0080-\uffff]/;
 
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)$/i;
 // control characters and the characters Windows forbids in names (also "/" everywhere)
@@ -149,6 +235,9 @@ const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\
 const FORBIDDEN = /[\u0000-\u001f\u007f-\u009f<>:"/\\|?*]/g;
 // direction overrides and invisible marks: they can disguise a name ("gnp.exe")
 const INVISIBLE = /[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+// what sanitizing could change in a name: anything but printable ASCII (NFC, invisible marks,
+// control characters), a forbidden character, a run of spaces, a dot or space at either end
+const NEEDS_SANITIZING = /[^\u0020-\u007e]|[<>:"/\\|?*]| {2}|^[ .]|[ .]$/;
 
 /**
  * One path component made safe on Windows, macOS and Linux: NFC, no forbidden or control
@@ -160,15 +249,21 @@ export function sanitizeComponent(
   fallback = 'untitled',
   maxBytes = MAX_COMPONENT_BYTES,
 ): string {
-  let name = value
-    .normalize('NFC')
-    .replace(INVISIBLE, '')
-    .replace(/\s+/gu, ' ')
-    .replace(FORBIDDEN, '_');
-  name = trimEnds(truncateUtf8(trimEnds(name), maxBytes));
-  if (name === '') name = fallback;
+  let name = value;
+  // most names are already safe: one regex test instead of the whole pipeline (ASCII is one
+  // byte a character, so the length is the UTF-8 size)
+  if (name === '' || !(name.length <= maxBytes) || NEEDS_SANITIZING.test(name)) {
+    name = value
+      .normalize('NFC')
+      .replace(INVISIBLE, '')
+      .replace(/\s+/gu, ' ')
+      .replace(FORBIDDEN, '_');
+    name = trimEnds(truncateUtf8(trimEnds(name), maxBytes));
+    if (name === '') name = fallback;
+  }
   // CON, con.png, Com1.tar.gz: Windows reserves the device name whatever follows the dot
-  const base = name.split('.')[0] ?? '';
+  const dot = name.indexOf('.');
+  const base = dot < 0 ? name : name.slice(0, dot);
   if (WINDOWS_RESERVED.test(base.trim())) name = truncateUtf8(`_${name}`, maxBytes);
   return name;
 }
@@ -230,22 +325,30 @@ export function resolveInsideLibrary(
   if (path.isAbsolute(relPath) || /^[A-Za-z]:/.test(relPath)) refuse('the path is absolute');
   const root = path.resolve(libraryRoot);
   const target = path.resolve(root, relPath);
-  const relative = path.relative(root, target);
-  if (
-    relative === '' ||
-    relative === '..' ||
-    relative.startsWith(`..${path.sep}`) ||
-    path.isAbsolute(relative)
-  ) {
+  // Both are normalized absolute paths, so "inside" is a prefix test (cheaper than
+  // path.relative, which resolves both again; this runs for every image written). Stricter
+  // than it on Windows: a path that leaves and re-enters the library in another case is refused.
+  const inside = root.endsWith(path.sep) ? root : root + path.sep;
+  if (target.length <= inside.length || !target.startsWith(inside)) {
     refuse('it points outside the library');
   }
   return target;
 }
 
-function variableValues(input: NamingInput): Record<TemplateVariable, string> {
+/** The variables' values; the costly slug and name only when the template uses them. */
+function variableValues(
+  input: NamingInput,
+  compiled: CompiledTemplate,
+): Record<TemplateVariable, string> {
   const width = Math.max(input.indexWidth ?? 4, 1);
-  const slug = slugify(input.prompt) || 'untitled';
-  const name = input.name?.trim() ? slugOrName(input.name) : slug;
+  const needsName = compiled.usesName && Boolean(input.name?.trim());
+  const slug =
+    compiled.usesSlug || (compiled.usesName && !needsName)
+      ? slugify(input.prompt) || 'untitled'
+      : '';
+  const name = needsName ? slugOrName(input.name!) : slug;
+  // always: an invalid date throws here whether or not the template shows it
+  const date = dateText(input.date);
   return {
     batch: input.batch,
     index: String(input.index).padStart(width, '0'),
@@ -256,9 +359,23 @@ function variableValues(input: NamingInput): Record<TemplateVariable, string> {
     model: input.model,
     size: input.size ?? '',
     job: String(input.job),
-    date: input.date.toISOString().slice(0, 10),
+    date,
     ext: extensionFor(input.ext),
   };
+}
+
+// toISOString is slow and a batch's images share its creation date: keep the last one
+let lastDateTime = NaN;
+let lastDateText = '';
+
+function dateText(date: Date): string {
+  const time = date.getTime();
+  // NaN (an invalid date) never equals: toISOString throws its RangeError
+  if (time !== lastDateTime) {
+    lastDateText = date.toISOString().slice(0, 10);
+    lastDateTime = time;
+  }
+  return lastDateText;
 }
 
 /** A "name" column keeps its case and spaces; it is only made safe, then sanitised again. */
@@ -277,7 +394,8 @@ export function extensionFor(format: string): string {
 
 function renderComponent(tokens: TemplateToken[], values: Record<TemplateVariable, string>) {
   let out = '';
-  tokens.forEach((token, i) => {
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i]!;
     if (token.kind === 'text') {
       // an empty variable just before takes this text's leading separator with it
       const previous = tokens[i - 1];
@@ -287,10 +405,10 @@ function renderComponent(tokens: TemplateToken[], values: Record<TemplateVariabl
       const value = values[token.name];
       // "{index}-{slug}-{seed}" without a seed: drop the "-" before it
       if (value === '') out = out.replace(/[-_ ]$/, '');
-      // a value is one name: it can never add a folder
-      else out += value.replace(/[/\\]/g, '_');
+      // a value is one name: it can never add a folder (test first: most have no slash)
+      else out += /[/\\]/.test(value) ? value.replace(/[/\\]/g, '_') : value;
     }
-  });
+  }
   return out;
 }
 
@@ -314,12 +432,14 @@ function splitComponents(tokens: TemplateToken[]): TemplateToken[][] {
   return components;
 }
 
-function isVariable(name: TemplateVariable) {
-  return (token: TemplateToken) => token.kind === 'variable' && token.name === name;
+function trimEnds(name: string): string {
+  // most names start and end with a printable ASCII character other than ".": nothing to trim
+  if (plainEnd(name.charCodeAt(0)) && plainEnd(name.charCodeAt(name.length - 1))) return name;
+  return name.replace(/^[\s.]+|[\s.]+$/gu, '');
 }
 
-function trimEnds(name: string): string {
-  return name.replace(/^[\s.]+|[\s.]+$/gu, '');
+function plainEnd(code: number): boolean {
+  return code > 0x20 && code < 0x7f && code !== 0x2e;
 }
 
 function utf8Length(text: string): number {
@@ -330,14 +450,41 @@ const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
 /** At most maxBytes of UTF-8, cut between graphemes (never inside an emoji or accent). */
 export function truncateUtf8(text: string, maxBytes: number): string {
-  if (utf8Length(text) <= maxBytes) return text;
+  // a UTF-16 code unit is at most 3 bytes: a short text needs no counting
+  if (text.length * 3 <= maxBytes || utf8Length(text) <= maxBytes) return text;
+  let head = text;
+  if (maxBytes >= 0) {
+    // Only the first maxBytes + 1 code units can be kept (each is at least a byte). A grapheme
+    // boundary depends only on the text before it and the code point after it, so segmenting
+    // that head (whole code points) cuts where segmenting all of a 10 KB text would.
+    const end = Math.floor(maxBytes) + 1;
+    if (end < text.length) {
+      const pair =
+        isHighSurrogate(text.charCodeAt(end - 1)) && isLowSurrogate(text.charCodeAt(end));
+      head = text.slice(0, pair ? end + 1 : end);
+    }
+    if (!NON_ASCII.test(head)) {
+      // ASCII: a byte and a grapheme a character, but for CR LF, one grapheme never split
+      let cut = Math.floor(maxBytes);
+      if (cut > 0 && head.charCodeAt(cut - 1) === 0x0d && head.charCodeAt(cut) === 0x0a) cut--;
+      return head.slice(0, cut);
+    }
+  }
   let out = '';
   let bytes = 0;
-  for (const { segment } of graphemes.segment(text)) {
+  for (const { segment } of graphemes.segment(head)) {
     const size = utf8Length(segment);
     if (bytes + size > maxBytes) break;
     out += segment;
     bytes += size;
   }
   return out;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
 }

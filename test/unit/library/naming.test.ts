@@ -231,3 +231,64 @@ describe('resolveInsideLibrary', () => {
     expect(resolveInsideLibrary('C:\\lib', 'b/x.png', path.win32)).toBe('C:\\lib\\b\\x.png');
   });
 });
+
+describe('fast paths give the same names', () => {
+  it('renders a parsed token array again after it changes', () => {
+    const tokens = parseTemplate(DEFAULT_TEMPLATE);
+    expect(renderRelativePath(tokens, input())).toBe(
+      'Spring campaign/0007-a-red-fox-in-the-snow-42.png',
+    );
+    tokens.splice(0, 2, { kind: 'variable', name: 'model' }, { kind: 'separator' });
+    expect(renderRelativePath(tokens, input())).toBe('img-model/0007-a-red-fox-in-the-snow-42.png');
+  });
+
+  it('refuses a bad extension or date every time, whether or not the template shows the date', () => {
+    const tokens = parseTemplate(DEFAULT_TEMPLATE);
+    expect(renderRelativePath(tokens, input({ ext: 'PNG' }))).toMatch(/\.png$/);
+    for (const ext of ['', 'p ng', 'png/..']) {
+      expect(() => renderRelativePath(tokens, input({ ext }))).toThrow(
+        `"${ext}" is not a usable file extension`,
+      );
+    }
+    expect(renderRelativePath(tokens, input())).toMatch(/\.png$/);
+    expect(() => renderRelativePath(tokens, input({ date: new Date(NaN) }))).toThrow(RangeError);
+  });
+
+  it('slugs ASCII prompts like any other text', () => {
+    const long = 'A Cinematic photograph of an old lighthouse at dusk, on a rocky coast! 35mm';
+    expect(slugify(long)).toBe('a-cinematic-photograph-of-an-old-lighthouse-at-d');
+    expect(slugify(`${long}é`)).toBe(slugify(long));
+    expect(slugify('--x--', 2)).toBe('x');
+    expect(slugify('ab cd', 3)).toBe('ab');
+    expect(slugify('fox '.repeat(2560))).toBe('fox-'.repeat(12).slice(0, -1));
+  });
+
+  it('cuts a long text between graphemes wherever the cut falls', () => {
+    const long = 'x'.repeat(10_000);
+    expect(truncateUtf8(`ab👨‍👩‍👧‍👦${long}`, 10)).toBe('ab');
+    expect(truncateUtf8(`ab👍🏽${long}`, 10)).toBe('ab👍🏽');
+    expect(truncateUtf8(`abc🏽${long}`, 3)).toBe('ab'); // a skin tone joins the letter before
+    expect(truncateUtf8(`abc\r\n${long}`, 4)).toBe('abc'); // CR LF is one grapheme
+    expect(truncateUtf8(`abce\u0301${long}`, 4)).toBe('abc');
+    expect(truncateUtf8(long, 0)).toBe('');
+  });
+
+  it('still refuses reserved names and collapses spaces in plain ASCII', () => {
+    expect(sanitizeComponent('con .png')).toBe('_con .png');
+    expect(sanitizeComponent('a  b')).toBe('a b');
+    expect(sanitizeComponent('x'.repeat(201))).toBe('x'.repeat(200));
+    expect(sanitizeComponent('plain-name_1.txt')).toBe('plain-name_1.txt');
+  });
+});
+
+describe('resolveInsideLibrary at the root of a drive', () => {
+  it('accepts paths under "/" and "C:\\", refuses the root itself', () => {
+    expect(resolveInsideLibrary('/', 'a/x.png', path.posix)).toBe('/a/x.png');
+    expect(resolveInsideLibrary('C:\\', 'a/x.png', path.win32)).toBe('C:\\a\\x.png');
+    expect(() => resolveInsideLibrary('/', '.', path.posix)).toThrow('Refusing to write');
+    expect(() => resolveInsideLibrary('/lib', 'a/..', path.posix)).toThrow('Refusing to write');
+    expect(() => resolveInsideLibrary('/lib', '../lib2/x.png', path.posix)).toThrow(
+      'Refusing to write',
+    );
+  });
+});
