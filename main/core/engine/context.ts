@@ -1,3 +1,4 @@
+import type { FilePlacer } from '../library/file-placer.ts';
 import type { GatewayClient } from '../gateway/client.ts';
 import type { TemplateToken } from '../library/naming.ts';
 import type { Batch } from '../store/rows.ts';
@@ -21,6 +22,8 @@ export interface EngineContext {
   aimd: AdaptiveConcurrency;
   now: () => number;
   random: () => number;
+  /** Writes images whose bytes are in memory from its own thread. */
+  placer: FilePlacer;
   /** Counters the summary reports. */
   stats: { requestsSent: number; imagesWritten: number; bytesWritten: number };
   /**

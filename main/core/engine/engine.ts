@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import PQueue from 'p-queue';
 import type { GatewayClient } from '../gateway/client.ts';
 import { removeStaleTempFiles } from '../library/library-fs.ts';
+import { FilePlacer } from '../library/file-placer.ts';
 import { DEFAULT_TEMPLATE, parseTemplate } from '../library/naming.ts';
 import { checkpointInBackground, type BackgroundCheckpoints } from '../store/checkpointer.ts';
 import { recoverAfterCrash, type RecoveryReport } from '../store/recovery.ts';
@@ -145,6 +146,7 @@ export class Engine extends EventEmitter<EngineEvents> {
       now,
       random: options.random ?? Math.random,
       stats: { requestsSent: 0, imagesWritten: 0, bytesWritten: 0 },
+      placer: new FilePlacer(),
       commit: (write) => this.commitOutcome(write),
       reserveDownloads: (count) => this.reserveDownloads(count),
       startDownloads: (prepared, reserved) => {
@@ -238,6 +240,7 @@ export class Engine extends EventEmitter<EngineEvents> {
     // Requests first: the last answers may still hand their images to the download pool.
     await this.requests.onIdle();
     await this.downloads.onIdle();
+    await this.ctx.placer.close();
     this.state = 'stopped';
     if (this.ticker) clearInterval(this.ticker);
     // Every outcome is committed before another process may take the queue.

@@ -2,7 +2,13 @@ import { createHash } from 'node:crypto';
 import { dirname, extname } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FileHandle } from 'node:fs/promises';
-import { createEmbedder, createEmbedTransform, type EmbedStats } from './embed-transform.ts';
+import {
+  createEmbedder,
+  createEmbedTransform,
+  type EmbedStats,
+  type EmbedTransformOptions,
+} from './embed-transform.ts';
+import { PlaceError, type FilePlacer } from './file-placer.ts';
 import { parseImageFormat, type ImageFormat } from './image-format.ts';
 import { abortedError, sourceChunks, type ImageSource } from './image-source.ts';
 import {
@@ -37,6 +43,11 @@ export interface WriteImageOptions {
   decodePixels?: boolean;
   signal?: AbortSignal;
   fs?: LibraryFs;
+  /**
+   * Puts bytes already in memory on disk from its own thread (far less CPU on this one). Not
+   * used with `fs` (tests inject failures there) or `decodePixels` (which reads the temp file).
+   */
+  placer?: FilePlacer;
 }
 
 export interface WrittenImage {
@@ -69,6 +80,14 @@ export async function writeImage(
   const signal = options.signal;
   const dir = dirname(targetPath);
   const expectedFormat = options.format ?? parseImageFormat(extname(targetPath));
+  const embedOptions = {
+    metadata: options.metadata,
+    expectedFormat,
+    expectedSourceBytes: options.expectedBytes,
+  };
+  if (source instanceof Uint8Array && options.placer && !options.fs && !options.decodePixels) {
+    return placeBytes(options.placer, source, targetPath, embedOptions, options);
+  }
   let temp: string | null = null;
   let handle: FileHandle | null = null;
   let action = 'create the image folder';
@@ -78,24 +97,15 @@ export async function writeImage(
     temp = tempPathIn(dir);
     handle = await openInFolder(fs, dir, temp);
 
-    const embedOptions = {
-      metadata: options.metadata,
-      expectedFormat,
-      expectedSourceBytes: options.expectedBytes,
-    };
     const hash = createHash('sha256');
     let bytes = 0;
     let stats: EmbedStats;
     if (source instanceof Uint8Array) {
-      // Bytes already in memory (decoded base64): embed in one go and write once, without
-      // the stream machinery, which costs more than the write itself for small images.
-      const embedder = createEmbedder(embedOptions);
-      const whole = Buffer.from(source.buffer, source.byteOffset, source.byteLength);
-      const out = Buffer.concat([...embedder.write(whole), ...embedder.end()]);
-      hash.update(out);
-      bytes = out.length;
-      await writeAll(handle, out);
-      stats = embedder.stats;
+      const embedded = embedInMemory(source, embedOptions);
+      hash.update(embedded.out);
+      bytes = embedded.out.length;
+      await writeAll(handle, embedded.out);
+      stats = embedded.stats;
     } else {
       const { transform, stats: streamed } = createEmbedTransform(embedOptions);
       const file = handle;
@@ -143,6 +153,53 @@ export async function writeImage(
   } catch (error) {
     if (handle) await handle.close().catch(() => undefined);
     if (temp) await removeQuietly(fs, temp);
+    throw classify(error, signal, action, targetPath);
+  }
+}
+
+/**
+ * Bytes already in memory (decoded base64): embedded in one go, without the stream machinery,
+ * which costs more than the write itself for small images.
+ */
+function embedInMemory(
+  source: Uint8Array,
+  options: EmbedTransformOptions,
+): { out: Buffer; stats: EmbedStats } {
+  const embedder = createEmbedder(options);
+  const whole = Buffer.from(source.buffer, source.byteOffset, source.byteLength);
+  const out = Buffer.concat([...embedder.write(whole), ...embedder.end()]);
+  return { out, stats: embedder.stats };
+}
+
+/** writeImage for bytes in memory, through the placer's thread: same checks, same result. */
+async function placeBytes(
+  placer: FilePlacer,
+  source: Uint8Array,
+  targetPath: string,
+  embedOptions: EmbedTransformOptions,
+  options: WriteImageOptions,
+): Promise<WrittenImage> {
+  const { signal } = options;
+  try {
+    throwIfAborted(signal);
+    const { out, stats } = embedInMemory(source, embedOptions);
+    // Checked before anything reaches the disk, so a bad image costs no write.
+    const image: ImageFacts = { format: stats.format!, width: stats.width, height: stats.height };
+    checkDimensions(image, options.expectedSize);
+    const sha256 = createHash('sha256').update(out).digest('hex');
+    throwIfAborted(signal);
+    const placed = await placer.place(dirname(targetPath), targetPath, out);
+    if (!placed) await refuseDifferentFile(defaultLibraryFs, targetPath, sha256);
+    return {
+      path: targetPath,
+      bytes: out.length,
+      sha256,
+      sourceBytes: stats.sourceBytes,
+      ...image,
+      alreadyPresent: !placed,
+    };
+  } catch (error) {
+    const action = error instanceof PlaceError ? error.action : 'write the image';
     throw classify(error, signal, action, targetPath);
   }
 }

@@ -1,6 +1,8 @@
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { namingInputFor } from '../../../main/core/engine/job-request.ts';
+import { DEFAULT_TEMPLATE, renderRelativePath } from '../../../main/core/library/naming.ts';
 import {
   assertLegalPath,
   engineRig,
@@ -185,5 +187,63 @@ describe('an unwritable library', () => {
     }
     expectDiskMatchesRows(rig, batch.id);
     for (const job of jobsOf(rig.store, batch.id)) assertLegalPath(rig.store, job.id);
+  });
+});
+
+describe('a file already at an image name (bytes in hand, no look at the disk beforehand)', () => {
+  /** The PNG as the gateway sent it: Atelier's inserted text chunks taken out again. */
+  function withoutOurChunks(png: Buffer): Buffer {
+    const parts = [png.subarray(0, 8)];
+    for (let at = 8; at < png.length;) {
+      const end = at + 12 + png.readUInt32BE(at);
+      const type = png.toString('latin1', at + 4, at + 8);
+      if (type !== 'iTXt' && type !== 'tEXt') parts.push(png.subarray(at, end));
+      at = end;
+    }
+    return Buffer.concat(parts);
+  }
+
+  it("someone else's file is left alone and the image takes the next free name", async () => {
+    rig = await engineRig({ start: false, engine: { responseFormat: 'b64_json' } });
+    const batch = rig.batch([{ seed: 5 }]);
+    const [job] = jobsOf(rig.store, batch.id);
+    const wanted = renderRelativePath(DEFAULT_TEMPLATE, namingInputFor(batch, job!, 1, 'png'));
+    mkdirSync(join(rig.libraryDir, batch.dirName), { recursive: true });
+    writeFileSync(join(rig.libraryDir, wanted), 'not an image of ours');
+    await rig.engine.start();
+    expect(await rig.engine.whenIdle()).toBe('done');
+    const [image] = imagesOf(rig, batch.id);
+    expect(image).toMatchObject({ downloadState: 'done' });
+    expect(image!.relPath).toBe(wanted.replace(/\.png$/, '~2.png'));
+    expect(sha256File(join(rig.libraryDir, image!.relPath!))).toBe(image!.sha256);
+    expect(readFileSync(join(rig.libraryDir, wanted), 'utf8')).toBe('not an image of ours');
+    expect(tempFiles(rig.libraryDir)).toEqual([]);
+  });
+
+  it('its own file, placed before a crash, is recognised by content: no second copy', async () => {
+    rig = await engineRig({ engine: { responseFormat: 'b64_json' } });
+    const batch = rig.batch(1);
+    expect(await rig.engine.whenIdle()).toBe('done');
+    await rig.engine.stop();
+    const [image] = imagesOf(rig, batch.id);
+    const file = join(rig.libraryDir, image!.relPath!);
+    // the crash: the file placed, its done mark (which drops the bytes) never committed
+    rig.store.db
+      .prepare(
+        `UPDATE images SET download_state = 'downloading', has_payload = 1, sha256 = NULL,
+           bytes = NULL WHERE id = ?`,
+      )
+      .run(image!.id);
+    rig.store.db
+      .prepare('INSERT INTO image_payloads (image_id, bytes) VALUES (?, ?)')
+      .run(image!.id, withoutOurChunks(readFileSync(file)));
+
+    await rig.newEngine().start();
+    expect(await rig.engine.whenIdle()).toBe('done');
+    const after = rig.store.images.get(image!.id)!;
+    expect(after).toMatchObject({ downloadState: 'done', relPath: image!.relPath });
+    expect(after.sha256).toBe(image!.sha256);
+    expectDiskMatchesRows(rig, batch.id);
+    expect(rig.gateway.ledger.entries()).toHaveLength(1);
   });
 });
