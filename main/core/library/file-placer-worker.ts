@@ -1,6 +1,7 @@
 /**
- * The file placer's thread (see file-placer.ts): puts finished image bytes on disk the way
- * writeImage does in process — a hidden temp file beside the target, fsynced, hard-linked into
+ * The file placer's thread (see file-placer.ts): finishes an image in memory (metadata, header
+ * check, hash) and puts it on disk the way writeImage does in process — a hidden temp file
+ * beside the target, fsynced, hard-linked into
  * place (never over an existing file), the temp removed, the folder fsynced — with blocking
  * calls, which cost a fraction of the event-loop round trips the asynchronous ones need. Only
  * the fsyncs, which wait for the disk, stay asynchronous, so one thread keeps many writes
@@ -9,7 +10,9 @@
 import * as fs from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { errnoCode, tempPathIn } from './library-fs.ts';
-import type { PlaceReply, PlaceRequest } from './file-placer.ts';
+import type { PlacedImage, PlaceReply, PlaceRequest } from './file-placer.ts';
+import { finishImageBytes, type FinishedImage } from './finish-image.ts';
+import { LibraryWriteError } from './write-error.ts';
 
 /** Link errors of file systems without hard links (FAT, some network shares). */
 const NO_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK']);
@@ -56,7 +59,16 @@ function openNew(dir: string, temp: string): number {
   }
 }
 
-function place({ id, dir, target, bytes }: PlaceRequest): void {
+function place({ id, dir, target, source, finish }: PlaceRequest): void {
+  let image: FinishedImage;
+  try {
+    image = finishImageBytes(source, finish);
+  } catch (error) {
+    if (!(error instanceof LibraryWriteError)) return fail(id, error, 'write the image', target);
+    return reply({ id, refused: { kind: error.kind, message: error.message } });
+  }
+  const { out: bytes, ...facts } = image;
+  const placedImage = (placed: boolean): PlacedImage => ({ placed, bytes: bytes.length, ...facts });
   const temp = tempPathIn(dir);
   let opened: number | undefined;
   try {
@@ -85,9 +97,11 @@ function place({ id, dir, target, bytes }: PlaceRequest): void {
       removeQuietly(temp);
       return fail(id, error, 'move the image into place', target);
     }
-    if (!placed) return reply({ id, placed: false });
+    if (!placed) return reply({ id, ...placedImage(false) });
     syncDirectory(dir, (error) =>
-      error ? fail(id, error, 'move the image into place', target) : reply({ id, placed: true }),
+      error
+        ? fail(id, error, 'move the image into place', target)
+        : reply({ id, ...placedImage(true) }),
     );
   });
 }

@@ -1,15 +1,30 @@
 import { Worker } from 'node:worker_threads';
+import type { FinishOptions } from './finish-image.ts';
+import type { ImageFacts } from './verify-image.ts';
+import { LibraryWriteError, type LibraryWriteErrorKind } from './write-error.ts';
 
-/** One image's bytes, ready (metadata embedded, checked), to be put on disk at `target`. */
+/** One image, as the gateway sent it, to be finished and put on disk at `target`. */
 export interface PlaceRequest {
   id: number;
   dir: string;
   target: string;
-  bytes: Uint8Array;
+  source: Uint8Array;
+  finish: FinishOptions;
+}
+
+/** What is known of an image once its file is written (see finishImageBytes). */
+export interface PlacedImage extends ImageFacts {
+  /** False: a file already sat at the target (left untouched; compare it by `sha256`). */
+  placed: boolean;
+  bytes: number;
+  sha256: string;
+  sourceBytes: number;
 }
 
 export type PlaceReply =
-  | { id: number; placed: boolean }
+  | ({ id: number } & PlacedImage)
+  /** The image itself was refused (format, size…): nothing was written. */
+  | { id: number; refused: { kind: LibraryWriteErrorKind; message: string } }
   | {
       id: number;
       error: { code: string | undefined; message: string; action: string; path: string };
@@ -36,12 +51,12 @@ export class PlaceError extends Error {
 }
 
 /**
- * Puts images on disk from a thread of its own (file-placer-worker.ts): temp file, fsync,
- * link into place without overwriting, folder fsync — writeImage's last steps, for bytes
- * already in memory. On the engine's thread each of those steps is an event-loop round trip
- * that costs more CPU than the system call it waits for; the placer makes them blocking calls
- * on its thread, and the engine's thread only sends the bytes and reads the answer. Measured
- * at latency 0 (64x64 PNGs): see the README's Performance section.
+ * Writes images whose bytes are in memory from a thread of its own (file-placer-worker.ts):
+ * metadata embedded, header checked, hashed, then temp file, fsync, link into place without
+ * overwriting, folder fsync — writeImage's steps. On the engine's thread each file step is an
+ * event-loop round trip that costs more CPU than the system call it waits for; the placer
+ * makes them blocking calls on its thread, and the engine's thread only sends the bytes and
+ * reads the answer. Measured at latency 0 (64x64 PNGs): see the README's Performance section.
  *
  * The thread starts on the first write and holds the process open only while writes are in
  * flight. `close()` ends it once those are answered.
@@ -50,19 +65,24 @@ export class FilePlacer {
   private worker: Worker | null = null;
   private readonly pending = new Map<
     number,
-    { resolve: (placed: boolean) => void; reject: (error: unknown) => void }
+    { resolve: (image: PlacedImage) => void; reject: (error: unknown) => void }
   >();
   private outbox: PlaceRequest[] = [];
   private nextId = 1;
   private closed = false;
 
   /**
-   * Writes `bytes` at `target` (in the existing or created folder `dir`); the caller must not
-   * use `bytes` afterwards (their memory may move to the thread). Resolves true once
-   * the file and its folder entry are on disk, false when a file already sits at `target`
-   * (left untouched); rejects with a PlaceError (an errno code) when the disk refuses.
+   * Finishes `source` (finishImageBytes) and writes it at `target`, in the folder `dir`
+   * (created if missing). Resolves once the file and its folder entry are on disk, or with
+   * `placed: false` when a file already sits at `target`; rejects with a LibraryWriteError
+   * for a bad image, or a PlaceError (an errno code) when the disk refuses.
    */
-  place(dir: string, target: string, bytes: Uint8Array): Promise<boolean> {
+  place(
+    dir: string,
+    target: string,
+    source: Uint8Array,
+    finish: FinishOptions,
+  ): Promise<PlacedImage> {
     if (this.closed) return Promise.reject(new Error('The file placer was closed.'));
     const worker = this.start();
     return new Promise((resolve, reject) => {
@@ -70,7 +90,7 @@ export class FilePlacer {
       this.pending.set(id, { resolve, reject });
       if (this.pending.size === 1) worker.ref();
       // Requests leave together at the end of this turn: one message for many writes.
-      this.outbox.push({ id, dir, target, bytes });
+      this.outbox.push({ id, dir, target, source, finish });
       if (this.outbox.length === 1) setImmediate(() => this.send());
     });
   }
@@ -117,30 +137,23 @@ export class FilePlacer {
       for (const { id } of batch) this.settle(id, new Error('The file placer was closed.'));
       return;
     }
-    // Bytes that own their whole memory move to the thread without a copy; a Buffer cut
-    // from a shared pool is copied.
-    const transfer: ArrayBuffer[] = [];
-    for (const { bytes } of batch) {
-      const memory = bytes.buffer;
-      if (
-        memory instanceof ArrayBuffer &&
-        bytes.byteOffset === 0 &&
-        bytes.byteLength === memory.byteLength &&
-        !transfer.includes(memory)
-      ) {
-        transfer.push(memory);
-      }
-    }
-    this.worker.postMessage(batch, transfer);
+    // (copied: the caller keeps its bytes, to write them again under another name)
+    this.worker.postMessage(batch);
   }
 
   private receive(replies: PlaceReply[]): void {
-    for (const message of replies) {
-      this.settle(message.id, 'error' in message ? new PlaceError(message.error) : message.placed);
+    for (const reply of replies) {
+      if ('error' in reply) this.settle(reply.id, new PlaceError(reply.error));
+      else if ('refused' in reply) {
+        this.settle(reply.id, new LibraryWriteError(reply.refused.kind, reply.refused.message));
+      } else {
+        const { id, ...image } = reply;
+        this.settle(id, image);
+      }
     }
   }
 
-  private settle(id: number, outcome: boolean | Error): void {
+  private settle(id: number, outcome: PlacedImage | Error): void {
     const waiter = this.pending.get(id);
     if (!waiter) return;
     this.pending.delete(id);

@@ -2,12 +2,8 @@ import { createHash } from 'node:crypto';
 import { dirname, extname } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FileHandle } from 'node:fs/promises';
-import {
-  createEmbedder,
-  createEmbedTransform,
-  type EmbedStats,
-  type EmbedTransformOptions,
-} from './embed-transform.ts';
+import { createEmbedTransform } from './embed-transform.ts';
+import { finishImageBytes, type FinishOptions } from './finish-image.ts';
 import { PlaceError, type FilePlacer } from './file-placer.ts';
 import { parseImageFormat, type ImageFormat } from './image-format.ts';
 import { abortedError, sourceChunks, type ImageSource } from './image-source.ts';
@@ -86,7 +82,8 @@ export async function writeImage(
     expectedSourceBytes: options.expectedBytes,
   };
   if (source instanceof Uint8Array && options.placer && !options.fs && !options.decodePixels) {
-    return placeBytes(options.placer, source, targetPath, embedOptions, options);
+    const finish = { ...embedOptions, expectedSize: options.expectedSize };
+    return placeBytes(options.placer, source, targetPath, finish, signal);
   }
   let temp: string | null = null;
   let handle: FileHandle | null = null;
@@ -97,17 +94,22 @@ export async function writeImage(
     temp = tempPathIn(dir);
     handle = await openInFolder(fs, dir, temp);
 
-    const hash = createHash('sha256');
+    let image: ImageFacts;
     let bytes = 0;
-    let stats: EmbedStats;
+    let sha256: string;
+    let sourceBytes: number;
     if (source instanceof Uint8Array) {
-      const embedded = embedInMemory(source, embedOptions);
-      hash.update(embedded.out);
-      bytes = embedded.out.length;
-      await writeAll(handle, embedded.out);
-      stats = embedded.stats;
+      const finished = finishImageBytes(source, {
+        ...embedOptions,
+        expectedSize: options.expectedSize,
+      });
+      ({ sha256, sourceBytes } = finished);
+      image = { format: finished.format, width: finished.width, height: finished.height };
+      bytes = finished.out.length;
+      await writeAll(handle, finished.out);
     } else {
-      const { transform, stats: streamed } = createEmbedTransform(embedOptions);
+      const hash = createHash('sha256');
+      const { transform, stats } = createEmbedTransform(embedOptions);
       const file = handle;
       await pipeline(
         sourceChunks(source, signal),
@@ -121,17 +123,16 @@ export async function writeImage(
         },
         signal ? { signal } : {},
       );
-      stats = streamed;
+      // Checked before the fsync, so a bad image costs no disk flush.
+      image = { format: stats.format!, width: stats.width, height: stats.height };
+      checkDimensions(image, options.expectedSize);
+      sha256 = hash.digest('hex');
+      sourceBytes = stats.sourceBytes;
     }
-    // Checked before the fsync, so a bad image costs no disk flush.
-    const image: ImageFacts = { format: stats.format!, width: stats.width, height: stats.height };
-    checkDimensions(image, options.expectedSize);
     if (options.decodePixels) await decodeImageFile(temp, image);
     await handle.sync();
     await handle.close();
     handle = null;
-
-    const sha256 = hash.digest('hex');
 
     throwIfAborted(signal);
     action = 'move the image into place';
@@ -146,7 +147,7 @@ export async function writeImage(
       path: targetPath,
       bytes,
       sha256,
-      sourceBytes: stats.sourceBytes,
+      sourceBytes,
       ...image,
       alreadyPresent: placed === 'exists',
     };
@@ -157,47 +158,24 @@ export async function writeImage(
   }
 }
 
-/**
- * Bytes already in memory (decoded base64): embedded in one go, without the stream machinery,
- * which costs more than the write itself for small images.
- */
-function embedInMemory(
-  source: Uint8Array,
-  options: EmbedTransformOptions,
-): { out: Buffer; stats: EmbedStats } {
-  const embedder = createEmbedder(options);
-  const whole = Buffer.from(source.buffer, source.byteOffset, source.byteLength);
-  const out = Buffer.concat([...embedder.write(whole), ...embedder.end()]);
-  return { out, stats: embedder.stats };
-}
-
 /** writeImage for bytes in memory, through the placer's thread: same checks, same result. */
 async function placeBytes(
   placer: FilePlacer,
   source: Uint8Array,
   targetPath: string,
-  embedOptions: EmbedTransformOptions,
-  options: WriteImageOptions,
+  finish: FinishOptions,
+  signal: AbortSignal | undefined,
 ): Promise<WrittenImage> {
-  const { signal } = options;
   try {
     throwIfAborted(signal);
-    const { out, stats } = embedInMemory(source, embedOptions);
-    // Checked before anything reaches the disk, so a bad image costs no write.
-    const image: ImageFacts = { format: stats.format!, width: stats.width, height: stats.height };
-    checkDimensions(image, options.expectedSize);
-    const sha256 = createHash('sha256').update(out).digest('hex');
-    throwIfAborted(signal);
-    const placed = await placer.place(dirname(targetPath), targetPath, out);
-    if (!placed) await refuseDifferentFile(defaultLibraryFs, targetPath, sha256);
-    return {
-      path: targetPath,
-      bytes: out.length,
-      sha256,
-      sourceBytes: stats.sourceBytes,
-      ...image,
-      alreadyPresent: !placed,
-    };
+    const { placed, ...image } = await placer.place(
+      dirname(targetPath),
+      targetPath,
+      source,
+      finish,
+    );
+    if (!placed) await refuseDifferentFile(defaultLibraryFs, targetPath, image.sha256);
+    return { path: targetPath, ...image, alreadyPresent: !placed };
   } catch (error) {
     const action = error instanceof PlaceError ? error.action : 'write the image';
     throw classify(error, signal, action, targetPath);

@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FilePlacer, PlaceError } from '../../../main/core/library/file-placer.ts';
+import { readEmbeddedMetadataFromFile } from '../../../main/core/library/read-metadata.ts';
 import { LibraryWriteError } from '../../../main/core/library/write-error.ts';
 import { writeImage } from '../../../main/core/library/write-image.ts';
 import { makeImage, sampleMetadata } from '../../support/library-fixtures.ts';
@@ -18,19 +20,31 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const bytesOf = (text: string) => new Uint8Array(Buffer.from(text));
+let png: Buffer;
+beforeAll(async () => {
+  png = await makeImage('png');
+});
+const finish = () => ({ metadata: sampleMetadata(), expectedFormat: 'png' as const });
 
 describe('FilePlacer', () => {
-  it('puts bytes at the target, creating its folder, and leaves no temp file', async () => {
+  it('writes the finished image at the target, creating its folder, and leaves no temp file', async () => {
     const folder = join(dir, 'a', 'b');
-    expect(await placer.place(folder, join(folder, 'x.png'), bytesOf('hello'))).toBe(true);
-    expect(await readFile(join(folder, 'x.png'), 'utf8')).toBe('hello');
+    const target = join(folder, 'x.png');
+    const placed = await placer.place(folder, target, png, finish());
+    const file = await readFile(target);
+    expect(placed).toMatchObject({ placed: true, bytes: file.length, sourceBytes: png.length });
+    expect(placed).toMatchObject({ format: 'png', width: 48, height: 32 });
+    expect(placed.sha256).toBe(createHash('sha256').update(file).digest('hex'));
+    expect((await readEmbeddedMetadataFromFile(target)).metadata?.prompt).toBe(
+      sampleMetadata().prompt,
+    );
     expect(await readdir(folder)).toEqual(['x.png']);
   });
 
   it('never replaces a file already at the target, and says so', async () => {
     await writeFile(join(dir, 'x.png'), 'theirs');
-    expect(await placer.place(dir, join(dir, 'x.png'), bytesOf('ours'))).toBe(false);
+    const placed = await placer.place(dir, join(dir, 'x.png'), png, finish());
+    expect(placed.placed).toBe(false);
     expect(await readFile(join(dir, 'x.png'), 'utf8')).toBe('theirs');
     expect(await readdir(dir)).toEqual(['x.png']);
   });
@@ -38,7 +52,7 @@ describe('FilePlacer', () => {
   it('reports what the disk refused, with its errno code, and leaves nothing behind', async () => {
     await writeFile(join(dir, 'file'), 'x');
     const folder = join(dir, 'file', 'sub');
-    const error = await placer.place(folder, join(folder, 'x.png'), bytesOf('x')).then(
+    const error = await placer.place(folder, join(folder, 'x.png'), png, finish()).then(
       () => null,
       (e: unknown) => e,
     );
@@ -47,31 +61,46 @@ describe('FilePlacer', () => {
     expect(await readdir(dir)).toEqual(['file']);
   });
 
+  it('refuses a bad image before writing anything', async () => {
+    const error = await placer
+      .place(dir, join(dir, 'x.png'), Buffer.from('not an image'), finish())
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LibraryWriteError);
+    expect((error as LibraryWriteError).kind).toBe('wrong-format');
+    const small = await placer
+      .place(dir, join(dir, 'x.png'), png, { ...finish(), expectedSize: { width: 8, height: 8 } })
+      .catch((e: unknown) => e);
+    expect((small as LibraryWriteError).kind).toBe('wrong-size');
+    expect(await readdir(dir)).toEqual([]);
+  });
+
   it('writes many files into one folder at once, each whole', async () => {
     const results = await Promise.all(
       Array.from({ length: 300 }, (_, i) =>
-        placer.place(dir, join(dir, `${i}.png`), bytesOf(`image ${i}`)),
+        placer.place(dir, join(dir, `${i}.png`), png, {
+          ...finish(),
+          metadata: sampleMetadata({ index: i }),
+        }),
       ),
     );
-    expect(results.every(Boolean)).toBe(true);
-    const names = await readdir(dir);
-    expect(names).toHaveLength(300);
+    expect(results.every((result) => result.placed)).toBe(true);
+    expect(await readdir(dir)).toHaveLength(300);
     for (const i of [0, 150, 299]) {
-      expect(await readFile(join(dir, `${i}.png`), 'utf8')).toBe(`image ${i}`);
+      const file = await readFile(join(dir, `${i}.png`));
+      expect(createHash('sha256').update(file).digest('hex')).toBe(results[i]!.sha256);
     }
   });
 
   it('close waits for the writes in flight, then refuses new ones', async () => {
-    const writing = placer.place(dir, join(dir, 'x.png'), bytesOf('x'));
+    const writing = placer.place(dir, join(dir, 'x.png'), png, finish());
     await placer.close();
-    expect(await writing).toBe(true);
-    await expect(placer.place(dir, join(dir, 'y.png'), bytesOf('y'))).rejects.toThrow(/closed/);
+    expect((await writing).placed).toBe(true);
+    await expect(placer.place(dir, join(dir, 'y.png'), png, finish())).rejects.toThrow(/closed/);
   });
 });
 
 describe('writeImage through the placer', () => {
   it('writes the same file, with the same facts, as writing in process', async () => {
-    const png = await makeImage('png');
     const metadata = sampleMetadata();
     const direct = await writeImage(png, join(dir, 'direct', 'x.png'), { metadata });
     const placed = await writeImage(png, join(dir, 'placed', 'x.png'), { metadata, placer });
@@ -80,7 +109,6 @@ describe('writeImage through the placer', () => {
   });
 
   it('finds its own file already in place (a write repeated after a crash) and keeps it', async () => {
-    const png = await makeImage('png');
     const target = join(dir, 'x.png');
     const first = await writeImage(png, target, { metadata: sampleMetadata(), placer });
     const again = await writeImage(png, target, { metadata: sampleMetadata(), placer });
@@ -89,7 +117,6 @@ describe('writeImage through the placer', () => {
   });
 
   it('refuses a different file at the target as target-exists, and an unwritable folder', async () => {
-    const png = await makeImage('png');
     await writeFile(join(dir, 'x.png'), 'theirs');
     const taken = await writeImage(png, join(dir, 'x.png'), {
       metadata: sampleMetadata(),
