@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 /** What Atelier embeds in every image it writes, and reads back from it. */
 export interface ImageMetadata {
   prompt: string;
@@ -24,22 +22,6 @@ export interface ImageMetadata {
 }
 
 export const SOFTWARE_NAME = 'Atelier';
-
-/** Validates metadata read from a file, which may have been written by anything. */
-export const imageMetadataSchema = z.object({
-  prompt: z.string(),
-  negativePrompt: z.string().nullable().optional(),
-  model: z.string(),
-  size: z.string(),
-  seed: z.number().nullable().optional(),
-  index: z.number().int(),
-  batch: z.string(),
-  requestId: z.string().nullable().optional(),
-  parameters: z.record(z.string(), z.unknown()).optional(),
-  createdAt: z.string(),
-  software: z.string().optional(),
-  truncated: z.boolean().optional(),
-});
 
 /** The metadata as embedded: software stamped, absent optionals left out. */
 export function withSoftware(metadata: ImageMetadata): ImageMetadata {

@@ -4,7 +4,8 @@ import type { ImageMetadata } from './metadata.ts';
 import { PNG_XMP_KEYWORD, readPngTextChunks } from './png-chunks.ts';
 import { readJpegXmpPackets } from './jpeg-segments.ts';
 import { readWebpXmpPackets } from './webp-chunks.ts';
-import { parseXmpMetadata } from './xmp.ts';
+import { imageMetadataSchema } from './metadata-schema.ts';
+import { ATELIER_XMP_NAMESPACE, unescapeXml } from './xmp.ts';
 
 export interface EmbeddedMetadata {
   format: ImageFormat | null;
@@ -40,4 +41,16 @@ export function readEmbeddedMetadata(file: Buffer): EmbeddedMetadata {
 
 export async function readEmbeddedMetadataFromFile(path: string): Promise<EmbeddedMetadata> {
   return readEmbeddedMetadata(await readFile(path));
+}
+
+/** Atelier's metadata from an XMP packet, or null when the packet has none (or a broken one). */
+export function parseXmpMetadata(xmp: string): ImageMetadata | null {
+  const match = /<([\w.-]+):metadata>([^<]*)<\/\1:metadata>/.exec(xmp);
+  if (!match || !xmp.includes(ATELIER_XMP_NAMESPACE)) return null;
+  try {
+    const parsed = imageMetadataSchema.safeParse(JSON.parse(unescapeXml(match[2] ?? '')));
+    return parsed.success ? (parsed.data as ImageMetadata) : null;
+  } catch {
+    return null;
+  }
 }

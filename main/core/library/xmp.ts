@@ -1,4 +1,4 @@
-import { imageMetadataSchema, SOFTWARE_NAME, type ImageMetadata } from './metadata.ts';
+import { SOFTWARE_NAME, type ImageMetadata } from './metadata.ts';
 
 /** Our XMP namespace; the full metadata lives in one JSON-valued property there. */
 export const ATELIER_XMP_NAMESPACE = 'http://ns.atelier.app/xmp/1.0/';
@@ -155,16 +155,4 @@ function cutAt(text: string, length: number): string {
   if (length >= text.length) return text;
   const code = text.charCodeAt(length - 1);
   return text.slice(0, code >= 0xd800 && code <= 0xdbff ? length - 1 : length);
-}
-
-/** Atelier's metadata from an XMP packet, or null when the packet has none (or a broken one). */
-export function parseXmpMetadata(xmp: string): ImageMetadata | null {
-  const match = /<([\w.-]+):metadata>([^<]*)<\/\1:metadata>/.exec(xmp);
-  if (!match || !xmp.includes(ATELIER_XMP_NAMESPACE)) return null;
-  try {
-    const parsed = imageMetadataSchema.safeParse(JSON.parse(unescapeXml(match[2] ?? '')));
-    return parsed.success ? (parsed.data as ImageMetadata) : null;
-  } catch {
-    return null;
-  }
 }

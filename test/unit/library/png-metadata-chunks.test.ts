@@ -13,10 +13,10 @@ import { PNG_SIGNATURE } from '../../../main/core/library/image-format.ts';
 import {
   buildXmpPacket,
   escapeXml,
-  parseXmpMetadata,
   XMP_PACKET_START,
   xmpPacketAfterStart,
 } from '../../../main/core/library/xmp.ts';
+import { parseXmpMetadata } from '../../../main/core/library/read-metadata.ts';
 import { sampleMetadata } from '../../support/library-fixtures.ts';
 
 /** Every chunk of a chunk sequence, checking lengths and CRCs on the way. */

@@ -6,9 +6,9 @@ import {
   buildXmpPacket,
   buildXmpPacketWithin,
   escapeXml,
-  parseXmpMetadata,
   unescapeXml,
 } from '../../../main/core/library/xmp.ts';
+import { parseXmpMetadata } from '../../../main/core/library/read-metadata.ts';
 import { sampleMetadata } from '../../support/library-fixtures.ts';
 
 describe('XMP packets', () => {
