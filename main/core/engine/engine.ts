@@ -196,6 +196,7 @@ export class Engine extends EventEmitter<EngineEvents> {
 
     const report = recoverAfterCrash(this.store, now);
     this.checkpoints = checkpointInBackground(this.store.db);
+    this.ctx.placer.prepare();
     // Holding the lease, no other engine writes these folders: every temp file is a leftover,
     // however recent (a restart right after a kill -9). Swept before any download starts.
     await Promise.all(

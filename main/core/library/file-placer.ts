@@ -95,6 +95,14 @@ export class FilePlacer {
     });
   }
 
+  /**
+   * Starts the thread now rather than on the first write, so that its start-up (tens of
+   * milliseconds of CPU) overlaps the first requests instead of delaying the first files.
+   */
+  prepare(): void {
+    if (!this.closed) this.start();
+  }
+
   /** Ends the thread once every write sent has been answered. */
   async close(): Promise<void> {
     this.closed = true;
