@@ -10,7 +10,12 @@
 import * as fs from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { errnoCode, tempPathIn } from './library-fs.ts';
-import type { PlacedImage, PlaceReply, PlaceRequest } from './file-placer.ts';
+import {
+  unpackRequest,
+  type PlacedImage,
+  type PlaceReply,
+  type PlaceRequest,
+} from './file-placer.ts';
 import { finishImageBytes, type FinishedImage } from './finish-image.ts';
 import { LibraryWriteError } from './write-error.ts';
 
@@ -183,6 +188,6 @@ function startDirectorySync(dir: string): void {
   });
 }
 
-parentPort!.on('message', (requests: PlaceRequest[]) => {
-  for (const request of requests) place(request);
+parentPort!.on('message', (requests: ArrayBuffer[]) => {
+  for (const request of requests) place(unpackRequest(request));
 });

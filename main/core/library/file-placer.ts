@@ -12,6 +12,32 @@ export interface PlaceRequest {
   finish: FinishOptions;
 }
 
+/**
+ * A request as sent to the thread: one buffer holding the length of a JSON header, the header
+ * (everything but the bytes) and the image's bytes, moved rather than copied. Structured
+ * cloning the same request as an object cost the engine's thread about three times as much.
+ */
+export function packRequest({ source, ...header }: PlaceRequest): ArrayBuffer {
+  const json = JSON.stringify(header);
+  const jsonBytes = Buffer.byteLength(json);
+  // (allocUnsafeSlow: memory of its own, never a shared pool's, so it can be transferred)
+  const packed = Buffer.allocUnsafeSlow(4 + jsonBytes + source.byteLength);
+  packed.writeUInt32LE(jsonBytes, 0);
+  packed.write(json, 4);
+  packed.set(source, 4 + jsonBytes);
+  return packed.buffer as ArrayBuffer;
+}
+
+export function unpackRequest(packed: ArrayBuffer): PlaceRequest {
+  const bytes = Buffer.from(packed);
+  const jsonBytes = bytes.readUInt32LE(0);
+  const header = JSON.parse(bytes.toString('utf8', 4, 4 + jsonBytes)) as Omit<
+    PlaceRequest,
+    'source'
+  >;
+  return { ...header, source: bytes.subarray(4 + jsonBytes) };
+}
+
 /** What is known of an image once its file is written (see finishImageBytes). */
 export interface PlacedImage extends ImageFacts {
   /** False: a file already sat at the target (left untouched; compare it by `sha256`). */
@@ -145,8 +171,9 @@ export class FilePlacer {
       for (const { id } of batch) this.settle(id, new Error('The file placer was closed.'));
       return;
     }
-    // (copied: the caller keeps its bytes, to write them again under another name)
-    this.worker.postMessage(batch);
+    // (the caller's bytes are copied into each packed request: it may write them again)
+    const packed = batch.map(packRequest);
+    this.worker.postMessage(packed, packed);
   }
 
   private receive(replies: PlaceReply[]): void {
