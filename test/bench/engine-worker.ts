@@ -11,10 +11,12 @@ import { createCatalogue } from '../../shared/gateway/catalogue.ts';
 import { Engine } from '../../main/core/engine/engine.ts';
 import { createGatewayClient } from '../../main/core/gateway/client.ts';
 import { importPromptFile } from '../../main/core/import/import-batch.ts';
+import { enableCompileCache } from '../../main/core/runtime/compile-cache.ts';
 import { keepYoungGenerationSmall } from '../../main/core/runtime/young-generation.ts';
 import { openStore } from '../../main/core/store/store.ts';
 
-// as the CLI's engine commands do (main/cli/index.ts)
+// as the CLI's engine commands do (bin/atelier.js, main/cli/index.ts)
+enableCompileCache();
 keepYoungGenerationSmall();
 
 const { values } = parseArgs({
