@@ -207,8 +207,9 @@ export class ImageRepository {
   /** downloading → done, once the file is fsynced and renamed into place; drops the bytes. */
   markDone(id: number, file: DownloadedFile): void {
     transact(this.db, () => {
-      this.assertMove(id, 'done');
+      // The update checks the state itself; the read that explains a refusal runs only then.
       if (this.s.done!.run({ id, ...file }).changes !== 1) {
+        this.assertMove(id, 'done');
         throw new Error(`Image ${id} has no reserved path: reserve one before marking it done.`);
       }
       this.s.dropPayload!.run(id);

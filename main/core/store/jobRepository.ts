@@ -1,6 +1,11 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { FailureKind } from '../../../shared/jobs/outcomes.ts';
-import { assertTransition, statesLeadingTo, type JobState } from '../../../shared/jobs/states.ts';
+import {
+  assertTransition,
+  JOB_STATES,
+  statesLeadingTo,
+  type JobState,
+} from '../../../shared/jobs/states.ts';
 import { JobInserter, type NewJob } from './jobInsert.ts';
 import { JobQueries } from './jobQueries.ts';
 import { toJob, type Job } from './rows.ts';
@@ -30,6 +35,14 @@ export const SCHEDULER_QUERIES = {
     WHERE batch_id = ?+0 AND state = 'queued' AND paused = 0
     ORDER BY priority DESC, id LIMIT ?+0`,
 } as const;
+
+/** For each state, the only state that leads to it, when there is just one. */
+const SOLE_SOURCE = Object.fromEntries(
+  JOB_STATES.map((to) => {
+    const sources = statesLeadingTo(to);
+    return [to, sources.length === 1 ? sources[0]! : null];
+  }),
+) as Record<JobState, JobState | null>;
 
 const inList = (states: readonly JobState[]) => states.map((s) => `'${s}'`).join(', ');
 
@@ -396,6 +409,14 @@ export class JobRepository extends JobQueries {
     apply: (from: JobState, failureKind: string | null) => unknown,
   ): Job {
     return transact(this.db, () => {
+      // A state reached from one state only (succeeded, failed, retrying: from running) is
+      // set from that one straight away; the read that explains a refusal runs only then.
+      // One statement fewer per outcome, on the engine's busiest path.
+      const sole = SOLE_SOURCE[to];
+      if (sole) {
+        const row = apply(sole, null) as Record<string, unknown> | undefined;
+        if (row) return toJob(row);
+      }
       const current = this.s.stateOf!.get(id) as
         { state: JobState; failure_kind: string | null } | undefined;
       if (!current) {
