@@ -122,8 +122,8 @@ export class FilePlacer {
   }
 
   /**
-   * Starts the thread now rather than on the first write, so that its start-up (tens of
-   * milliseconds of CPU) overlaps the first requests instead of delaying the first files.
+   * Starts the thread now rather than on the first write, so that its start-up (0.1–0.2 s of
+   * CPU) overlaps the first requests instead of delaying the first files.
    */
   prepare(): void {
     if (!this.closed) this.start();
