@@ -250,6 +250,29 @@ async function peek(
 }
 
 /**
+ * The name an image whose bytes are at hand will be inserted with (see ImageResult.relPath):
+ * the first not taken in the store, in the insert's transaction. No look at the disk, as in
+ * reserveName without `checkDisk`. Naming at the insert saves the separate reservation. Null
+ * when every name is taken: prepareDownload then fails the image with the reason.
+ */
+export function nameForInsert(
+  ctx: EngineContext,
+  lookup: { job: Job; batch: Batch },
+  idx: number,
+  bytes: Buffer,
+): string | null {
+  const format = detectImageFormat(bytes) ?? expectedFormat(lookup.job);
+  const wanted = renderRelativePath(
+    ctx.namingTemplate,
+    namingInputFor(lookup.batch, lookup.job, idx, format),
+  );
+  for (const candidate of nameCandidates(wanted)) {
+    if (!ctx.store.images.isPathTaken(candidate)) return candidate;
+  }
+  return null;
+}
+
+/**
  * The first free name for the image, reserved in the store and, with `checkDisk`, absent from
  * the disk. Without it (bytes in hand), a file found at the name when linking is compared and
  * the next name taken then: a look at the disk per image costs the engine's thread more than

@@ -1,6 +1,6 @@
 import type { Job } from '../store/rows.ts';
 import type { EngineContext } from './context.ts';
-import { prepareDownload, type PreparedDownload } from './download.ts';
+import { nameForInsert, prepareDownload, type PreparedDownload } from './download.ts';
 import { imageRequestFor } from './job-request.ts';
 import { settleFailure } from './job-failure.ts';
 
@@ -44,14 +44,20 @@ export async function runImageJob(
       if (reserved === 0 && withBytes && ctx.reserveDownloads(images.length)) {
         reserved = images.length;
       }
+      const lookup = { job, batch: ctx.batchOf(job.batchId) };
       const stored = ctx.store.images.addResults(
         job.id,
-        images.map((image, i) => ({
-          idx: job.imageOffset + i + 1,
-          url: image.url,
-          b64: bytes[i] ?? null,
-          revisedPrompt: image.revisedPrompt,
-        })),
+        images.map((image, i) => {
+          const idx = job.imageOffset + i + 1;
+          return {
+            idx,
+            url: image.url,
+            b64: bytes[i] ?? null,
+            revisedPrompt: image.revisedPrompt,
+            // handed over: named in the same insert
+            relPath: reserved > 0 ? nameForInsert(ctx, lookup, idx, bytes[i]!) : null,
+          };
+        }),
         now,
         { downloading: reserved > 0 },
       );
@@ -61,9 +67,8 @@ export async function runImageJob(
         ...(partial ? { reason: `partial: ${images.length} of ${job.n} images` } : {}),
       });
       if (reserved > 0) {
-        const lookup = { job: succeeded, batch: ctx.batchOf(job.batchId) };
         handedOver = stored
-          .map((image, i) => prepareDownload(ctx, image, lookup, bytes[i]))
+          .map((image, i) => prepareDownload(ctx, image, { ...lookup, job: succeeded }, bytes[i]))
           .filter((download) => download !== null);
       }
     });

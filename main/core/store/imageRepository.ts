@@ -15,6 +15,11 @@ export interface ImageResult {
   url?: string | null;
   b64?: string | Buffer | null;
   revisedPrompt?: string | null;
+  /**
+   * Its library-relative name, reserved with the row (only with `downloading`): the caller
+   * chose one that isPathTaken said was free, in the same transaction.
+   */
+  relPath?: string | null;
 }
 
 export interface DownloadedFile {
@@ -42,8 +47,8 @@ export class ImageRepository {
     this.s = {
       insert: sql(
         `INSERT INTO images (job_id, idx, source_url, has_payload, revised_prompt,
-           download_state, download_tries, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+           download_state, download_tries, rel_path, path_key, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
       ),
       insertPayload: sql('INSERT INTO image_payloads (image_id, bytes) VALUES (?, ?)'),
       get: sql('SELECT * FROM images WHERE id = ?'),
@@ -124,6 +129,8 @@ export class ImageRepository {
               `holds nothing to download.`,
           );
         }
+        // (a name goes only with a download under way: a pending image is named when claimed)
+        const relPath = state === 'downloading' ? (result.relPath ?? null) : null;
         const image = toImage(
           this.s.insert!.get(
             jobId,
@@ -133,6 +140,8 @@ export class ImageRepository {
             result.revisedPrompt ?? null,
             state,
             state === 'downloading' ? 1 : 0,
+            relPath,
+            relPath === null ? null : pathKey(relPath),
             now,
             now,
           ) as Record<string, unknown>,

@@ -199,6 +199,34 @@ describe('attempts', () => {
     );
   });
 
+  it('reserves a name with the row of a download under way, and only then', () => {
+    const [named, pending] = store.transaction(() => {
+      store.jobs.succeed(jobId, { returnedN: 1, now: 20 });
+      const [downloading] = store.images.addResults(
+        jobId,
+        [{ idx: 1, b64: PNG, relPath: 'B/Fox.png' }],
+        20,
+        { downloading: true },
+      );
+      const [waiting] = store.images.addResults(
+        jobId,
+        [{ idx: 2, b64: PNG, relPath: 'b/other.png' }],
+        20,
+      );
+      return [downloading, waiting];
+    });
+    expect(named).toMatchObject({ downloadState: 'downloading', relPath: 'B/Fox.png' });
+    // taken as the file system would compare it: case-insensitively
+    expect(store.images.isPathTaken('b/fox.png')).toBe(true);
+    expect(pending).toMatchObject({ downloadState: 'pending', relPath: null });
+    expect(store.images.isPathTaken('b/other.png')).toBe(false);
+    store.images.markDone(named!.id, file);
+    expect(store.images.get(named!.id)).toMatchObject({
+      downloadState: 'done',
+      relPath: 'B/Fox.png',
+    });
+  });
+
   it('stores results already downloading when the engine writes them from memory at once', () => {
     const [image] = store.transaction(() => {
       store.jobs.succeed(jobId, { returnedN: 1, now: 20 });
