@@ -91,6 +91,24 @@ describe('FilePlacer', () => {
     }
   });
 
+  it('a thread that dies fails what it held, and the next write starts a new one', async () => {
+    const writes = Array.from({ length: 50 }, (_, i) =>
+      placer.place(dir, join(dir, `${i}.png`), png, finish()).then(
+        () => 'written',
+        (error: Error) => error.message,
+      ),
+    );
+    // the thread is started by the first write; stop it as a crash would
+    await new Promise((resolve) => setImmediate(resolve));
+    await (placer as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();
+    const outcomes = await Promise.all(writes);
+    for (const outcome of outcomes) {
+      expect(outcome).toMatch(/^(written|The file-writing thread stopped.*written again\.)$/);
+    }
+    expect(outcomes.some((outcome) => outcome !== 'written')).toBe(true);
+    expect((await placer.place(dir, join(dir, 'after.png'), png, finish())).placed).toBe(true);
+  });
+
   it('close waits for the writes in flight, then refuses new ones', async () => {
     const writing = placer.place(dir, join(dir, 'x.png'), png, finish());
     await placer.close();
