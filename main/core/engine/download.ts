@@ -262,14 +262,16 @@ export function nameForInsert(
   bytes: Buffer,
 ): string | null {
   const format = detectImageFormat(bytes) ?? expectedFormat(lookup.job);
-  const wanted = renderRelativePath(
-    ctx.namingTemplate,
-    namingInputFor(lookup.batch, lookup.job, idx, format),
-  );
+  const wanted = wantedName(ctx, lookup.batch, lookup.job, idx, format);
   for (const candidate of nameCandidates(wanted)) {
     if (!ctx.store.images.isPathTaken(candidate)) return candidate;
   }
   return null;
+}
+
+/** The name the template gives the image; nameCandidates then adds ~2, ~3… when taken. */
+function wantedName(ctx: EngineContext, batch: Batch, job: Job, idx: number, format: string) {
+  return renderRelativePath(ctx.namingTemplate, namingInputFor(batch, job, idx, format));
 }
 
 /**
@@ -286,10 +288,7 @@ function reserveName(
   format: string,
   checkDisk = true,
 ): string {
-  const wanted = renderRelativePath(
-    ctx.namingTemplate,
-    namingInputFor(batch, job, image.idx, format),
-  );
+  const wanted = wantedName(ctx, batch, job, image.idx, format);
   for (const candidate of nameCandidates(wanted)) {
     if (checkDisk && existsSync(resolveInsideLibrary(ctx.libraryDir, candidate))) continue;
     if (ctx.store.images.reservePath(image.id, candidate, ctx.now())) return candidate;

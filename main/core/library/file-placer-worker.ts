@@ -8,7 +8,13 @@
  */
 import * as fs from 'node:fs';
 import { parentPort } from 'node:worker_threads';
-import { errnoCode, tempPathIn } from './library-fs.ts';
+import {
+  errnoCode,
+  NO_FOLDER_OPEN,
+  NO_FOLDER_SYNC,
+  NO_HARD_LINKS,
+  tempPathIn,
+} from './library-fs.ts';
 import {
   unpackRequest,
   type PlacedImage,
@@ -17,12 +23,6 @@ import {
 } from './file-placer.ts';
 import { finishImageBytes, type FinishedImage } from './finish-image.ts';
 import { LibraryWriteError } from './write-error.ts';
-
-/** Link errors of file systems without hard links (FAT, some network shares). */
-const NO_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK']);
-/** Folders that cannot be opened or fsynced here (Windows, some file systems). */
-const NO_DIRECTORY_OPEN = new Set(['EISDIR', 'EPERM', 'EACCES']);
-const NO_DIRECTORY_SYNC = new Set(['EINVAL', 'EBADF', 'EPERM', 'ENOTSUP']);
 
 let replies: PlaceReply[] = [];
 
@@ -131,7 +131,7 @@ function linkWithoutOverwrite(temp: string, target: string): boolean {
       removeQuietly(temp);
       return false;
     }
-    if (!NO_LINKS.has(code ?? '')) throw error;
+    if (!NO_HARD_LINKS.has(code ?? '')) throw error;
     if (fs.existsSync(target)) {
       removeQuietly(temp);
       return false;
@@ -179,11 +179,11 @@ function startDirectorySync(dir: string): void {
   try {
     fd = fs.openSync(dir, 'r');
   } catch (error) {
-    return finish(NO_DIRECTORY_OPEN.has(errnoCode(error) ?? '') ? undefined : error);
+    return finish(NO_FOLDER_OPEN.has(errnoCode(error) ?? '') ? undefined : error);
   }
   fs.fsync(fd, (error) => {
     closeQuietly(fd);
-    finish(error && !NO_DIRECTORY_SYNC.has(errnoCode(error) ?? '') ? error : undefined);
+    finish(error && !NO_FOLDER_SYNC.has(errnoCode(error) ?? '') ? error : undefined);
   });
 }
 

@@ -16,6 +16,19 @@ export type LibraryFs = Pick<
 
 export const defaultLibraryFs: LibraryFs = nodeFs;
 
+/** Link errors of file systems without hard links (FAT, some network shares). */
+export const NO_HARD_LINKS: ReadonlySet<string> = new Set([
+  'EPERM',
+  'ENOTSUP',
+  'EOPNOTSUPP',
+  'ENOSYS',
+  'EMLINK',
+]);
+/** A folder that cannot be opened to fsync it (Windows, some file systems): nothing to do. */
+export const NO_FOLDER_OPEN: ReadonlySet<string> = new Set(['EISDIR', 'EPERM', 'EACCES']);
+/** A folder fsync the file system does not support: nothing to do. */
+export const NO_FOLDER_SYNC: ReadonlySet<string> = new Set(['EINVAL', 'EBADF', 'EPERM', 'ENOTSUP']);
+
 /** Temp files are hidden, beside their target (same volume, so rename is atomic). */
 export const TEMP_PREFIX = '.atelier-';
 const TEMP_SUFFIX = '.tmp';
@@ -67,13 +80,13 @@ export async function fsyncDirectory(fs: LibraryFs, dir: string): Promise<void> 
   try {
     handle = await fs.open(dir, 'r');
   } catch (error) {
-    if (['EISDIR', 'EPERM', 'EACCES'].includes(errnoCode(error) ?? '')) return;
+    if (NO_FOLDER_OPEN.has(errnoCode(error) ?? '')) return;
     throw error;
   }
   try {
     await handle.sync();
   } catch (error) {
-    if (!['EINVAL', 'EBADF', 'EPERM', 'ENOTSUP'].includes(errnoCode(error) ?? '')) throw error;
+    if (!NO_FOLDER_SYNC.has(errnoCode(error) ?? '')) throw error;
   } finally {
     await handle.close();
   }
@@ -137,7 +150,7 @@ export async function placeWithoutOverwrite(
   } catch (error) {
     const code = errnoCode(error);
     if (code === 'EEXIST') return 'exists';
-    if (!['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK'].includes(code ?? '')) throw error;
+    if (!NO_HARD_LINKS.has(code ?? '')) throw error;
   }
   try {
     await fs.lstat(target);
