@@ -76,13 +76,14 @@ export async function writeImage(
   const signal = options.signal;
   const dir = dirname(targetPath);
   const expectedFormat = options.format ?? parseImageFormat(extname(targetPath));
-  const embedOptions = {
+  // (the embedding options, plus the size a finished image is checked against)
+  const finish: FinishOptions = {
     metadata: options.metadata,
     expectedFormat,
     expectedSourceBytes: options.expectedBytes,
+    expectedSize: options.expectedSize,
   };
   if (source instanceof Uint8Array && options.placer && !options.fs && !options.decodePixels) {
-    const finish = { ...embedOptions, expectedSize: options.expectedSize };
     return placeBytes(options.placer, source, targetPath, finish, signal);
   }
   let temp: string | null = null;
@@ -99,17 +100,14 @@ export async function writeImage(
     let sha256: string;
     let sourceBytes: number;
     if (source instanceof Uint8Array) {
-      const finished = finishImageBytes(source, {
-        ...embedOptions,
-        expectedSize: options.expectedSize,
-      });
+      const finished = finishImageBytes(source, finish);
       ({ sha256, sourceBytes } = finished);
       image = { format: finished.format, width: finished.width, height: finished.height };
       bytes = finished.out.length;
       await writeAll(handle, finished.out);
     } else {
       const hash = createHash('sha256');
-      const { transform, stats } = createEmbedTransform(embedOptions);
+      const { transform, stats } = createEmbedTransform(finish);
       const file = handle;
       await pipeline(
         sourceChunks(source, signal),
