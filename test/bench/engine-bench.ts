@@ -15,6 +15,8 @@ import { measureFileCreation, measureLibraryAlone } from './library-floor.ts';
 import { startSimulatorProcess } from './simulator-process.ts';
 
 const root = resolve(import.meta.dirname, '../..');
+/** Scenario 2 is run this many times; its figures are the median run's. */
+const OVERHEAD_RUNS = 3;
 const { values } = parseArgs({ options: { only: { type: 'string' } } });
 
 interface RunFigures {
@@ -126,16 +128,26 @@ try {
   }
   if (!values.only || values.only === '2') {
     console.log(
-      '2. Overhead-bound: simulator latency 0, concurrency 64, 5,000 jobs (64x64 b64_json)',
+      `2. Overhead-bound: simulator latency 0, concurrency 64, 5,000 jobs (64x64 b64_json), ` +
+        `${OVERHEAD_RUNS} runs`,
     );
-    const run = await withSimulator(0, async (simulator) =>
-      runEngine(simulator, promptFile(dir, 5_000), 64),
+    // Several runs, each a fresh engine process (cold start included) against one simulator,
+    // as a gateway that has been up a while: this machine's speed drifts by 15–20 %, so one
+    // run says little. Every run is printed; the figures below it are the median run's.
+    const runs = await withSimulator(0, async (simulator) => {
+      const prompts = promptFile(dir, 5_000);
+      return Array.from({ length: OVERHEAD_RUNS }, () => runEngine(simulator, prompts, 64));
+    });
+    const perSecond = (run: RunFigures) => run.jobs / (run.wallMs / 1000);
+    runs.forEach((run, i) =>
+      line(
+        `  run ${i + 1}`,
+        `${perSecond(run).toFixed(0)} jobs/s`,
+        `engine ${(run.cpuMs / run.jobs).toFixed(2)} ms CPU per job; ${checked(run)}`,
+      ),
     );
-    line(
-      'end to end',
-      `${(run.jobs / (run.wallMs / 1000)).toFixed(0)} jobs/s`,
-      'target ≥ 1,000 jobs/s',
-    );
+    const run = [...runs].sort((a, b) => perSecond(a) - perSecond(b))[(runs.length - 1) >> 1]!;
+    line('end to end (median run)', `${perSecond(run).toFixed(0)} jobs/s`, 'target ≥ 1,000 jobs/s');
     const engineMs = run.cpuMs / run.jobs;
     line('engine CPU per job', `${engineMs.toFixed(2)} ms`, 'all threads, kernel time included');
     line(
@@ -143,7 +155,6 @@ try {
       `${(run.mainThreadCpuMs / run.jobs).toFixed(2)} ms`,
       'the part no extra core can share',
     );
-    line('check', checked(run));
     // What the machine itself allows: both processes share its cores, so their CPU per job
     // sets a ceiling, and the library alone shows what the disk and kernel take of it.
     const cores = availableParallelism();

@@ -278,7 +278,8 @@ export function batchDirName(batchName: string, isTaken: (candidate: string) => 
  * macOS also across Unicode normal forms. Store and compare this, not the path.
  */
 export function pathKey(relPath: string): string {
-  return relPath.normalize('NFC').toLowerCase();
+  // ASCII is its own NFC: the normalization (an ICU call, twice per image) is skipped
+  return (NON_ASCII.test(relPath) ? relPath.normalize('NFC') : relPath).toLowerCase();
 }
 
 /** relPath, then relPath with ~2, ~3… before the extension. */
