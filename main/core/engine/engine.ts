@@ -286,6 +286,15 @@ export class Engine extends EventEmitter<EngineEvents> {
     this.pump();
   }
 
+  /**
+   * Holds jobs back, or lets them go again. A held job keeps its state (queued, or retrying
+   * with its due time) and is skipped until released; one in flight finishes its request.
+   */
+  pauseJobs(jobIds: readonly number[], paused: boolean): void {
+    this.store.jobs.setPaused(jobIds, paused, this.ctx.now());
+    this.pump();
+  }
+
   /** Cancels a job; one in flight has its request aborted. */
   cancelJob(jobId: number): void {
     const controller = this.running.get(jobId);
@@ -307,8 +316,23 @@ export class Engine extends EventEmitter<EngineEvents> {
     return canceled;
   }
 
-  setPriority(jobIds: number[], priority: number): void {
+  /** Cancels every batch's unfinished jobs (see cancelBatch). Returns how many waited. */
+  cancelAll(): number {
+    let canceled = 0;
+    for (const batch of this.store.batches.list()) canceled += this.cancelBatch(batch.id);
+    return canceled;
+  }
+
+  /** Reorders jobs: a higher priority is claimed first, within its batch's turn. */
+  setPriority(jobIds: readonly number[], priority: number): void {
     this.store.jobs.setPriority(jobIds, priority, this.ctx.now());
+    this.pump();
+  }
+
+  /** Reorders batches: the jobs of a batch of higher priority are claimed before any other's. */
+  setBatchPriority(batchId: number, priority: number): void {
+    this.store.batches.setPriority(batchId, priority);
+    this.batchCache.delete(batchId);
     this.pump();
   }
 

@@ -15,6 +15,27 @@ export interface FailedQuery {
   limit?: number;
 }
 
+/** Partial successes no top-up has asked for yet: what `retry --partial` would ask for. */
+export interface PartialSuccessCounts {
+  jobs: number;
+  /** Images they asked for and did not get back. */
+  missingImages: number;
+}
+
+export interface PartialSuccessQuery {
+  batchId?: number;
+  /** Keyset paging: jobs with a larger id. */
+  afterId?: number;
+  limit?: number;
+}
+
+/**
+ * A job that succeeded with fewer images than asked and has no top-up yet (a top-up is a job
+ * whose retry_of names it; createTopUp allows one). A top-up's own outcome counts like any job's.
+ */
+const PARTIAL_NOT_TOPPED_UP = `j.state = 'succeeded' AND j.returned_n < j.n
+  AND NOT EXISTS (SELECT 1 FROM jobs AS t WHERE t.retry_of = j.id)`;
+
 /** Reads about jobs: one job, counts, lists for recovery and retries, the log, search. */
 export class JobQueries {
   protected readonly db: Database;
@@ -38,6 +59,21 @@ export class JobQueries {
       inBatch: sql(
         `SELECT * FROM jobs WHERE batch_id = ? AND (position, id) > (?, ?)
          ORDER BY position, id LIMIT ?`,
+      ),
+      // no index on returned_n: these read the batch's jobs (or every job), once per summary
+      partialInBatch: sql(
+        `SELECT count(*) AS jobs, coalesce(sum(j.n - j.returned_n), 0) AS missingImages
+         FROM jobs AS j WHERE j.batch_id = ? AND ${PARTIAL_NOT_TOPPED_UP}`,
+      ),
+      partialAll: sql(
+        `SELECT count(*) AS jobs, coalesce(sum(j.n - j.returned_n), 0) AS missingImages
+         FROM jobs AS j WHERE ${PARTIAL_NOT_TOPPED_UP}`,
+      ),
+      partialList: sql(
+        `SELECT * FROM jobs AS j
+         WHERE j.id > @afterId AND (@batchId IS NULL OR j.batch_id = @batchId)
+           AND ${PARTIAL_NOT_TOPPED_UP}
+         ORDER BY j.id LIMIT @limit`,
       ),
       transitions: sql('SELECT * FROM job_transitions WHERE job_id = ? ORDER BY id'),
       transitionsSince: sql('SELECT * FROM job_transitions WHERE id > ? ORDER BY id LIMIT ?'),
@@ -75,6 +111,24 @@ export class JobQueries {
       this.q.failed!.all({
         afterId: query.afterId ?? 0,
         kinds: query.kinds ? JSON.stringify(query.kinds) : null,
+        batchId: query.batchId ?? null,
+        limit: query.limit ?? 100,
+      }) as Array<Record<string, unknown>>
+    ).map(toJob);
+  }
+
+  /** Partial successes not topped up yet, in a batch or all batches, and the images they miss. */
+  partialSuccesses(batchId?: number): PartialSuccessCounts {
+    return (
+      batchId === undefined ? this.q.partialAll!.get() : this.q.partialInBatch!.get(batchId)
+    ) as PartialSuccessCounts;
+  }
+
+  /** The jobs partialSuccesses counts, oldest first; pass the last id as `afterId` for the next. */
+  listPartialSuccesses(query: PartialSuccessQuery = {}): Job[] {
+    return (
+      this.q.partialList!.all({
+        afterId: query.afterId ?? 0,
         batchId: query.batchId ?? null,
         limit: query.limit ?? 100,
       }) as Array<Record<string, unknown>>
@@ -123,8 +177,11 @@ export class JobQueries {
 
   protected require(id: number): Job {
     const job = this.get(id);
-    if (!job)
-      throw new Error(`Job ${id} does not exist (it may have been deleted with its batch).`);
+    if (!job) throw noSuchJob(id);
     return job;
   }
+}
+
+export function noSuchJob(id: number): Error {
+  return new Error(`Job ${id} does not exist (it may have been deleted with its batch).`);
 }

@@ -7,7 +7,7 @@ import {
   type JobState,
 } from '../../../shared/jobs/states.ts';
 import { JobInserter, type NewJob } from './jobInsert.ts';
-import { JobQueries } from './jobQueries.ts';
+import { JobQueries, noSuchJob } from './jobQueries.ts';
 import { toJob, type Job } from './rows.ts';
 import { transact } from './transaction.ts';
 
@@ -118,7 +118,7 @@ export class JobRepository extends JobQueries {
          WHERE id = @id AND state = @from RETURNING *`,
       ),
       requeue: sql(
-        `UPDATE jobs SET state = 'queued', state_reason = @reason, tries = 0,
+        `UPDATE jobs SET state = 'queued', state_reason = @reason, tries = 0, paused = 0,
            failure_kind = NULL, error_code = NULL, error_message = NULL, ${FORGET_VIDEO_TASK},
            next_attempt_at = NULL, finished_at = NULL, updated_at = @now
          WHERE id = @id AND state = @from RETURNING *`,
@@ -139,10 +139,10 @@ export class JobRepository extends JobQueries {
            AND state IN (${inList(statesLeadingTo('canceled').filter((s) => s !== 'running'))})`,
       ),
       requeueFailed: sql(
-        `UPDATE jobs SET state = 'queued', state_reason = @reason, tries = 0,
+        `UPDATE jobs SET state = 'queued', state_reason = @reason, tries = 0, paused = 0,
            failure_kind = NULL, error_code = NULL, error_message = NULL, ${FORGET_VIDEO_TASK},
            next_attempt_at = NULL, finished_at = NULL, updated_at = @now
-         WHERE state = 'failed' AND (failure_kind = 'uncertain') = @uncertain
+         WHERE state = 'failed' AND (failure_kind IS 'uncertain') = @uncertain
            AND (@batchId IS NULL OR batch_id = @batchId)`,
       ),
       setPriority: sql('UPDATE jobs SET priority = ?, updated_at = ? WHERE id = ?'),
@@ -348,7 +348,7 @@ export class JobRepository extends JobQueries {
   /**
    * Failed or canceled → queued, with a fresh retry budget; the old outcome stays in the
    * attempts and transitions. An uncertain outcome may already be charged, so it needs
-   * `anyway` (the person's "retry anyway").
+   * `anyway` (the person's "retry anyway"). Asking for a retry lets a held job go again.
    */
   requeue(id: number, now: number, options: { anyway?: boolean } = {}): Job {
     return this.change(id, 'queued', (from, failureKind) => {
@@ -374,17 +374,24 @@ export class JobRepository extends JobQueries {
     }).changes;
   }
 
+  /** All or none: an id that names no job changes nothing and says so. */
   setPriority(ids: readonly number[], priority: number, now: number): void {
     transact(this.db, () => {
-      for (const id of ids) this.s.setPriority!.run(priority, now, id);
+      for (const id of ids) this.expectJob(this.s.setPriority!.run(priority, now, id).changes, id);
     });
   }
 
-  /** A paused job stays queued (or retrying) and is skipped until resumed. */
+  /** A paused job stays queued (or retrying) and is skipped until resumed. All or none. */
   setPaused(ids: readonly number[], paused: boolean, now: number): void {
     transact(this.db, () => {
-      for (const id of ids) this.s.setPaused!.run(paused ? 1 : 0, now, id);
+      for (const id of ids) {
+        this.expectJob(this.s.setPaused!.run(paused ? 1 : 0, now, id).changes, id);
+      }
     });
+  }
+
+  private expectJob(changes: number, id: number): void {
+    if (changes !== 1) throw noSuchJob(id);
   }
 
   /** Records the platform's task id and status of a running video job, to resume polling. */
@@ -419,9 +426,7 @@ export class JobRepository extends JobQueries {
       }
       const current = this.s.stateOf!.get(id) as
         { state: JobState; failure_kind: string | null } | undefined;
-      if (!current) {
-        throw new Error(`Job ${id} does not exist (it may have been deleted with its batch).`);
-      }
+      if (!current) throw noSuchJob(id);
       assertTransition(current.state, to, `Job ${id}`);
       return toJob(apply(current.state, current.failure_kind) as Record<string, unknown>);
     });

@@ -118,6 +118,75 @@ describe('pause and resume', () => {
   });
 });
 
+describe('hold a job', () => {
+  it('a held job waits while the rest run, one in flight finishes, and it runs once released', async () => {
+    rig = await engineRig({ gateway: { latencyMs: 300 }, engine: { concurrency: 1 } });
+    const batch = rig.batch(3);
+    const [first, second, third] = jobsOf(rig.store, batch.id);
+    await until(() => rig!.gateway.ledger.entries().length === 1, 'the first request is sent');
+    rig.engine.pauseJobs([first!.id, third!.id], true);
+    expect(await rig.engine.whenIdle()).toBe('done');
+    expect(rig.store.jobs.get(first!.id)).toMatchObject({ state: 'succeeded' });
+    expect(rig.store.jobs.get(second!.id)).toMatchObject({ state: 'succeeded' });
+    expect(rig.store.jobs.get(third!.id)).toMatchObject({ state: 'queued', paused: true });
+    expect(rig.store.attempts.listForJob(third!.id)).toEqual([]);
+    rig.engine.pauseJobs([third!.id], false);
+    expect(await rig.engine.whenIdle()).toBe('done');
+    expect(rig.store.jobs.counts(batch.id)).toMatchObject({ succeeded: 3 });
+  });
+
+  it('a held job due for a retry is not sent; queued again after a cancel, it goes', async () => {
+    rig = await engineRig({
+      gateway: { faults: '503@1' }, // the first request only
+      // the retry falls due 0.4 s later (no jitter towards zero)
+      engine: { backoff: { baseMs: 400, capMs: 400 }, random: () => 0.99 },
+    });
+    rig.engine.pause();
+    const batch = rig.batch(1);
+    const [job] = jobsOf(rig.store, batch.id);
+    rig.engine.resume();
+    await until(() => rig!.store.jobs.get(job!.id)!.state === 'retrying', 'the job waits');
+    rig.engine.pauseJobs([job!.id], true);
+    expect(await rig.engine.whenIdle()).toBe('done');
+    await new Promise((resolve) => setTimeout(resolve, 600)); // past its due time
+    expect(rig.store.jobs.get(job!.id)).toMatchObject({ state: 'retrying', paused: true });
+    expect(rig.store.attempts.listForJob(job!.id)).toHaveLength(1);
+    rig.engine.cancelJob(job!.id);
+    rig.store.jobs.requeue(job!.id, Date.now());
+    rig.engine.resume();
+    expect(await rig.engine.whenIdle()).toBe('done');
+    expect(rig.store.jobs.get(job!.id)).toMatchObject({ state: 'succeeded', paused: false });
+  });
+
+  it('refuses an id that names no job, and changes none of the others', async () => {
+    rig = await engineRig();
+    rig.engine.pause();
+    const batch = rig.batch(2);
+    const [job] = jobsOf(rig.store, batch.id);
+    expect(() => rig!.engine.pauseJobs([job!.id, 999_999], true)).toThrow(
+      'Job 999999 does not exist',
+    );
+    expect(rig.store.jobs.get(job!.id)).toMatchObject({ paused: false });
+    expect(() => rig!.engine.setPriority([999_999], 3)).toThrow('Job 999999 does not exist');
+  });
+});
+
+describe('cancel the queue', () => {
+  it("cancelAll cancels every batch's waiting jobs and aborts the one in flight", async () => {
+    rig = await engineRig({ gateway: { latencyMs: 2000 }, engine: { concurrency: 1 } });
+    const one = rig.batch(3);
+    const two = rig.batch(2);
+    await until(() => rig!.gateway.ledger.entries().length === 1, 'one request is in flight');
+    expect(rig.engine.cancelAll()).toBe(4);
+    expect(await rig.engine.whenIdle()).toBe('done');
+    expect(rig.store.jobs.counts(one.id)).toMatchObject({ canceled: 3, running: 0, queued: 0 });
+    expect(rig.store.jobs.counts(two.id)).toMatchObject({ canceled: 2, running: 0, queued: 0 });
+    await rig.gateway.idle();
+    expect(rig.gateway.ledger.entries()).toHaveLength(1);
+    expect(rig.gateway.ledger.totalCharged()).toBe(0);
+  });
+});
+
 describe('stop and restart', () => {
   it('a pause outlives the engine: a new one stays paused until resumed', async () => {
     rig = await engineRig();
@@ -204,6 +273,27 @@ describe('priority', () => {
       .sort((a, b) => a.at - b.at)
       .map((entry) => entry.id);
     expect(claimedOrder).toEqual([jobs[3], jobs[4], jobs[0], jobs[1], jobs[2]].map((j) => j!.id));
+  });
+});
+
+describe('batch priority', () => {
+  it("setBatchPriority puts a later batch's jobs before an earlier one's", async () => {
+    rig = await engineRig({ engine: { concurrency: 1 } });
+    rig.engine.pause();
+    const first = rig.batch(2);
+    const second = rig.batch(2);
+    rig.engine.setBatchPriority(second.id, 1);
+    rig.engine.resume();
+    expect(await rig.engine.whenIdle()).toBe('done');
+    const firstAttempt = (batchId: number) =>
+      Math.min(
+        ...jobsOf(rig!.store, batchId).map((j) => rig!.store.attempts.listForJob(j.id)[0]!.id),
+      );
+    const lastAttempt = (batchId: number) =>
+      Math.max(
+        ...jobsOf(rig!.store, batchId).map((j) => rig!.store.attempts.listForJob(j.id)[0]!.id),
+      );
+    expect(lastAttempt(second.id)).toBeLessThan(firstAttempt(first.id));
   });
 });
 
