@@ -1,6 +1,6 @@
 import * as nodeFs from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { errnoCode } from './write-error.ts';
 
 export { errnoCode };
@@ -191,8 +191,9 @@ export async function writeFileAtomic(
 }
 
 /**
- * Deletes temp files a crash left in `dir` (older than `olderThanMs`, so writes in progress
- * are spared). Returns how many were removed.
+ * Deletes temp files a crash left in `dir` or the folders under it (a naming template may nest
+ * folders in a batch's), older than `olderThanMs` so writes in progress are spared. Returns
+ * how many were removed.
  */
 export async function removeStaleTempFiles(
   dir: string,
@@ -202,13 +203,13 @@ export async function removeStaleTempFiles(
   const cutoff = (options.now ?? Date.now()) - (options.olderThanMs ?? 60_000);
   let names: string[];
   try {
-    names = await fs.readdir(dir);
+    names = await fs.readdir(dir, { recursive: true });
   } catch (error) {
     if (errnoCode(error) === 'ENOENT') return 0;
     throw error;
   }
   let removed = 0;
-  for (const name of names.filter(isTempFileName)) {
+  for (const name of names.filter((name) => isTempFileName(basename(name)))) {
     const path = join(dir, name);
     try {
       if ((await fs.lstat(path)).mtimeMs > cutoff) continue;

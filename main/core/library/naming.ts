@@ -86,7 +86,19 @@ export function parseTemplate(template: string): TemplateToken[] {
     }
   }
   if (components.length > 8) throw new TemplateError(template, 'nests more than 8 folders.');
+  // The batch's folder holds its manifest and is where a crash's leftovers are swept from.
+  const [first] = components;
+  if (components.length < 2 || first!.length !== 1 || !isVariable(first![0]!, 'batch')) {
+    throw new TemplateError(
+      template,
+      'must start with "{batch}/": each batch keeps its images and manifest in its own folder.',
+    );
+  }
   return tokens;
+}
+
+function isVariable(token: TemplateToken, name: TemplateVariable): boolean {
+  return token.kind === 'variable' && token.name === name;
 }
 
 export interface NamingInput {

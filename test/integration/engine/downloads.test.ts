@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { namingInputFor } from '../../../main/core/engine/job-request.ts';
@@ -137,6 +137,32 @@ describe('download failures never regenerate', () => {
       failureCode: 'url-expired',
     });
     expect(rig.gateway.ledger.entries()).toHaveLength(1);
+  });
+});
+
+describe('a naming template with folders inside the batch folder', () => {
+  it('writes there, lists the files in the batch manifest, and sweeps leftovers from there on start', async () => {
+    rig = await engineRig({
+      engine: { namingTemplate: '{batch}/{model}/{index}.{ext}', manifest: true },
+      start: false,
+    });
+    const batch = rig.batch(2);
+    const batchDir = join(rig.libraryDir, batch.dirName);
+    // a crash left a temp file where the template writes
+    mkdirSync(join(batchDir, 'flux-schnell'), { recursive: true });
+    const leftover = join(batchDir, 'flux-schnell', '.atelier-0123456789abcdef.tmp');
+    writeFileSync(leftover, 'half an image');
+    await rig.engine.start();
+    expect(await rig.engine.whenIdle()).toBe('done');
+    expect(existsSync(leftover)).toBe(false);
+    expect(readdirSync(join(batchDir, 'flux-schnell')).sort()).toEqual(['0001.png', '0002.png']);
+    const manifest = readFileSync(join(batchDir, 'manifest.csv'), 'utf8').trim().split('\n');
+    expect(
+      manifest
+        .slice(1)
+        .map((row) => row.split(',')[0])
+        .sort(),
+    ).toEqual(['flux-schnell/0001.png', 'flux-schnell/0002.png']);
   });
 });
 

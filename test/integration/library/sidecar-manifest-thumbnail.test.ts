@@ -1,5 +1,5 @@
 import * as fsp from 'node:fs/promises';
-import { mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -165,5 +165,14 @@ describe('temp files left by a crash', () => {
     expect(await removeStaleTempFiles(dir)).toBe(1);
     expect((await readdir(dir)).sort()).toEqual(['.atelier-fedcba9876543210.tmp', 'keep.png']);
     expect(await removeStaleTempFiles(join(dir, 'missing'))).toBe(0);
+  });
+
+  it('are found in the folders a naming template nests inside the batch folder', async () => {
+    const nested = join(dir, 'flux-schnell', '2026-11-22');
+    await mkdir(nested, { recursive: true });
+    await writeFile(join(nested, '.atelier-0123456789abcdef.tmp'), 'x');
+    await writeFile(join(nested, 'keep.png'), 'x');
+    expect(await removeStaleTempFiles(dir, { olderThanMs: 0, now: Date.now() + 1000 })).toBe(1);
+    expect(await readdir(nested)).toEqual(['keep.png']);
   });
 });

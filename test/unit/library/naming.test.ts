@@ -62,8 +62,8 @@ describe('renderRelativePath', () => {
     expect(
       renderRelativePath(DEFAULT_TEMPLATE, input({ seed: null, ext: 'jpeg', indexWidth: 6 })),
     ).toBe('Spring campaign/000007-a-red-fox-in-the-snow.jpg');
-    expect(renderRelativePath('{seed}-{slug}.{ext}', input({ seed: null }))).toBe(
-      'a-red-fox-in-the-snow.png',
+    expect(renderRelativePath('{batch}/{seed}-{slug}.{ext}', input({ seed: null }))).toBe(
+      'Spring campaign/a-red-fox-in-the-snow.png',
     );
   });
 
@@ -73,20 +73,20 @@ describe('renderRelativePath', () => {
     );
     expect(new Set(names).size).toBe(3);
     expect(names[1]).toBe('Spring campaign/0007-a-red-fox-in-the-snow-42_2.png');
-    expect(renderRelativePath('{index}.{image}.{ext}', input({ image: 2, imageCount: 3 }))).toBe(
-      '0007.2.png',
-    );
+    expect(
+      renderRelativePath('{batch}/{index}.{image}.{ext}', input({ image: 2, imageCount: 3 })),
+    ).toBe('Spring campaign/0007.2.png');
   });
 
   it('uses every documented variable', () => {
     expect(
       renderRelativePath(
-        '{date}/{model}/{size}/{job}-{name}-{image}.{ext}',
+        '{batch}/{date}/{model}/{size}/{job}-{name}-{image}.{ext}',
         input({ name: 'Hero shot' }),
       ),
-    ).toBe('2026-03-04/img-model/1024x1024/123-Hero shot-1.png');
-    expect(renderRelativePath('{name}.{ext}', input({ name: null }))).toBe(
-      'a-red-fox-in-the-snow.png',
+    ).toBe('Spring campaign/2026-03-04/img-model/1024x1024/123-Hero shot-1.png');
+    expect(renderRelativePath('{batch}/{name}.{ext}', input({ name: null }))).toBe(
+      'Spring campaign/a-red-fox-in-the-snow.png',
     );
   });
 
@@ -160,6 +160,9 @@ describe('parseTemplate', () => {
     ['{batch}/{index}.png', 'must end with ".{ext}"'],
     ['{batch}/{prompt}.{ext}', 'unknown variable {prompt}'],
     ['{batch}/{index.{ext}', 'unmatched brace'],
+    ['{index}-{slug}.{ext}', 'must start with "{batch}/"'],
+    ['{date}/{batch}/{index}.{ext}', 'must start with "{batch}/"'],
+    ['{batch}-{model}/{index}.{ext}', 'must start with "{batch}/"'],
   ])('refuses %j (%s)', (template, message) => {
     expect(() => parseTemplate(template)).toThrow(TemplateError);
     expect(() => parseTemplate(template)).toThrow(message);
