@@ -1,4 +1,19 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { namingInputFor } from '../../../main/core/engine/job-request.ts';
@@ -164,6 +179,77 @@ describe('a naming template with folders inside the batch folder', () => {
         .sort(),
     ).toEqual(['flux-schnell/0001.png', 'flux-schnell/0002.png']);
   });
+});
+
+/**
+ * A real full disk: a tiny tmpfs mounted as the library. Mounting needs root (CI and this
+ * project's development machine run as root); elsewhere these tests are skipped, and say so.
+ */
+const canMountTmpfs = (() => {
+  const probe = mkdtempSync(join(tmpdir(), 'atelier-mount-probe-'));
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', probe], { stdio: 'ignore' });
+    execFileSync('umount', [probe]);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    rmSync(probe, { recursive: true, force: true });
+  }
+})();
+
+describe.runIf(canMountTmpfs)('a full disk (a 256 KB tmpfs as the library)', () => {
+  let mounted: string | null = null;
+  afterEach(() => {
+    // (lazily: the engine may still be closing files in it)
+    if (mounted) execFileSync('umount', ['-l', mounted]);
+    mounted = null;
+  });
+
+  it.each(['b64_json', 'url'] as const)(
+    '%s: what fits is done and on disk, the rest stays retryable, the queue pauses; freeing space and resuming finishes without generating again',
+    async (responseFormat) => {
+      rig = await engineRig({ start: false, engine: { responseFormat, concurrency: 1 } });
+      mkdirSync(rig.libraryDir, { recursive: true });
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', rig.libraryDir]);
+      mounted = rig.libraryDir;
+      // fill it, then free room for about one 64x64 image
+      const filler = join(rig.libraryDir, 'filler.bin');
+      const fd = openSync(filler, 'w');
+      try {
+        for (;;) writeSync(fd, Buffer.alloc(4096, 1));
+      } catch (error) {
+        expect((error as NodeJS.ErrnoException).code).toBe('ENOSPC');
+      } finally {
+        closeSync(fd);
+      }
+      truncateSync(filler, statSync(filler).size - 16 * 1024);
+      const batch = rig.batch(Array.from({ length: 6 }, () => ({ size: '64x64' })));
+      await rig.engine.start();
+      expect(await rig.engine.whenIdle()).toBe('paused');
+      expect(rig.engine.progress().paused).toMatchObject({ code: 'disk-full' });
+      expect(rig.engine.progress().paused!.reason).toMatch(/disk is full \(ENOSPC\)/);
+      await rig.gateway.idle();
+      expect(rig.gateway.ledger.entries()).toHaveLength(6);
+      for (const job of jobsOf(rig.store, batch.id)) expect(job.state).toBe('succeeded');
+      const images = imagesOf(rig, batch.id);
+      const failed = images.filter((image) => image.downloadState === 'failed');
+      expect(failed.length).toBeGreaterThan(0);
+      for (const image of failed) {
+        expect(image.failureCode).toBe('disk-full');
+        // retryable: the bytes are kept, or the link is
+        expect(image.hasPayload || image.sourceUrl !== null).toBe(true);
+      }
+      // nothing marked done that is not on disk, whole and as recorded; no temp file left
+      expectDiskMatchesRows(rig, batch.id);
+      rmSync(filler);
+      rig.engine.resume();
+      expect(await rig.engine.whenIdle()).toBe('done');
+      expect(rig.engine.progress().downloads).toMatchObject({ done: 6, failed: 0, pending: 0 });
+      expect(rig.gateway.ledger.entries()).toHaveLength(6);
+      expectDiskMatchesRows(rig, batch.id);
+    },
+  );
 });
 
 describe('an unwritable library', () => {
