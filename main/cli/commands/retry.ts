@@ -1,11 +1,14 @@
+import type { Engine } from '../../core/engine/engine.ts';
+import type { Store } from '../../core/store/store.ts';
 import { ConfigError, intFlag, parseFlags, UsageError, type Command } from '../command.ts';
 import { continueQueue } from '../run/continue-queue.ts';
 import { SESSION_FLAGS, SESSION_FLAGS_HELP } from '../run/session-flags.ts';
 
 export const retryCommand: Command = {
   name: 'retry',
-  summary: 'queue failed prompts or downloads again, then run them like resume',
-  help: `Usage: atelier retry [--data DIR] [--failed] [--downloads] [--uncertain] [--batch ID] [options]
+  summary: 'queue failed prompts, downloads or missing images again, then run like resume',
+  help: `Usage: atelier retry [--data DIR] [--failed] [--downloads] [--uncertain] [--partial]
+                     [--batch ID] [options]
 
 Queues work that failed again, then runs the queue like "atelier resume".
   --failed      prompts that failed (refused, retries used up, key or balance problems…)
@@ -13,8 +16,10 @@ Queues work that failed again, then runs the queue like "atelier resume".
                 data, with no new generation request (an expired link cannot be fetched)
   --uncertain   prompts whose outcome is unknown (504, time-out, interrupted): they may
                 already have been generated and charged, so they are only resent when asked
+  --partial     prompts that returned fewer images than asked: asks for the missing ones
+                (a new generation request each; their numbers continue the prompt's)
   --batch ID    only this batch (ids are in "atelier status"); default: every batch
-With none of --failed, --downloads, --uncertain: --failed and --downloads.
+With none of --failed, --downloads, --uncertain, --partial: --failed and --downloads.
 
 ${SESSION_FLAGS_HELP}
 
@@ -25,14 +30,16 @@ Exit codes as for "atelier run".`,
       failed: { type: 'boolean' },
       downloads: { type: 'boolean' },
       uncertain: { type: 'boolean' },
+      partial: { type: 'boolean' },
       batch: { type: 'string' },
     });
     if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}".`);
-    const chosen = values.failed || values.downloads || values.uncertain;
+    const chosen = values.failed || values.downloads || values.uncertain || values.partial;
     const what = {
       failed: chosen ? Boolean(values.failed) : true,
       downloads: chosen ? Boolean(values.downloads) : true,
       uncertain: Boolean(values.uncertain),
+      partial: Boolean(values.partial),
     };
     const batchId = intFlag(values.batch, '--batch', 1, Number.MAX_SAFE_INTEGER);
     return continueQueue(values, {
@@ -44,12 +51,19 @@ Exit codes as for "atelier run".`,
         }
         return batch;
       },
-      prepare(engine) {
+      prepare(engine, store) {
         const scope = batchId === undefined ? {} : { batchId };
         const queued: string[] = [];
         if (what.failed) queued.push(`${engine.retryFailed(scope)} failed prompt(s)`);
         if (what.uncertain) {
           queued.push(`${engine.retryFailed({ ...scope, anyway: true })} uncertain prompt(s)`);
+        }
+        if (what.partial) {
+          const topUps = topUpPartialSuccesses(engine, store, scope);
+          queued.push(
+            `${topUps.prompts} prompt(s) that returned fewer images than asked, for their ` +
+              `${topUps.images} missing image(s)`,
+          );
         }
         if (what.downloads) queued.push(`${engine.retryDownloads(batchId)} download(s)`);
         if (!values.json) process.stderr.write(`Queued again: ${queued.join(', ')}.\n`);
@@ -57,3 +71,25 @@ Exit codes as for "atelier run".`,
     });
   },
 };
+
+/** Pages through the jobs, so a huge batch is never held in memory at once. */
+const TOP_UP_PAGE = 500;
+
+/** One top-up job for each partial success not topped up yet; returns what they ask for. */
+function topUpPartialSuccesses(
+  engine: Engine,
+  store: Store,
+  scope: { batchId?: number },
+): { prompts: number; images: number } {
+  const asked = { prompts: 0, images: 0 };
+  let afterId = 0;
+  for (;;) {
+    const page = store.jobs.listPartialSuccesses({ ...scope, afterId, limit: TOP_UP_PAGE });
+    if (page.length === 0) return asked;
+    for (const job of page) {
+      asked.images += engine.topUp(job.id).n;
+      asked.prompts += 1;
+    }
+    afterId = page.at(-1)!.id;
+  }
+}

@@ -58,9 +58,9 @@ Where and how:
 ${SESSION_FLAGS_HELP}
 
 Key: ATELIER_API_KEY (required unless --demo; never printed or saved).
-Exit codes: 0 all succeeded and on disk; 1 some prompts or downloads failed, or the queue
-paused on a problem (key, permission, balance, disk); 2 usage or configuration error;
-130 paused by Ctrl+C.
+Exit codes: 0 all succeeded and every image on disk; 1 some prompts or downloads failed, a
+prompt returned fewer images than asked, or the queue paused on a problem (key, permission,
+balance, disk); 2 usage or configuration error; 130 paused by Ctrl+C.
 
 Examples:
   atelier run prompts.csv --demo

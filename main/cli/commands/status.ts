@@ -17,7 +17,9 @@ export const statusCommand: Command = {
   help: `Usage: atelier status [--data DIR] [--json]
 
 Lists each batch of the data folder (newest first) with its prompts by state, its images on
-disk and failed downloads, where its images are, and whether the queue is paused and why.
+disk, failed downloads (and which of them had an expired link, so are lost), the images
+prompts did not return (fewer than asked), where its images are, and whether the queue is
+paused and why.
   --data DIR   the data folder (default ./.atelier-data)
   --json       print the same as one JSON object`,
   async run(argv) {
@@ -67,6 +69,8 @@ function readStatus(dataDir: string, saved: SavedSettings | null): StatusView {
           paused: batch.paused ? { reason: batch.pauseReason ?? 'Paused.' } : null,
           jobs: { ...jobs, total: Object.values(jobs).reduce((sum, n) => sum + n, 0) },
           downloads: store.images.counts(batch.id),
+          expiredLinks: store.images.countExpiredLinks(batch.id),
+          partial: store.jobs.partialSuccesses(batch.id),
         };
       }),
     };

@@ -10,7 +10,15 @@ import { connectGateway, type GatewayConnection } from './gateway-connection.ts'
 import { createInterruptHandler, INTERRUPTED_EXIT_CODE } from './interrupt.ts';
 import { createProgressReporter, progressMode } from './progress-reporter.ts';
 import type { SavedSettings } from './saved-settings.ts';
-import { buildSummary, formatSummary, type RunOutcome, type RunSummary } from './summary.ts';
+import {
+  buildSummary,
+  formatSummary,
+  SUMMARY_EXAMPLES,
+  type ExpiredExample,
+  type FailedExample,
+  type RunOutcome,
+  type RunSummary,
+} from './summary.ts';
 
 export interface SessionOptions {
   store: Store;
@@ -73,19 +81,32 @@ export async function runEngineSession(options: SessionOptions): Promise<number>
   const summary = collectSummary(options, engine, outcome, Date.now() - startedAt);
   if (options.json) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   else {
-    const failedExamples = store.jobs
-      .listFailed({ limit: 5, ...(options.batch ? { batchId: options.batch.id } : {}) })
-      .map((job) => ({
-        position: job.position,
-        prompt: job.prompt,
-        message: job.errorMessage,
-        requestId: job.lastRequestId,
-      }));
-    process.stdout.write(
-      `${formatSummary(summary, { commandSuffix: options.commandSuffix, failedExamples })}\n`,
-    );
+    const scope = options.batch ? { batchId: options.batch.id } : {};
+    const text = formatSummary(summary, {
+      commandSuffix: options.commandSuffix,
+      failedExamples: failedExamples(store, scope),
+      expiredExamples: expiredExamples(store, scope),
+    });
+    process.stdout.write(`${text}\n`);
   }
   return summary.exitCode;
+}
+
+function failedExamples(store: Store, scope: { batchId?: number }): FailedExample[] {
+  return store.jobs.listFailed({ ...scope, limit: SUMMARY_EXAMPLES }).map((job) => ({
+    position: job.position,
+    prompt: job.prompt,
+    message: job.errorMessage,
+    requestId: job.lastRequestId,
+  }));
+}
+
+function expiredExamples(store: Store, scope: { batchId?: number }): ExpiredExample[] {
+  return store.images.listExpiredLinks({ ...scope, limit: SUMMARY_EXAMPLES }).map((image) => {
+    // (an image goes with its job: they are deleted together)
+    const job = store.jobs.get(image.jobId)!;
+    return { position: job.position, prompt: job.prompt, image: image.idx };
+  });
 }
 
 async function startEngine(
@@ -214,6 +235,8 @@ function collectSummary(
     jobs: store.jobs.counts(batch?.id),
     downloads: store.images.counts(batch?.id),
     failures: failureCounts(store, batch?.id),
+    partial: store.jobs.partialSuccesses(batch?.id),
+    expiredLinks: store.images.countExpiredLinks(batch?.id),
     stats: {
       requestsSent: progress.requestsSent,
       imagesWritten: progress.imagesWritten,

@@ -1,5 +1,6 @@
 import type { FailureKind } from '../../../shared/jobs/outcomes.ts';
 import type { DownloadCounts } from '../../core/store/imageRepository.ts';
+import type { PartialSuccessCounts } from '../../core/store/jobQueries.ts';
 import type { StateCounts } from '../../core/store/jobRepository.ts';
 import { exitCodeFor } from './exit-code.ts';
 import { formatWallTime } from './format-time.ts';
@@ -16,6 +17,10 @@ export interface SummaryInput {
   jobs: StateCounts;
   downloads: DownloadCounts;
   failures: Partial<Record<FailureKind, number>>;
+  /** Prompts that returned fewer images than asked and are not topped up yet. */
+  partial: PartialSuccessCounts;
+  /** Failed downloads whose link had expired (also counted in `downloads.failed`). */
+  expiredLinks: number;
   stats: { requestsSent: number; imagesWritten: number; bytesWritten: number };
   wallTimeMs: number;
   paused: { reason: string; code: string | null } | null;
@@ -35,9 +40,14 @@ export interface RunSummary {
     written: number;
     /** On disk in the summary's scope (this batch, or the whole data folder). */
     onDisk: number;
+    /** Every failed download, expired links included. */
     failedDownloads: number;
     pendingDownloads: number;
+    /** Of failedDownloads: the link had expired, so `retry --downloads` cannot fetch them. */
+    expiredLinks: number;
   };
+  /** Prompts that returned fewer images than asked, not topped up yet (`retry --partial`). */
+  partial: PartialSuccessCounts;
   requestsSent: number;
   bytesWritten: number;
   wallTimeMs: number;
@@ -63,7 +73,9 @@ export function buildSummary(input: SummaryInput): RunSummary {
       onDisk: downloads.done,
       failedDownloads: downloads.failed,
       pendingDownloads: downloads.pending + downloads.downloading,
+      expiredLinks: input.expiredLinks,
     },
+    partial: input.partial,
     requestsSent: input.stats.requestsSent,
     bytesWritten: input.stats.bytesWritten,
     wallTimeMs: Math.round(input.wallTimeMs),
@@ -83,11 +95,22 @@ export interface FailedExample {
   requestId: string | null;
 }
 
+/** An image lost to an expired link: the prompt to generate again, and which of its images. */
+export interface ExpiredExample {
+  position: number;
+  prompt: string;
+  image: number;
+}
+
 export interface SummaryTextOptions {
   /** Added to each suggested command, e.g. " --data ./work" when not the default folder. */
   commandSuffix: string;
   failedExamples: readonly FailedExample[];
+  expiredExamples: readonly ExpiredExample[];
 }
+
+/** How many examples of each kind the summary names. */
+export const SUMMARY_EXAMPLES = 5;
 
 /** The summary for a person: where the images are, what failed and which command retries it. */
 export function formatSummary(summary: RunSummary, options: SummaryTextOptions): string {
@@ -100,18 +123,17 @@ export function formatSummary(summary: RunSummary, options: SummaryTextOptions):
   if (notStarted > 0) counts.push(`${notStarted} not finished`);
   lines.push(`Prompts: ${counts.join(', ')} (of ${jobs.total}).`);
   const where = summary.batch?.folder ?? summary.library;
-  lines.push(`Images:  ${images.onDisk} in ${where}`);
-  if (images.failedDownloads > 0) {
-    lines.push(`         ${images.failedDownloads} could not be downloaded.`);
-  }
+  lines.push(`Images:  ${images.onDisk} in ${where}`, ...missingImageLines(summary));
   lines.push(`Requests sent: ${summary.requestsSent}.`);
 
-  if (options.failedExamples.length > 0) {
-    lines.push('', 'Failed:');
-    for (const example of options.failedExamples) lines.push(`  ${describeFailure(example)}`);
-    const more = jobs.failed - options.failedExamples.length;
-    if (more > 0) lines.push(`  … and ${more} more (atelier status shows the counts).`);
-  }
+  lines.push(...exampleLines('Failed:', options.failedExamples.map(describeFailure), jobs.failed));
+  lines.push(
+    ...exampleLines(
+      'Lost to an expired link:',
+      options.expiredExamples.map(describeExpired),
+      images.expiredLinks,
+    ),
+  );
 
   const next = nextSteps(summary, failures, options.commandSuffix);
   if (next.length > 0) lines.push('', 'Next:', ...next.map((step) => `  ${step}`));
@@ -137,15 +159,49 @@ function headline(summary: RunSummary): string {
   );
 }
 
+/** The images a person expected and does not have, each kind with its own cause. */
+function missingImageLines({ images, partial }: RunSummary): string[] {
+  const lines: string[] = [];
+  if (partial.missingImages > 0) {
+    lines.push(
+      `${partial.missingImages} not returned: ${partial.jobs} prompt(s) got fewer images than asked.`,
+    );
+  }
+  const retryable = images.failedDownloads - images.expiredLinks;
+  if (retryable > 0) lines.push(`${retryable} could not be downloaded.`);
+  if (images.expiredLinks > 0) {
+    lines.push(
+      `${images.expiredLinks} could not be downloaded because the link had expired: lost.`,
+    );
+  }
+  return lines.map((line) => `         ${line}`);
+}
+
+/** A titled list of the first examples, and how many more there are. */
+function exampleLines(title: string, described: readonly string[], total: number): string[] {
+  if (described.length === 0) return [];
+  const lines = ['', title, ...described.map((line) => `  ${line}`)];
+  const more = total - described.length;
+  if (more > 0) lines.push(`  … and ${more} more (atelier status shows the counts).`);
+  return lines;
+}
+
 function describeFailure(example: FailedExample): string {
-  const prompt = example.prompt.length > 40 ? `${example.prompt.slice(0, 39)}…` : example.prompt;
   const message = example.message ?? 'failed';
   // the engine's messages often name the request id already
   const id =
     example.requestId && !message.includes(example.requestId)
       ? ` [request id ${example.requestId}]`
       : '';
-  return `#${example.position} "${prompt}": ${message}${id}`;
+  return `#${example.position} "${shortPrompt(example.prompt)}": ${message}${id}`;
+}
+
+function describeExpired(example: ExpiredExample): string {
+  return `#${example.position} "${shortPrompt(example.prompt)}", image ${example.image}`;
+}
+
+function shortPrompt(prompt: string): string {
+  return prompt.length > 40 ? `${prompt.slice(0, 39)}…` : prompt;
 }
 
 function nextSteps(
@@ -154,35 +210,75 @@ function nextSteps(
   suffix: string,
 ): string[] {
   const steps: string[] = [];
+  const { jobs, images, partial } = summary;
   const uncertain = failures.uncertain ?? 0;
-  const plainFailed = summary.jobs.failed - uncertain;
+  const plainFailed = jobs.failed - uncertain;
+  const retryableDownloads = images.failedDownloads - images.expiredLinks;
   if (summary.outcome === 'paused' && summary.paused) {
     steps.push(`${PAUSE_FIX[summary.paused.kind]} then: atelier resume${suffix}`);
   } else if (
     summary.outcome === 'interrupted' ||
-    summary.jobs.queued + summary.jobs.retrying + summary.jobs.running > 0 ||
-    summary.images.pendingDownloads > 0
+    jobs.queued + jobs.retrying + jobs.running > 0 ||
+    images.pendingDownloads > 0
   ) {
-    steps.push(`atelier resume${suffix}          carries on with the unfinished work`);
+    steps.push(suggest('atelier resume', suffix, 'carries on with the unfinished work'));
   }
   if (plainFailed > 0) {
     steps.push(
-      `atelier retry --failed${suffix}     sends the ${plainFailed} failed prompt(s) again`,
+      suggest('atelier retry --failed', suffix, `sends the ${plainFailed} failed prompt(s) again`),
     );
   }
   if (uncertain > 0) {
     steps.push(
-      `atelier retry --uncertain${suffix}  sends the ${uncertain} prompt(s) whose outcome is ` +
-        'uncertain again (they may already have been generated and charged: check the request ids first)',
+      suggest(
+        'atelier retry --uncertain',
+        suffix,
+        `sends the ${uncertain} prompt(s) whose outcome is uncertain again (they may already ` +
+          'have been generated and charged: check the request ids first)',
+      ),
     );
   }
-  if (summary.images.failedDownloads > 0) {
+  if (partial.missingImages > 0) {
     steps.push(
-      `atelier retry --downloads${suffix}  fetches the ${summary.images.failedDownloads} ` +
-        'failed download(s) again, without generating anything',
+      suggest(
+        'atelier retry --partial',
+        suffix,
+        `asks for the ${partial.missingImages} image(s) that ${partial.jobs} prompt(s) did not ` +
+          'return (new generation requests, charged)',
+      ),
     );
   }
+  if (retryableDownloads > 0) {
+    steps.push(
+      suggest(
+        'atelier retry --downloads',
+        suffix,
+        `fetches the ${retryableDownloads} failed download(s) again, without generating anything`,
+      ),
+    );
+  }
+  if (images.expiredLinks > 0) steps.push(expiredLinkAdvice(images.expiredLinks));
   return steps;
+}
+
+/**
+ * No command brings these back: the link is gone, and their prompts succeeded, so
+ * `retry --failed` does not pick them up.
+ */
+function expiredLinkAdvice(expired: number): string {
+  return (
+    `The ${expired} image(s) whose link expired cannot be downloaded any more, and ` +
+    '"atelier retry --failed" does not apply (their prompts succeeded). Getting them means ' +
+    'generating them again, a new paid request: run those prompts again with "atelier run". ' +
+    'With --response-format b64_json the images come inside the answer, with no link to expire.'
+  );
+}
+
+/** Suggested commands line up, whatever the data folder suffix. */
+const COMMAND_WIDTH = 'atelier retry --downloads'.length;
+
+function suggest(command: string, suffix: string, what: string): string {
+  return `${command}${suffix}${' '.repeat(COMMAND_WIDTH - command.length)}  ${what}`;
 }
 
 function joinFolder(library: string, dirName: string): string {

@@ -1,4 +1,5 @@
 import type { DownloadCounts } from '../../core/store/imageRepository.ts';
+import type { PartialSuccessCounts } from '../../core/store/jobQueries.ts';
 import type { StateCounts } from '../../core/store/jobRepository.ts';
 import { pauseKind, type PauseKind } from '../run/pause-kind.ts';
 
@@ -13,6 +14,10 @@ export interface BatchStatus {
   paused: { reason: string } | null;
   jobs: StateCounts & { total: number };
   downloads: DownloadCounts;
+  /** Of `downloads.failed`: the link had expired, so they cannot be fetched again. */
+  expiredLinks: number;
+  /** Prompts that returned fewer images than asked, not topped up yet (`retry --partial`). */
+  partial: PartialSuccessCounts;
 }
 
 /** What `atelier status` shows, and prints as is with --json. */
@@ -53,7 +58,7 @@ export function formatStatus(view: StatusView, commandSuffix: string): string {
     return lines.join('\n');
   }
   for (const batch of view.batches.slice(0, SHOWN_BATCHES)) {
-    lines.push('', ...batchLines(batch));
+    lines.push('', ...batchLines(batch, commandSuffix));
   }
   const older = view.batches.length - SHOWN_BATCHES;
   if (older > 0) lines.push('', `… and ${older} older batch(es) (--json lists them all).`);
@@ -71,8 +76,8 @@ function queueLine(view: StatusView): string {
   return runner || 'not running';
 }
 
-function batchLines(batch: BatchStatus): string[] {
-  const { jobs, downloads } = batch;
+function batchLines(batch: BatchStatus, commandSuffix: string): string[] {
+  const { jobs, downloads, partial } = batch;
   const source = batch.source ? ` from ${batch.source}` : '';
   const counts = [`${jobs.succeeded} succeeded`];
   if (jobs.failed > 0) counts.push(`${jobs.failed} failed`);
@@ -81,7 +86,9 @@ function batchLines(batch: BatchStatus): string[] {
   if (waiting > 0) counts.push(`${waiting} waiting`);
   if (jobs.running > 0) counts.push(`${jobs.running} running`);
   const images = [`${downloads.done} on disk`];
-  if (downloads.failed > 0) images.push(`${downloads.failed} download(s) failed`);
+  const retryable = downloads.failed - batch.expiredLinks;
+  if (retryable > 0) images.push(`${retryable} download(s) failed`);
+  if (batch.expiredLinks > 0) images.push(`${batch.expiredLinks} lost to an expired link`);
   const unfinished = downloads.pending + downloads.downloading;
   if (unfinished > 0) images.push(`${unfinished} to download`);
   const lines = [
@@ -89,6 +96,12 @@ function batchLines(batch: BatchStatus): string[] {
     `   prompts: ${counts.join(', ')} (of ${jobs.total})`,
     `   images:  ${images.join(', ')}`,
   ];
+  if (partial.missingImages > 0) {
+    lines.push(
+      `   short:   ${partial.jobs} prompt(s) returned ${partial.missingImages} image(s) fewer ` +
+        `than asked; "atelier retry --partial --batch ${batch.id}${commandSuffix}" asks for them`,
+    );
+  }
   if (batch.paused) {
     lines.push(
       `   paused:  ${batch.paused.reason} Its waiting prompts are not sent until resumed.`,

@@ -16,6 +16,7 @@ export const WORK_FAULTS = {
   empty: '200 with an empty data array (not charged)',
   partial: 'n > 1 returns fewer images than asked, with partial-success metadata',
   'task-fail': 'a video task ends in FAILURE with a fail reason (refunded)',
+  'task-quota': 'a video task is in FAILURE at once, code insufficient_user_quota (refunded)',
 } as const;
 
 export const DOWNLOAD_FAULTS = {

@@ -34,6 +34,14 @@ export interface DownloadedFile {
 export type DownloadCounts = Record<DownloadState, number>;
 
 /**
+ * Failed downloads whose temporary link had expired (the engine's download.ts gives them the
+ * code 'url-expired'): fetching again cannot help, the picture is gone unless generated again.
+ * Read from the failed downloads' own index: a short scan, however many images succeeded.
+ */
+const EXPIRED_LINKS_IN_SCOPE = `i.download_state = 'failed' AND i.failure_code = 'url-expired'
+  AND (@batchId IS NULL OR (SELECT batch_id FROM jobs WHERE id = i.job_id) = @batchId)`;
+
+/**
  * Images and their downloads. A result is stored (URL and bytes) before anything is
  * downloaded, so a failed download is retried from here, never by generating again.
  */
@@ -99,6 +107,10 @@ export class ImageRepository {
       ),
       failedList: sql(
         `SELECT * FROM images WHERE download_state = 'failed' AND id > ? ORDER BY id LIMIT ?`,
+      ),
+      expiredLinks: sql(`SELECT count(*) AS n FROM images AS i WHERE ${EXPIRED_LINKS_IN_SCOPE}`),
+      expiredLinksList: sql(
+        `SELECT * FROM images AS i WHERE ${EXPIRED_LINKS_IN_SCOPE} ORDER BY i.id LIMIT @limit`,
       ),
       // kept by triggers (schema v2): no scan of the images, however many
       countsAll: sql('SELECT state, sum(n) AS n FROM batch_download_counts GROUP BY state'),
@@ -271,6 +283,21 @@ export class ImageRepository {
 
   listFailed(afterId = 0, limit = 100): Image[] {
     return (this.s.failedList!.all(afterId, limit) as Array<Record<string, unknown>>).map(toImage);
+  }
+
+  /** Failed downloads whose link had expired, in a batch or all batches: lost, not retryable. */
+  countExpiredLinks(batchId?: number): number {
+    return (this.s.expiredLinks!.get({ batchId: batchId ?? null }) as { n: number }).n;
+  }
+
+  /** The first `limit` of the images countExpiredLinks counts, oldest first. */
+  listExpiredLinks(options: { batchId?: number; limit?: number } = {}): Image[] {
+    return (
+      this.s.expiredLinksList!.all({
+        batchId: options.batchId ?? null,
+        limit: options.limit ?? 100,
+      }) as Array<Record<string, unknown>>
+    ).map(toImage);
   }
 
   counts(batchId?: number): DownloadCounts {

@@ -16,6 +16,12 @@ Two blue birds,64x64,2,8
 A green hill,64x64,1,9
 `;
 
+// flux-schnell, n > 1: the simulator's `partial` fault returns half of the images
+const SHORT_CSV = `prompt,size,n,seed
+A red fox,64x64,1,7
+Four grey cats,64x64,4,8
+`;
+
 let ws: ReturnType<typeof workspace>;
 let gateway: RunningGateway;
 let started: RunningGateway | undefined;
@@ -39,19 +45,25 @@ const runArgs = () => [
 
 describe('atelier run --gateway (a simulator started by the test)', () => {
   it('reports failed downloads (exit 1); retry --downloads fetches them without generating again', async () => {
+    // (the simulator's url-404 stands for an expired link, yet serves it once the fault is off)
     await simulator({ faults: 'url-404:1' });
     ws = workspace({ 'p.csv': CSV });
     const first = await runCli(runArgs(), { cwd: ws.dir, key: gateway.key });
     expect(first.code).toBe(1);
     const summary = summaryOf(first);
     expect(summary.jobs).toMatchObject({ succeeded: 3, failed: 0 });
-    expect(summary.images).toMatchObject({ written: 0, onDisk: 0, failedDownloads: 4 });
+    expect(summary.images).toMatchObject({
+      written: 0,
+      onDisk: 0,
+      failedDownloads: 4,
+      expiredLinks: 4,
+    });
     expect(summary.requestsSent).toBe(3);
     const generations = gateway.ledger.entries().length;
     expect(generations).toBe(3);
 
     const human = await runCli(['status'], { cwd: ws.dir });
-    expect(human.stdout).toContain('4 download(s) failed');
+    expect(human.stdout).toContain('4 lost to an expired link');
 
     gateway.setFaults([]);
     // the saved gateway of the data folder is used: no --gateway here
@@ -61,19 +73,123 @@ describe('atelier run --gateway (a simulator started by the test)', () => {
     });
     expect(retry.code).toBe(0);
     const after = summaryOf(retry);
-    expect(after.images).toMatchObject({ written: 4, onDisk: 4, failedDownloads: 0 });
+    expect(after.images).toMatchObject({
+      written: 4,
+      onDisk: 4,
+      failedDownloads: 0,
+      expiredLinks: 0,
+    });
     expect(after.requestsSent).toBe(0);
     expect(gateway.ledger.entries()).toHaveLength(generations);
     expect(ws.files('atelier-library', 'p')).toHaveLength(4);
   });
 
-  it('suggests the retry commands for failed downloads in the human summary', async () => {
-    await simulator({ faults: 'url-404@1' });
+  it('reports links that expired before the download apart, as lost, without retry --downloads advice', async () => {
+    await simulator({ urlTtlMs: 1 });
     ws = workspace({ 'p.csv': CSV });
     const result = await runCli(runArgs().slice(0, -1), { cwd: ws.dir, key: gateway.key });
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain('1 could not be downloaded');
-    expect(result.stdout).toContain('atelier retry --downloads');
+    expect(result.stdout).toContain(
+      '4 could not be downloaded because the link had expired: lost.',
+    );
+    expect(result.stdout).toContain('Lost to an expired link:\n  #1 "A red fox", image 1\n');
+    expect(result.stdout).toContain('#2 "Two blue birds", image 2');
+    expect(result.stdout).toContain('"atelier retry --failed" does not apply');
+    expect(result.stdout).toContain('run those prompts again with "atelier run"');
+    expect(result.stdout).not.toContain('retry --downloads');
+    expect(result.stdout).not.toMatch(/^ +\d+ could not be downloaded\.$/m);
+
+    const resumed = await runCli(['resume', '--json'], { cwd: ws.dir, key: gateway.key });
+    expect(resumed.code).toBe(1);
+    expect(summaryOf(resumed)).toMatchObject({
+      exitCode: 1,
+      images: { onDisk: 0, failedDownloads: 4, expiredLinks: 4 },
+      partial: { jobs: 0, missingImages: 0 },
+    });
+
+    const status = JSON.parse((await runCli(['status', '--json'], { cwd: ws.dir })).stdout);
+    expect((status as StatusView).batches[0]).toMatchObject({
+      downloads: { failed: 4, done: 0 },
+      expiredLinks: 4,
+    });
+    const human = await runCli(['status'], { cwd: ws.dir });
+    expect(human.stdout).toContain('images:  0 on disk, 4 lost to an expired link\n');
+    expect(gateway.ledger.entries()).toHaveLength(3);
+  });
+
+  it('reports a prompt that returned fewer images than asked: exit 1, in the summary and status', async () => {
+    await simulator({ faults: 'partial:1' });
+    ws = workspace({ 'p.csv': SHORT_CSV });
+    const result = await runCli(runArgs().slice(0, -1), { cwd: ws.dir, key: gateway.key });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('2 of 2 prompts succeeded, 3 images written; not everything');
+    expect(result.stdout).toContain('2 not returned: 1 prompt(s) got fewer images than asked.');
+    expect(result.stdout).toMatch(/atelier retry --partial +asks for the 2 image\(s\)/);
+
+    const status = JSON.parse((await runCli(['status', '--json'], { cwd: ws.dir })).stdout);
+    expect((status as StatusView).batches[0]).toMatchObject({
+      jobs: { succeeded: 2, total: 2 },
+      downloads: { done: 3 },
+      partial: { jobs: 1, missingImages: 2 },
+    });
+    const human = await runCli(['status'], { cwd: ws.dir });
+    expect(human.stdout).toContain(
+      'short:   1 prompt(s) returned 2 image(s) fewer than asked; ' +
+        '"atelier retry --partial --batch 1" asks for them',
+    );
+  });
+
+  it('retry --partial asks for the missing images, numbered after the first, until none is missing', async () => {
+    await simulator({ faults: 'partial:1' });
+    ws = workspace({ 'p.csv': SHORT_CSV });
+    const first = await runCli(runArgs(), { cwd: ws.dir, key: gateway.key });
+    expect(first.code).toBe(1);
+    expect(summaryOf(first)).toMatchObject({
+      exitCode: 1,
+      jobs: { succeeded: 2, total: 2 },
+      images: { onDisk: 3, failedDownloads: 0 },
+      partial: { jobs: 1, missingImages: 2 },
+    });
+
+    // the top-up comes back short too: it is counted like any job
+    const retry = ['retry', '--partial', '--json'];
+    const short = await runCli(retry, { cwd: ws.dir, key: gateway.key });
+    expect(short.code).toBe(1);
+    expect(summaryOf(short)).toMatchObject({
+      requestsSent: 1,
+      images: { written: 1, onDisk: 4 },
+      partial: { jobs: 1, missingImages: 1 },
+    });
+
+    gateway.setFaults([]);
+    const whole = await runCli(retry, { cwd: ws.dir, key: gateway.key });
+    expect(whole.code).toBe(0);
+    expect(summaryOf(whole)).toMatchObject({
+      exitCode: 0,
+      requestsSent: 1,
+      images: { written: 1, onDisk: 5 },
+      partial: { jobs: 0, missingImages: 0 },
+    });
+    expect(ws.files('atelier-library', 'p')).toEqual([
+      '0001-a-red-fox-7.png',
+      '0002-four-grey-cats-8_1.png',
+      '0002-four-grey-cats-8_2.png',
+      '0002-four-grey-cats-8_3.png',
+      '0002-four-grey-cats-8_4.png',
+    ]);
+    const charged = gateway.ledger.entries().map((entry) => entry.units);
+    expect(charged.sort()).toEqual([1, 1, 1, 2]);
+
+    const nothing = await runCli(['retry', '--partial', '--batch', '1'], {
+      cwd: ws.dir,
+      key: gateway.key,
+    });
+    expect(nothing.code).toBe(0);
+    expect(nothing.stderr).toContain(
+      'Queued again: 0 prompt(s) that returned fewer images than asked, for their 0 missing',
+    );
+    expect(nothing.stdout).not.toContain('retry --partial');
+    expect(gateway.ledger.entries()).toHaveLength(charged.length);
   });
 
   it('pauses on a refused key: exit 1 with the reason, nothing charged', async () => {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startGateway, type RunningGateway } from '../../../main/core/simulator/index.ts';
+import { SIMULATED_QUOTA_REASON } from '../../../main/core/simulator/video/tasks.ts';
 import { summariseMp4 } from './video-boxes.ts';
 
 let gateway: RunningGateway;
@@ -393,6 +394,71 @@ describe('task-style API: POST/GET /v1/video/generations', () => {
     ).json();
     expect(body.data).toMatchObject({ status: 'FAILURE', url: null });
     expect(body.data.fail_reason).toMatch(/refunded/);
+    // a failed task is a task error (interface 7 rule 2): its code and reason at top level
+    expect(body).toMatchObject({
+      code: 'video_generation_failed',
+      message: body.data.fail_reason,
+    });
     expect(gateway.ledger.entries()[0]).toMatchObject({ state: 'refunded', charged: 0 });
+  });
+
+  it('task-quota: answers the submission 200 with the task already in FAILURE, code insufficient_user_quota at top level, refunded', async () => {
+    await start({ faults: 'task-quota@1' });
+    const response = await call('POST', '/v1/video/generations', {
+      model: 'kling-v2',
+      prompt: 'a square window',
+      duration: 5,
+    });
+    expect(response.status).toBe(200);
+    const submitted = await response.json();
+    const id = submitted.data.task_id;
+    expect(submitted).toEqual({
+      code: 'insufficient_user_quota',
+      message: SIMULATED_QUOTA_REASON,
+      data: expect.objectContaining({
+        task_id: id,
+        status: 'FAILURE',
+        progress: '0%',
+        fail_reason: SIMULATED_QUOTA_REASON,
+        url: null,
+        model: 'kling-v2',
+      }),
+    });
+    await gateway.idle();
+    expect(gateway.ledger.entries()).toHaveLength(1);
+    expect(gateway.ledger.entries()[0]).toMatchObject({
+      endpoint: '/v1/video/generations',
+      state: 'refunded',
+      charged: 0,
+    });
+    expect(gateway.ledger.balance).toBe(gateway.options.balance);
+    // polled later, the task says the same
+    const polled = await (await call('GET', `/v1/video/generations/${id}`)).json();
+    expect(polled).toMatchObject({
+      code: 'insufficient_user_quota',
+      message: SIMULATED_QUOTA_REASON,
+      data: { task_id: id, status: 'FAILURE', fail_reason: SIMULATED_QUOTA_REASON },
+    });
+  });
+
+  it('task-quota on POST /v1/videos: a failed video object with error.code insufficient_user_quota and the platform state', async () => {
+    await start({ faults: 'task-quota@1' });
+    const video = await submit();
+    expect(video).toMatchObject({
+      status: 'failed',
+      progress: 0,
+      error: { code: 'insufficient_user_quota', message: SIMULATED_QUOTA_REASON },
+      task_id: video.id,
+      task_status: 'FAILURE',
+      fail_reason: SIMULATED_QUOTA_REASON,
+    });
+    await gateway.idle();
+    expect(gateway.ledger.entries()[0]).toMatchObject({ state: 'refunded', charged: 0 });
+    // only the first submission was hit: the next one runs
+    expect(await submit()).toMatchObject({
+      status: 'queued',
+      error: null,
+      task_status: 'IN_PROGRESS',
+    });
   });
 });

@@ -21,6 +21,8 @@ const view: StatusView = {
       paused: null,
       jobs: { queued: 3, running: 0, retrying: 1, succeeded: 5, failed: 1, canceled: 0, total: 10 },
       downloads: { pending: 1, downloading: 0, done: 5, failed: 2 },
+      expiredLinks: 0,
+      partial: { jobs: 0, missingImages: 0 },
     },
   ],
 };
@@ -35,6 +37,22 @@ describe('formatStatus', () => {
     expect(out).toContain('images:  5 on disk, 2 download(s) failed, 1 to download');
     expect(out).toContain('folder:  /w/atelier-library/posters');
     expect(out).not.toContain('paused:');
+    expect(out).not.toContain('short:');
+  });
+
+  it('shows expired links apart from failed downloads, and prompts that came back short', () => {
+    const batch = {
+      ...view.batches[0]!,
+      downloads: { pending: 0, downloading: 0, done: 5, failed: 3 },
+      expiredLinks: 2,
+      partial: { jobs: 1, missingImages: 3 },
+    };
+    const out = formatStatus({ ...view, batches: [batch] }, ' --data ./w');
+    expect(out).toContain('images:  5 on disk, 1 download(s) failed, 2 lost to an expired link\n');
+    expect(out).toContain(
+      'short:   1 prompt(s) returned 3 image(s) fewer than asked; ' +
+        '"atelier retry --partial --batch 2 --data ./w" asks for them',
+    );
   });
 
   it('shows a paused batch: its prompts wait even while the queue runs', () => {

@@ -11,6 +11,8 @@ function input(overrides: Partial<SummaryInput> = {}): SummaryInput {
     jobs: { queued: 0, running: 0, retrying: 0, succeeded: 10, failed: 0, canceled: 0 },
     downloads: { pending: 0, downloading: 0, done: 12, failed: 0 },
     failures: {},
+    partial: { jobs: 0, missingImages: 0 },
+    expiredLinks: 0,
     stats: { requestsSent: 10, imagesWritten: 12, bytesWritten: 34_000 },
     wallTimeMs: 4_321,
     paused: null,
@@ -19,10 +21,10 @@ function input(overrides: Partial<SummaryInput> = {}): SummaryInput {
 }
 
 const text = (summary: ReturnType<typeof buildSummary>, suffix = '') =>
-  formatSummary(summary, { commandSuffix: suffix, failedExamples: [] });
+  formatSummary(summary, { commandSuffix: suffix, failedExamples: [], expiredExamples: [] });
 
 describe('buildSummary', () => {
-  it('holds what --json promises: counts per state, images, failed downloads, requests, wall time', () => {
+  it('holds what --json promises: counts per state, images, failed downloads, partial results, requests, wall time', () => {
     expect(buildSummary(input())).toEqual({
       outcome: 'done',
       exitCode: 0,
@@ -42,7 +44,14 @@ describe('buildSummary', () => {
         total: 10,
       },
       failures: {},
-      images: { written: 12, onDisk: 12, failedDownloads: 0, pendingDownloads: 0 },
+      images: {
+        written: 12,
+        onDisk: 12,
+        failedDownloads: 0,
+        pendingDownloads: 0,
+        expiredLinks: 0,
+      },
+      partial: { jobs: 0, missingImages: 0 },
       requestsSent: 10,
       bytesWritten: 34_000,
       wallTimeMs: 4_321,
@@ -67,24 +76,28 @@ describe('buildSummary', () => {
 });
 
 describe('exitCodeFor', () => {
-  const counts = input().jobs;
-  const images = { written: 1, onDisk: 1, failedDownloads: 0, pendingDownloads: 0 };
+  const facts = {
+    outcome: 'done' as const,
+    jobs: input().jobs,
+    images: { written: 1, onDisk: 1, failedDownloads: 0, pendingDownloads: 0 },
+    partial: { missingImages: 0 },
+  };
+  const { jobs, images } = facts;
   it('is 0 only when every prompt succeeded and every image is on disk', () => {
-    expect(exitCodeFor({ outcome: 'done', jobs: counts, images })).toBe(0);
+    expect(exitCodeFor(facts)).toBe(0);
   });
   it('is 1 for failed prompts, failed or unfinished downloads, unfinished prompts and pauses', () => {
-    expect(exitCodeFor({ outcome: 'done', jobs: { ...counts, failed: 1 }, images })).toBe(1);
-    expect(
-      exitCodeFor({ outcome: 'done', jobs: counts, images: { ...images, failedDownloads: 1 } }),
-    ).toBe(1);
-    expect(
-      exitCodeFor({ outcome: 'done', jobs: counts, images: { ...images, pendingDownloads: 1 } }),
-    ).toBe(1);
-    expect(exitCodeFor({ outcome: 'done', jobs: { ...counts, queued: 2 }, images })).toBe(1);
-    expect(exitCodeFor({ outcome: 'paused', jobs: counts, images })).toBe(1);
+    expect(exitCodeFor({ ...facts, jobs: { ...jobs, failed: 1 } })).toBe(1);
+    expect(exitCodeFor({ ...facts, images: { ...images, failedDownloads: 1 } })).toBe(1);
+    expect(exitCodeFor({ ...facts, images: { ...images, pendingDownloads: 1 } })).toBe(1);
+    expect(exitCodeFor({ ...facts, jobs: { ...jobs, queued: 2 } })).toBe(1);
+    expect(exitCodeFor({ ...facts, outcome: 'paused' })).toBe(1);
+  });
+  it('is 1 when a prompt returned fewer images than asked and no top-up asked for the rest', () => {
+    expect(exitCodeFor({ ...facts, partial: { missingImages: 2 } })).toBe(1);
   });
   it('is 130 after Ctrl+C, as a shell reports an interrupted command', () => {
-    expect(exitCodeFor({ outcome: 'interrupted', jobs: counts, images })).toBe(130);
+    expect(exitCodeFor({ ...facts, outcome: 'interrupted' })).toBe(130);
   });
 });
 
@@ -120,6 +133,7 @@ describe('formatSummary', () => {
     );
     const out = formatSummary(summary, {
       commandSuffix: ' --data ./work',
+      expiredExamples: [],
       failedExamples: [
         { position: 4, prompt: 'a cat', message: 'The gateway timed out.', requestId: 'req_1' },
         {
@@ -168,5 +182,56 @@ describe('formatSummary', () => {
     expect(out).toContain('The queue paused after 4.3 s (auth): The gateway refused the API key.');
     expect(out).toContain('Check the key in ATELIER_API_KEY');
     expect(out).toContain('then: atelier resume');
+  });
+
+  it('reports prompts that returned fewer images than asked, and suggests retry --partial', () => {
+    const summary = buildSummary(
+      input({
+        downloads: { pending: 0, downloading: 0, done: 10, failed: 0 },
+        partial: { jobs: 1, missingImages: 2 },
+      }),
+    );
+    expect(summary.exitCode).toBe(1);
+    expect(summary.partial).toEqual({ jobs: 1, missingImages: 2 });
+    const out = text(summary, ' --data ./work');
+    expect(out).toContain('not everything worked');
+    expect(out).toContain('2 not returned: 1 prompt(s) got fewer images than asked.');
+    expect(out).toMatch(
+      /atelier retry --partial --data \.\/work +asks for the 2 image\(s\) that 1 prompt\(s\) did not return \(new generation requests, charged\)/,
+    );
+  });
+
+  it('reports expired links apart: no retry --downloads for them, and says what is left to do', () => {
+    const summary = buildSummary(
+      input({
+        downloads: { pending: 0, downloading: 0, done: 9, failed: 3 },
+        expiredLinks: 2,
+      }),
+    );
+    expect(summary.exitCode).toBe(1);
+    expect(summary.images).toMatchObject({ failedDownloads: 3, expiredLinks: 2 });
+    const out = formatSummary(summary, {
+      commandSuffix: '',
+      failedExamples: [],
+      expiredExamples: [{ position: 7, prompt: 'a lighthouse at dusk', image: 2 }],
+    });
+    expect(out).toContain('         1 could not be downloaded.\n');
+    expect(out).toContain('2 could not be downloaded because the link had expired: lost.');
+    expect(out).toContain('Lost to an expired link:\n  #7 "a lighthouse at dusk", image 2');
+    expect(out).toContain('… and 1 more');
+    expect(out).toMatch(/atelier retry --downloads +fetches the 1 failed download\(s\) again/);
+    expect(out).toContain('"atelier retry --failed" does not apply (their prompts succeeded)');
+    expect(out).toContain('a new paid request: run those prompts again with "atelier run"');
+  });
+
+  it('does not suggest retry --downloads when every failed download had an expired link', () => {
+    const out = text(
+      buildSummary(
+        input({ downloads: { pending: 0, downloading: 0, done: 10, failed: 2 }, expiredLinks: 2 }),
+      ),
+    );
+    expect(out).not.toContain('retry --downloads');
+    expect(out).not.toMatch(/^ +\d+ could not be downloaded\.$/m);
+    expect(out).toContain('The 2 image(s) whose link expired cannot be downloaded any more');
   });
 });

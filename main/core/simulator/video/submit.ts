@@ -2,7 +2,7 @@ import { requireKey, type RequestContext } from '../context.ts';
 import { workTimeoutError } from '../http.ts';
 import type { VideoSubmission } from './submission.ts';
 import type { VideoTaskStore } from './task-store.ts';
-import type { VideoTask } from './tasks.ts';
+import { TASK_FAILURES, type VideoTask } from './tasks.ts';
 
 /**
  * Creates a billed video task: pre-deducts seconds × price, then starts the task. Returns null
@@ -38,7 +38,8 @@ export async function submitVideoTask(
     size,
     submittedAt: Date.now(),
     durationMs: ctx.state.options.videoDurationMs,
-    fails: ctx.fault === 'task-fail',
+    failure:
+      ctx.fault === 'task-fail' || ctx.fault === 'task-quota' ? TASK_FAILURES[ctx.fault] : null,
     entry,
     billed: false,
     content: null,

@@ -16,13 +16,20 @@ export interface VideoTask {
   submittedAt: number;
   /** How long the task takes from submission to SUCCESS. */
   durationMs: number;
-  /** Whether the task is doomed to end in FAILURE (the `task-fail` fault). */
-  fails: boolean;
+  /** How the task is doomed to end in FAILURE (`task-fail`, `task-quota`); null: it succeeds. */
+  failure: TaskFailure | null;
   entry: LedgerEntry;
   /** Set once the pre-deduction was settled (SUCCESS) or refunded (FAILURE). */
   billed: boolean;
   /** The rendered MP4, made on first download. */
   content: Promise<Buffer> | null;
+}
+
+/** A doomed task's error: its code, its fail reason, and when it fails (share of its duration). */
+export interface TaskFailure {
+  code: string;
+  reason: string;
+  share: number;
 }
 
 export interface TaskSnapshot {
@@ -42,18 +49,31 @@ export const FAILURE_SHARE = 0.5;
 
 export const SIMULATED_FAIL_REASON =
   'The upstream video model failed while generating (simulated task-fail fault). The pre-deducted quota was refunded; submit the task again.';
+export const SIMULATED_QUOTA_REASON =
+  'The account balance is too low to run this video task (simulated task-quota fault). Nothing was charged; top up in the console, then submit the task again.';
+
+/** The faults' task errors: `task-fail` fails half-way, `task-quota` at once (lack of quota). */
+export const TASK_FAILURES = {
+  'task-fail': {
+    code: 'video_generation_failed',
+    reason: SIMULATED_FAIL_REASON,
+    share: FAILURE_SHARE,
+  },
+  'task-quota': { code: 'insufficient_user_quota', reason: SIMULATED_QUOTA_REASON, share: 0 },
+} as const satisfies Record<string, TaskFailure>;
 
 /** Where a task stands at `now`: progress advances linearly with time over its duration. */
 export function snapshotAt(task: VideoTask, now: number): TaskSnapshot {
   const elapsed = Math.max(0, now - task.submittedAt);
   const share = task.durationMs > 0 ? elapsed / task.durationMs : 1;
-  if (task.fails && share >= FAILURE_SHARE) {
+  const { failure } = task;
+  if (failure && share >= failure.share) {
     return {
       phase: 'failed',
       status: 'FAILURE',
-      progress: Math.floor(FAILURE_SHARE * 100),
-      failReason: SIMULATED_FAIL_REASON,
-      endedAt: task.submittedAt + task.durationMs * FAILURE_SHARE,
+      progress: Math.floor(failure.share * 100),
+      failReason: failure.reason,
+      endedAt: task.submittedAt + task.durationMs * failure.share,
     };
   }
   if (share >= 1) {
@@ -79,5 +99,5 @@ export function snapshotAt(task: VideoTask, now: number): TaskSnapshot {
 
 /** When the task reaches its final state. */
 export function endTime(task: VideoTask): number {
-  return task.submittedAt + task.durationMs * (task.fails ? FAILURE_SHARE : 1);
+  return task.submittedAt + task.durationMs * (task.failure?.share ?? 1);
 }

@@ -25,7 +25,7 @@ export function videoObject(task: VideoTask, snap: TaskSnapshot) {
     seconds: String(task.seconds),
     size: task.size,
     remixed_from_video_id: null,
-    error: snap.failReason ? { code: 'video_generation_failed', message: snap.failReason } : null,
+    error: snap.failReason ? { code: failCode(task), message: snap.failReason } : null,
     task_id: task.id,
     task_status: snap.status,
     fail_reason: snap.failReason,
@@ -49,7 +49,17 @@ export function taskData(task: VideoTask, snap: TaskSnapshot, baseUrl: string) {
   };
 }
 
-/** POST / GET /v1/video/generations: `{code, message, data}`, as task-style platforms answer. */
+/**
+ * POST / GET /v1/video/generations: `{code, message, data}`, as task-style platforms answer. A
+ * task in FAILURE is a task error (interface 7 rule 2): its code and fail reason at top level.
+ */
 export function taskEnvelope(task: VideoTask, snap: TaskSnapshot, baseUrl: string) {
-  return { code: 'success', message: '', data: taskData(task, snap, baseUrl) };
+  const data = taskData(task, snap, baseUrl);
+  return snap.status === 'FAILURE'
+    ? { code: failCode(task), message: snap.failReason ?? '', data }
+    : { code: 'success', message: '', data };
+}
+
+function failCode(task: VideoTask): string {
+  return task.failure?.code ?? 'video_generation_failed';
 }
