@@ -61,8 +61,9 @@ export async function runEngineSession(options: SessionOptions): Promise<number>
     thumbnails: settings.thumbnails,
     ...(settings.template ? { namingTemplate: settings.template } : {}),
   });
+  let notes: string[];
   try {
-    await startEngine(engine, connection, options);
+    notes = await startEngine(engine, connection, options);
   } catch (error) {
     await connection.close();
     throw error;
@@ -78,7 +79,7 @@ export async function runEngineSession(options: SessionOptions): Promise<number>
     await engine.stop();
     await connection.close();
   }
-  const summary = collectSummary(options, engine, outcome, Date.now() - startedAt);
+  const summary = collectSummary(options, engine, outcome, Date.now() - startedAt, notes);
   if (options.json) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   else {
     const scope = options.batch ? { batchId: options.batch.id } : {};
@@ -109,11 +110,12 @@ function expiredExamples(store: Store, scope: { batchId?: number }): ExpiredExam
   });
 }
 
+/** Starts the engine and returns what the start found worth saying (printed without --json). */
 async function startEngine(
   engine: Engine,
   connection: GatewayConnection,
   options: SessionOptions,
-): Promise<void> {
+): Promise<string[]> {
   let report: RecoveryReport;
   try {
     report = await engine.start();
@@ -140,6 +142,7 @@ async function startEngine(
   }
   options.prepare?.(engine);
   if (!options.json) process.stderr.write(`${notes.join('\n')}\n`);
+  return notes;
 }
 
 interface WatchOptions {
@@ -219,6 +222,7 @@ function collectSummary(
   engine: Engine,
   outcome: RunOutcome,
   wallTimeMs: number,
+  notes: string[],
 ): RunSummary {
   const { store, batch } = options;
   const progress = engine.progress();
@@ -244,5 +248,6 @@ function collectSummary(
     },
     wallTimeMs,
     paused,
+    notes,
   });
 }

@@ -24,6 +24,8 @@ export interface SummaryInput {
   stats: { requestsSent: number; imagesWritten: number; bytesWritten: number };
   wallTimeMs: number;
   paused: { reason: string; code: string | null } | null;
+  /** What the start said (a pause lifted, uncertain prompts found…); stderr without --json. */
+  notes: string[];
 }
 
 /** The one object `--json` prints, and what the human summary is made from. */
@@ -53,6 +55,8 @@ export interface RunSummary {
   wallTimeMs: number;
   /** Why the queue is paused; `kind` says which problem (auth, balance…) in one word. */
   paused: { reason: string; code: string | null; kind: PauseKind } | null;
+  /** What the start said: a pause it lifted, prompts found uncertain, downloads resumed. */
+  notes: string[];
 }
 
 export function buildSummary(input: SummaryInput): RunSummary {
@@ -83,6 +87,7 @@ export function buildSummary(input: SummaryInput): RunSummary {
       input.outcome === 'done' || !input.paused
         ? null
         : { ...input.paused, kind: pauseKind(input.paused.code) },
+    notes: input.notes,
   };
   return { ...summary, exitCode: exitCodeFor(summary) };
 }

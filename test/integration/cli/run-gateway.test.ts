@@ -289,6 +289,13 @@ describe('atelier run --gateway (a simulator started by the test)', () => {
         authorization: 'Bearer sk-secret-123',
       });
       expect(result.stdout + result.stderr).not.toContain('sk-secret-123');
+      // the next command lifts the pause it finds, and --json says so too
+      const again = await runCli(['resume', '--json'], { cwd: ws.dir, key: 'sk-secret-123' });
+      expect(again.code).toBe(1);
+      expect(summaryOf(again).notes).toContainEqual(
+        expect.stringMatching(/^The queue was paused: .*Continuing\.$/),
+      );
+      expect(seen).toHaveLength(2);
     } finally {
       server.close();
     }

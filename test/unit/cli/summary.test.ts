@@ -16,6 +16,7 @@ function input(overrides: Partial<SummaryInput> = {}): SummaryInput {
     stats: { requestsSent: 10, imagesWritten: 12, bytesWritten: 34_000 },
     wallTimeMs: 4_321,
     paused: null,
+    notes: ['Sending requests to the embedded gateway.'],
     ...overrides,
   };
 }
@@ -56,6 +57,7 @@ describe('buildSummary', () => {
       bytesWritten: 34_000,
       wallTimeMs: 4_321,
       paused: null,
+      notes: ['Sending requests to the embedded gateway.'],
     });
   });
 
