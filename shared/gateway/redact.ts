@@ -3,7 +3,8 @@
  * `sk-` keys are recognised by shape; a key of another shape (other gateways) is removed
  * by value when the caller knows it.
  */
-const SK_KEY = /sk-[A-Za-z0-9._~+/=-]{3,}/g;
+// (not inside a word: "task-failed", "disk-full" and "risk-free" are not keys)
+const SK_KEY = /(?<![A-Za-z0-9])sk-[A-Za-z0-9._~+/=-]{3,}/g;
 const BEARER = /(Bearer\s+)[^\s"',;()]+/gi;
 /** Text without either marker needs no replacing: a cheap test, as this runs on every call. */
 const MAY_HOLD_KEY = /sk-|bearer/i;

@@ -1,5 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { apiRoot } from '../../../shared/gateway/profile.ts';
+import { videoApiOf } from '../gateway/endpoints/video.ts';
 import type { Job } from '../store/rows.ts';
 import { ENGINE_STOPPING, type EngineContext } from './context.ts';
 import { videoRequestFor } from './job-request.ts';
@@ -63,12 +64,14 @@ async function pollUntilDone(
 ): Promise<void> {
   let pollDelay = ctx.videoPoll.initialMs;
   let failures = 0;
+  // polled where it was submitted (the model's document may name /v1/video/generations)
+  const task = { id: taskId, api: videoApiOf(ctx.client.context.catalogue, job.model) };
   for (;;) {
     // An abort ends the wait early; the check below sees it.
     await delay(pollDelay, undefined, { signal }).catch(() => undefined);
     if (signal.aborted) return stopPolling(ctx, job, signal, ctx.now());
     pollDelay = Math.min(ctx.videoPoll.maxMs, Math.round(pollDelay * 1.5));
-    const status = await ctx.client.getVideo({ id: taskId }, { signal });
+    const status = await ctx.client.getVideo(task, { signal });
     const now = ctx.now();
     if (status.ok) {
       failures = 0;
@@ -103,11 +106,17 @@ async function pollUntilDone(
       status.status < 300 &&
       status.kind !== 'bad-response';
     if (status.kind === 'task-failed' || readFine) {
-      ctx.store.jobs.fail(job.id, {
-        kind: 'task-failed',
-        now,
-        errorCode: status.code ?? 'task_failed',
-        errorMessage: status.message,
+      ctx.store.transaction(() => {
+        // the platform's last word on the task, as a poll that found it running would record
+        if (status.kind === 'task-failed') {
+          ctx.store.jobs.setVideoTask(job.id, { taskId, status: 'FAILURE', now });
+        }
+        ctx.store.jobs.fail(job.id, {
+          kind: 'task-failed',
+          now,
+          errorCode: status.code ?? 'task_failed',
+          errorMessage: status.message,
+        });
       });
       return;
     }

@@ -1,6 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  SIMULATED_FAIL_REASON,
+  SIMULATED_QUOTA_REASON,
+} from '../../../main/core/simulator/video/tasks.ts';
+import { createCatalogue } from '../../../shared/gateway/catalogue.ts';
 import {
   assertLegalPath,
   engineRig,
@@ -28,6 +33,22 @@ const FAST = {
   gateway: { videoDurationMs: 100 },
   engine: { videoPoll: { initialMs: 10, maxMs: 40 } },
 };
+/** A model whose document requires the task-style API: POST /v1/video/generations. */
+const KLING = {
+  kind: 'video' as const,
+  model: 'kling-v2',
+  size: '1280x720',
+  params: { seconds: '5' },
+};
+const KLING_ENTRY = {
+  kind: 'video' as const,
+  id: 'kling-v2',
+  submitPath: 'video-generations' as const,
+  seconds: ['5', '10'],
+  sizes: ['1280x720', '720x1280', '1024x1024'],
+};
+/** The simulator names a task after the request that submitted it. */
+const taskIdOf = (requestId: string) => requestId.replace(/^req_/, 'video_');
 
 describe('video jobs', () => {
   it('submits, polls until SUCCESS and writes the content as an .mp4', async () => {
@@ -48,19 +69,6 @@ describe('video jobs', () => {
     expect(submissions).toHaveLength(1);
     expect(submissions[0]).toMatchObject({ model: 'sora-2', state: 'settled' });
     expect(assertLegalPath(rig.store, job!.id)).toEqual(['queued→running', 'running→succeeded']);
-  });
-
-  it('a task that ends in FAILURE fails the job as task-failed, refunded', async () => {
-    rig = await engineRig({ ...FAST, gateway: { ...FAST.gateway, faults: 'task-fail@1' } });
-    const batch = rig.batch([VIDEO]);
-    expect(await rig.engine.whenIdle()).toBe('done');
-    await rig.gateway.idle();
-    const [job] = jobsOf(rig.store, batch.id);
-    expect(job).toMatchObject({ state: 'failed', failureKind: 'task-failed' });
-    expect(job!.errorMessage).toMatch(/fail/i);
-    expect(rig.store.images.listForJob(job!.id)).toEqual([]);
-    expect(rig.gateway.ledger.entries()).toHaveLength(1);
-    expect(rig.gateway.ledger.totalCharged()).toBe(0);
   });
 
   it('after a crash mid-poll, a new engine polls the submitted task instead of resubmitting', async () => {
@@ -130,5 +138,226 @@ describe('video jobs', () => {
     rig.engine.cancelJob(queued!.id);
     expect(await rig.engine.whenIdle()).toBe('done');
     expect(rig.store.jobs.get(queued!.id)!.state).toBe('canceled');
+  });
+});
+
+// Interface 7 rule 2: task and video errors carry top-level `code`, `message`, `data`, plus the
+// task status and fail reason. Whatever API the task went through, the platform's code and
+// reason must reach the job, and a task error never resubmits the job by itself.
+describe('video task errors (interface 7 rule 2)', () => {
+  it.each([
+    { api: '/v1/videos', job: VIDEO, catalogue: [] },
+    { api: '/v1/video/generations', job: KLING, catalogue: [KLING_ENTRY] },
+  ])(
+    '$api: a task that ends in FAILURE fails the job as task-failed with the platform code and fail reason, refunded, never resubmitted',
+    async ({ api, job: newJob, catalogue }) => {
+      rig = await engineRig({
+        ...FAST,
+        gateway: { ...FAST.gateway, faults: 'task-fail@1' },
+        catalogue: createCatalogue(catalogue),
+      });
+      const batch = rig.batch([newJob]);
+      expect(await rig.engine.whenIdle()).toBe('done');
+      await rig.gateway.idle();
+      const [job] = jobsOf(rig.store, batch.id);
+      const [submission] = rig.gateway.ledger.entries();
+      expect(submission).toMatchObject({ endpoint: api, state: 'refunded', charged: 0 });
+      const requestId = submission!.requestId;
+      expect(job).toMatchObject({
+        state: 'failed',
+        failureKind: 'task-failed',
+        errorCode: 'video_generation_failed',
+        tries: 1,
+        videoTaskId: taskIdOf(requestId),
+        lastRequestId: requestId,
+      });
+      expect(job!.errorMessage).toMatch(
+        /^The task failed \(video_generation_failed: (.+)\)\. \(request id req_[0-9a-f]+\)$/,
+      );
+      expect(job!.errorMessage).toContain(`video_generation_failed: ${SIMULATED_FAIL_REASON})`);
+      // the one attempt is the submission, which the gateway accepted: it keeps its request id
+      expect(rig.store.attempts.listForJob(job!.id)).toMatchObject([
+        { outcome: 'succeeded', httpStatus: 200, requestId },
+      ]);
+      expect(rig.store.images.listForJob(job!.id)).toEqual([]);
+      // a failed task is not submitted again by itself: one submission in all
+      expect(rig.gateway.ledger.entries()).toHaveLength(1);
+      expect(rig.engine.progress().requestsSent).toBe(1);
+      expect(rig.gateway.ledger.totalCharged()).toBe(0);
+      expect(assertLegalPath(rig.store, job!.id)).toEqual(['queued→running', 'running→failed']);
+    },
+  );
+
+  // (the simulator serves a task at both paths; a gateway may serve it only where it was sent)
+  it('/v1/video/generations: the engine polls the task where it lives', async () => {
+    rig = await engineRig({ ...FAST, catalogue: createCatalogue([KLING_ENTRY]), start: false });
+    const getVideo = vi.spyOn(rig.client, 'getVideo');
+    rig.batch([KLING]);
+    await rig.engine.start();
+    expect(await rig.engine.whenIdle()).toBe('done');
+    expect(getVideo).toHaveBeenCalled();
+    for (const [task] of getVideo.mock.calls) expect(task.api).toBe('video-generations');
+  });
+
+  it('a task that ends in FAILURE leaves the platform status FAILURE on the job', async () => {
+    rig = await engineRig({ ...FAST, gateway: { ...FAST.gateway, faults: 'task-fail@1' } });
+    const batch = rig.batch([VIDEO]);
+    expect(await rig.engine.whenIdle()).toBe('done');
+    const [job] = jobsOf(rig.store, batch.id);
+    expect(job).toMatchObject({ state: 'failed', failureKind: 'task-failed' });
+    expect(job!.videoTaskStatus).toBe('FAILURE');
+  });
+
+  it('/v1/video/generations: a submission refused in the {code, message, data} envelope fails the job as rejected with that code and message, on the job and the attempt; nothing charged, never resent', async () => {
+    // the catalogue does not list kling-v2's durations, so Atelier sends 7 s; the gateway refuses
+    rig = await engineRig({
+      ...FAST,
+      catalogue: createCatalogue([{ ...KLING_ENTRY, seconds: [] }]),
+    });
+    const batch = rig.batch([{ ...KLING, params: { seconds: '7' } }]);
+    expect(await rig.engine.whenIdle()).toBe('done');
+    await rig.gateway.idle();
+    const [job] = jobsOf(rig.store, batch.id);
+    const said = '400 invalid_seconds: "seconds" must be one of 5, 10 for model "kling-v2".';
+    expect(job).toMatchObject({
+      state: 'failed',
+      failureKind: 'rejected',
+      errorCode: 'invalid_seconds',
+      tries: 1,
+      videoTaskId: null,
+    });
+    expect(job!.errorMessage).toContain(said);
+    const attempts = rig.store.attempts.listForJob(job!.id);
+    expect(attempts).toMatchObject([
+      {
+        outcome: 'failed',
+        decision: 'fail',
+        httpStatus: 400,
+        errorCode: 'invalid_seconds',
+        errorMessage: job!.errorMessage,
+      },
+    ]);
+    expect(attempts[0]!.requestId).toMatch(/^req_[0-9a-f]+$/);
+    expect(job!.lastRequestId).toBe(attempts[0]!.requestId);
+    expect(job!.errorMessage).toContain(`(request id ${attempts[0]!.requestId})`);
+    // refused before any quota was taken, and not retried: a parameter error stays one
+    expect(rig.gateway.ledger.entries()).toEqual([]);
+    expect(rig.engine.progress().requestsSent).toBe(1);
+    expect(assertLegalPath(rig.store, job!.id)).toEqual(['queued→running', 'running→failed']);
+  });
+});
+
+// A balance error in a task's answer pauses the whole queue, as the ordinary balance error does
+// (no-retry.test.ts): the job goes back to `queued` with its tries not counted, the reason is
+// shown, nothing starts until a person resumes.
+describe('a balance error in a video task answer pauses the whole queue', () => {
+  type Case = {
+    name: string;
+    job: typeof VIDEO | typeof KLING;
+    gateway: { faults?: string; balance?: number };
+    /** The HTTP status of a refusal (a task read from a 200 is not an HTTP error). */
+    httpStatus?: number;
+    /** What the gateway said, as the pause reason quotes it. */
+    said: string;
+    /** Whether a task was created (and refunded) before the refusal. */
+    refundedTask: boolean;
+    fix: (rig: EngineRig) => void;
+  };
+  const cases: Case[] = [
+    {
+      name: '/v1/video/generations: 200 {code: insufficient_user_quota, message, data: {status: FAILURE, fail_reason}}',
+      job: KLING,
+      gateway: { faults: 'task-quota@1' },
+      said: `insufficient_user_quota: ${SIMULATED_QUOTA_REASON}`,
+      refundedTask: true,
+      fix: (r) => r.gateway.setFaults(''),
+    },
+    {
+      name: '/v1/videos: 200 video object in FAILURE with error.code insufficient_user_quota',
+      job: VIDEO,
+      gateway: { faults: 'task-quota@1' },
+      said: `insufficient_user_quota: ${SIMULATED_QUOTA_REASON}`,
+      refundedTask: true,
+      fix: (r) => r.gateway.setFaults(''),
+    },
+    {
+      name: '/v1/video/generations: 403 {code: insufficient_user_quota, message, data: null} at submission',
+      job: KLING,
+      gateway: { balance: 100 },
+      httpStatus: 403,
+      said: '403 insufficient_user_quota: Insufficient account balance: this call needs 25000 quota and 100 remains. Top up in the console.',
+      refundedTask: false,
+      fix: (r) => {
+        r.gateway.ledger.balance = 1e9;
+      },
+    },
+  ];
+
+  it.each(cases)('$name', async ({ job: newJob, gateway, httpStatus, said, refundedTask, fix }) => {
+    rig = await engineRig({
+      gateway: { ...FAST.gateway, ...gateway },
+      engine: { ...FAST.engine, concurrency: 1 },
+      catalogue: createCatalogue([KLING_ENTRY]),
+    });
+    const batch = rig.batch([newJob, newJob]);
+    expect(await rig.engine.whenIdle()).toBe('paused');
+    await rig.gateway.idle();
+    const [first, second] = jobsOf(rig.store, batch.id);
+
+    const paused = rig.engine.progress().paused;
+    expect(paused).toMatchObject({ code: 'insufficient_user_quota' });
+    expect(paused!.reason).toContain(said);
+    expect(rig.store.queue.get()).toMatchObject({
+      paused: true,
+      pauseCode: 'insufficient_user_quota',
+      pauseReason: paused!.reason,
+    });
+    // handed back, not failed, not retried: the tries do not count, no task is kept to poll
+    expect(first).toMatchObject({
+      state: 'queued',
+      tries: 0,
+      failureKind: null,
+      videoTaskId: null,
+      stateReason: paused!.reason,
+    });
+    const [attempt, ...more] = rig.store.attempts.listForJob(first!.id);
+    expect(more).toEqual([]);
+    expect(attempt).toMatchObject({
+      outcome: 'pause-queue',
+      decision: 'pause-queue',
+      ...(httpStatus === undefined ? {} : { httpStatus }),
+      errorCode: 'insufficient_user_quota',
+      errorMessage: paused!.reason,
+    });
+    expect(attempt!.requestId).toMatch(/^req_[0-9a-f]+$/);
+    expect(first!.lastRequestId).toBe(attempt!.requestId);
+    // the whole queue stopped: the second job was never sent
+    expect(second).toMatchObject({ state: 'queued', tries: 0 });
+    expect(rig.store.attempts.listForJob(second!.id)).toEqual([]);
+    expect(rig.engine.progress().requestsSent).toBe(1);
+    if (refundedTask) {
+      expect(rig.gateway.ledger.entries()).toMatchObject([
+        { requestId: attempt!.requestId, state: 'refunded', charged: 0 },
+      ]);
+    } else {
+      expect(rig.gateway.ledger.entries()).toEqual([]);
+    }
+    // still paused: nothing is resubmitted by itself
+    expect(await rig.engine.whenIdle()).toBe('paused');
+    expect(rig.engine.progress().requestsSent).toBe(1);
+    expect(assertLegalPath(rig.store, first!.id)).toEqual(['queued→running', 'running→queued']);
+
+    fix(rig);
+    rig.engine.resume();
+    expect(await rig.engine.whenIdle()).toBe('done');
+    await rig.gateway.idle();
+    expect(rig.engine.progress().paused).toBeNull();
+    for (const job of jobsOf(rig.store, batch.id)) {
+      expect(job).toMatchObject({ state: 'succeeded', videoTaskStatus: 'SUCCESS' });
+      assertLegalPath(rig.store, job.id);
+    }
+    const ledger = rig.gateway.ledger.entries();
+    expect(ledger.filter((e) => e.state === 'settled')).toHaveLength(2);
+    expect(ledger).toHaveLength(refundedTask ? 3 : 2);
   });
 });

@@ -1,7 +1,12 @@
 import { createServer } from 'node:http';
+import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { createGatewayClient } from '../../../main/core/gateway/client.ts';
 import { GatewayError } from '../../../main/core/gateway/http/errors.ts';
+import {
+  SIMULATED_FAIL_REASON,
+  SIMULATED_QUOTA_REASON,
+} from '../../../main/core/simulator/video/tasks.ts';
 import { createCatalogue } from '../../../shared/gateway/catalogue.ts';
 import { bytesOf, closeLater, failure, rig, success } from './harness.ts';
 
@@ -108,12 +113,20 @@ describe('video endpoints', () => {
     expect(bytes.subarray(4, 8).toString('latin1')).toBe('ftyp');
   });
 
-  it('a failed task comes back as task-failed with its reason', async () => {
-    const { client } = await rig({ videoDurationMs: 100, faults: 'task-fail@1' });
+  it('a failed task comes back as task-failed with the platform code and fail reason', async () => {
+    const { client, sent } = await rig({ videoDurationMs: 100, faults: 'task-fail@1' });
     const task = success(await client.submitVideo({ model: 'sora-2', prompt: 'waves' }));
     const outcome = failure(await finished(client, task.id));
-    expect(outcome).toMatchObject({ decision: 'fail', kind: 'task-failed' });
-    expect(outcome.message.length).toBeGreaterThan(20);
+    expect(outcome).toMatchObject({
+      decision: 'fail',
+      kind: 'task-failed',
+      code: 'video_generation_failed',
+    });
+    expect(outcome.message).toBe(
+      `The task failed (video_generation_failed: ${SIMULATED_FAIL_REASON}). (request id ${outcome.requestIds.requestId})`,
+    );
+    expect(outcome.requestIds.requestId).toMatch(/^req_[0-9a-f]+$/);
+    expect(sent.at(-1)).toMatch(new RegExp(`/v1/videos/${task.id}$`));
   });
 
   it('uses /v1/video/generations where the catalogue says so', async () => {
@@ -131,6 +144,70 @@ describe('video endpoints', () => {
     expect(success(await finished(client as never, task.id, 'video-generations')).state).toBe(
       'SUCCESS',
     );
+  });
+
+  describe('task-style errors on /v1/video/generations: {code, message, data}', () => {
+    /** A client whose catalogue sends kling-v2 to the task API, recording what it sends. */
+    async function taskApi(options: Parameters<typeof rig>[0]) {
+      const gatewayRig = await rig(options);
+      const sent: string[] = [];
+      const client = createGatewayClient({
+        profile: { baseUrl: gatewayRig.gateway.url },
+        apiKey: gatewayRig.gateway.key,
+        catalogue: createCatalogue([
+          { kind: 'video', id: 'kling-v2', submitPath: 'video-generations' },
+        ]),
+        request: (url, requestOptions) => {
+          sent.push(String(url));
+          return request(url, requestOptions);
+        },
+      });
+      closeLater(() => client.close());
+      return { gateway: gatewayRig.gateway, client, sent };
+    }
+    const KLING = { model: 'kling-v2', prompt: 'a square window', seconds: '5' };
+
+    it('a task that ends in FAILURE, polled there, fails as task-failed with the code and fail reason of the envelope', async () => {
+      const { client, sent } = await taskApi({ videoDurationMs: 100, faults: 'task-fail@1' });
+      const task = success(await client.submitVideo(KLING));
+      expect(task).toMatchObject({ api: 'video-generations', state: 'IN_PROGRESS' });
+      const outcome = failure(await finished(client as never, task.id, 'video-generations'));
+      expect(sent.at(-1)).toMatch(new RegExp(`/v1/video/generations/${task.id}$`));
+      expect(outcome).toMatchObject({
+        decision: 'fail',
+        kind: 'task-failed',
+        code: 'video_generation_failed',
+      });
+      expect(outcome.message).toContain(`(video_generation_failed: ${SIMULATED_FAIL_REASON})`);
+    });
+
+    it('a submission answered 200 with the task in FAILURE for lack of quota pauses the queue (balance)', async () => {
+      const { client, gateway } = await taskApi({ faults: 'task-quota@1' });
+      const outcome = failure(await client.submitVideo(KLING));
+      expect(outcome).toMatchObject({
+        decision: 'pause-queue',
+        kind: 'balance',
+        code: 'insufficient_user_quota',
+      });
+      expect(outcome.message).toContain(`(insufficient_user_quota: ${SIMULATED_QUOTA_REASON})`);
+      expect(outcome.requestIds.requestId).toBe(gateway.ledger.entries()[0]?.requestId);
+    });
+
+    it('a submission refused 403 {code: insufficient_user_quota, data: null} pauses the queue (balance), with the message', async () => {
+      const { client, gateway } = await taskApi({ balance: 100 });
+      const outcome = failure(await client.submitVideo(KLING));
+      expect(outcome).toMatchObject({
+        decision: 'pause-queue',
+        kind: 'balance',
+        status: 403,
+        code: 'insufficient_user_quota',
+      });
+      expect(outcome.message).toContain(
+        '(403 insufficient_user_quota: Insufficient account balance: this call needs 25000 quota and 100 remains. Top up in the console.)',
+      );
+      expect(outcome.requestIds.requestId).toMatch(/^req_[0-9a-f]+$/);
+      expect(gateway.ledger.entries()).toEqual([]);
+    });
   });
 
   it('content of an unfinished video → fail with the reason', async () => {

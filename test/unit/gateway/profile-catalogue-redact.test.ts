@@ -82,6 +82,8 @@ describe('redact', () => {
     ['{"auth":"Bearer xyz-secret-token"}', '{"auth":"Bearer sk-…(redacted)"}'],
     ['(key Bearer abc-secret) end', '(key Bearer sk-…(redacted)) end'],
     ['nothing secret', 'nothing secret'],
+    ['the key sk-abc123 leaked', 'the key sk-…(redacted) leaked'],
+    ['task-failed on a disk-full, risk-free', 'task-failed on a disk-full, risk-free'],
   ])('%s', (input, output) => {
     expect(redact(input)).toBe(output);
   });

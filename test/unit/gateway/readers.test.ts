@@ -96,6 +96,31 @@ describe('readVideoTask', () => {
     });
   });
 
+  it("takes a failed task's code and message from the top of the envelope (interface 7 rule 2)", () => {
+    const failed = (code: unknown, message: unknown, failReason: string | null) =>
+      readVideoTask(
+        { code, message, data: { task_id: 't1', status: 'FAILURE', fail_reason: failReason } },
+        'video-generations',
+      );
+    expect(failed('insufficient_user_quota', 'top up', 'no quota')).toMatchObject({
+      task: { state: 'FAILURE', errorCode: 'insufficient_user_quota', failReason: 'no quota' },
+    });
+    expect(failed('insufficient_user_quota', 'top up', null)).toMatchObject({
+      task: { errorCode: 'insufficient_user_quota', failReason: 'top up' },
+    });
+    // "success" is the envelope saying the query worked, not an error code
+    expect(failed('success', '', 'refused')).toMatchObject({
+      task: { errorCode: null, failReason: 'refused' },
+    });
+    // a running task's envelope code is never taken for an error
+    expect(
+      readVideoTask(
+        { code: 'odd', message: 'x', data: { task_id: 't1', status: 'IN_PROGRESS' } },
+        'video-generations',
+      ),
+    ).toMatchObject({ task: { state: 'IN_PROGRESS', errorCode: null, failReason: null } });
+  });
+
   it('takes the fail reason from an error object', () => {
     expect(
       readVideoTask(

@@ -1,3 +1,4 @@
+import type { Catalogue } from '../../../../shared/gateway/catalogue.ts';
 import type { Download, Outcome, VideoTask } from '../../../../shared/gateway/outcome.ts';
 import type { VideoRequest } from '../../../../shared/gateway/requests.ts';
 import type { VideoSubmitBody } from '../../../../shared/gateway/wire/video.ts';
@@ -23,6 +24,12 @@ function readTask(api: VideoApi, failOnFailure: boolean) {
     }
     return { ok: true, value: task };
   };
+}
+
+/** Where a model's tasks are submitted and polled: /v1/videos unless its document says otherwise. */
+export function videoApiOf(catalogue: Catalogue, model: string): VideoApi {
+  const entry = catalogue.lookup(model);
+  return entry.kind === 'video' ? entry.submitPath : 'videos';
 }
 
 /**
@@ -62,7 +69,7 @@ export async function submitVideo(
     }
   }
   if (problems.length) return refuse(context, `video with ${request.model}`, problems);
-  const api: VideoApi = entry.kind === 'video' ? entry.submitPath : 'videos';
+  const api = videoApiOf(context.catalogue, request.model);
   const json: VideoSubmitBody = {
     ...request.extra,
     model: request.model,
@@ -79,7 +86,8 @@ export async function submitVideo(
 }
 
 /**
- * The task's state (GET /v1/videos/{id}). A task that ended in FAILURE comes back as a
+ * The task's state (GET /v1/videos/{id}, or /v1/video/generations/{id} for a task submitted
+ * there: pass its `api`, see videoApiOf). A task that ended in FAILURE comes back as a
  * failure outcome (refunded by the platform; interface 1), others as the task.
  */
 export function getVideo(

@@ -31,7 +31,8 @@ export function readVideoTask(
   body: unknown,
   api: VideoApi,
 ): { ok: true; task: VideoTask } | { ok: false; detail: string } {
-  const inner = isBag(body) && isBag(body.data) && !('id' in body) ? body.data : body;
+  const envelope = isBag(body) && isBag(body.data) && !('id' in body) ? body : null;
+  const inner = envelope ? envelope.data : body;
   const parsed = VideoTaskBodySchema.safeParse(inner);
   if (!parsed.success) return { ok: false, detail: 'it is not a video task record' };
   const record = parsed.data;
@@ -45,16 +46,36 @@ export function readVideoTask(
         ? Number.parseFloat(record.progress)
         : null;
   const error = isBag(record.error) ? record.error : null;
+  const state = (status && STATES[status.toLowerCase()]) || 'UNKNOWN';
+  // A failed task in the envelope is a task error (interface 7 rule 2): its code and message
+  // stand at the top, beside the task as `data` ("success" is the envelope's own word for OK).
+  const top = envelope && state === 'FAILURE' ? envelopeError(envelope) : null;
   return {
     ok: true,
     task: {
       id,
       api,
-      state: (status && STATES[status.toLowerCase()]) || 'UNKNOWN',
+      state,
       progress,
-      failReason: record.fail_reason ?? (typeof error?.message === 'string' ? error.message : null),
-      errorCode: typeof error?.code === 'string' ? error.code : null,
+      failReason:
+        record.fail_reason ??
+        (typeof error?.message === 'string' ? error.message : null) ??
+        top?.message ??
+        null,
+      errorCode: (typeof error?.code === 'string' ? error.code : null) ?? top?.code ?? null,
       raw: body,
     },
+  };
+}
+
+function envelopeError(envelope: Record<string, unknown>): {
+  code: string | null;
+  message: string | null;
+} {
+  const { code, message } = envelope;
+  const text = typeof code === 'string' || typeof code === 'number' ? String(code).trim() : '';
+  return {
+    code: text === '' || text.toLowerCase() === 'success' ? null : text,
+    message: typeof message === 'string' && message.trim() !== '' ? message : null,
   };
 }

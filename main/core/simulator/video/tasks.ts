@@ -48,9 +48,9 @@ export const QUEUED_SHARE = 0.1;
 export const FAILURE_SHARE = 0.5;
 
 export const SIMULATED_FAIL_REASON =
-  'The upstream video model failed while generating (simulated task-fail fault). The pre-deducted quota was refunded; submit the task again.';
+  'The upstream video model failed while generating (a simulated failure). The pre-deducted quota was refunded; submit the task again.';
 export const SIMULATED_QUOTA_REASON =
-  'The account balance is too low to run this video task (simulated task-quota fault). Nothing was charged; top up in the console, then submit the task again.';
+  'The account balance is too low to run this video task (a simulated failure). Nothing was charged; top up in the console, then submit the task again.';
 
 /** The faults' task errors: `task-fail` fails half-way, `task-quota` at once (lack of quota). */
 export const TASK_FAILURES = {
