@@ -53,7 +53,7 @@ describe('atelier run --demo', () => {
   it('prints where the images are, and status lists the batch with its counts', async () => {
     ws = workspace({ 'tiny.csv': TINY_CSV });
     const result = await runCli(
-      ['run', 'tiny.csv', '--demo', '--out', 'pictures', '--manifest', '--sidecar'],
+      ['run', 'tiny.csv', '--demo', '--out', 'pictures', '--manifest', '--sidecar', '--thumbnails'],
       { cwd: ws.dir },
     );
     expect(result.code).toBe(0);
@@ -63,6 +63,15 @@ describe('atelier run --demo', () => {
     const written = ws.files('pictures', 'tiny');
     expect(written).toContain('manifest.csv');
     expect(written.filter((name) => name.endsWith('.json'))).toHaveLength(4);
+    // a small WebP thumbnail per image, for the gallery
+    const images = written.filter((name) => /\.(png|jpe?g|webp)$/.test(name));
+    const thumbs = ws.files('pictures', 'tiny', '.thumbs');
+    expect(thumbs.sort()).toEqual(images.map((name) => `${name}.webp`).sort());
+    for (const thumb of thumbs) {
+      const bytes = readFileSync(ws.path('pictures', 'tiny', '.thumbs', thumb));
+      expect(bytes.subarray(0, 4).toString('latin1')).toBe('RIFF');
+      expect(bytes.subarray(8, 12).toString('latin1')).toBe('WEBP');
+    }
 
     const status = await runCli(['status', '--json'], { cwd: ws.dir });
     expect(status.code).toBe(0);
