@@ -71,6 +71,7 @@ function readStatus(dataDir: string, saved: SavedSettings | null): StatusView {
           downloads: store.images.counts(batch.id),
           expiredLinks: store.images.countExpiredLinks(batch.id),
           partial: store.jobs.partialSuccesses(batch.id),
+          topUps: store.jobs.countTopUps(batch.id),
         };
       }),
     };

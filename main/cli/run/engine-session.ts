@@ -240,6 +240,7 @@ function collectSummary(
     downloads: store.images.counts(batch?.id),
     failures: failureCounts(store, batch?.id),
     partial: store.jobs.partialSuccesses(batch?.id),
+    topUps: store.jobs.countTopUps(batch?.id),
     expiredLinks: store.images.countExpiredLinks(batch?.id),
     stats: {
       requestsSent: progress.requestsSent,

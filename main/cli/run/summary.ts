@@ -19,6 +19,8 @@ export interface SummaryInput {
   failures: Partial<Record<FailureKind, number>>;
   /** Prompts that returned fewer images than asked and are not topped up yet. */
   partial: PartialSuccessCounts;
+  /** Of the jobs, the top-ups: requests for a partial success's missing images. */
+  topUps: number;
   /** Failed downloads whose link had expired (also counted in `downloads.failed`). */
   expiredLinks: number;
   stats: { requestsSent: number; imagesWritten: number; bytesWritten: number };
@@ -50,6 +52,8 @@ export interface RunSummary {
   };
   /** Prompts that returned fewer images than asked, not topped up yet (`retry --partial`). */
   partial: PartialSuccessCounts;
+  /** Of `jobs.total`, the top-ups (`retry --partial`'s requests for missing images). */
+  topUps: number;
   requestsSent: number;
   bytesWritten: number;
   wallTimeMs: number;
@@ -80,6 +84,7 @@ export function buildSummary(input: SummaryInput): RunSummary {
       expiredLinks: input.expiredLinks,
     },
     partial: input.partial,
+    topUps: input.topUps,
     requestsSent: input.stats.requestsSent,
     bytesWritten: input.stats.bytesWritten,
     wallTimeMs: Math.round(input.wallTimeMs),
@@ -155,13 +160,20 @@ function headline(summary: RunSummary): string {
     const kind = summary.paused?.kind ?? 'other';
     return `The queue paused after ${took} (${kind}): ${summary.paused?.reason ?? 'paused.'}`;
   }
+  const requests = requestsNoun(jobs.total, summary.topUps);
   if (summary.exitCode === 0) {
-    return `Done in ${took}: all ${jobs.total} prompts succeeded, ${summary.images.written} images written.`;
+    return `Done in ${took}: all ${requests} succeeded, ${summary.images.written} images written.`;
   }
   return (
-    `Finished in ${took}: ${jobs.succeeded} of ${jobs.total} prompts succeeded, ` +
+    `Finished in ${took}: ${jobs.succeeded} of ${requests} succeeded, ` +
     `${summary.images.written} images written; not everything worked (below).`
   );
+}
+
+/** "12 prompts", or, once some are top-ups, "14 requests (12 prompts, 2 top-ups)". */
+function requestsNoun(total: number, topUps: number): string {
+  if (topUps === 0) return `${total} prompts`;
+  return `${total} requests (${total - topUps} prompts, ${topUps} top-up${topUps === 1 ? '' : 's'})`;
 }
 
 /** The images a person expected and does not have, each kind with its own cause. */

@@ -18,6 +18,8 @@ export interface BatchStatus {
   expiredLinks: number;
   /** Prompts that returned fewer images than asked, not topped up yet (`retry --partial`). */
   partial: PartialSuccessCounts;
+  /** Of `jobs.total`, the top-ups (`retry --partial`'s requests for missing images). */
+  topUps: number;
 }
 
 /** What `atelier status` shows, and prints as is with --json. */
@@ -76,6 +78,11 @@ function queueLine(view: StatusView): string {
   return runner || 'not running';
 }
 
+/** Top-ups are jobs too: said, so that two prompts do not read as four. */
+function topUpsNote(topUps: number): string {
+  return topUps === 0 ? '' : `, ${topUps} of them top-up${topUps === 1 ? '' : 's'}`;
+}
+
 function batchLines(batch: BatchStatus, commandSuffix: string): string[] {
   const { jobs, downloads, partial } = batch;
   const source = batch.source ? ` from ${batch.source}` : '';
@@ -93,7 +100,7 @@ function batchLines(batch: BatchStatus, commandSuffix: string): string[] {
   if (unfinished > 0) images.push(`${unfinished} to download`);
   const lines = [
     `#${batch.id} "${batch.name}"${source}, ${batch.createdAt}`,
-    `   prompts: ${counts.join(', ')} (of ${jobs.total})`,
+    `   prompts: ${counts.join(', ')} (of ${jobs.total}${topUpsNote(batch.topUps)})`,
     `   images:  ${images.join(', ')}`,
   ];
   if (partial.missingImages > 0) {

@@ -69,6 +69,11 @@ export class JobQueries {
         `SELECT count(*) AS jobs, coalesce(sum(j.n - j.returned_n), 0) AS missingImages
          FROM jobs AS j WHERE ${PARTIAL_NOT_TOPPED_UP}`,
       ),
+      // through the jobs_retry_of partial index: top-ups only
+      topUps: sql(
+        `SELECT count(*) AS n FROM jobs
+         WHERE retry_of IS NOT NULL AND (@batchId IS NULL OR batch_id = @batchId)`,
+      ),
       partialList: sql(
         `SELECT * FROM jobs AS j
          WHERE j.id > @afterId AND (@batchId IS NULL OR j.batch_id = @batchId)
@@ -122,6 +127,11 @@ export class JobQueries {
     return (
       batchId === undefined ? this.q.partialAll!.get() : this.q.partialInBatch!.get(batchId)
     ) as PartialSuccessCounts;
+  }
+
+  /** Top-up jobs (asking for a partial success's missing images), in a batch or all batches. */
+  countTopUps(batchId?: number): number {
+    return (this.q.topUps!.get({ batchId: batchId ?? null }) as { n: number }).n;
   }
 
   /** The jobs partialSuccesses counts, oldest first; pass the last id as `afterId` for the next. */

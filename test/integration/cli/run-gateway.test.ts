@@ -167,8 +167,10 @@ describe('atelier run --gateway (a simulator started by the test)', () => {
     expect(summaryOf(whole)).toMatchObject({
       exitCode: 0,
       requestsSent: 1,
+      jobs: { total: 4, succeeded: 4 },
       images: { written: 1, onDisk: 5 },
       partial: { jobs: 0, missingImages: 0 },
+      topUps: 2,
     });
     expect(ws.files('atelier-library', 'p')).toEqual([
       '0001-a-red-fox-7.png',
@@ -185,6 +187,8 @@ describe('atelier run --gateway (a simulator started by the test)', () => {
       key: gateway.key,
     });
     expect(nothing.code).toBe(0);
+    // the two prompts are not counted as four
+    expect(nothing.stdout).toContain('all 4 requests (2 prompts, 2 top-ups) succeeded');
     expect(nothing.stderr).toContain(
       'Queued again: 0 prompt(s) that returned fewer images than asked, for their 0 missing',
     );

@@ -23,6 +23,7 @@ const view: StatusView = {
       downloads: { pending: 1, downloading: 0, done: 5, failed: 2 },
       expiredLinks: 0,
       partial: { jobs: 0, missingImages: 0 },
+      topUps: 0,
     },
   ],
 };
@@ -46,8 +47,10 @@ describe('formatStatus', () => {
       downloads: { pending: 0, downloading: 0, done: 5, failed: 3 },
       expiredLinks: 2,
       partial: { jobs: 1, missingImages: 3 },
+      topUps: 1,
     };
     const out = formatStatus({ ...view, batches: [batch] }, ' --data ./w');
+    expect(out).toContain('(of 10, 1 of them top-up)');
     expect(out).toContain('images:  5 on disk, 1 download(s) failed, 2 lost to an expired link\n');
     expect(out).toContain(
       'short:   1 prompt(s) returned 3 image(s) fewer than asked; ' +

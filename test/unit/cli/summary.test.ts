@@ -12,6 +12,7 @@ function input(overrides: Partial<SummaryInput> = {}): SummaryInput {
     downloads: { pending: 0, downloading: 0, done: 12, failed: 0 },
     failures: {},
     partial: { jobs: 0, missingImages: 0 },
+    topUps: 0,
     expiredLinks: 0,
     stats: { requestsSent: 10, imagesWritten: 12, bytesWritten: 34_000 },
     wallTimeMs: 4_321,
@@ -53,6 +54,7 @@ describe('buildSummary', () => {
         expiredLinks: 0,
       },
       partial: { jobs: 0, missingImages: 0 },
+      topUps: 0,
       requestsSent: 10,
       bytesWritten: 34_000,
       wallTimeMs: 4_321,
@@ -121,6 +123,9 @@ describe('formatSummary', () => {
   it('says where the images are when all went well', () => {
     const out = text(buildSummary(input()));
     expect(out).toContain('Done in 4.3 s: all 10 prompts succeeded, 12 images written.');
+    expect(text(buildSummary(input({ topUps: 1 })))).toContain(
+      'all 10 requests (9 prompts, 1 top-up) succeeded',
+    );
     expect(out).toContain('Images:  12 in /home/ada/atelier-library/spring-catalogue');
     expect(out).not.toContain('Next:');
   });
