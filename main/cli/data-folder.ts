@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { StoreVersionError } from '../core/store/migrations.ts';
-import { openStore, type Store } from '../core/store/store.ts';
+import { openStore, StoreDamagedError, type Store } from '../core/store/store.ts';
 import { ConfigError } from './command.ts';
 
 /** Relative to the working directory, like git's: one project folder, one queue. */
@@ -32,7 +32,9 @@ export function openDataFolder(dataDir: string): Store {
     mkdirSync(dataDir, { recursive: true });
     return openStore(databasePath(dataDir));
   } catch (error) {
-    if (error instanceof StoreVersionError) throw new ConfigError(error.message);
+    if (error instanceof StoreVersionError || error instanceof StoreDamagedError) {
+      throw new ConfigError(error.message);
+    }
     const { code, message } = error as { code?: string; message: string };
     if (code === 'EACCES' || code === 'EEXIST' || code === 'ENOTDIR' || code === 'EROFS') {
       throw new ConfigError(

@@ -20,17 +20,35 @@ export interface Store {
   close(): void;
 }
 
+/** SQLite, at a version Atelier knows, but without the tables and columns that version has. */
+export class StoreDamagedError extends Error {}
+
 export function openStore(file: string, options: OpenDatabaseOptions = {}): Store {
   const db = openDatabase(file, options);
-  const jobs = new JobRepository(db);
-  return {
-    db,
-    queue: new QueueRepository(db),
-    batches: new BatchRepository(db, jobs),
-    jobs,
-    attempts: new AttemptRepository(db),
-    images: new ImageRepository(db),
-    transaction: (fn) => transact(db, fn),
-    close: () => db.close(),
-  };
+  try {
+    // Every statement is prepared here: a missing table or column shows now, not mid-run.
+    const jobs = new JobRepository(db);
+    return {
+      db,
+      queue: new QueueRepository(db),
+      batches: new BatchRepository(db, jobs),
+      jobs,
+      attempts: new AttemptRepository(db),
+      images: new ImageRepository(db),
+      transaction: (fn) => transact(db, fn),
+      close: () => db.close(),
+    };
+  } catch (error) {
+    db.close();
+    const { code, message } = error as { code?: string; message: string };
+    if (code === 'SQLITE_ERROR' || code === 'SQLITE_CORRUPT') {
+      throw new StoreDamagedError(
+        `The database ${file} is damaged or was changed by another program (${message}). ` +
+          'Restore it from a backup, or choose another data folder (--data DIR). The file ' +
+          'was left as it is.',
+        { cause: error },
+      );
+    }
+    throw error;
+  }
 }

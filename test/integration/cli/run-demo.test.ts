@@ -114,6 +114,27 @@ describe('atelier run --demo', () => {
     expect(result.stderr).toMatch(/written by a newer Atelier/);
   });
 
+  it('refuses a damaged database with exit 2 and says what to do, leaving it as it is', async () => {
+    ws = workspace({ 'p.txt': 'a fox\n' });
+    const file = ws.path('.atelier-data', 'atelier.db');
+    expect((await runCli(['run', 'p.txt', '--demo'], { cwd: ws.dir })).code).toBe(0);
+    // the current schema version, but a table is gone
+    const db = new Database(file);
+    db.pragma('foreign_keys = OFF');
+    db.exec('DROP TABLE image_payloads');
+    db.close();
+    const before = readFileSync(file);
+    for (const command of [['status'], ['resume'], ['run', 'p.txt', '--demo']]) {
+      const result = await runCli(command, { cwd: ws.dir });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(`The database ${file} is damaged or was changed`);
+      expect(result.stderr).toContain('no such table: image_payloads');
+      expect(result.stderr).toContain('Restore it from a backup');
+      expect(result.stderr).not.toMatch(/\n\s+at /); // a message, not a stack trace
+    }
+    expect(readFileSync(file).equals(before)).toBe(true);
+  });
+
   it('refuses a file with a bad row: exit 2, the line number, and nothing imported', async () => {
     ws = workspace({
       'bad.csv': 'prompt,size,n\nfine,64x64,1\nnot fine,64x64,0\nalso fine,64x64,1\n',
