@@ -131,7 +131,7 @@ export function formatSummary(summary: RunSummary, options: SummaryTextOptions):
   if (jobs.failed > 0) counts.push(`${jobs.failed} failed`);
   if (jobs.canceled > 0) counts.push(`${jobs.canceled} canceled`);
   if (notStarted > 0) counts.push(`${notStarted} not finished`);
-  lines.push(`Prompts: ${counts.join(', ')} (of ${jobs.total}).`);
+  lines.push(`Prompts: ${counts.join(', ')} (of ${jobs.total}${topUpsNote(summary.topUps)}).`);
   const where = summary.batch?.folder ?? summary.library;
   lines.push(`Images:  ${images.onDisk} in ${where}`, ...missingImageLines(summary));
   lines.push(`Requests sent: ${summary.requestsSent}.`);
@@ -174,6 +174,11 @@ function headline(summary: RunSummary): string {
 function requestsNoun(total: number, topUps: number): string {
   if (topUps === 0) return `${total} prompts`;
   return `${total} requests (${total - topUps} prompts, ${topUps} top-up${topUps === 1 ? '' : 's'})`;
+}
+
+/** Top-ups are jobs too: said, so that two prompts do not read as four. */
+export function topUpsNote(topUps: number): string {
+  return topUps === 0 ? '' : `, ${topUps} of them top-up${topUps === 1 ? '' : 's'}`;
 }
 
 /** The images a person expected and does not have, each kind with its own cause. */

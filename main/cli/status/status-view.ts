@@ -2,6 +2,7 @@ import type { DownloadCounts } from '../../core/store/imageRepository.ts';
 import type { PartialSuccessCounts } from '../../core/store/jobQueries.ts';
 import type { StateCounts } from '../../core/store/jobRepository.ts';
 import { pauseKind, type PauseKind } from '../run/pause-kind.ts';
+import { topUpsNote } from '../run/summary.ts';
 
 export interface BatchStatus {
   id: number;
@@ -76,11 +77,6 @@ function queueLine(view: StatusView): string {
     return runner ? `${paused}; ${runner}` : paused;
   }
   return runner || 'not running';
-}
-
-/** Top-ups are jobs too: said, so that two prompts do not read as four. */
-function topUpsNote(topUps: number): string {
-  return topUps === 0 ? '' : `, ${topUps} of them top-up${topUps === 1 ? '' : 's'}`;
 }
 
 function batchLines(batch: BatchStatus, commandSuffix: string): string[] {

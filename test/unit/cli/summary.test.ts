@@ -123,9 +123,9 @@ describe('formatSummary', () => {
   it('says where the images are when all went well', () => {
     const out = text(buildSummary(input()));
     expect(out).toContain('Done in 4.3 s: all 10 prompts succeeded, 12 images written.');
-    expect(text(buildSummary(input({ topUps: 1 })))).toContain(
-      'all 10 requests (9 prompts, 1 top-up) succeeded',
-    );
+    const withTopUp = text(buildSummary(input({ topUps: 1 })));
+    expect(withTopUp).toContain('all 10 requests (9 prompts, 1 top-up) succeeded');
+    expect(withTopUp).toContain('Prompts: 10 succeeded (of 10, 1 of them top-up).');
     expect(out).toContain('Images:  12 in /home/ada/atelier-library/spring-catalogue');
     expect(out).not.toContain('Next:');
   });
