@@ -16,7 +16,7 @@ import { writeThumbnail } from '../library/thumbnail.ts';
 import { writeImage, type WrittenImage } from '../library/write-image.ts';
 import { LibraryWriteError } from '../library/write-error.ts';
 import { writeVideo } from '../library/write-video.ts';
-import type { DownloadedFile } from '../store/imageRepository.ts';
+import { URL_EXPIRED_CODE, type DownloadedFile } from '../store/imageRepository.ts';
 import type { Batch, Image, Job } from '../store/rows.ts';
 import { mayRetry, retryDelayMs } from './backoff.ts';
 import type { EngineContext } from './context.ts';
@@ -302,7 +302,7 @@ function failDownload(ctx: EngineContext, image: Image, failure: GatewayFailure)
   settle(
     ctx,
     image,
-    expired ? 'url-expired' : (failure.code ?? failure.kind),
+    expired ? URL_EXPIRED_CODE : (failure.code ?? failure.kind),
     failure.message,
     retryable,
   );

@@ -33,12 +33,15 @@ export interface DownloadedFile {
 
 export type DownloadCounts = Record<DownloadState, number>;
 
+/** The failure code of a download whose temporary link had expired. */
+export const URL_EXPIRED_CODE = 'url-expired';
+
 /**
- * Failed downloads whose temporary link had expired (the engine's download.ts gives them the
- * code 'url-expired'): fetching again cannot help, the picture is gone unless generated again.
- * Read from the failed downloads' own index: a short scan, however many images succeeded.
+ * Failed downloads whose temporary link had expired: fetching again cannot help, the picture
+ * is gone unless generated again. Read from the failed downloads' own index: a short scan,
+ * however many images succeeded.
  */
-const EXPIRED_LINKS_IN_SCOPE = `i.download_state = 'failed' AND i.failure_code = 'url-expired'
+const EXPIRED_LINKS_IN_SCOPE = `i.download_state = 'failed' AND i.failure_code = '${URL_EXPIRED_CODE}'
   AND (@batchId IS NULL OR (SELECT batch_id FROM jobs WHERE id = i.job_id) = @batchId)`;
 
 /**
