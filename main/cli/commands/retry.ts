@@ -13,7 +13,8 @@ export const retryCommand: Command = {
 Queues work that failed again, then runs the queue like "atelier resume".
   --failed      prompts that failed (refused, retries used up, key or balance problems…)
   --downloads   images generated but not written: fetched again from the stored link or
-                data, with no new generation request (an expired link cannot be fetched)
+                data, with no new generation request (images whose link expired are left
+                out: no retry can fetch them, only generating them again, a new paid request)
   --uncertain   prompts whose outcome is unknown (504, time-out, interrupted): they may
                 already have been generated and charged, so they are only resent when asked
   --partial     prompts that returned fewer images than asked: asks for the missing ones
@@ -65,12 +66,33 @@ Exit codes as for "atelier run".`,
               `${topUps.images} missing image(s)`,
           );
         }
-        if (what.downloads) queued.push(`${engine.retryDownloads(batchId)} download(s)`);
-        if (!values.json) process.stderr.write(`Queued again: ${queued.join(', ')}.\n`);
+        let expired = 0;
+        if (what.downloads) {
+          queued.push(`${engine.retryDownloads(batchId)} download(s)`);
+          expired = store.images.countExpiredLinks(batchId);
+        }
+        if (!values.json) {
+          process.stderr.write(`Queued again: ${queued.join(', ')}.\n`);
+          if (expired > 0) process.stderr.write(`${expiredLinksSkipped(expired)}\n`);
+        }
       },
     });
   },
 };
+
+/**
+ * Said before the run, so nobody waits for images that will not come; the end summary lists
+ * them ("Lost to an expired link") with the same advice.
+ */
+function expiredLinksSkipped(expired: number): string {
+  return (
+    `Not queued: ${expired} download(s) whose link had expired. No retry can fetch them, and ` +
+    '"atelier retry --failed" does not apply (their prompts succeeded). Getting them means ' +
+    'generating them again, a new paid request: run those prompts again with "atelier run" ' +
+    '(the summary at the end names them; with --response-format b64_json the images come ' +
+    'inside the answer, with no link to expire).'
+  );
+}
 
 /** Pages through the jobs, so a huge batch is never held in memory at once. */
 const TOP_UP_PAGE = 500;

@@ -2,18 +2,17 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { loadSharp } from '../library/load-sharp.ts';
-import { extname, join } from 'node:path';
+import { join } from 'node:path';
 import type { GatewayFailure } from '../../../shared/gateway/outcome.ts';
 import {
   detectImageFormat,
   FORMAT_MAGIC_BYTES,
   type ImageFormat,
 } from '../library/image-format.ts';
-import { appendManifestRow } from '../library/manifest.ts';
+import { writeImageExtras } from '../library/image-extras.ts';
+import type { ImageMetadata } from '../library/metadata.ts';
 import { nameCandidates, renderRelativePath, resolveInsideLibrary } from '../library/naming.ts';
-import { writeSidecar } from '../library/sidecar.ts';
-import { writeThumbnail } from '../library/thumbnail.ts';
-import { writeImage, type WrittenImage } from '../library/write-image.ts';
+import { writeImage, type ImageFileFacts, type WrittenImage } from '../library/write-image.ts';
 import { LibraryWriteError } from '../library/write-error.ts';
 import { writeVideo } from '../library/write-video.ts';
 import { URL_EXPIRED_CODE, type DownloadedFile } from '../store/imageRepository.ts';
@@ -76,7 +75,7 @@ export async function runDownload(
   try {
     // With the bytes at hand, writing again is the check: a file of the same content at the
     // name is this image's (see writeImage); without them, a file there is adopted.
-    if (!payload && image.relPath && (await adoptFileInPlace(ctx, image, job, markDone))) return;
+    if (!payload && image.relPath && (await adoptFileInPlace(ctx, prepared, markDone))) return;
     const source = payload
       ? { body: payload.bytes, format: payload.format }
       : await openSource(ctx, image, job, signal);
@@ -117,7 +116,7 @@ export async function runDownload(
       );
     }
     recordDone(ctx, image, written, markDone);
-    await writeExtras(ctx, written.path, join(ctx.libraryDir, batch.dirName), metadata, written);
+    await writeExtras(ctx, batch, metadata, written, written.alreadyPresent);
   } catch (error) {
     if (signal.aborted) return backToPending(ctx, image);
     if (!(error instanceof LibraryWriteError)) throw error;
@@ -132,36 +131,45 @@ export async function runDownload(
 /**
  * A crash between placing a file and committing its "done" leaves the file at its reserved
  * path (placed atomically, so whole). Adopt it instead of downloading again: the link may have
- * expired since, and the file is the paid result.
+ * expired since, and the file is the paid result. It gets what a written image gets.
  */
 async function adoptFileInPlace(
   ctx: EngineContext,
-  image: Image,
-  job: Job,
+  { image, job, batch }: PreparedDownload,
   markDone: (write: () => void) => void,
 ): Promise<boolean> {
-  const target = resolveInsideLibrary(ctx.libraryDir, image.relPath!);
+  const path = resolveInsideLibrary(ctx.libraryDir, image.relPath!);
   let bytes: Buffer;
   try {
-    bytes = await readFile(target);
+    bytes = await readFile(path);
   } catch {
     return false;
   }
-  let facts: { format: string; width: number; height: number };
-  if (job.kind === 'video') facts = { format: 'mp4', width: 0, height: 0 };
-  else {
-    const format = detectImageFormat(bytes);
-    const sharp = format ? await loadSharp() : null;
-    const meta = sharp
-      ? await sharp(bytes)
-          .metadata()
-          .catch(() => null)
-      : null;
-    if (!format || !meta?.width || !meta.height) return false;
-    facts = { format, width: meta.width, height: meta.height };
+  const sha256 = () => createHash('sha256').update(bytes).digest('hex');
+  if (job.kind === 'video') {
+    // (a video gets no extras, written or adopted)
+    const video = { format: 'mp4', width: 0, height: 0, bytes: bytes.length, sha256: sha256() };
+    recordDone(ctx, image, video, markDone);
+    return true;
   }
-  const sha256 = createHash('sha256').update(bytes).digest('hex');
-  recordDone(ctx, image, { ...facts, bytes: bytes.length, sha256 }, markDone);
+  const format = detectImageFormat(bytes);
+  const sharp = format ? await loadSharp() : null;
+  const meta = sharp
+    ? await sharp(bytes)
+        .metadata()
+        .catch(() => null)
+    : null;
+  if (!format || !meta?.width || !meta.height) return false;
+  const file: ImageFileFacts = {
+    path,
+    format,
+    width: meta.width,
+    height: meta.height,
+    bytes: bytes.length,
+    sha256: sha256(),
+  };
+  recordDone(ctx, image, file, markDone);
+  await writeExtras(ctx, batch, metadataFor(batch, job, image.idx), file, true);
   return true;
 }
 
@@ -325,23 +333,21 @@ function settle(
   if (retryAt !== null) ctx.wakeAt(retryAt);
 }
 
-/** Sidecar, manifest row, thumbnail: wanted, but never a reason to fail an image on disk. */
+/**
+ * Sidecar, manifest row, thumbnail: wanted, but never a reason to fail an image on disk.
+ * `foundInPlace`: the file was there before this run (see writeImageExtras).
+ */
 async function writeExtras(
   ctx: EngineContext,
-  target: string,
-  batchDir: string,
-  metadata: ReturnType<typeof metadataFor>,
-  written: WrittenImage,
+  batch: Batch,
+  metadata: ImageMetadata,
+  file: ImageFileFacts,
+  foundInPlace: boolean,
 ): Promise<void> {
-  const { sidecar, manifest, thumbnails } = ctx.output;
-  const tasks: Array<Promise<unknown>> = [];
-  if (sidecar) {
-    tasks.push(writeSidecar(`${target.slice(0, -extname(target).length)}.json`, metadata, written));
-  }
-  if (manifest) tasks.push(appendManifestRow(join(batchDir, 'manifest.csv'), written, metadata));
-  if (thumbnails) tasks.push(writeThumbnail(target));
-  const results = await Promise.allSettled(tasks);
-  for (const result of results) {
-    if (result.status === 'rejected') console.warn(`atelier: ${(result.reason as Error).message}`);
-  }
+  const failures = await writeImageExtras(file, metadata, {
+    wanted: ctx.output,
+    batchDir: join(ctx.libraryDir, batch.dirName),
+    foundInPlace,
+  });
+  for (const failure of failures) console.warn(`atelier: ${failure.message}`);
 }

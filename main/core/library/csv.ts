@@ -32,6 +32,25 @@ export function completeRecordsLength(bytes: Uint8Array): number {
   return end;
 }
 
+/**
+ * Whether a record of UTF-8 CSV `bytes` (rows written by csvRow) has `first` as its first
+ * field. Only a match of the encoded field after a line break is looked at closer (is that
+ * line break outside quotes?), so a file is mostly searched natively, not parsed. The header,
+ * the first record, is never a match.
+ */
+export function hasRecordStartingWith(bytes: Buffer, first: CsvValue): boolean {
+  const needle = Buffer.from(`\n${csvField(first)},`, 'utf8');
+  let quotes = 0;
+  let counted = 0;
+  for (let at = bytes.indexOf(needle); at !== -1; at = bytes.indexOf(needle, at + 1)) {
+    for (; counted < at; counted += 1) if (bytes[counted] === QUOTE) quotes += 1;
+    // An even count of quotes before it: the line break ends a record (see
+    // completeRecordsLength), it is not inside a quoted field.
+    if (quotes % 2 === 0) return true;
+  }
+  return false;
+}
+
 /** Parses CSV text into rows of strings (RFC 4180), for tests and for reading manifests. */
 export function parseCsv(text: string): string[][] {
   const rows: string[][] = [];

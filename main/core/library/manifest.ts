@@ -1,8 +1,8 @@
 import { dirname, relative, resolve, sep } from 'node:path';
-import { completeRecordsLength, csvRow, type CsvValue } from './csv.ts';
+import { completeRecordsLength, csvRow, hasRecordStartingWith, type CsvValue } from './csv.ts';
 import { defaultLibraryFs, errnoCode, writeAll, type LibraryFs } from './library-fs.ts';
 import type { ImageMetadata } from './metadata.ts';
-import type { WrittenImage } from './write-image.ts';
+import type { ImageFileFacts } from './write-image.ts';
 import { fromFsError } from './write-error.ts';
 
 export const MANIFEST_COLUMNS = [
@@ -23,17 +23,21 @@ export const MANIFEST_COLUMNS = [
   'created_at',
 ] as const;
 
-/** One manifest row; `file` is relative to the manifest's folder, with forward slashes. */
-export function manifestRow(
-  manifestPath: string,
-  image: WrittenImage,
-  metadata: ImageMetadata,
-): CsvValue[] {
-  const file = relative(dirname(resolve(manifestPath)), resolve(image.path))
+/** An image's `file` column: relative to the manifest's folder, with forward slashes. */
+export function manifestFileName(manifestPath: string, imagePath: string): string {
+  return relative(dirname(resolve(manifestPath)), resolve(imagePath))
     .split(sep)
     .join('/');
+}
+
+/** One manifest row. */
+export function manifestRow(
+  manifestPath: string,
+  image: ImageFileFacts,
+  metadata: ImageMetadata,
+): CsvValue[] {
   return [
-    file,
+    manifestFileName(manifestPath, image.path),
     metadata.prompt,
     metadata.negativePrompt,
     metadata.model,
@@ -60,22 +64,31 @@ export interface AppendManifestOptions {
   fs?: LibraryFs;
   /** fsync after each row (default true). */
   durable?: boolean;
+  /**
+   * Append only if no row lists the file yet: for an image found already in place after a
+   * crash, whose row may have been appended before it. Reads the manifest, so only for that
+   * rare case, never per image.
+   */
+  unlessListed?: boolean;
 }
 
 /**
  * Appends one image's row to a batch's manifest.csv, writing the header first when the file
  * is new or empty. A row cut short by an earlier crash is removed before the first append.
+ * Resolves to false when `unlessListed` found the file listed already (nothing appended).
  */
 export function appendManifestRow(
   manifestPath: string,
-  image: WrittenImage,
+  image: ImageFileFacts,
   metadata: ImageMetadata,
   options: AppendManifestOptions = {},
-): Promise<void> {
+): Promise<boolean> {
   const key = resolve(manifestPath);
   const row = csvRow(manifestRow(key, image, metadata));
+  // (looked for in the queue, so a row appended by an earlier call is seen)
+  const listed = options.unlessListed ? manifestFileName(key, image.path) : null;
   const previous = queues.get(key) ?? Promise.resolve();
-  const next = previous.then(() => appendNow(key, row, options));
+  const next = previous.then(() => appendNow(key, row, listed, options));
   const settled = next.then(
     () => undefined,
     () => undefined,
@@ -87,7 +100,12 @@ export function appendManifestRow(
   return next;
 }
 
-async function appendNow(path: string, row: string, options: AppendManifestOptions) {
+async function appendNow(
+  path: string,
+  row: string,
+  listed: string | null,
+  options: AppendManifestOptions,
+): Promise<boolean> {
   const fs = options.fs ?? defaultLibraryFs;
   try {
     await fs.mkdir(dirname(path), { recursive: true });
@@ -95,6 +113,7 @@ async function appendNow(path: string, row: string, options: AppendManifestOptio
       await cutTornRow(fs, path);
       checked.add(path);
     }
+    if (listed !== null && (await listsFile(fs, path, listed))) return false;
     const handle = await fs.open(path, 'a');
     try {
       const empty = (await handle.stat()).size === 0;
@@ -104,8 +123,18 @@ async function appendNow(path: string, row: string, options: AppendManifestOptio
     } finally {
       await handle.close();
     }
+    return true;
   } catch (error) {
     throw fromFsError(error, 'append to the manifest', path);
+  }
+}
+
+async function listsFile(fs: LibraryFs, path: string, file: string): Promise<boolean> {
+  try {
+    return hasRecordStartingWith(await fs.readFile(path), file);
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return false;
+    throw error;
   }
 }
 

@@ -1,10 +1,10 @@
 import { defaultLibraryFs, writeFileAtomic, type LibraryFs } from './library-fs.ts';
 import { withSoftware, type ImageMetadata } from './metadata.ts';
-import type { WrittenImage } from './write-image.ts';
+import type { ImageFileFacts } from './write-image.ts';
 import { fromFsError } from './write-error.ts';
 
 /** The sidecar's content: the metadata plus what was written. Version it for later readers. */
-export function sidecarDocument(metadata: ImageMetadata, image: WrittenImage): object {
+export function sidecarDocument(metadata: ImageMetadata, image: ImageFileFacts): object {
   return {
     version: 1,
     ...withSoftware(metadata),
@@ -25,7 +25,7 @@ export function sidecarDocument(metadata: ImageMetadata, image: WrittenImage): o
 export async function writeSidecar(
   sidecarPath: string,
   metadata: ImageMetadata,
-  image: WrittenImage,
+  image: ImageFileFacts,
   options: { fs?: LibraryFs } = {},
 ): Promise<string> {
   const json = `${JSON.stringify(sidecarDocument(metadata, image), null, 2)}\n`;

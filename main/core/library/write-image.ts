@@ -61,6 +61,12 @@ export interface WrittenImage {
   alreadyPresent: boolean;
 }
 
+/** What the library records of an image file (its sidecar, its manifest row). */
+export type ImageFileFacts = Pick<
+  WrittenImage,
+  'path' | 'bytes' | 'sha256' | 'width' | 'height' | 'format'
+>;
+
 /**
  * Writes one image into the library: streams the source to a hidden temp file beside the
  * target while embedding the metadata and hashing, checks the result, fsyncs it, then links

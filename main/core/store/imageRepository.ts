@@ -37,11 +37,19 @@ export type DownloadCounts = Record<DownloadState, number>;
 export const URL_EXPIRED_CODE = 'url-expired';
 
 /**
- * Failed downloads whose temporary link had expired: fetching again cannot help, the picture
- * is gone unless generated again. Read from the failed downloads' own index: a short scan,
- * however many images succeeded.
+ * A failed download lost to an expired link: fetching again cannot help, and no stored bytes
+ * can stand in (a download prefers the bytes, so with them it would not have needed the
+ * link), so the picture is gone unless generated again.
  */
-const EXPIRED_LINKS_IN_SCOPE = `i.download_state = 'failed' AND i.failure_code = '${URL_EXPIRED_CODE}'
+const lostToExpiredLink = (prefix: string) =>
+  // (IS, not =: a failure without a code must not turn the whole test NULL)
+  `${prefix}failure_code IS '${URL_EXPIRED_CODE}' AND ${prefix}has_payload = 0`;
+
+/**
+ * The lost failed downloads of a batch or all. Read from the failed downloads' own index: a
+ * short scan, however many images succeeded.
+ */
+const EXPIRED_LINKS_IN_SCOPE = `i.download_state = 'failed' AND ${lostToExpiredLink('i.')}
   AND (@batchId IS NULL OR (SELECT batch_id FROM jobs WHERE id = i.job_id) = @batchId)`;
 
 /**
@@ -100,7 +108,7 @@ export class ImageRepository {
       retryFailed: sql(
         `UPDATE images SET download_state = 'pending', next_download_at = 0, download_tries = 0,
            updated_at = @now
-         WHERE download_state = 'failed'
+         WHERE download_state = 'failed' AND NOT (${lostToExpiredLink('')})
            AND (@batchId IS NULL OR job_id IN (SELECT id FROM jobs WHERE batch_id = @batchId))
            AND (@codes IS NULL OR failure_code IN (SELECT value FROM json_each(@codes)))`,
       ),
@@ -270,7 +278,11 @@ export class ImageRepository {
     });
   }
 
-  /** "Retry downloads": failed → pending, for one batch or all. Returns how many. */
+  /**
+   * "Retry downloads": failed → pending, for one batch or all (only those failed with one of
+   * `codes`, when given). Returns how many. Downloads lost to an expired link stay failed:
+   * asking the link again would only fail again (countExpiredLinks counts them).
+   */
   retryFailedDownloads(now: number, batchId?: number, codes?: readonly string[]): number {
     return this.s.retryFailed!.run({
       now,
@@ -288,7 +300,10 @@ export class ImageRepository {
     return (this.s.failedList!.all(afterId, limit) as Array<Record<string, unknown>>).map(toImage);
   }
 
-  /** Failed downloads whose link had expired, in a batch or all batches: lost, not retryable. */
+  /**
+   * Failed downloads whose link had expired and that hold no bytes to write instead, in a
+   * batch or all batches: lost, and left out by retryFailedDownloads.
+   */
   countExpiredLinks(batchId?: number): number {
     return (this.s.expiredLinks!.get({ batchId: batchId ?? null }) as { n: number }).n;
   }

@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -44,8 +45,9 @@ const runArgs = () => [
 ];
 
 describe('atelier run --gateway (a simulator started by the test)', () => {
-  it('reports failed downloads (exit 1); retry --downloads fetches them without generating again', async () => {
-    // (the simulator's url-404 stands for an expired link, yet serves it once the fault is off)
+  it('reports failed downloads (exit 1); retry --downloads fetches them without generating again, leaving expired links out', async () => {
+    // (the simulator's url-404 stands for an expired link, yet serves it once the fault is off:
+    // a download of an expired link asked for again would succeed here, so none may be)
     await simulator({ faults: 'url-404:1' });
     ws = workspace({ 'p.csv': CSV });
     const first = await runCli(runArgs(), { cwd: ws.dir, key: gateway.key });
@@ -65,23 +67,43 @@ describe('atelier run --gateway (a simulator started by the test)', () => {
     const human = await runCli(['status'], { cwd: ws.dir });
     expect(human.stdout).toContain('4 lost to an expired link');
 
+    // two of the four failed on the file server instead: those, and only those, are retried
+    const db = new Database(ws.path('.atelier-data', 'atelier.db'));
+    db.prepare(
+      `UPDATE images SET failure_code = 'file_server_error', failure_reason = 'The file server failed.'
+       WHERE id IN (SELECT id FROM images ORDER BY id LIMIT 2)`,
+    ).run();
+    db.close();
+
     gateway.setFaults([]);
     // the saved gateway of the data folder is used: no --gateway here
-    const retry = await runCli(['retry', '--downloads', '--json'], {
+    const retry = await runCli(['retry', '--downloads'], { cwd: ws.dir, key: gateway.key });
+    expect(retry.code).toBe(1);
+    expect(retry.stderr).toContain('Queued again: 2 download(s).');
+    expect(retry.stderr).toContain(
+      'Not queued: 2 download(s) whose link had expired. No retry can fetch them',
+    );
+    expect(retry.stderr).toContain('run those prompts again with "atelier run"');
+    expect(ws.files('atelier-library', 'p')).toHaveLength(2);
+
+    const after = JSON.parse((await runCli(['status', '--json'], { cwd: ws.dir })).stdout);
+    expect(after.batches[0]).toMatchObject({ expiredLinks: 2 });
+    // again: nothing left to fetch, and no request for the expired ones
+    const again = await runCli(['retry', '--downloads', '--json'], {
       cwd: ws.dir,
       key: gateway.key,
     });
-    expect(retry.code).toBe(0);
-    const after = summaryOf(retry);
-    expect(after.images).toMatchObject({
-      written: 4,
-      onDisk: 4,
-      failedDownloads: 0,
-      expiredLinks: 0,
+    expect(again.code).toBe(1);
+    expect(again.stderr).toBe('');
+    expect(summaryOf(again).images).toMatchObject({
+      written: 0,
+      onDisk: 2,
+      failedDownloads: 2,
+      expiredLinks: 2,
     });
-    expect(after.requestsSent).toBe(0);
+    expect(summaryOf(again).requestsSent).toBe(0);
     expect(gateway.ledger.entries()).toHaveLength(generations);
-    expect(ws.files('atelier-library', 'p')).toHaveLength(4);
+    expect(ws.files('atelier-library', 'p')).toHaveLength(2);
   });
 
   it('reports links that expired before the download apart, as lost, without retry --downloads advice', async () => {

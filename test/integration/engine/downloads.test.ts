@@ -17,6 +17,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { namingInputFor } from '../../../main/core/engine/job-request.ts';
+import { parseCsv } from '../../../main/core/library/csv.ts';
+import { MANIFEST_COLUMNS } from '../../../main/core/library/manifest.ts';
 import { DEFAULT_TEMPLATE, renderRelativePath } from '../../../main/core/library/naming.ts';
 import {
   assertLegalPath,
@@ -93,36 +95,71 @@ describe('download failures never regenerate', () => {
   it.each([
     ['url-404', 'url-expired', /expired/],
     ['url-500', 'file_server_error', /download/i],
-  ])(
-    '%s: the image fails as a download, the job stays succeeded, retryDownloads fetches again',
-    async (fault, code, reason) => {
-      rig = await engineRig({ gateway: { faults: `${fault}:1` } });
-      const batch = rig.batch(2);
-      expect(await rig.engine.whenIdle()).toBe('done');
-      await rig.gateway.idle();
-      const requests = rig.gateway.ledger.entries().length;
-      expect(requests).toBe(2);
-      for (const job of jobsOf(rig.store, batch.id)) {
-        expect(job.state).toBe('succeeded');
-        const [image] = rig.store.images.listForJob(job.id);
-        expect(image).toMatchObject({ downloadState: 'failed', failureCode: code, relPath: null });
-        expect(image!.failureReason).toMatch(reason);
-        expect(image!.sourceUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/files\//);
-        // an expired link is not worth retrying by itself; a failing server is, a few times
-        expect(image!.downloadTries).toBe(fault === 'url-404' ? 1 : 5);
-      }
-      expect(rig.engine.progress().downloads).toMatchObject({ failed: 2, done: 0 });
-      expect(libraryFiles(rig.libraryDir)).toEqual([]);
+  ])('%s: the image fails as a download, the job stays succeeded', async (fault, code, reason) => {
+    rig = await engineRig({ gateway: { faults: `${fault}:1` } });
+    const batch = rig.batch(2);
+    expect(await rig.engine.whenIdle()).toBe('done');
+    await rig.gateway.idle();
+    const requests = rig.gateway.ledger.entries().length;
+    expect(requests).toBe(2);
+    for (const job of jobsOf(rig.store, batch.id)) {
+      expect(job.state).toBe('succeeded');
+      const [image] = rig.store.images.listForJob(job.id);
+      expect(image).toMatchObject({ downloadState: 'failed', failureCode: code, relPath: null });
+      expect(image!.failureReason).toMatch(reason);
+      expect(image!.sourceUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/files\//);
+      // an expired link is not worth retrying by itself; a failing server is, a few times
+      expect(image!.downloadTries).toBe(fault === 'url-404' ? 1 : 5);
+    }
+    expect(rig.engine.progress().downloads).toMatchObject({ failed: 2, done: 0 });
+    expect(libraryFiles(rig.libraryDir)).toEqual([]);
+  });
 
-      rig.gateway.setFaults('');
-      expect(rig.engine.retryDownloads()).toBe(2);
-      expect(await rig.engine.whenIdle()).toBe('done');
-      await rig.gateway.idle();
-      expect(rig.engine.progress().downloads).toMatchObject({ failed: 0, done: 2 });
-      expect(rig.gateway.ledger.entries()).toHaveLength(requests);
-      expectDiskMatchesRows(rig, batch.id);
-    },
-  );
+  it('retryDownloads fetches a failed download again from its link, generating nothing', async () => {
+    rig = await engineRig({ gateway: { faults: 'url-500:1' } });
+    const batch = rig.batch(2);
+    expect(await rig.engine.whenIdle()).toBe('done');
+    await rig.gateway.idle();
+    expect(rig.engine.progress().downloads).toMatchObject({ failed: 2, done: 0 });
+
+    rig.gateway.setFaults('');
+    expect(rig.engine.retryDownloads()).toBe(2);
+    expect(await rig.engine.whenIdle()).toBe('done');
+    await rig.gateway.idle();
+    expect(rig.engine.progress().downloads).toMatchObject({ failed: 0, done: 2 });
+    expect(rig.gateway.ledger.entries()).toHaveLength(2);
+    expectDiskMatchesRows(rig, batch.id);
+  });
+
+  it('retryDownloads leaves out links that expired: asking them again could only fail', async () => {
+    // (the simulator's url-404 stands for an expired link, yet serves it once the fault is
+    // off: a download asked for after that would succeed, so none is)
+    rig = await engineRig({ gateway: { faults: 'url-404@1+2,url-500@3+4+5+6+7' } });
+    const batch = rig.batch(3);
+    expect(await rig.engine.whenIdle()).toBe('done');
+    await rig.gateway.idle();
+    const images = imagesOf(rig, batch.id);
+    const codes = images.map((image) => image.failureCode).sort();
+    expect(codes).toEqual(['file_server_error', 'url-expired', 'url-expired']);
+    expect(rig.store.images.countExpiredLinks(batch.id)).toBe(2);
+
+    rig.gateway.setFaults('');
+    expect(rig.engine.retryDownloads(batch.id)).toBe(1);
+    expect(await rig.engine.whenIdle()).toBe('done');
+    await rig.gateway.idle();
+    for (const image of imagesOf(rig, batch.id)) {
+      const before = images.find((i) => i.id === image.id)!;
+      if (before.failureCode === 'url-expired') {
+        expect(image).toMatchObject({ downloadState: 'failed', failureCode: 'url-expired' });
+        // not even claimed again: no request for it
+        expect(image.downloadTries).toBe(before.downloadTries);
+      } else expect(image.downloadState).toBe('done');
+    }
+    expect(rig.store.images.countExpiredLinks(batch.id)).toBe(2);
+    expect(rig.engine.retryDownloads(batch.id)).toBe(0);
+    expect(rig.gateway.ledger.entries()).toHaveLength(3);
+    expectDiskMatchesRows(rig, batch.id);
+  });
 
   it('url-truncate: the cut-short download is retried by itself and the file is whole', async () => {
     rig = await engineRig({ gateway: { faults: 'url-truncate@1' } });
@@ -143,13 +180,14 @@ describe('download failures never regenerate', () => {
     expect(image).toMatchObject({ downloadState: 'failed', failureCode: 'url-expired' });
     expect(image!.failureReason).toMatch(/expired/);
     expect(jobsOf(rig.store, batch.id)[0]!.state).toBe('succeeded');
-    // retrying the download asks the link again, which is still expired: nothing regenerated
-    expect(rig.engine.retryDownloads()).toBe(1);
+    // no retry of the download (the link is still expired), nothing regenerated
+    expect(rig.engine.retryDownloads()).toBe(0);
     expect(await rig.engine.whenIdle()).toBe('done');
     await rig.gateway.idle();
     expect(imagesOf(rig, batch.id)[0]).toMatchObject({
       downloadState: 'failed',
       failureCode: 'url-expired',
+      downloadTries: image!.downloadTries,
     });
     expect(rig.gateway.ledger.entries()).toHaveLength(1);
   });
@@ -363,5 +401,73 @@ describe('a file already at an image name (bytes in hand, no look at the disk be
     expect(after.sha256).toBe(image!.sha256);
     expectDiskMatchesRows(rig, batch.id);
     expect(rig.gateway.ledger.entries()).toHaveLength(1);
+  });
+
+  // The crash came after the files were placed and their extras written, or some of them:
+  // the restart finds the files in place and gives each what a written image gets, its
+  // manifest row once.
+  it.each([
+    ['bytes in hand (b64_json): written again, found identical', 'b64_json'],
+    ['a link (url): adopted without a download', 'url'],
+  ] as const)('%s: sidecar and thumbnail again, no second manifest row', async (_, format) => {
+    const extras = { sidecar: true, manifest: true, thumbnails: true };
+    rig = await engineRig({ engine: { responseFormat: format, ...extras } });
+    const batch = rig.batch(2);
+    expect(await rig.engine.whenIdle()).toBe('done');
+    await rig.engine.stop();
+    const images = imagesOf(rig, batch.id);
+    const batchDir = join(rig.libraryDir, batch.dirName);
+    const manifest = join(batchDir, 'manifest.csv');
+    const fileNames = images.map((image) => image.relPath!.slice(batch.dirName.length + 1));
+    const listed = () => parseCsv(readFileSync(manifest, 'utf8')).map((row) => row[0]);
+    // before the crash: the header, then one row per image
+    expect(listed()[0]).toBe('file');
+    expect(listed().slice(1).sort()).toEqual([...fileNames].sort());
+    const sidecar = (name: string) => join(batchDir, name.replace(/\.png$/, '.json'));
+    const thumbnail = (name: string) => join(batchDir, '.thumbs', `${name}.webp`);
+    const [kept, lost] = fileNames;
+
+    // the crash: both files placed, neither done mark committed; the second image's extras
+    // never written (its manifest row, sidecar and thumbnail are missing)
+    for (const image of images) {
+      rig.store.db
+        .prepare(
+          `UPDATE images SET download_state = 'downloading', sha256 = NULL, bytes = NULL,
+             has_payload = ? WHERE id = ?`,
+        )
+        .run(format === 'b64_json' ? 1 : 0, image.id);
+      if (format === 'b64_json') {
+        rig.store.db
+          .prepare('INSERT INTO image_payloads (image_id, bytes) VALUES (?, ?)')
+          .run(image.id, withoutOurChunks(readFileSync(join(rig.libraryDir, image.relPath!))));
+      }
+    }
+    const rows = readFileSync(manifest, 'utf8').split('\r\n');
+    writeFileSync(manifest, rows.filter((row) => !row.startsWith(`${lost},`)).join('\r\n'));
+    rmSync(sidecar(lost!));
+    rmSync(thumbnail(lost!));
+    const keptSidecar = readFileSync(sidecar(kept!), 'utf8');
+    // (a link asked again would fail: the url variant must adopt, not download)
+    rig.gateway.setFaults('url-404:1');
+
+    await rig.newEngine().start();
+    expect(await rig.engine.whenIdle()).toBe('done');
+    for (const image of imagesOf(rig, batch.id)) {
+      expect(image).toMatchObject({ downloadState: 'done' });
+      const before = images.find((i) => i.id === image.id)!;
+      expect(image.sha256).toBe(before.sha256);
+    }
+    expect(listed().slice(1).sort()).toEqual([...fileNames].sort());
+    const rowsAfter = parseCsv(readFileSync(manifest, 'utf8'));
+    const lostRow = rowsAfter.find((row) => row[0] === lost)!;
+    expect(lostRow[MANIFEST_COLUMNS.indexOf('sha256')]).toBe(images[1]!.sha256);
+    for (const name of fileNames) {
+      const doc = JSON.parse(readFileSync(sidecar(name!), 'utf8'));
+      expect(doc.file.sha256).toBe(images[fileNames.indexOf(name)]!.sha256);
+      expect(existsSync(thumbnail(name!))).toBe(true);
+    }
+    expect(readFileSync(sidecar(kept!), 'utf8')).toBe(keptSidecar);
+    expect(rig.gateway.ledger.entries()).toHaveLength(2);
+    expect(tempFiles(rig.libraryDir)).toEqual([]);
   });
 });

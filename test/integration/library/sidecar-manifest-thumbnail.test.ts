@@ -98,6 +98,30 @@ describe('manifest.csv', () => {
     expect(rows.map((row) => row[0])).toEqual(['file', 'a.png', 'c.png']);
   });
 
+  it("unlessListed appends a file's row only if no row lists it (an image found after a crash)", async () => {
+    const manifest = join(dir, 'batch', 'manifest.csv');
+    const image = (name: string, i: number) => fakeImage(join(dir, 'batch', name), i);
+    // nothing yet: the header and the row
+    expect(
+      await appendManifestRow(manifest, image('a.png', 1), sampleMetadata(), {
+        unlessListed: true,
+      }),
+    ).toBe(true);
+    // a prompt whose text holds a line starting like a row of b.png
+    const tricky = sampleMetadata({ prompt: 'x\r\nb.png,y' });
+    expect(await appendManifestRow(manifest, image('c.png', 3), tricky)).toBe(true);
+    const once = { unlessListed: true };
+    const [again, b, bTwice] = await Promise.all([
+      appendManifestRow(manifest, image('a.png', 1), sampleMetadata(), once),
+      appendManifestRow(manifest, image('b.png', 2), sampleMetadata(), once),
+      // queued behind the one before: sees its row
+      appendManifestRow(manifest, image('b.png', 2), sampleMetadata(), once),
+    ]);
+    expect([again, b, bTwice]).toEqual([false, true, false]);
+    const rows = parseCsv(await readFile(manifest, 'utf8'));
+    expect(rows.map((row) => row[0])).toEqual(['file', 'a.png', 'c.png', 'b.png']);
+  });
+
   it('a full disk fails the append as disk-full', async () => {
     const fullDisk: LibraryFs = {
       ...fsp,

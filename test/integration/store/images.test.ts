@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { nameCandidates } from '../../../main/core/library/naming.ts';
+import { URL_EXPIRED_CODE } from '../../../main/core/store/imageRepository.ts';
 import type { Store } from '../../../main/core/store/store.ts';
 import { prompts, tempStore } from './tempStore.ts';
 
@@ -134,14 +135,14 @@ describe('images and downloads', () => {
     expect(store.images.claimDownloads(1, 99)).toEqual([]);
     expect(store.images.claimDownloads(1, 100)).toHaveLength(1);
     store.images.markDownloadFailed(image!.id, {
-      code: 'url-expired',
-      reason: 'The temporary URL has expired (403).',
+      code: 'file_server_error',
+      reason: 'The file server failed (500).',
       retryAt: null,
       now: 101,
     });
     expect(store.images.get(image!.id)).toMatchObject({
       downloadState: 'failed',
-      failureCode: 'url-expired',
+      failureCode: 'file_server_error',
       downloadTries: 2,
     });
     expect(store.images.counts()).toMatchObject({ failed: 1, pending: 0 });
@@ -155,6 +156,48 @@ describe('images and downloads', () => {
       downloadTries: 0,
     });
     expect(store.jobs.get(jobId)).toEqual(jobBefore);
+  });
+
+  it('"retry downloads" leaves out links that expired, unless stored bytes can stand in', () => {
+    const [expired, expiredWithBytes, serverError, noCode] = succeedWith([
+      { idx: 1, url: 'https://gw/tmp/1.png' },
+      { idx: 2, url: 'https://gw/tmp/2.png', b64: PNG },
+      { idx: 3, url: 'https://gw/tmp/3.png' },
+      { idx: 4, url: 'https://gw/tmp/4.png' },
+    ]);
+    expect(store.images.claimDownloads(10, 30)).toHaveLength(4);
+    const fail = (id: number, code: string) =>
+      store.images.markDownloadFailed(id, { code, reason: code, retryAt: null, now: 31 });
+    fail(expired!.id, URL_EXPIRED_CODE);
+    fail(expiredWithBytes!.id, URL_EXPIRED_CODE);
+    fail(serverError!.id, 'file_server_error');
+    fail(noCode!.id, 'x');
+    // (a failure stored without a code must not be mistaken for an expired link)
+    store.db.prepare('UPDATE images SET failure_code = NULL WHERE id = ?').run(noCode!.id);
+    const batchId = store.jobs.get(jobId)!.batchId;
+    expect(store.images.countExpiredLinks()).toBe(1);
+    expect(store.images.countExpiredLinks(batchId)).toBe(1);
+    expect(store.images.listExpiredLinks().map((i) => i.id)).toEqual([expired!.id]);
+
+    // another batch's scope queues nothing of this one
+    const other = store.batches.create({ name: 'other' }, prompts(1), 40);
+    expect(store.images.retryFailedDownloads(50, other.id)).toBe(0);
+
+    expect(store.images.retryFailedDownloads(50, batchId)).toBe(3);
+    expect(store.images.get(expired!.id)).toMatchObject({
+      downloadState: 'failed',
+      failureCode: URL_EXPIRED_CODE,
+    });
+    for (const image of [expiredWithBytes, serverError, noCode]) {
+      expect(store.images.get(image!.id)).toMatchObject({
+        downloadState: 'pending',
+        downloadTries: 0,
+      });
+    }
+    expect(store.images.counts(batchId)).toMatchObject({ failed: 1, pending: 3 });
+    // asking again changes nothing: the lost one stays lost, and counted
+    expect(store.images.retryFailedDownloads(60)).toBe(0);
+    expect(store.images.countExpiredLinks()).toBe(1);
   });
 
   it('resumes downloads cut short by a crash', () => {

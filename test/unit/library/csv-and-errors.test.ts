@@ -3,6 +3,7 @@ import {
   completeRecordsLength,
   csvField,
   csvRow,
+  hasRecordStartingWith,
   parseCsv,
 } from '../../../main/core/library/csv.ts';
 import { fromFsError, LibraryWriteError } from '../../../main/core/library/write-error.ts';
@@ -38,6 +39,29 @@ describe('CSV (RFC 4180)', () => {
     // Cut inside a multi-byte character: still a byte offset at the last record's end.
     const cut = Buffer.concat([Buffer.from(whole), Buffer.from('é', 'utf8').subarray(0, 1)]);
     expect(completeRecordsLength(cut)).toBe(Buffer.byteLength(whole));
+  });
+
+  it('tells whether a record starts with a field, not fooled by quoted line breaks', () => {
+    const csv = Buffer.from(
+      csvRow(['file', 'prompt']) +
+        // a prompt whose second line looks like a record of b.png
+        csvRow(['a.png', 'one\nb.png,two "q"']) +
+        csvRow(['c,d.png', 'comma in the name']) +
+        csvRow(['é.png', 'ok']),
+      'utf8',
+    );
+    expect(hasRecordStartingWith(csv, 'a.png')).toBe(true);
+    expect(hasRecordStartingWith(csv, 'c,d.png')).toBe(true);
+    expect(hasRecordStartingWith(csv, 'é.png')).toBe(true);
+    expect(hasRecordStartingWith(csv, 'b.png')).toBe(false);
+    expect(hasRecordStartingWith(csv, 'd.png')).toBe(false);
+    expect(hasRecordStartingWith(csv, '.png')).toBe(false);
+    // the header is not a record of a file named "file"
+    expect(hasRecordStartingWith(csv, 'file')).toBe(false);
+    // a match inside quotes first, a real record of the same name after it
+    const later = Buffer.concat([csv, Buffer.from(csvRow(['b.png', 'real']))]);
+    expect(hasRecordStartingWith(later, 'b.png')).toBe(true);
+    expect(hasRecordStartingWith(Buffer.alloc(0), 'a.png')).toBe(false);
   });
 });
 
