@@ -4,5 +4,15 @@
 import { enableCompileCache } from '../main/core/runtime/compile-cache.ts';
 
 enableCompileCache();
-const { main } = await import('../main/cli/index.ts');
-process.exitCode = await main(process.argv.slice(2));
+// Installed first, so that even a module failing to load is reported as a bug (exit code 70),
+// never as 1, which means "some jobs failed".
+const { internalErrorHandler } = await import('../main/cli/internal-error.ts');
+const onInternalError = internalErrorHandler();
+process.on('uncaughtException', onInternalError);
+process.on('unhandledRejection', onInternalError);
+try {
+  const { main } = await import('../main/cli/index.ts');
+  process.exitCode = await main(process.argv.slice(2));
+} catch (error) {
+  onInternalError(error);
+}

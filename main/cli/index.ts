@@ -58,8 +58,8 @@ function usage(): string {
     './atelier-library (--out DIR). The key comes from ATELIER_API_KEY; --demo needs none.',
     '',
     'Exit codes: 0 all succeeded and every image on disk, 1 some work failed, came back',
-    'short or the queue paused on a problem, 2 usage or configuration error, 130 paused by',
-    'Ctrl+C.',
+    'short or the queue paused on a problem, 2 usage or configuration error, 70 internal',
+    'error (a bug in Atelier), 130 stopped by Ctrl+C.',
     '',
     'Try it: atelier run samples/demo-prompts.csv --demo',
     '',
@@ -72,7 +72,10 @@ function synopsis(command: Command): string {
   return command.help.split('\n\n')[0] ?? command.help;
 }
 
-/** Runs the CLI and returns the exit code: 0 success, 1 some work failed, 2 usage or configuration. */
+/**
+ * Runs the CLI and returns the exit code: 0 success, 1 some work failed, 2 usage or
+ * configuration. Any other error is a bug: it is thrown, for bin/atelier.js to report (70).
+ */
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {

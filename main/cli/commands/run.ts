@@ -1,7 +1,7 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { createCatalogue } from '../../../shared/gateway/catalogue.ts';
 import { importPromptFile, type RowDefaults } from '../../core/import/import-batch.ts';
-import { formatOf, PromptFileError } from '../../core/import/prompt-file.ts';
+import { formatOf, PromptFileError, PromptFileReadError } from '../../core/import/prompt-file.ts';
 import { DEFAULT_TEMPLATE } from '../../core/library/naming.ts';
 import type { Batch } from '../../core/store/rows.ts';
 import { describeHolder } from '../../core/store/runnerLease.ts';
@@ -32,7 +32,8 @@ export const runCommand: Command = {
 Imports the file as one batch (every row checked first: a bad row is reported with its line
 number and nothing is imported), then runs the data folder's queue until it is done, showing
 progress on stderr, and prints where the images are. Ctrl+C pauses cleanly (requests in
-flight finish); Ctrl+C again stops at once. "atelier resume" carries on either way.
+flight finish); Ctrl+C again stops at once. Either way the summary is printed and "atelier
+resume" carries on.
 
 Files: .txt is one prompt a line (# starts a comment); .csv and .jsonl have the columns
 prompt (required), model, size, n, seed, quality, output_format, negative_prompt, name, and
@@ -60,7 +61,8 @@ ${SESSION_FLAGS_HELP}
 Key: ATELIER_API_KEY (required unless --demo; never printed or saved).
 Exit codes: 0 all succeeded and every image on disk; 1 some prompts or downloads failed, a
 prompt returned fewer images than asked, or the queue paused on a problem (key, permission,
-balance, disk); 2 usage or configuration error; 130 paused by Ctrl+C.
+balance, disk); 2 usage or configuration error; 70 internal error (a bug: please report it);
+130 stopped by Ctrl+C.
 
 Examples:
   atelier run prompts.csv --demo
@@ -127,7 +129,9 @@ Examples:
           ...(values.name ? { name: values.name } : {}),
         });
       } catch (error) {
-        if (error instanceof PromptFileError) throw new ConfigError(error.message);
+        if (error instanceof PromptFileError || error instanceof PromptFileReadError) {
+          throw new ConfigError(error.message);
+        }
         throw error;
       }
       saveSettings(dataDir, settings);
@@ -171,6 +175,9 @@ function checkPromptFile(file: string): void {
   }
   if (!existsSync(file)) {
     throw new ConfigError(`Cannot find the prompt file ${file}. Check the path and run again.`);
+  }
+  if (statSync(file).isDirectory()) {
+    throw new ConfigError(`${file} is a folder, not a prompt file. Give the file inside it.`);
   }
 }
 

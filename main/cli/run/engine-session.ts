@@ -7,9 +7,10 @@ import type { Store } from '../../core/store/store.ts';
 import { ConfigError } from '../command.ts';
 import { failureCounts } from './failure-counts.ts';
 import { connectGateway, type GatewayConnection } from './gateway-connection.ts';
-import { createInterruptHandler, INTERRUPTED_EXIT_CODE } from './interrupt.ts';
+import { createInterruptHandler } from './interrupt.ts';
 import { createProgressReporter, progressMode } from './progress-reporter.ts';
 import type { SavedSettings } from './saved-settings.ts';
+import { stopAtOnce } from './stop-at-once.ts';
 import {
   buildSummary,
   formatSummary,
@@ -68,29 +69,46 @@ export async function runEngineSession(options: SessionOptions): Promise<number>
     await connection.close();
     throw error;
   }
+  const summarize = (outcome: RunOutcome) =>
+    collectSummary(options, engine, outcome, Date.now() - startedAt, notes);
+  let stoppedAtOnce = false;
   let outcome: RunOutcome;
   try {
     outcome = await watchUntilIdle(engine, {
       json: options.json,
       finished: () => nothingLeft(store),
       view: (progress) => scoped(store, options.batch, progress),
+      stopNow: () => {
+        stoppedAtOnce = true;
+        // what the database holds at that moment: the prompts in flight are still running
+        stopAtOnce(() => finalWords(summarize('interrupted'), options, true));
+      },
     });
   } finally {
     await engine.stop();
     await connection.close();
   }
-  const summary = collectSummary(options, engine, outcome, Date.now() - startedAt, notes);
-  if (options.json) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
-  else {
-    const scope = options.batch ? { batchId: options.batch.id } : {};
-    const text = formatSummary(summary, {
-      commandSuffix: options.commandSuffix,
-      failedExamples: failedExamples(store, scope),
-      expiredExamples: expiredExamples(store, scope),
-    });
-    process.stdout.write(`${text}\n`);
+  // The process is about to exit with the summary already printed: `--json` gets one object.
+  if (stoppedAtOnce) return new Promise<never>(() => {});
+  const words = finalWords(summarize(outcome), options, false);
+  process.stdout.write(words.text);
+  return words.exitCode;
+}
+
+/** The summary as printed: one JSON object with --json, otherwise the text for a person. */
+function finalWords(summary: RunSummary, options: SessionOptions, stoppedAtOnce: boolean) {
+  if (options.json) {
+    return { text: `${JSON.stringify(summary, null, 2)}\n`, exitCode: summary.exitCode };
   }
-  return summary.exitCode;
+  const { store } = options;
+  const scope = options.batch ? { batchId: options.batch.id } : {};
+  const text = formatSummary(summary, {
+    commandSuffix: options.commandSuffix,
+    failedExamples: failedExamples(store, scope),
+    expiredExamples: expiredExamples(store, scope),
+    stoppedAtOnce,
+  });
+  return { text: `${text}\n`, exitCode: summary.exitCode };
 }
 
 function failedExamples(store: Store, scope: { batchId?: number }): FailedExample[] {
@@ -151,11 +169,13 @@ interface WatchOptions {
   finished: () => boolean;
   /** What the progress bar counts: the run's batch, or everything. */
   view: (progress: EngineProgress) => EngineProgress;
+  /** The second Ctrl+C: print the summary and exit as soon as it is written. */
+  stopNow: () => void;
 }
 
 /** Waits for the queue to settle, drawing progress; Ctrl+C pauses, Ctrl+C again leaves. */
 async function watchUntilIdle(engine: Engine, options: WatchOptions): Promise<RunOutcome> {
-  const { json, finished, view } = options;
+  const { json, finished, view, stopNow } = options;
   const stderr = process.stderr;
   const mode = progressMode({ json, isTTY: Boolean(stderr.isTTY) });
   const reporter = createProgressReporter(stderr, mode);
@@ -171,11 +191,9 @@ async function watchUntilIdle(engine: Engine, options: WatchOptions): Promise<Ru
       engine.pause(INTERRUPT_REASON, 'manual');
     },
     exitNow() {
-      stderr.write(
-        '\nStopped at once. Requests still in flight will be marked uncertain (never resent ' +
-          'silently); "atelier resume" continues the rest.\n',
-      );
-      process.exit(INTERRUPTED_EXIT_CODE);
+      // no bar redrawn over the summary while it is written
+      engine.off('progress', onProgress);
+      stopNow();
     },
   });
   const onProgress = (progress: EngineProgress) => reporter.update(view(progress));

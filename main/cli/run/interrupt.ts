@@ -12,14 +12,17 @@ export interface InterruptHandler {
   readonly interrupted: boolean;
 }
 
-/** Ctrl+C once pauses cleanly; Ctrl+C again leaves at once. */
+/**
+ * Ctrl+C once pauses cleanly; Ctrl+C again leaves at once. Later presses change nothing:
+ * leaving is under way, and a second summary on stdout would break `--json`.
+ */
 export function createInterruptHandler(actions: InterruptActions): InterruptHandler {
   let presses = 0;
   return {
     handle() {
       presses++;
       if (presses === 1) actions.pause();
-      else actions.exitNow();
+      else if (presses === 2) actions.exitNow();
     },
     get interrupted() {
       return presses > 0;

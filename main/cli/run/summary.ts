@@ -117,6 +117,8 @@ export interface SummaryTextOptions {
   commandSuffix: string;
   failedExamples: readonly FailedExample[];
   expiredExamples: readonly ExpiredExample[];
+  /** A second Ctrl+C: the requests in flight were cut off, not allowed to finish. */
+  stoppedAtOnce?: boolean;
 }
 
 /** How many examples of each kind the summary names. */
@@ -125,7 +127,7 @@ export const SUMMARY_EXAMPLES = 5;
 /** The summary for a person: where the images are, what failed and which command retries it. */
 export function formatSummary(summary: RunSummary, options: SummaryTextOptions): string {
   const { jobs, images, failures } = summary;
-  const lines: string[] = [headline(summary)];
+  const lines: string[] = [headline(summary, options.stoppedAtOnce ?? false)];
   const notStarted = jobs.queued + jobs.retrying + jobs.running;
   const counts = [`${jobs.succeeded} succeeded`];
   if (jobs.failed > 0) counts.push(`${jobs.failed} failed`);
@@ -150,9 +152,13 @@ export function formatSummary(summary: RunSummary, options: SummaryTextOptions):
   return lines.join('\n');
 }
 
-function headline(summary: RunSummary): string {
+function headline(summary: RunSummary, stoppedAtOnce: boolean): string {
   const took = formatWallTime(summary.wallTimeMs);
   const { jobs } = summary;
+  if (summary.outcome === 'interrupted' && stoppedAtOnce) {
+    const cutOff = jobs.running > 0 ? `, ${jobs.running} prompt(s) still in flight` : '';
+    return `Stopped at once by a second Ctrl+C after ${took}${cutOff}.`;
+  }
   if (summary.outcome === 'interrupted') {
     return `Paused by Ctrl+C after ${took}; the requests in flight were allowed to finish.`;
   }

@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { extname } from 'node:path';
 import { createInterface } from 'node:readline';
+import { pipeline } from 'node:stream';
 import { parse } from 'csv-parse';
 import { toPromptRow, type PromptRow, type RowError } from './prompt-row.ts';
 
@@ -22,8 +23,18 @@ export type ParsedRecord = { row: PromptRow } | { error: RowError };
  */
 export async function* readPromptFile(path: string): AsyncGenerator<ParsedRecord> {
   const format = formatOf(path);
-  if (format === 'csv') yield* readCsv(path);
-  else yield* readLines(path, format);
+  try {
+    if (format === 'csv') yield* readCsv(path);
+    else yield* readLines(path, format);
+  } catch (error) {
+    if (isFileSystemError(error)) throw new PromptFileReadError(path, error);
+    throw error;
+  }
+}
+
+/** An error from the file itself (EACCES, EISDIR, EIO…), not from its content. */
+function isFileSystemError(error: unknown): error is NodeJS.ErrnoException {
+  return error instanceof Error && typeof (error as NodeJS.ErrnoException).syscall === 'string';
 }
 
 async function* readLines(path: string, format: 'txt' | 'jsonl'): AsyncGenerator<ParsedRecord> {
@@ -55,7 +66,9 @@ async function* readLines(path: string, format: 'txt' | 'jsonl'): AsyncGenerator
 }
 
 async function* readCsv(path: string): AsyncGenerator<ParsedRecord> {
-  const parser = createReadStream(path).pipe(
+  // pipeline, not pipe: a read error must reach the loop below, not go uncaught
+  const parser = pipeline(
+    createReadStream(path),
     parse({
       bom: true,
       columns: (header: string[]) => header.map((h) => h.trim().toLowerCase()),
@@ -64,6 +77,8 @@ async function* readCsv(path: string): AsyncGenerator<ParsedRecord> {
       relax_column_count: false,
       info: true,
     }),
+    // (the error also ends the loop below, where it is handled)
+    () => {},
   );
   let headerChecked = false;
   try {
@@ -81,10 +96,22 @@ async function* readCsv(path: string): AsyncGenerator<ParsedRecord> {
       yield toPromptRow(record, info.lines);
     }
   } catch (error) {
+    if (isFileSystemError(error)) throw error;
     const e = error as Error & { lines?: number };
     yield {
       error: { line: e.lines ?? 0, message: e.message.replace(/^Invalid Record Length: /, '') },
     };
+  }
+}
+
+/** Thrown when the file cannot be read (permissions, a disk error): nothing of it was imported. */
+export class PromptFileReadError extends Error {
+  constructor(path: string, cause: NodeJS.ErrnoException) {
+    super(
+      `Cannot read the prompt file ${path} (${cause.message}); nothing was imported. ` +
+        'Check that it is a readable file and run again.',
+      { cause },
+    );
   }
 }
 

@@ -24,11 +24,14 @@ export interface CliChild {
  * Starts `atelier …` in `cwd` with a clean environment: no ATELIER_API_KEY unless given.
  * Asynchronous on purpose: the tests' simulator answers from this same process.
  */
-export function startCli(args: string[], options: { cwd: string; key?: string }): CliChild {
+export function startCli(args: string[], options: CliOptions): CliChild {
   const env: NodeJS.ProcessEnv = { ...process.env };
   delete env.ATELIER_API_KEY;
   if (options.key !== undefined) env.ATELIER_API_KEY = options.key;
-  const child = spawn(process.execPath, [bin, ...args], { cwd: options.cwd, env });
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), bin, ...args], {
+    cwd: options.cwd,
+    env,
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -39,7 +42,14 @@ export function startCli(args: string[], options: { cwd: string; key?: string })
   return { child, done, output: () => ({ stdout, stderr }) };
 }
 
-export function runCli(args: string[], options: { cwd: string; key?: string }): Promise<CliResult> {
+export interface CliOptions {
+  cwd: string;
+  key?: string;
+  /** Flags for node before the script (a test's `--import` of a fault, say). */
+  nodeArgs?: string[];
+}
+
+export function runCli(args: string[], options: CliOptions): Promise<CliResult> {
   return startCli(args, options).done;
 }
 

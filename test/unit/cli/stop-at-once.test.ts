@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { createInterruptHandler } from '../../../main/cli/run/interrupt.ts';
+import { stopAtOnce } from '../../../main/cli/run/stop-at-once.ts';
+import { buildSummary, formatSummary } from '../../../main/cli/run/summary.ts';
+
+function fakeStream(answer = true) {
+  const written: string[] = [];
+  return {
+    written,
+    text: () => written.join(''),
+    write(text: string, callback: (error?: Error | null) => void) {
+      written.push(text);
+      if (answer) setImmediate(() => callback());
+      return true;
+    },
+  };
+}
+
+function exitPromise() {
+  let exit!: (code: number) => void;
+  const code = new Promise<number>((r) => (exit = r));
+  return { code, exit };
+}
+
+describe('stopAtOnce (the second Ctrl+C)', () => {
+  it('prints the summary on stdout, then exits with its code', async () => {
+    const stdout = fakeStream();
+    const stderr = fakeStream();
+    const { code, exit } = exitPromise();
+    stopAtOnce(() => ({ text: '{"outcome":"interrupted"}\n', exitCode: 130 }), {
+      stdout,
+      stderr,
+      exit,
+    });
+    expect(await code).toBe(130);
+    expect(stdout.text()).toBe('{"outcome":"interrupted"}\n');
+    expect(stderr.text()).toContain('Stopped at once');
+  });
+
+  it('still exits, with 130, when the summary cannot be read; says why on stderr', async () => {
+    const stdout = fakeStream();
+    const stderr = fakeStream();
+    const { code, exit } = exitPromise();
+    stopAtOnce(
+      () => {
+        throw new Error('database is locked (key sk-abc123456789)');
+      },
+      { stdout, stderr, exit },
+    );
+    expect(await code).toBe(130);
+    expect(stdout.written).toEqual([]);
+    expect(stderr.text()).toMatch(/Could not read the summary \(database is locked/);
+    expect(stderr.text()).toContain('atelier status');
+    expect(stderr.text()).not.toContain('sk-abc123456789');
+  });
+
+  it('does not wait for a stdout that never takes the text', async () => {
+    const { code, exit } = exitPromise();
+    stopAtOnce(() => ({ text: '{}\n', exitCode: 130 }), {
+      stdout: fakeStream(false),
+      stderr: fakeStream(),
+      exit,
+      timeoutMs: 20,
+    });
+    expect(await code).toBe(130);
+  });
+});
+
+describe('Ctrl+C pressed more than twice', () => {
+  it('stops once: a third press does not print a second summary', () => {
+    const calls: string[] = [];
+    const handler = createInterruptHandler({
+      pause: () => calls.push('pause'),
+      exitNow: () => calls.push('exit'),
+    });
+    handler.handle();
+    handler.handle();
+    handler.handle();
+    expect(calls).toEqual(['pause', 'exit']);
+  });
+});
+
+describe('the human summary after a second Ctrl+C', () => {
+  it('says the run was stopped at once and how many prompts were still in flight', () => {
+    const summary = buildSummary({
+      outcome: 'interrupted',
+      batch: { id: 1, name: 'p', dirName: 'p' },
+      libraryDir: '/lib',
+      jobs: { queued: 3, running: 2, retrying: 0, succeeded: 5, failed: 0, canceled: 0 },
+      downloads: { pending: 0, downloading: 0, done: 5, failed: 0 },
+      failures: {},
+      partial: { jobs: 0, missingImages: 0 },
+      topUps: 0,
+      expiredLinks: 0,
+      stats: { requestsSent: 7, imagesWritten: 5, bytesWritten: 1 },
+      wallTimeMs: 2_000,
+      paused: { reason: 'Paused with Ctrl+C.', code: 'manual' },
+      notes: [],
+    });
+    expect(summary.exitCode).toBe(130);
+    const options = { commandSuffix: '', failedExamples: [], expiredExamples: [] };
+    const stopped = formatSummary(summary, { ...options, stoppedAtOnce: true });
+    expect(stopped.split('\n')[0]).toBe(
+      'Stopped at once by a second Ctrl+C after 2.0 s, 2 prompt(s) still in flight.',
+    );
+    expect(stopped).toContain('atelier resume');
+    // the first Ctrl+C's summary is unchanged
+    expect(formatSummary(summary, options).split('\n')[0]).toMatch(/^Paused by Ctrl\+C after/);
+  });
+});
