@@ -350,7 +350,11 @@ export class Engine extends EventEmitter<EngineEvents> {
     return count;
   }
 
-  /** Failed downloads again, from the stored link or bytes: never a new generation. */
+  /**
+   * Failed downloads again, from the stored link or bytes: never a new generation. Returns how
+   * many were queued. Those lost to an expired link (no bytes stored) are left failed: asking
+   * the link again is a request that can only fail; store.images.countExpiredLinks counts them.
+   */
   retryDownloads(batchId?: number): number {
     const count = this.store.images.retryFailedDownloads(this.ctx.now(), batchId);
     this.pump();
