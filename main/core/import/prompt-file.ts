@@ -118,15 +118,41 @@ export class PromptFileReadError extends Error {
 /** Thrown when a file has bad rows: nothing of it was imported. */
 export class PromptFileError extends Error {
   readonly errors: RowError[];
+  /** `errors`: the bad rows listed (possibly not all of them); `total`: how many there are. */
   constructor(path: string, errors: RowError[], total: number) {
-    const shown = errors
-      .slice(0, 20)
-      .map((e) => `  line ${e.line}: ${e.message}`)
-      .join('\n');
-    const more = total > 20 ? `\n  … and ${total - 20} more` : '';
     super(
-      `${path} has ${total} bad row(s); nothing was imported. Fix them and run again:\n${shown}${more}`,
+      `${path} has ${total} bad row(s); nothing was imported. Fix them and run again:\n` +
+        describeRowErrors(errors, total),
     );
     this.errors = errors;
   }
+}
+
+/** Kinds of problem listed; the rest are counted. */
+const SHOWN_PROBLEMS = 20;
+/** Line numbers listed for one kind of problem. */
+const SHOWN_LINES = 5;
+
+/**
+ * One line per kind of problem, with the lines that have it: sixty rows without a model make
+ * one line, not twenty that say the same thing and "… and 40 more".
+ */
+export function describeRowErrors(errors: readonly RowError[], total: number): string {
+  const byMessage = new Map<string, number[]>();
+  for (const { line, message } of errors) {
+    const lines = byMessage.get(message);
+    if (lines) lines.push(line);
+    else byMessage.set(message, [line]);
+  }
+  const groups = [...byMessage];
+  const shown = groups.slice(0, SHOWN_PROBLEMS).map(([message, lines]) => {
+    if (lines.length === 1) return `  line ${lines[0]}: ${message}`;
+    const listed = lines.slice(0, SHOWN_LINES).join(', ');
+    const more = lines.length > SHOWN_LINES ? ` and ${lines.length - SHOWN_LINES} more` : '';
+    return `  lines ${listed}${more}: ${message}`;
+  });
+  const unlisted =
+    total - groups.slice(0, SHOWN_PROBLEMS).reduce((sum, [, lines]) => sum + lines.length, 0);
+  if (unlisted > 0) shown.push(`  … and ${unlisted} more bad row(s)`);
+  return shown.join('\n');
 }
