@@ -143,6 +143,14 @@ const BUILT_IN_INPUT: ModelEntryInput[] = [
     pricePerImage: 300,
   },
   { kind: 'video', id: 'sora-2', seconds: ['4', '8', '12'], sizes: ['720x1280', '1280x720'] },
+  {
+    // its document asks for the task API (interface 3, endpoint 9)
+    kind: 'video',
+    id: 'kling-v2',
+    submitPath: 'video-generations',
+    seconds: ['5', '10'],
+    sizes: ['1280x720', '720x1280', '1024x1024'],
+  },
   { kind: 'text', id: 'gpt-4o-mini' },
 ];
 

@@ -1,5 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
-import { createCatalogue } from '../../../shared/gateway/catalogue.ts';
+import { loadCatalogue } from '../run/model-catalogue.ts';
 import { importPromptFile, type RowDefaults } from '../../core/import/import-batch.ts';
 import { formatOf, PromptFileError, PromptFileReadError } from '../../core/import/prompt-file.ts';
 import { DEFAULT_TEMPLATE } from '../../core/library/naming.ts';
@@ -112,7 +112,7 @@ Examples:
     if (settings.gateway.kind === 'remote') remoteProfile(settings.gateway);
     const apiKey = requireApiKey(settings.gateway, process.env);
 
-    const catalogue = createCatalogue();
+    const catalogue = loadCatalogue(dataDir);
     const store = openDataFolder(dataDir);
     try {
       // Before the import: it holds the write lock for its whole second pass, which would

@@ -1,4 +1,4 @@
-import { createCatalogue } from '../../../shared/gateway/catalogue.ts';
+import { loadCatalogue } from './model-catalogue.ts';
 import type { Engine } from '../../core/engine/engine.ts';
 import type { Batch } from '../../core/store/rows.ts';
 import type { Store } from '../../core/store/store.ts';
@@ -58,7 +58,7 @@ export async function continueQueue(
       store,
       settings,
       apiKey,
-      catalogue: createCatalogue(),
+      catalogue: loadCatalogue(dataDir),
       json: values.json ?? false,
       batch,
       commandSuffix: dataFlagSuffix(values.data),
