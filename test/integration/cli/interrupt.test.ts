@@ -14,11 +14,15 @@ afterEach(async () => {
   gateway = undefined;
 });
 
-async function slowRun(latencyMs: number, rows: number) {
+/** A run whose first two requests are at the gateway, answered only after `latencyMs`. */
+async function slowRun(latencyMs: number, rows: number, extraFlags: string[] = []) {
   const sim = (gateway = await startGateway({ latency: { fixedMs: latencyMs } }));
   ws = workspace({ 'p.csv': csv(rows) });
   const cli = startCli(
-    ['run', 'p.csv', '--gateway', sim.url, '--model', 'flux-schnell', '--concurrency', '2'],
+    [
+      ...['run', 'p.csv', '--gateway', sim.url, '--model', 'flux-schnell', '--concurrency', '2'],
+      ...extraFlags,
+    ],
     { cwd: ws.dir, key: sim.key },
   );
   // two requests have reached the gateway and are being worked on
@@ -83,5 +87,70 @@ describe('Ctrl+C during atelier run', () => {
     expect(retried.code).toBe(0);
     expect(summaryOf(retried).jobs).toMatchObject({ succeeded: 4, failed: 0 });
     expect(sim.ledger.entries()).toHaveLength(6);
+  });
+});
+
+// The second Ctrl+C leaves without waiting for the requests in flight, but still prints the
+// summary: a script reading `--json` must get its object.
+
+/** With --json nothing is said on stderr: the first Ctrl+C shows as the queue's pause. */
+async function waitForPause(timeoutMs: number): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const status = await runCli(['status', '--json'], { cwd: ws.dir });
+    if ((JSON.parse(status.stdout) as StatusView).paused !== null) return;
+    if (Date.now() > until) throw new Error('The first Ctrl+C did not pause the queue.');
+  }
+}
+
+describe('a second Ctrl+C', () => {
+  it('with --json, prints one summary object of what the database holds, exits 130, and resume carries on', async () => {
+    const { sim, cli } = await slowRun(4000, 4, ['--json']);
+    cli.child.kill('SIGINT');
+    await waitForPause(2500);
+    const sentAt = Date.now();
+    cli.child.kill('SIGINT');
+    const result = await cli.done;
+    expect(Date.now() - sentAt).toBeLessThan(1500); // did not wait for the 4 s requests
+    expect(result.code).toBe(130);
+    expect(result.stderr).toContain('Stopped at once');
+
+    const summary = summaryOf(result); // exactly one JSON object on stdout
+    expect(summary).toMatchObject({
+      outcome: 'interrupted',
+      exitCode: 130,
+      batch: { name: 'p' },
+      // the two cut off are still running in the database; the next start settles them
+      jobs: { queued: 2, running: 2, succeeded: 0, failed: 0, total: 4 },
+      images: { onDisk: 0 },
+      paused: { code: 'manual', kind: 'manual' },
+    });
+    expect(sim.ledger.entries()).toHaveLength(2);
+
+    // resume: the two cut off may have been charged, so they fail as uncertain, not resent
+    const resumed = await runCli(['resume', '--json'], { cwd: ws.dir, key: sim.key });
+    expect(resumed.code).toBe(1);
+    expect(summaryOf(resumed)).toMatchObject({
+      outcome: 'done',
+      jobs: { succeeded: 2, failed: 2, running: 0, queued: 0 },
+      failures: { uncertain: 2 },
+      paused: null,
+    });
+    expect(sim.ledger.entries()).toHaveLength(4);
+  });
+
+  it('without --json, prints a short summary saying it stopped at once and what to run next', async () => {
+    const { cli } = await slowRun(2500, 4);
+    cli.child.kill('SIGINT');
+    await waitFor(() => cli.output().stderr.includes('Pausing'));
+    cli.child.kill('SIGINT');
+    const result = await cli.done;
+    expect(result.code).toBe(130);
+    const lines = result.stdout.split('\n');
+    expect(lines[0]).toMatch(
+      /^Stopped at once by a second Ctrl\+C after .+, 2 prompt\(s\) still in flight\.$/,
+    );
+    expect(result.stdout).toContain('Prompts: 0 succeeded, 4 not finished (of 4).');
+    expect(result.stdout).toMatch(/atelier resume\s+carries on with the unfinished work/);
   });
 });
