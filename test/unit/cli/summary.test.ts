@@ -242,3 +242,27 @@ describe('formatSummary', () => {
     expect(out).toContain('The 2 image(s) whose link expired cannot be downloaded any more');
   });
 });
+
+describe('the human summary after a second Ctrl+C', () => {
+  it('says the run was stopped at once and how many prompts were still in flight', () => {
+    const summary = buildSummary(
+      input({
+        outcome: 'interrupted',
+        jobs: { queued: 3, running: 2, retrying: 0, succeeded: 5, failed: 0, canceled: 0 },
+        downloads: { pending: 0, downloading: 0, done: 5, failed: 0 },
+        stats: { requestsSent: 7, imagesWritten: 5, bytesWritten: 1 },
+        wallTimeMs: 2_000,
+        paused: { reason: 'Paused with Ctrl+C.', code: 'manual' },
+      }),
+    );
+    expect(summary.exitCode).toBe(130);
+    const options = { commandSuffix: '', failedExamples: [], expiredExamples: [] };
+    const stopped = formatSummary(summary, { ...options, stoppedAtOnce: true });
+    expect(stopped.split('\n')[0]).toBe(
+      'Stopped at once by a second Ctrl+C after 2.0 s, 2 prompt(s) still in flight.',
+    );
+    expect(stopped).toContain('atelier resume');
+    // the first Ctrl+C's summary is unchanged
+    expect(formatSummary(summary, options).split('\n')[0]).toMatch(/^Paused by Ctrl\+C after/);
+  });
+});
