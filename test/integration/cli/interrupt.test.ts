@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StatusView } from '../../../main/cli/status/status-view.ts';
 import { startGateway, type RunningGateway } from '../../../main/core/simulator/index.ts';
-import { runCli, startCli, summaryOf, waitFor, workspace } from './harness.ts';
+import { runCli, startCli, summaryOf, waitFor, workspace, type CliChild } from './harness.ts';
 
 const csv = (rows: number) =>
   `prompt,size\n${Array.from({ length: rows }, (_, i) => `picture ${i + 1},64x64`).join('\n')}\n`;
@@ -28,6 +28,19 @@ async function slowRun(latencyMs: number, rows: number, extraFlags: string[] = [
   // two requests have reached the gateway and are being worked on
   await waitFor(() => sim.ledger.entries().length === 2);
   return { sim, cli };
+}
+
+/**
+ * Ctrl+C, then (once `firstTookHold` resolves) Ctrl+C again; the result, and how long the
+ * process took to leave after the second press.
+ */
+async function pressCtrlCTwice(cli: CliChild, firstTookHold: () => Promise<void>) {
+  cli.child.kill('SIGINT');
+  await firstTookHold();
+  const sentAt = Date.now();
+  cli.child.kill('SIGINT');
+  const result = await cli.done;
+  return { result, leftAfterMs: Date.now() - sentAt };
 }
 
 describe('Ctrl+C during atelier run', () => {
@@ -62,12 +75,10 @@ describe('Ctrl+C during atelier run', () => {
 
   it('exits at once on the second; the requests cut off become uncertain and are resent only when asked', async () => {
     const { sim, cli } = await slowRun(1500, 4);
-    cli.child.kill('SIGINT');
-    await waitFor(() => cli.output().stderr.includes('Pausing'));
-    const sentAt = Date.now();
-    cli.child.kill('SIGINT');
-    const result = await cli.done;
-    expect(Date.now() - sentAt).toBeLessThan(1000); // did not wait for the 1.5 s requests
+    const { result, leftAfterMs } = await pressCtrlCTwice(cli, () =>
+      waitFor(() => cli.output().stderr.includes('Pausing')),
+    );
+    expect(leftAfterMs).toBeLessThan(1000); // did not wait for the 1.5 s requests
     expect(result.code).toBe(130);
     expect(result.stderr).toContain('Stopped at once');
 
@@ -106,12 +117,8 @@ async function waitForPause(timeoutMs: number): Promise<void> {
 describe('a second Ctrl+C', () => {
   it('with --json, prints one summary object of what the database holds, exits 130, and resume carries on', async () => {
     const { sim, cli } = await slowRun(4000, 4, ['--json']);
-    cli.child.kill('SIGINT');
-    await waitForPause(2500);
-    const sentAt = Date.now();
-    cli.child.kill('SIGINT');
-    const result = await cli.done;
-    expect(Date.now() - sentAt).toBeLessThan(1500); // did not wait for the 4 s requests
+    const { result, leftAfterMs } = await pressCtrlCTwice(cli, () => waitForPause(2500));
+    expect(leftAfterMs).toBeLessThan(1500); // did not wait for the 4 s requests
     expect(result.code).toBe(130);
     expect(result.stderr).toContain('Stopped at once');
 
@@ -141,10 +148,9 @@ describe('a second Ctrl+C', () => {
 
   it('without --json, prints a short summary saying it stopped at once and what to run next', async () => {
     const { cli } = await slowRun(2500, 4);
-    cli.child.kill('SIGINT');
-    await waitFor(() => cli.output().stderr.includes('Pausing'));
-    cli.child.kill('SIGINT');
-    const result = await cli.done;
+    const { result } = await pressCtrlCTwice(cli, () =>
+      waitFor(() => cli.output().stderr.includes('Pausing')),
+    );
     expect(result.code).toBe(130);
     const lines = result.stdout.split('\n');
     expect(lines[0]).toMatch(
