@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { expect } from 'vitest';
 import type { KeySource } from '../../main/core/gateway/context.ts';
 import { createGatewayClient, type GatewayClient } from '../../main/core/gateway/client.ts';
 import { Engine, type EngineOptions } from '../../main/core/engine/engine.ts';
@@ -107,6 +108,15 @@ export async function engineRig(options: RigOptions = {}): Promise<EngineRig> {
   };
   if (options.start !== false) await engine.start();
   return rig;
+}
+
+/** The person fixes what paused the queue and resumes it: it runs to the end, no longer paused. */
+export async function resumeAfterFix(rig: EngineRig, fix: (rig: EngineRig) => void): Promise<void> {
+  fix(rig);
+  rig.engine.resume();
+  expect(await rig.engine.whenIdle()).toBe('done');
+  await rig.gateway.idle();
+  expect(rig.engine.progress().paused).toBeNull();
 }
 
 export function jobsOf(store: Store, batchId: number): Job[] {

@@ -6,6 +6,7 @@ import {
   jobsOf,
   ledgerOfJob,
   type EngineRig,
+  resumeAfterFix,
 } from '../../support/engine-harness.ts';
 
 // Interface section 7: 504/524 are never replayed blindly; parameter errors are never
@@ -201,11 +202,7 @@ describe('auth, permission and balance pause the whole queue', () => {
     // still paused: nothing starts by itself
     expect(await rig.engine.whenIdle()).toBe('paused');
 
-    fix(rig);
-    rig.engine.resume();
-    expect(await rig.engine.whenIdle()).toBe('done');
-    await rig.gateway.idle();
-    expect(rig.engine.progress().paused).toBeNull();
+    await resumeAfterFix(rig, fix);
     for (const job of jobsOf(rig.store, batch.id)) {
       expect(job.state).toBe('succeeded');
       expect(ledgerOfJob(rig.store, rig.gateway, job.id).filter((e) => e.charged > 0)).toHaveLength(

@@ -13,6 +13,7 @@ import {
   sha256File,
   until,
   type EngineRig,
+  resumeAfterFix,
 } from '../../support/engine-harness.ts';
 
 // Video jobs: submit once, poll, fetch the content; a submitted task is never resubmitted.
@@ -347,11 +348,7 @@ describe('a balance error in a video task answer pauses the whole queue', () => 
     expect(rig.engine.progress().requestsSent).toBe(1);
     expect(assertLegalPath(rig.store, first!.id)).toEqual(['queued→running', 'running→queued']);
 
-    fix(rig);
-    rig.engine.resume();
-    expect(await rig.engine.whenIdle()).toBe('done');
-    await rig.gateway.idle();
-    expect(rig.engine.progress().paused).toBeNull();
+    await resumeAfterFix(rig, fix);
     for (const job of jobsOf(rig.store, batch.id)) {
       expect(job).toMatchObject({ state: 'succeeded', videoTaskStatus: 'SUCCESS' });
       assertLegalPath(rig.store, job.id);
