@@ -3,6 +3,7 @@ import type { Store } from '../../core/store/store.ts';
 import { ConfigError, intFlag, parseFlags, UsageError, type Command } from '../command.ts';
 import { continueQueue } from '../run/continue-queue.ts';
 import { SESSION_FLAGS, SESSION_FLAGS_HELP } from '../run/session-flags.ts';
+import { EXPIRED_LINKS_REMEDY } from '../run/summary.ts';
 
 export const retryCommand: Command = {
   name: 'retry',
@@ -87,10 +88,7 @@ Exit codes as for "atelier run".`,
 function expiredLinksSkipped(expired: number): string {
   return (
     `Not queued: ${expired} download(s) whose link had expired. No retry can fetch them, and ` +
-    '"atelier retry --failed" does not apply (their prompts succeeded). Getting them means ' +
-    'generating them again, a new paid request: run those prompts again with "atelier run" ' +
-    '(the summary at the end names them; with --response-format b64_json the images come ' +
-    'inside the answer, with no link to expire).'
+    EXPIRED_LINKS_REMEDY
   );
 }
 

@@ -290,15 +290,19 @@ function nextSteps(
 }
 
 /**
- * No command brings these back: the link is gone, and their prompts succeeded, so
- * `retry --failed` does not pick them up.
+ * What getting images lost to an expired link takes, after a sentence ending in ", and ": no
+ * command brings them back, and their prompts succeeded, so `retry --failed` does not pick
+ * them up. Said by the summary and by `retry --downloads`.
  */
+export const EXPIRED_LINKS_REMEDY =
+  '"atelier retry --failed" does not apply (their prompts succeeded). Getting them means ' +
+  'generating them again, a new paid request: run those prompts again with "atelier run". ' +
+  'With --response-format b64_json the images come inside the answer, with no link to expire.';
+
 function expiredLinkAdvice(expired: number): string {
   return (
     `The ${expired} image(s) whose link expired cannot be downloaded any more, and ` +
-    '"atelier retry --failed" does not apply (their prompts succeeded). Getting them means ' +
-    'generating them again, a new paid request: run those prompts again with "atelier run". ' +
-    'With --response-format b64_json the images come inside the answer, with no link to expire.'
+    EXPIRED_LINKS_REMEDY
   );
 }
 
