@@ -1,15 +1,8 @@
-import {
-  closeSync,
-  fsyncSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from '../command.ts';
+import { readConfigFile } from '../config-file.ts';
 
 /**
  * What `atelier resume` and `atelier retry` need to carry on without the original flags,
@@ -53,27 +46,11 @@ export function settingsPath(dataDir: string): string {
 /** The data folder's saved settings, or null when nothing ran there from the CLI yet. */
 export function loadSettings(dataDir: string): SavedSettings | null {
   const path = settingsPath(dataDir);
-  const redo = 'Delete it and give --gateway URL (or --demo) and --out DIR again.';
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    if ((error as { code?: string }).code === 'ENOENT') return null;
-    throw new ConfigError(`Cannot read ${path}: ${(error as Error).message}.`);
-  }
-  let parsed;
-  try {
-    parsed = SavedSettingsSchema.safeParse(JSON.parse(text));
-  } catch (error) {
-    throw new ConfigError(`${path} is not valid JSON (${(error as Error).message}). ${redo}`);
-  }
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new ConfigError(
-      `${path} is not valid (${issue?.path.join('.') || 'file'}: ${issue?.message}). ${redo}`,
-    );
-  }
-  return parsed.data;
+  return readConfigFile(path, SavedSettingsSchema, {
+    fix: 'Delete it and give --gateway URL (or --demo) and --out DIR again.',
+    describe: (issue) =>
+      `${path} is not valid (${issue.path.join('.') || 'file'}: ${issue.message}).`,
+  });
 }
 
 /** Written whole to a temp file, fsynced, renamed over: a crash leaves the old or the new. */
