@@ -1,10 +1,18 @@
 import { defineConfig } from 'vitest/config';
 
+// Two projects: `npm run test:unit` is the everyday loop (pure logic, seconds); integration
+// tests use real SQLite files, real HTTP and real child processes. `npm test` runs both.
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     environment: 'node',
     testTimeout: 20_000,
     hookTimeout: 20_000,
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.{ts,tsx}'] } },
+      {
+        extends: true,
+        test: { name: 'integration', include: ['test/integration/**/*.test.{ts,tsx}'] },
+      },
+    ],
   },
 });

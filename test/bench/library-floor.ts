@@ -1,8 +1,8 @@
 import { closeSync, mkdtempSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeImage } from '../../main/core/library/write-image.ts';
-import { encodePng } from '../../main/core/simulator/images/png.ts';
-import { paintPicture } from '../../main/core/simulator/images/pixels.ts';
+import { encodePng } from '../../main/simulator/images/png.ts';
+import { paintPicture } from '../../main/simulator/images/pixels.ts';
 import { sampleMetadata } from '../support/library-fixtures.ts';
 
 export interface WriteFigures {

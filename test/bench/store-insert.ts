@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { NewJob } from '../../main/core/store/jobRepository.ts';
+import type { NewJob } from '../../main/core/store/job-repository.ts';
 import { openStore } from '../../main/core/store/store.ts';
 
 const count = Number(process.argv[2] ?? 100_000);

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import type { KeyConfig } from '../../core/simulator/keys.ts';
-import { startGateway } from '../../core/simulator/index.ts';
-import { DOWNLOAD_FAULTS, parseFaultSpec, WORK_FAULTS } from '../../core/simulator/faults.ts';
+import type { KeyConfig } from '../../simulator/keys.ts';
+import { startGateway } from '../../simulator/index.ts';
+import { DOWNLOAD_FAULTS, parseFaultSpec, WORK_FAULTS } from '../../simulator/faults.ts';
 import { intFlag, oneOf, parseFlags, UsageError, type Command } from '../command.ts';
 
 const faultList = Object.entries({ ...WORK_FAULTS, ...DOWNLOAD_FAULTS })

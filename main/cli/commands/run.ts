@@ -4,7 +4,7 @@ import { importPromptFile, type RowDefaults } from '../../core/import/import-bat
 import { formatOf, PromptFileError, PromptFileReadError } from '../../core/import/prompt-file.ts';
 import { DEFAULT_TEMPLATE } from '../../core/library/naming.ts';
 import type { Batch } from '../../core/store/rows.ts';
-import { describeHolder } from '../../core/store/runnerLease.ts';
+import { describeHolder } from '../../core/store/runner-lease.ts';
 import type { Store } from '../../core/store/store.ts';
 import { ConfigError, intFlag, oneOf, parseFlags, UsageError, type Command } from '../command.ts';
 import { dataFlagSuffix, openDataFolder, resolveDataDir } from '../data-folder.ts';

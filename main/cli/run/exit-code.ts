@@ -1,4 +1,4 @@
-import type { StateCounts } from '../../core/store/jobRepository.ts';
+import type { StateCounts } from '../../core/store/job-repository.ts';
 import { INTERRUPTED_EXIT_CODE } from './interrupt.ts';
 import type { RunOutcome } from './summary.ts';
 

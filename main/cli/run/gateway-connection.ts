@@ -61,7 +61,7 @@ export async function connectGateway(
     return { client, description: profile.baseUrl, close: () => client.close() };
   }
   // loaded only for the demo: a real gateway's run does not need the simulator's code
-  const { startGateway } = await import('../../core/simulator/index.ts');
+  const { startGateway } = await import('../../simulator/index.ts');
   const gateway = await startGateway({ latency: DEMO_LATENCY });
   const client = createGatewayClient({
     profile: { name: 'Embedded demo gateway', baseUrl: gateway.url },

@@ -4,7 +4,7 @@ import {
   mayTakeOver,
   processIsAlive,
   type RunnerLease,
-} from '../../core/store/runnerLease.ts';
+} from '../../core/store/runner-lease.ts';
 import type { Store } from '../../core/store/store.ts';
 
 /**

@@ -1,7 +1,7 @@
 import type { FailureKind } from '../../../shared/jobs/outcomes.ts';
-import type { DownloadCounts } from '../../core/store/imageRepository.ts';
-import type { PartialSuccessCounts } from '../../core/store/jobQueries.ts';
-import type { StateCounts } from '../../core/store/jobRepository.ts';
+import type { DownloadCounts } from '../../core/store/image-repository.ts';
+import type { PartialSuccessCounts } from '../../core/store/job-queries.ts';
+import type { StateCounts } from '../../core/store/job-repository.ts';
 import { exitCodeFor } from './exit-code.ts';
 import { formatWallTime } from './format-time.ts';
 import { PAUSE_FIX, pauseKind, type PauseKind } from './pause-kind.ts';

@@ -1,6 +1,6 @@
-import type { DownloadCounts } from '../../core/store/imageRepository.ts';
-import type { PartialSuccessCounts } from '../../core/store/jobQueries.ts';
-import type { StateCounts } from '../../core/store/jobRepository.ts';
+import type { DownloadCounts } from '../../core/store/image-repository.ts';
+import type { PartialSuccessCounts } from '../../core/store/job-queries.ts';
+import type { StateCounts } from '../../core/store/job-repository.ts';
 import { pauseKind, type PauseKind } from '../run/pause-kind.ts';
 import { topUpsNote } from '../run/summary.ts';
 

@@ -15,7 +15,7 @@ import { nameCandidates, renderRelativePath, resolveInsideLibrary } from '../lib
 import { writeImage, type ImageFileFacts, type WrittenImage } from '../library/write-image.ts';
 import { LibraryWriteError } from '../library/write-error.ts';
 import { writeVideo } from '../library/write-video.ts';
-import { URL_EXPIRED_CODE, type DownloadedFile } from '../store/imageRepository.ts';
+import { URL_EXPIRED_CODE, type DownloadedFile } from '../store/image-repository.ts';
 import type { Batch, Image, Job } from '../store/rows.ts';
 import { mayRetry, retryDelayMs } from './backoff.ts';
 import type { EngineContext } from './context.ts';

@@ -11,7 +11,7 @@ import { checkpointInBackground, type BackgroundCheckpoints } from '../store/che
 import { recoverAfterCrash, type RecoveryReport } from '../store/recovery.ts';
 import { transact } from '../store/transaction.ts';
 import type { Batch, Image, Job } from '../store/rows.ts';
-import { describeHolder, LEASE_STALE_AFTER_MS, processIsAlive } from '../store/runnerLease.ts';
+import { describeHolder, LEASE_STALE_AFTER_MS, processIsAlive } from '../store/runner-lease.ts';
 import type { Store } from '../store/store.ts';
 import { AdaptiveConcurrency } from './adaptive-concurrency.ts';
 import { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.ts';

@@ -1,5 +1,5 @@
-import type { DownloadCounts } from '../store/imageRepository.ts';
-import type { StateCounts } from '../store/jobRepository.ts';
+import type { DownloadCounts } from '../store/image-repository.ts';
+import type { StateCounts } from '../store/job-repository.ts';
 
 /** What the queue looks like now: what the CLI's progress bar and the renderer show. */
 export interface EngineProgress {

@@ -4,7 +4,7 @@ import { planGeneration } from '../gateway/build/plan.ts';
 import type { JobParams } from '../engine/job-request.ts';
 import { imageRequestFor } from '../engine/job-request.ts';
 import type { Batch } from '../store/rows.ts';
-import type { NewJob } from '../store/jobRepository.ts';
+import type { NewJob } from '../store/job-repository.ts';
 import type { Store } from '../store/store.ts';
 import { PromptFileError, readPromptFile } from './prompt-file.ts';
 import type { PromptRow, RowError } from './prompt-row.ts';

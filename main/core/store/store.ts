@@ -1,10 +1,10 @@
 import type { Database } from 'better-sqlite3';
-import { AttemptRepository } from './attemptRepository.ts';
-import { BatchRepository } from './batchRepository.ts';
+import { AttemptRepository } from './attempt-repository.ts';
+import { BatchRepository } from './batch-repository.ts';
 import { openDatabase, type OpenDatabaseOptions } from './database.ts';
-import { ImageRepository } from './imageRepository.ts';
-import { JobRepository } from './jobRepository.ts';
-import { QueueRepository } from './queueRepository.ts';
+import { ImageRepository } from './image-repository.ts';
+import { JobRepository } from './job-repository.ts';
+import { QueueRepository } from './queue-repository.ts';
 import { transact } from './transaction.ts';
 
 /** The database and its repositories, statements prepared once per open. */

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StatusView } from '../../../main/cli/status/status-view.ts';
-import { startGateway, type RunningGateway } from '../../../main/core/simulator/index.ts';
+import { startGateway, type RunningGateway } from '../../../main/simulator/index.ts';
 import { runCli, startCli, summaryOf, waitFor, workspace, type CliChild } from './harness.ts';
 
 const csv = (rows: number) =>

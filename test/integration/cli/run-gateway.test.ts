@@ -7,7 +7,7 @@ import {
   startGateway,
   type GatewayOptions,
   type RunningGateway,
-} from '../../../main/core/simulator/index.ts';
+} from '../../../main/simulator/index.ts';
 import type { StatusView } from '../../../main/cli/status/status-view.ts';
 import { runCli, startCli, summaryOf, waitFor, workspace } from './harness.ts';
 

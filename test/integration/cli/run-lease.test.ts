@@ -6,7 +6,7 @@ import {
   LEASE_STALE_AFTER_MS,
   processIsAlive,
   type RunnerLease,
-} from '../../../main/core/store/runnerLease.ts';
+} from '../../../main/core/store/runner-lease.ts';
 import { openStore, type Store } from '../../../main/core/store/store.ts';
 import { runCli, startCli, summaryOf, waitFor, workspace } from './harness.ts';
 

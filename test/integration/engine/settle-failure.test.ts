@@ -5,7 +5,7 @@ import { DEFAULT_BACKOFF } from '../../../main/core/engine/backoff.ts';
 import { ENGINE_STOPPING, type EngineContext } from '../../../main/core/engine/context.ts';
 import { settleFailure } from '../../../main/core/engine/job-failure.ts';
 import type { Job } from '../../../main/core/store/rows.ts';
-import { tempStore } from '../store/tempStore.ts';
+import { tempStore } from '../store/temp-store.ts';
 
 let cleanup: (() => void) | undefined;
 afterEach(() => cleanup?.());

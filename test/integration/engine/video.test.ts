@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   SIMULATED_FAIL_REASON,
   SIMULATED_QUOTA_REASON,
-} from '../../../main/core/simulator/video/tasks.ts';
+} from '../../../main/simulator/video/tasks.ts';
 import { createCatalogue } from '../../../shared/gateway/catalogue.ts';
 import {
   assertLegalPath,

@@ -5,7 +5,7 @@ import {
   startGateway,
   type GatewayOptions,
   type RunningGateway,
-} from '../../../main/core/simulator/index.ts';
+} from '../../../main/simulator/index.ts';
 import type { GatewayProfileInput } from '../../../shared/gateway/profile.ts';
 import type { Outcome } from '../../../shared/gateway/outcome.ts';
 

@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createGatewayClient, type GatewayClient } from '../../../main/core/gateway/client.ts';
 import { GatewayError } from '../../../main/core/gateway/http/errors.ts';
-import type { GatewayOptions } from '../../../main/core/simulator/index.ts';
+import type { GatewayOptions } from '../../../main/simulator/index.ts';
 import { closeLater, rig } from './harness.ts';
 
 const KEY = 'sk-secret-7f3a9c1e5b2d4f6a8c0e';

@@ -6,7 +6,7 @@ import { GatewayError } from '../../../main/core/gateway/http/errors.ts';
 import {
   SIMULATED_FAIL_REASON,
   SIMULATED_QUOTA_REASON,
-} from '../../../main/core/simulator/video/tasks.ts';
+} from '../../../main/simulator/video/tasks.ts';
 import { createCatalogue } from '../../../shared/gateway/catalogue.ts';
 import { bytesOf, closeLater, failure, rig, success } from './harness.ts';
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startGateway, type RunningGateway } from '../../../main/core/simulator/index.ts';
+import { startGateway, type RunningGateway } from '../../../main/simulator/index.ts';
 
 let gateway: RunningGateway;
 afterEach(() => gateway?.close());

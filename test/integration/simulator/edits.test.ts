@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startGateway, type RunningGateway } from '../../../main/core/simulator/index.ts';
+import { startGateway, type RunningGateway } from '../../../main/simulator/index.ts';
 import {
   download,
   errorJson,

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startGateway, type RunningGateway } from '../../../main/core/simulator/index.ts';
-import type { GatewayOptions } from '../../../main/core/simulator/options.ts';
+import { startGateway, type RunningGateway } from '../../../main/simulator/index.ts';
+import type { GatewayOptions } from '../../../main/simulator/options.ts';
 import { download, errorJson, okJson, onlyEntry, postJson } from './image-helpers.ts';
 
 let gateway: RunningGateway;

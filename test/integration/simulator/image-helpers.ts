@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { expect } from 'vitest';
-import type { RunningGateway } from '../../../main/core/simulator/index.ts';
+import type { RunningGateway } from '../../../main/simulator/index.ts';
 
 /** POSTs JSON with the gateway's key (or another `authorization`). */
 export function postJson(

@@ -1,6 +1,6 @@
 import OpenAI, { toFile } from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startGateway, type RunningGateway } from '../../../main/core/simulator/index.ts';
+import { startGateway, type RunningGateway } from '../../../main/simulator/index.ts';
 import { download, pictureDistance, pictureOf, solidPng } from './image-helpers.ts';
 
 let gateway: RunningGateway;

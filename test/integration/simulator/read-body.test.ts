@@ -1,7 +1,7 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiError, readBody } from '../../../main/core/simulator/http.ts';
+import { ApiError, readBody } from '../../../main/simulator/http.ts';
 
 let server: Server | null = null;
 afterEach(() => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startGateway, type RunningGateway } from '../../../main/core/simulator/index.ts';
-import { SIMULATED_QUOTA_REASON } from '../../../main/core/simulator/video/tasks.ts';
+import { startGateway, type RunningGateway } from '../../../main/simulator/index.ts';
+import { SIMULATED_QUOTA_REASON } from '../../../main/simulator/video/tasks.ts';
 import { summariseMp4 } from './video-boxes.ts';
 
 let gateway: RunningGateway;

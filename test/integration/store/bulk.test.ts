@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { NewJob } from '../../../main/core/store/jobRepository.ts';
+import type { NewJob } from '../../../main/core/store/job-repository.ts';
 import type { Store } from '../../../main/core/store/store.ts';
-import { countsByScan, prompts, tempStore } from './tempStore.ts';
+import { countsByScan, prompts, tempStore } from './temp-store.ts';
 
 let store: Store;
 let cleanup: () => void;

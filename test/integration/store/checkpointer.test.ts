@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AUTOCHECKPOINT_PAGES } from '../../../main/core/store/database.ts';
 import { checkpointInBackground } from '../../../main/core/store/checkpointer.ts';
-import { prompts, tempStore } from './tempStore.ts';
+import { prompts, tempStore } from './temp-store.ts';
 
 let cleanup: (() => void) | null = null;
 afterEach(() => {

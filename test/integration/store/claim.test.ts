@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SCHEDULER_QUERIES } from '../../../main/core/store/jobRepository.ts';
+import { SCHEDULER_QUERIES } from '../../../main/core/store/job-repository.ts';
 import type { Store } from '../../../main/core/store/store.ts';
-import { prompts, tempStore } from './tempStore.ts';
+import { prompts, tempStore } from './temp-store.ts';
 
 let store: Store;
 let cleanup: () => void;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { recoverAfterCrash } from '../../../main/core/store/recovery.ts';
 import { openStore } from '../../../main/core/store/store.ts';
-import { prompts, tempDir } from './tempStore.ts';
+import { prompts, tempDir } from './temp-store.ts';
 
 // Node 24 from the devDependency: the child runs TypeScript and this better-sqlite3 build
 const node = path.resolve('node_modules/.bin/node');

@@ -9,7 +9,7 @@ import {
   latestVersion,
   type Migration,
 } from '../../../main/core/store/migrations.ts';
-import { tempDir } from './tempStore.ts';
+import { tempDir } from './temp-store.ts';
 
 let cleanup = () => {};
 afterEach(() => cleanup());

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { nameCandidates } from '../../../main/core/library/naming.ts';
-import { URL_EXPIRED_CODE } from '../../../main/core/store/imageRepository.ts';
+import { URL_EXPIRED_CODE } from '../../../main/core/store/image-repository.ts';
 import type { Store } from '../../../main/core/store/store.ts';
-import { prompts, tempStore } from './tempStore.ts';
+import { prompts, tempStore } from './temp-store.ts';
 
 let store: Store;
 let cleanup: () => void;

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { describeHolder, processIsAlive } from '../../../main/core/store/runnerLease.ts';
+import { describeHolder, processIsAlive } from '../../../main/core/store/runner-lease.ts';
 import type { Store } from '../../../main/core/store/store.ts';
-import { tempStore } from './tempStore.ts';
+import { tempStore } from './temp-store.ts';
 
 let store: Store;
 let cleanup: () => void;

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../../main/core/store/store.ts';
-import { tempStore } from './tempStore.ts';
+import { tempStore } from './temp-store.ts';
 
 let store: Store;
 let cleanup: () => void;

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IllegalTransitionError } from '../../../shared/jobs/states.ts';
 import { recoverAfterCrash } from '../../../main/core/store/recovery.ts';
 import type { Store } from '../../../main/core/store/store.ts';
-import { countsByScan, prompts, tempStore } from './tempStore.ts';
+import { countsByScan, prompts, tempStore } from './temp-store.ts';
 
 let store: Store;
 let cleanup: () => void;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FaultPicker, parseFaultSpec } from '../../../main/core/simulator/faults.ts';
-import { createRandom } from '../../../main/core/simulator/random.ts';
+import { FaultPicker, parseFaultSpec } from '../../../main/simulator/faults.ts';
+import { createRandom } from '../../../main/simulator/random.ts';
 
 describe('parseFaultSpec', () => {
   it('reads probabilities and schedules with their scope', () => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { RenderCache } from '../../../main/core/simulator/images/cache.ts';
-import { FileLinks } from '../../../main/core/simulator/images/links.ts';
-import type { RenderSpec } from '../../../main/core/simulator/images/render.ts';
-import { imageServices } from '../../../main/core/simulator/images/services.ts';
-import { SourceStore } from '../../../main/core/simulator/images/sources.ts';
-import { resolveOptions } from '../../../main/core/simulator/options.ts';
+import { RenderCache } from '../../../main/simulator/images/cache.ts';
+import { FileLinks } from '../../../main/simulator/images/links.ts';
+import type { RenderSpec } from '../../../main/simulator/images/render.ts';
+import { imageServices } from '../../../main/simulator/images/services.ts';
+import { SourceStore } from '../../../main/simulator/images/sources.ts';
+import { resolveOptions } from '../../../main/simulator/options.ts';
 
 const spec = (format: RenderSpec['format'] = 'png'): RenderSpec => ({
   prompt: 'p',

@@ -1,8 +1,8 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { encodePng } from '../../../main/core/simulator/images/png.ts';
-import { paintPicture } from '../../../main/core/simulator/images/pixels.ts';
-import { renderImage, type RenderSpec } from '../../../main/core/simulator/images/render.ts';
+import { encodePng } from '../../../main/simulator/images/png.ts';
+import { paintPicture } from '../../../main/simulator/images/pixels.ts';
+import { renderImage, type RenderSpec } from '../../../main/simulator/images/render.ts';
 
 const spec = (change: Partial<RenderSpec> = {}): RenderSpec => ({
   prompt: 'a lighthouse at dusk',

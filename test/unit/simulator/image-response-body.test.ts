@@ -3,7 +3,7 @@ import {
   imageResponseBody,
   partialCount,
   revisePrompt,
-} from '../../../main/core/simulator/images/response-body.ts';
+} from '../../../main/simulator/images/response-body.ts';
 
 const base = {
   data: [{ url: 'u' }],

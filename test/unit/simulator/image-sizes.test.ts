@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../../main/core/simulator/http.ts';
-import { DEFAULT_MODELS, type ImageModelSpec } from '../../../main/core/simulator/models.ts';
+import { ApiError } from '../../../main/simulator/http.ts';
+import { DEFAULT_MODELS, type ImageModelSpec } from '../../../main/simulator/models.ts';
 import {
   checkModelSize,
   parseAdvancedSize,
   parseQwenSize,
   parseWxH,
   sizeForSource,
-} from '../../../main/core/simulator/images/sizes.ts';
+} from '../../../main/simulator/images/sizes.ts';
 
 const model = (id: string) =>
   DEFAULT_MODELS.find((m): m is ImageModelSpec => m.id === id && m.kind === 'image')!;

@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../../main/core/simulator/http.ts';
-import { DEFAULT_MODELS, type ImageModelSpec } from '../../../main/core/simulator/models.ts';
+import { ApiError } from '../../../main/simulator/http.ts';
+import { DEFAULT_MODELS, type ImageModelSpec } from '../../../main/simulator/models.ts';
 import {
   parseAdvanced,
   parseOpenAiGeneration,
   parseQwenGeneration,
   rejectClosedAdvancedFields,
-} from '../../../main/core/simulator/images/validate-generations.ts';
+} from '../../../main/simulator/images/validate-generations.ts';
 import {
   parseMultipartEdit,
   parseQwenEdit,
-} from '../../../main/core/simulator/images/validate-edits.ts';
+} from '../../../main/simulator/images/validate-edits.ts';
 
 const model = (id: string) =>
   DEFAULT_MODELS.find((m): m is ImageModelSpec => m.id === id && m.kind === 'image')!;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../../main/core/simulator/http.ts';
-import { KeyRing } from '../../../main/core/simulator/keys.ts';
-import { Ledger } from '../../../main/core/simulator/ledger.ts';
+import { ApiError } from '../../../main/simulator/http.ts';
+import { KeyRing } from '../../../main/simulator/keys.ts';
+import { Ledger } from '../../../main/simulator/ledger.ts';
 
 function setup(balance = 10_000, quotaCap: number | null = null) {
   const keys = new KeyRing([{ key: 'sk-test', quotaCap }]);

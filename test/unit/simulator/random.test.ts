@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRandom, seedFrom } from '../../../main/core/simulator/random.ts';
+import { createRandom, seedFrom } from '../../../main/simulator/random.ts';
 
 describe('seedFrom', () => {
   it('gives the same seed for the same values, and a 32-bit unsigned integer', () => {

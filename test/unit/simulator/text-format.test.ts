@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { chatStreamFrames, type ChatCall } from '../../../main/core/simulator/text/chat-format.ts';
-import { replyTo } from '../../../main/core/simulator/text/model.ts';
+import { chatStreamFrames, type ChatCall } from '../../../main/simulator/text/chat-format.ts';
+import { replyTo } from '../../../main/simulator/text/model.ts';
 import {
   responseStreamFrames,
   type ResponsesCall,
-} from '../../../main/core/simulator/text/responses-format.ts';
-import { SSE_DONE, SSE_KEEP_ALIVE } from '../../../main/core/simulator/text/sse.ts';
+} from '../../../main/simulator/text/responses-format.ts';
+import { SSE_DONE, SSE_KEEP_ALIVE } from '../../../main/simulator/text/sse.ts';
 import { parseSse, sseJson } from '../../integration/simulator/text-sse-parser.ts';
 
 const messages = [{ role: 'user', content: 'one two three four five six seven eight' }];

@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../../main/core/simulator/http.ts';
+import { ApiError } from '../../../main/simulator/http.ts';
 import {
   parseChatMessages,
   parseResponsesInput,
   parseTokenLimit,
-} from '../../../main/core/simulator/text/messages.ts';
-import { replyTo } from '../../../main/core/simulator/text/model.ts';
+} from '../../../main/simulator/text/messages.ts';
+import { replyTo } from '../../../main/simulator/text/model.ts';
 import {
   countPromptTokens,
   countTokens,
   splitTokens,
-} from '../../../main/core/simulator/text/tokens.ts';
+} from '../../../main/simulator/text/tokens.ts';
 
 describe('splitTokens / countTokens', () => {
   it.each(['', 'one', ' two  words ', 'line\nbreak\ttab', 'trailing space '])(

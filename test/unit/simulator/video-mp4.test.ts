@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { clipDimensions, renderClip } from '../../../main/core/simulator/video/clip.ts';
-import { muxMjpegMp4 } from '../../../main/core/simulator/video/mp4.ts';
+import { clipDimensions, renderClip } from '../../../main/simulator/video/clip.ts';
+import { muxMjpegMp4 } from '../../../main/simulator/video/mp4.ts';
 import { readBoxes, summariseMp4 } from '../../integration/simulator/video-boxes.ts';
 
 /** Stand-ins for JPEG frames: distinct bytes of different lengths between SOI and EOI. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LedgerEntry } from '../../../main/core/simulator/ledger.ts';
+import type { LedgerEntry } from '../../../main/simulator/ledger.ts';
 import {
   endTime,
   SIMULATED_QUOTA_REASON,
@@ -7,7 +7,7 @@ import {
   TASK_FAILURES,
   type TaskFailure,
   type VideoTask,
-} from '../../../main/core/simulator/video/tasks.ts';
+} from '../../../main/simulator/video/tasks.ts';
 
 function task(failure: TaskFailure | null = null): VideoTask {
   return {

@@ -1,7 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { FailureKind } from '../../../shared/jobs/outcomes.ts';
 import { JOB_STATES, type JobState } from '../../../shared/jobs/states.ts';
-import { toFtsQuery } from './ftsQuery.ts';
+import { toFtsQuery } from './fts-query.ts';
 import { toJob, toTransition, type Job, type Transition } from './rows.ts';
 
 export type StateCounts = Record<JobState, number>;

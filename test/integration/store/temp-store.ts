@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openStore, type Store } from '../../../main/core/store/store.ts';
-import type { NewJob } from '../../../main/core/store/jobRepository.ts';
+import type { NewJob } from '../../../main/core/store/job-repository.ts';
 
 /** A real database file in a fresh temp folder; `cleanup` closes and deletes everything. */
 export function tempDir(): { dir: string; cleanup: () => void } {

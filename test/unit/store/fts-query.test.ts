@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toFtsQuery } from '../../../main/core/store/ftsQuery.ts';
+import { toFtsQuery } from '../../../main/core/store/fts-query.ts';
 
 describe('toFtsQuery', () => {
   it.each([

@@ -1,5 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { mayTakeOver, type LeaseRules, type RunnerLease } from './runnerLease.ts';
+import { mayTakeOver, type LeaseRules, type RunnerLease } from './runner-lease.ts';
 import { transact } from './transaction.ts';
 
 export interface QueueState {

@@ -6,13 +6,13 @@ import {
   statesLeadingTo,
   type JobState,
 } from '../../../shared/jobs/states.ts';
-import { JobInserter, type NewJob } from './jobInsert.ts';
-import { JobQueries, noSuchJob } from './jobQueries.ts';
+import { JobInserter, type NewJob } from './job-insert.ts';
+import { JobQueries, noSuchJob } from './job-queries.ts';
 import { toJob, type Job } from './rows.ts';
 import { transact } from './transaction.ts';
 
-export type { NewJob } from './jobInsert.ts';
-export type { FailedQuery, StateCounts } from './jobQueries.ts';
+export type { NewJob } from './job-insert.ts';
+export type { FailedQuery, StateCounts } from './job-queries.ts';
 
 /**
  * The scheduler's reads, exported so a test can check their query plans use the indexes.

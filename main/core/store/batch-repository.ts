@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { batchDirName, pathKey } from '../library/naming.ts';
-import type { JobRepository, NewJob } from './jobRepository.ts';
+import type { JobRepository, NewJob } from './job-repository.ts';
 import { toBatch, type Batch } from './rows.ts';
 import { transact } from './transaction.ts';
 
