@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
 
-// Folders follow DESIGN.md: main/electron is the shell, renderer/ the React UI.
+// Folders follow docs/design.md: main/electron is the shell, renderer/ the React UI.
 export default defineConfig({
   main: {
     build: {

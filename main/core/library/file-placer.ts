@@ -82,7 +82,7 @@ export class PlaceError extends Error {
  * overwriting, folder fsync — writeImage's steps. On the engine's thread each file step is an
  * event-loop round trip that costs more CPU than the system call it waits for; the placer
  * makes them blocking calls on its thread, and the engine's thread only sends the bytes and
- * reads the answer. Measured at latency 0 (64x64 PNGs): see the README's Performance section.
+ * reads the answer. Measured at latency 0 (64x64 PNGs): see docs/performance.md.
  *
  * The thread starts on the first write and holds the process open only while writes are in
  * flight. `close()` ends it once those are answered.

@@ -28,7 +28,7 @@ const http = (
   headers: { 'X-Svc-Request-Id': 'req_1', ...headers },
 });
 
-// Every row of interface section 7, plus the rules around it, with the decision DESIGN.md asks.
+// Every row of interface section 7 and the rules around it, with the decision docs/design.md asks.
 const rows: Array<[string, FailureInput, Decision, FailureKind]> = [
   [
     'advanced entry refuses image_urls (400)',
