@@ -1,12 +1,17 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startGateway, type RunningGateway } from '../../../main/simulator/index.ts';
+import type { WireResponse } from './wire-response.ts';
 
 let gateway: RunningGateway;
 afterEach(() => gateway?.close());
 
 const generation = { model: 'flux-schnell', prompt: 'a lighthouse at dusk', size: '64x64' };
 
-function post(path: string, body: unknown, key: string | null = gateway.key) {
+function post(
+  path: string,
+  body: unknown,
+  key: string | null = gateway.key,
+): Promise<WireResponse> {
   return fetch(`${gateway.url}${path}`, {
     method: 'POST',
     headers: {
@@ -45,7 +50,7 @@ describe('authentication (interface 5)', () => {
     const response = await post('/v1/images/generations', generation);
     expect(response.status).toBe(403);
     expect((await response.json()).error.code).toBe('model_not_allowed');
-    const models = await fetch(`${gateway.url}/v1/models`, {
+    const models: WireResponse = await fetch(`${gateway.url}/v1/models`, {
       headers: { authorization: 'Bearer sk-narrow' },
     });
     expect((await models.json()).data.map((m: { id: string }) => m.id)).toEqual(['gpt-4o-mini']);

@@ -1,11 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startGateway, type RunningGateway } from '../../../main/simulator/index.ts';
 import { isComment, parseSse, sseJson } from './text-sse-parser.ts';
+import type { WireResponse } from './wire-response.ts';
 
 let gateway: RunningGateway;
 afterEach(() => gateway?.close());
 
-function post(path: string, body: unknown, init: RequestInit = {}) {
+function post(path: string, body: unknown, init: RequestInit = {}): Promise<WireResponse> {
   return fetch(`${gateway.url}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${gateway.key}` },
@@ -268,7 +269,7 @@ describe('validation of text requests', () => {
 
   it('refuses a body that is not JSON', async () => {
     gateway = await startGateway();
-    const response = await fetch(`${gateway.url}/v1/chat/completions`, {
+    const response: WireResponse = await fetch(`${gateway.url}/v1/chat/completions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${gateway.key}` },
       body: '{not json',

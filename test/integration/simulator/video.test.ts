@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startGateway, type RunningGateway } from '../../../main/simulator/index.ts';
 import { SIMULATED_QUOTA_REASON } from '../../../main/simulator/video/tasks.ts';
 import { summariseMp4 } from './video-boxes.ts';
+import type { WireResponse } from './wire-response.ts';
 
 let gateway: RunningGateway;
 afterEach(() => gateway?.close());
@@ -17,7 +18,12 @@ async function start(options: Parameters<typeof startGateway>[0] = {}) {
   });
 }
 
-function call(method: string, path: string, body?: unknown, key = gateway.key) {
+function call(
+  method: string,
+  path: string,
+  body?: unknown,
+  key = gateway.key,
+): Promise<WireResponse> {
   return fetch(`${gateway.url}${path}`, {
     method,
     headers: {
