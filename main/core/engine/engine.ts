@@ -351,9 +351,9 @@ export class Engine extends EventEmitter<EngineEvents> {
   }
 
   /**
-   * Failed downloads again, from the stored link or bytes: never a new generation. Returns how
-   * many were queued. Those lost to an expired link (no bytes stored) are left failed: asking
-   * the link again is a request that can only fail; store.images.countExpiredLinks counts them.
+   * Every failed download again, from the stored link or bytes: never a new generation. Links
+   * that answered "expired" included (some stores answer 404 before a file appears); one that
+   * fails again stays failed with its reason. Returns how many were queued.
    */
   retryDownloads(batchId?: number): number {
     const count = this.store.images.retryFailedDownloads(this.ctx.now(), batchId);
