@@ -443,6 +443,12 @@ export class Engine extends EventEmitter<EngineEvents> {
     const now = this.ctx.now();
     this.requests.concurrency = this.ctx.aimd.limit;
     let free = this.ctx.aimd.limit - this.running.size + this.finishing;
+    // one request at a time and refused: the next waits as long as the refused one was told
+    const heldUntil = this.ctx.aimd.heldUntil;
+    if (free > 0 && heldUntil > now) {
+      free = 0;
+      this.wakeAt(heldUntil);
+    }
     if (this.rate && free > 0) {
       free = Math.min(free, this.rate.available(now));
       if (free === 0) this.wakeAt(now + this.rate.waitMs(now));

@@ -9,6 +9,7 @@ import {
   type RunningGateway,
 } from '../../../main/simulator/index.ts';
 import type { StatusView } from '../../../main/cli/status/status-view.ts';
+import { RATE_LIMIT_PAUSE_AFTER } from '../../../main/core/engine/adaptive-concurrency.ts';
 import { runCli, startCli, summaryOf, waitFor, workspace } from './harness.ts';
 
 const CSV = `prompt,size,n,seed
@@ -267,6 +268,36 @@ describe('atelier run --gateway (a simulator started by the test)', () => {
     expect(summary.jobs).toMatchObject({ queued: 3, failed: 0, succeeded: 0 });
     expect(gateway.ledger.entries()).toHaveLength(0);
     expect(result.stdout).not.toContain('sk-not-a-real-key');
+  });
+
+  it('pauses when the gateway keeps rate limiting (exit 1, "rate-limit"), failing no prompt; resume finishes once it stops', async () => {
+    await simulator({ faults: '429:1', retryAfterSeconds: 0.01 });
+    const prompts = Array.from({ length: 12 }, (_, i) => `Prompt number ${i + 1},64x64,1,${i}`);
+    ws = workspace({ 'p.csv': `prompt,size,n,seed\n${prompts.join('\n')}\n` });
+    const result = await runCli(runArgs(), { cwd: ws.dir, key: gateway.key });
+    expect(result.code).toBe(1);
+    const summary = summaryOf(result);
+    expect(summary.outcome).toBe('paused');
+    expect(summary.paused).toMatchObject({ kind: 'rate-limit', code: 'rate-limit' });
+    expect(summary.paused?.reason).toMatch(/^The gateway keeps rate limiting/);
+    expect(summary.jobs).toMatchObject({ failed: 0, succeeded: 0, total: 12 });
+    // the pool halves per refused window (8, 4, 2), then a few refusals one at a time
+    expect(summary.requestsSent).toBeLessThanOrEqual(2 * 8 + RATE_LIMIT_PAUSE_AFTER);
+    expect(gateway.ledger.entries()).toHaveLength(0);
+
+    const status = await runCli(['status'], { cwd: ws.dir });
+    expect(status.stdout).toContain('paused (rate-limit): The gateway keeps rate limiting');
+
+    gateway.setFaults('');
+    const resumed = await runCli(['resume', '--json'], { cwd: ws.dir, key: gateway.key });
+    expect(resumed.code).toBe(0);
+    expect(summaryOf(resumed)).toMatchObject({
+      outcome: 'done',
+      paused: null,
+      jobs: { succeeded: 12, failed: 0 },
+      images: { onDisk: 12 },
+    });
+    expect(gateway.ledger.entries().filter((entry) => entry.state === 'settled')).toHaveLength(12);
   });
 
   it('pauses when the balance runs out (exit 1, "balance"); resume finishes after a top-up', async () => {

@@ -115,6 +115,9 @@ describe('pauseKind', () => {
     expect(pauseKind('pre_consume_token_quota_failed')).toBe('balance');
     expect(pauseKind('disk-full')).toBe('disk');
     expect(pauseKind('manual')).toBe('manual');
+    expect(pauseKind('rate-limit')).toBe('rate-limit');
+    // a gateway's own rate-limit code is not the engine's pause
+    expect(pauseKind('rate_limit_exceeded')).toBe('other');
     expect(pauseKind(null)).toBe('other');
   });
 });
@@ -189,6 +192,21 @@ describe('formatSummary', () => {
     expect(out).toContain('The queue paused after 4.3 s (auth): The gateway refused the API key.');
     expect(out).toContain('Check the key in ATELIER_API_KEY');
     expect(out).toContain('then: atelier resume');
+  });
+
+  it('for a pause on rate limits, says to wait (or slow down) before resuming', () => {
+    const out = text(
+      buildSummary(
+        input({
+          outcome: 'paused',
+          jobs: { queued: 4, running: 0, retrying: 6, succeeded: 0, failed: 0, canceled: 0 },
+          paused: { reason: 'The gateway keeps rate limiting: …', code: 'rate-limit' },
+        }),
+      ),
+    );
+    expect(out).toContain('(rate-limit): The gateway keeps rate limiting');
+    expect(out).toContain('Prompts: 0 succeeded, 10 not finished (of 10).');
+    expect(out).toMatch(/Wait until the gateway accepts requests again.*then: atelier resume/);
   });
 
   it('reports prompts that returned fewer images than asked, and suggests retry --partial', () => {
