@@ -1,3 +1,4 @@
+import { redact } from '../../shared/gateway/redact.ts';
 import { keepYoungGenerationSmall } from '../core/runtime/young-generation.ts';
 import { ConfigError, UsageError, type Command } from './command.ts';
 
@@ -96,15 +97,20 @@ export async function main(argv: string[]): Promise<number> {
   try {
     return await command.run(rest);
   } catch (error) {
+    // A message may quote what the person typed (a --gateway address with the key in it).
+    const key = process.env.ATELIER_API_KEY;
     if (error instanceof UsageError) {
       console.error(
-        `atelier ${command.name}: ${error.message}\n\n${synopsis(command)}\n` +
-          `Run "atelier ${command.name} --help" for every option.`,
+        redact(
+          `atelier ${command.name}: ${error.message}\n\n${synopsis(command)}\n` +
+            `Run "atelier ${command.name} --help" for every option.`,
+          key,
+        ),
       );
       return 2;
     }
     if (error instanceof ConfigError) {
-      console.error(`atelier ${command.name}: ${error.message}`);
+      console.error(redact(`atelier ${command.name}: ${error.message}`, key));
       return 2;
     }
     throw error;

@@ -1,23 +1,38 @@
+import { keyForms, keySpans, mergeSpans } from './key-forms.ts';
+
 /**
  * Keys must never reach a log line, an error message or the renderer (interface 5.4).
- * `sk-` keys are recognised by shape; a key of another shape (other gateways) is removed
- * by value when the caller knows it.
+ * `sk-` keys are recognised by shape; a key the caller names is removed in every form a
+ * gateway may echo it in (see key-forms.ts), whatever its shape.
  */
 // (not inside a word: "task-failed", "disk-full" and "risk-free" are not keys)
 const SK_KEY = /(?<![A-Za-z0-9])sk-[A-Za-z0-9._~+/=-]{3,}/g;
 const BEARER = /(Bearer\s+)[^\s"',;()]+/gi;
-/** Text without either marker needs no replacing: a cheap test, as this runs on every call. */
+/** Text without either marker needs no looking by shape: a cheap test, as this runs on every call. */
 const MAY_HOLD_KEY = /sk-|bearer/i;
 
 export const REDACTED = 'sk-…(redacted)';
 
 export function redact(text: string, ...secrets: Array<string | null | undefined>): string {
-  let out = text;
-  for (const secret of secrets) {
-    if (secret && secret.length >= 4 && out.includes(secret)) {
-      out = out.split(secret).join(REDACTED);
+  const spans = keySpans(
+    text,
+    secrets.map((secret) => (secret ? keyForms(secret) : null)),
+  );
+  if (MAY_HOLD_KEY.test(text)) {
+    for (const match of text.matchAll(SK_KEY)) {
+      spans.push([match.index, match.index + match[0].length]);
+    }
+    for (const match of text.matchAll(BEARER)) {
+      spans.push([match.index + match[1]!.length, match.index + match[0].length]);
     }
   }
-  if (!MAY_HOLD_KEY.test(out)) return out;
-  return out.replace(BEARER, `$1${REDACTED}`).replace(SK_KEY, REDACTED);
+  if (spans.length === 0) return text;
+  // Overlapping finds (the key, its upper case, its base64…) are one marker, not several.
+  let out = '';
+  let at = 0;
+  for (const [start, end] of mergeSpans(spans)) {
+    out += text.slice(at, start) + REDACTED;
+    at = end;
+  }
+  return out + text.slice(at);
 }

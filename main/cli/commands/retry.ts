@@ -3,7 +3,6 @@ import type { Store } from '../../core/store/store.ts';
 import { ConfigError, intFlag, parseFlags, UsageError, type Command } from '../command.ts';
 import { continueQueue } from '../run/continue-queue.ts';
 import { SESSION_FLAGS, SESSION_FLAGS_HELP } from '../run/session-flags.ts';
-import { EXPIRED_LINKS_REMEDY } from '../run/summary.ts';
 
 export const retryCommand: Command = {
   name: 'retry',
@@ -14,8 +13,8 @@ export const retryCommand: Command = {
 Queues work that failed again, then runs the queue like "atelier resume".
   --failed      prompts that failed (refused, retries used up, key or balance problems…)
   --downloads   images generated but not written: fetched again from the stored link or
-                data, with no new generation request (images whose link expired are left
-                out: no retry can fetch them, only generating them again, a new paid request)
+                data, with no new generation request; links that answered "expired" are
+                asked again too (some stores answer 404 for a while before a file appears)
   --uncertain   prompts whose outcome is unknown (504, time-out, interrupted): they may
                 already have been generated and charged, so they are only resent when asked
   --partial     prompts that returned fewer images than asked: asks for the missing ones
@@ -67,30 +66,23 @@ Exit codes as for "atelier run".`,
               `${topUps.images} missing image(s)`,
           );
         }
-        let expired = 0;
         if (what.downloads) {
-          queued.push(`${engine.retryDownloads(batchId)} download(s)`);
-          expired = store.images.countExpiredLinks(batchId);
+          // counted before they are queued: afterwards they are pending, no longer failed
+          const expired = store.images.countExpiredLinks(batchId);
+          const downloads = engine.retryDownloads(batchId);
+          queued.push(
+            `${downloads} download(s)` +
+              (expired > 0
+                ? `, ${expired} of them with a link that had expired (asked again: some ` +
+                  'stores answer 404 for a while before a file appears)'
+                : ''),
+          );
         }
-        if (!values.json) {
-          process.stderr.write(`Queued again: ${queued.join(', ')}.\n`);
-          if (expired > 0) process.stderr.write(`${expiredLinksSkipped(expired)}\n`);
-        }
+        if (!values.json) process.stderr.write(`Queued again: ${queued.join(', ')}.\n`);
       },
     });
   },
 };
-
-/**
- * Said before the run, so nobody waits for images that will not come; the end summary lists
- * them ("Lost to an expired link") with the same advice.
- */
-function expiredLinksSkipped(expired: number): string {
-  return (
-    `Not queued: ${expired} download(s) whose link had expired. No retry can fetch them, and ` +
-    EXPIRED_LINKS_REMEDY
-  );
-}
 
 /** Pages through the jobs, so a huge batch is never held in memory at once. */
 const TOP_UP_PAGE = 500;

@@ -17,7 +17,7 @@ export const statusCommand: Command = {
   help: `Usage: atelier status [--data DIR] [--json]
 
 Lists each batch of the data folder (newest first) with its prompts by state, its images on
-disk, failed downloads (and which of them had an expired link, so are lost), the images
+disk, failed downloads (and which of them failed on an expired link), the images
 prompts did not return (fewer than asked), where its images are, and whether the queue is
 paused and why.
   --data DIR   the data folder (default ./.atelier-data)

@@ -1,13 +1,15 @@
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { withoutCredentials } from '../../../shared/gateway/sealed-url.ts';
 import { ConfigError } from '../command.ts';
 import { readConfigFile } from '../config-file.ts';
 
 /**
  * What `atelier resume` and `atelier retry` need to carry on without the original flags,
  * kept in the data folder beside the database (`cli-settings.json`). The key is never
- * written: it comes from ATELIER_API_KEY each time. Extra headers are, so the file is
+ * written: it comes from ATELIER_API_KEY each time, and credentials in the gateway's address
+ * (`user:password@`) are dropped, read or written. Extra headers are kept, so the file is
  * readable by its owner only.
  *
  * Not `conf`: it pulls in `when-exit`, which re-raises SIGINT after its own cleanup, so the
@@ -17,7 +19,7 @@ const GatewayChoiceSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('demo') }),
   z.object({
     kind: z.literal('remote'),
-    baseUrl: z.string().min(1),
+    baseUrl: z.string().min(1).transform(withoutCredentials),
     extraHeaders: z.record(z.string(), z.string()),
   }),
 ]);

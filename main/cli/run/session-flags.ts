@@ -1,3 +1,4 @@
+import { withoutCredentials } from '../../../shared/gateway/sealed-url.ts';
 import { intFlag } from '../command.ts';
 import { parseHeaderFlags } from './headers.ts';
 import type { SettingsFlags } from './settings.ts';
@@ -25,6 +26,7 @@ export const SESSION_FLAGS_HELP = `  --data DIR         the data folder: queue d
   --json             print one JSON summary on stdout at the end, and no progress`;
 
 interface SessionFlagValues {
+  json?: boolean;
   out?: string;
   demo?: boolean;
   gateway?: string;
@@ -36,7 +38,15 @@ interface SessionFlagValues {
 export function sessionSettingsFlags(values: SessionFlagValues): SettingsFlags {
   const flags: SettingsFlags = {};
   if (values.demo) flags.demo = true;
-  if (values.gateway !== undefined) flags.gateway = values.gateway;
+  if (values.gateway !== undefined) {
+    flags.gateway = values.gateway;
+    if (withoutCredentials(values.gateway) !== values.gateway && !values.json) {
+      process.stderr.write(
+        'Removed user:password@ from the --gateway address: credentials there are never sent, ' +
+          'saved or printed. The key comes from ATELIER_API_KEY.\n',
+      );
+    }
+  }
   if (values.header) flags.headers = parseHeaderFlags(values.header);
   if (values.out !== undefined) flags.out = values.out;
   const concurrency = intFlag(values.concurrency, '--concurrency', 1, 1024);

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { withoutCredentials } from '../../../shared/gateway/sealed-url.ts';
 import { parseTemplate, TemplateError } from '../../core/library/naming.ts';
 import { ConfigError, UsageError } from '../command.ts';
 import { DEFAULT_LIBRARY_DIR } from '../data-folder.ts';
@@ -54,7 +55,9 @@ function resolveGateway(flags: SettingsFlags, saved: SavedSettings | null): Gate
     return { kind: 'demo' };
   }
   if (flags.gateway !== undefined) {
-    return { kind: 'remote', baseUrl: flags.gateway, extraHeaders: flags.headers ?? {} };
+    // user:password@ is never sent, saved or printed: the key comes from ATELIER_API_KEY
+    const baseUrl = withoutCredentials(flags.gateway);
+    return { kind: 'remote', baseUrl, extraHeaders: flags.headers ?? {} };
   }
   if (!saved) {
     throw new UsageError(

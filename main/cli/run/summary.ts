@@ -47,7 +47,7 @@ export interface RunSummary {
     /** Every failed download, expired links included. */
     failedDownloads: number;
     pendingDownloads: number;
-    /** Of failedDownloads: the link had expired, so `retry --downloads` cannot fetch them. */
+    /** Of failedDownloads: the link had expired (`retry --downloads` asks it again). */
     expiredLinks: number;
   };
   /** Prompts that returned fewer images than asked, not topped up yet (`retry --partial`). */
@@ -105,7 +105,7 @@ export interface FailedExample {
   requestId: string | null;
 }
 
-/** An image lost to an expired link: the prompt to generate again, and which of its images. */
+/** An image whose link had expired: its prompt, and which of its images. */
 export interface ExpiredExample {
   position: number;
   prompt: string;
@@ -141,7 +141,7 @@ export function formatSummary(summary: RunSummary, options: SummaryTextOptions):
   lines.push(...exampleLines('Failed:', options.failedExamples.map(describeFailure), jobs.failed));
   lines.push(
     ...exampleLines(
-      'Lost to an expired link:',
+      'Link expired:',
       options.expiredExamples.map(describeExpired),
       images.expiredLinks,
     ),
@@ -195,12 +195,10 @@ function missingImageLines({ images, partial }: RunSummary): string[] {
       `${partial.missingImages} not returned: ${partial.jobs} prompt(s) got fewer images than asked.`,
     );
   }
-  const retryable = images.failedDownloads - images.expiredLinks;
-  if (retryable > 0) lines.push(`${retryable} could not be downloaded.`);
+  const otherFailures = images.failedDownloads - images.expiredLinks;
+  if (otherFailures > 0) lines.push(`${otherFailures} could not be downloaded.`);
   if (images.expiredLinks > 0) {
-    lines.push(
-      `${images.expiredLinks} could not be downloaded because the link had expired: lost.`,
-    );
+    lines.push(`${images.expiredLinks} could not be downloaded because the link had expired.`);
   }
   return lines.map((line) => `         ${line}`);
 }
@@ -241,7 +239,6 @@ function nextSteps(
   const { jobs, images, partial } = summary;
   const uncertain = failures.uncertain ?? 0;
   const plainFailed = jobs.failed - uncertain;
-  const retryableDownloads = images.failedDownloads - images.expiredLinks;
   if (summary.outcome === 'paused' && summary.paused) {
     steps.push(`${PAUSE_FIX[summary.paused.kind]} then: atelier resume${suffix}`);
   } else if (
@@ -276,35 +273,33 @@ function nextSteps(
       ),
     );
   }
-  if (retryableDownloads > 0) {
+  if (images.failedDownloads > 0) {
+    const expired =
+      images.expiredLinks > 0
+        ? ` (${images.expiredLinks} whose link had expired: some stores answer later)`
+        : '';
     steps.push(
       suggest(
         'atelier retry --downloads',
         suffix,
-        `fetches the ${retryableDownloads} failed download(s) again, without generating anything`,
+        `fetches the ${images.failedDownloads} failed download(s) again${expired}, without ` +
+          'generating anything',
       ),
     );
   }
-  if (images.expiredLinks > 0) steps.push(expiredLinkAdvice(images.expiredLinks));
+  if (images.expiredLinks > 0) steps.push(EXPIRED_LINK_ADVICE);
   return steps;
 }
 
 /**
- * What getting images lost to an expired link takes, after a sentence ending in ", and ": no
- * command brings them back, and their prompts succeeded, so `retry --failed` does not pick
- * them up. Said by the summary and by `retry --downloads`.
+ * What getting an image whose link stays expired takes: its prompt succeeded, so
+ * `retry --failed` does not pick it up; only a new generation brings it.
  */
-export const EXPIRED_LINKS_REMEDY =
-  '"atelier retry --failed" does not apply (their prompts succeeded). Getting them means ' +
-  'generating them again, a new paid request: run those prompts again with "atelier run". ' +
-  'With --response-format b64_json the images come inside the answer, with no link to expire.';
-
-function expiredLinkAdvice(expired: number): string {
-  return (
-    `The ${expired} image(s) whose link expired cannot be downloaded any more, and ` +
-    EXPIRED_LINKS_REMEDY
-  );
-}
+const EXPIRED_LINK_ADVICE =
+  'If a link still answers that it expired, "atelier retry --failed" does not apply (their ' +
+  'prompts succeeded). Getting those images means generating them again, a new paid request: ' +
+  'run those prompts again with "atelier run". With --response-format b64_json the images ' +
+  'come inside the answer, with no link to expire.';
 
 /** Suggested commands line up, whatever the data folder suffix. */
 const COMMAND_WIDTH = 'atelier retry --downloads'.length;

@@ -15,7 +15,7 @@ export interface BatchStatus {
   paused: { reason: string } | null;
   jobs: StateCounts & { total: number };
   downloads: DownloadCounts;
-  /** Of `downloads.failed`: the link had expired, so they cannot be fetched again. */
+  /** Of `downloads.failed`: the link had expired (`retry --downloads` asks it again). */
   expiredLinks: number;
   /** Prompts that returned fewer images than asked, not topped up yet (`retry --partial`). */
   partial: PartialSuccessCounts;
@@ -89,9 +89,9 @@ function batchLines(batch: BatchStatus, commandSuffix: string): string[] {
   if (waiting > 0) counts.push(`${waiting} waiting`);
   if (jobs.running > 0) counts.push(`${jobs.running} running`);
   const images = [`${downloads.done} on disk`];
-  const retryable = downloads.failed - batch.expiredLinks;
-  if (retryable > 0) images.push(`${retryable} download(s) failed`);
-  if (batch.expiredLinks > 0) images.push(`${batch.expiredLinks} lost to an expired link`);
+  const otherFailures = downloads.failed - batch.expiredLinks;
+  if (otherFailures > 0) images.push(`${otherFailures} download(s) failed`);
+  if (batch.expiredLinks > 0) images.push(`${batch.expiredLinks} failed on an expired link`);
   const unfinished = downloads.pending + downloads.downloading;
   if (unfinished > 0) images.push(`${unfinished} to download`);
   const lines = [

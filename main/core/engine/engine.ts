@@ -351,9 +351,9 @@ export class Engine extends EventEmitter<EngineEvents> {
   }
 
   /**
-   * Failed downloads again, from the stored link or bytes: never a new generation. Returns how
-   * many were queued. Those lost to an expired link (no bytes stored) are left failed: asking
-   * the link again is a request that can only fail; store.images.countExpiredLinks counts them.
+   * Every failed download again, from the stored link or bytes: never a new generation. Links
+   * that answered "expired" included (some stores answer 404 before a file appears); one that
+   * fails again stays failed with its reason. Returns how many were queued.
    */
   retryDownloads(batchId?: number): number {
     const count = this.store.images.retryFailedDownloads(this.ctx.now(), batchId);
@@ -443,6 +443,12 @@ export class Engine extends EventEmitter<EngineEvents> {
     const now = this.ctx.now();
     this.requests.concurrency = this.ctx.aimd.limit;
     let free = this.ctx.aimd.limit - this.running.size + this.finishing;
+    // one request at a time and refused: the next waits as long as the refused one was told
+    const heldUntil = this.ctx.aimd.heldUntil;
+    if (free > 0 && heldUntil > now) {
+      free = 0;
+      this.wakeAt(heldUntil);
+    }
     if (this.rate && free > 0) {
       free = Math.min(free, this.rate.available(now));
       if (free === 0) this.wakeAt(now + this.rate.waitMs(now));

@@ -16,12 +16,13 @@ export async function runImageJob(
   signal: AbortSignal,
   attemptId: number,
 ): Promise<void> {
+  const window = ctx.aimd.window;
   const outcome = await ctx.client.generateImage(
     imageRequestFor(job, ctx.responseFormat ? { responseFormat: ctx.responseFormat } : {}),
     { signal },
   );
   if (outcome.ok || outcome.sent) ctx.stats.requestsSent++;
-  if (!outcome.ok) return settleFailure(ctx, job, attemptId, outcome, signal);
+  if (!outcome.ok) return settleFailure(ctx, job, attemptId, outcome, signal, window);
   const { images, partial } = outcome.value;
   const now = ctx.now();
   // Decoded once: stored as the payload, and written from memory when handed over.

@@ -16,6 +16,7 @@ const ATTEMPT_OUTCOME = {
  * the queue. An aborted request is decided when the write runs, not when the answer came, so
  * a cancel in between is never lost: a canceled job is canceled; one stopped with the engine
  * is handed back if its request never left, or failed as uncertain if it did (as a crash).
+ * `sentInWindow`: the pool's window when the request left (see AdaptiveConcurrency.window).
  */
 export async function settleFailure(
   ctx: EngineContext,
@@ -23,6 +24,7 @@ export async function settleFailure(
   attemptId: number,
   failure: GatewayFailure,
   signal: AbortSignal,
+  sentInWindow?: number,
 ): Promise<void> {
   const now = ctx.now();
   const recorded = {
@@ -35,6 +37,14 @@ export async function settleFailure(
     decision: failure.decision,
     retryAfterMs: failure.retryAfterMs,
   };
+  // Before the commit, and once (a write may run twice): the claim that ends this commit must
+  // see the smaller pool, and the refusal counts once towards a pause.
+  const rateLimited = failure.kind === 'rate-limited' && !signal.aborted;
+  if (rateLimited) ctx.aimd.onRateLimited(now, sentInWindow);
+  const planned = planAfterFailure(failure, job.tries, ctx.backoff, now, ctx.random, {
+    rateLimitPersists: rateLimited && ctx.aimd.rateLimitPersists,
+  });
+  if (rateLimited && planned.to === 'retrying') ctx.aimd.holdAfterRefusal(planned.nextAttemptAt);
   let plan: FailurePlan | null = null;
   let pausedHere = false;
   await ctx.commit(() => {
@@ -43,10 +53,7 @@ export async function settleFailure(
       plan = null;
       return settleAborted(ctx, job, attemptId, failure, signal, recorded);
     }
-    plan = planAfterFailure(failure, job.tries, ctx.backoff, now, ctx.random);
-    // Here, not after the commit: the claim that ends this commit must see the smaller pool
-    // (a second run of this write is harmless: the decrease has a cool-down).
-    if (plan.to !== 'queued' && plan.rateLimited) ctx.aimd.onRateLimited(now);
+    plan = planned;
     const uncertain = plan.to === 'failed' && plan.failure === 'uncertain';
     ctx.store.attempts.finish(attemptId, {
       ...recorded,
@@ -60,6 +67,11 @@ export async function settleFailure(
           errorCode: failure.code,
           errorMessage: failure.message,
         });
+        // Paused in this very commit, as below; the job keeps its attempts counted.
+        if (plan.pauseQueue && !ctx.store.queue.get().paused) {
+          ctx.store.queue.pause(plan.pauseQueue.reason, now, plan.pauseQueue.code);
+          pausedHere = true;
+        }
         break;
       case 'failed':
         ctx.store.jobs.fail(job.id, {
@@ -82,6 +94,9 @@ export async function settleFailure(
   const settled = plan as FailurePlan | null;
   if (!settled) return;
   if (settled.to === 'retrying') ctx.wakeAt(settled.nextAttemptAt);
+  if (pausedHere && settled.to === 'retrying' && settled.pauseQueue) {
+    ctx.queuePaused(settled.pauseQueue.reason, settled.pauseQueue.code);
+  }
   if (pausedHere && settled.to === 'queued') {
     ctx.queuePaused(settled.pauseReason, failure.code ?? failure.kind);
   }

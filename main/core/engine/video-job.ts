@@ -28,11 +28,13 @@ export async function runVideoJob(
   let taskId = job.videoTaskId;
   if (!taskId) {
     const attemptId = openAttempt ?? ctx.store.attempts.start(job.id, ctx.now());
+    const window = ctx.aimd.window;
     const submitted = await ctx.client.submitVideo(videoRequestFor(job), { signal });
     if (submitted.ok || submitted.sent) ctx.stats.requestsSent++;
     if (!submitted.ok) {
-      return settleFailure(ctx, job, attemptId, submitted, signal);
+      return settleFailure(ctx, job, attemptId, submitted, signal, window);
     }
+    ctx.aimd.onSuccess();
     taskId = submitted.value.id;
     const now = ctx.now();
     ctx.store.transaction(() => {

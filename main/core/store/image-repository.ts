@@ -37,16 +37,16 @@ export type DownloadCounts = Record<DownloadState, number>;
 export const URL_EXPIRED_CODE = 'url-expired';
 
 /**
- * A failed download lost to an expired link: fetching again cannot help, and no stored bytes
- * can stand in (a download prefers the bytes, so with them it would not have needed the
- * link), so the picture is gone unless generated again.
+ * A failed download whose link answered "expired", with no stored bytes to stand in (a
+ * download prefers the bytes, so with them it would not have needed the link): lost unless
+ * the link answers when asked again, or the image is generated again.
  */
 const lostToExpiredLink = (prefix: string) =>
   // (IS, not =: a failure without a code must not turn the whole test NULL)
   `${prefix}failure_code IS '${URL_EXPIRED_CODE}' AND ${prefix}has_payload = 0`;
 
 /**
- * The lost failed downloads of a batch or all. Read from the failed downloads' own index: a
+ * The failed downloads of a batch or all whose link had expired. Read from the failed downloads' own index: a
  * short scan, however many images succeeded.
  */
 const EXPIRED_LINKS_IN_SCOPE = `i.download_state = 'failed' AND ${lostToExpiredLink('i.')}
@@ -108,7 +108,7 @@ export class ImageRepository {
       retryFailed: sql(
         `UPDATE images SET download_state = 'pending', next_download_at = 0, download_tries = 0,
            updated_at = @now
-         WHERE download_state = 'failed' AND NOT (${lostToExpiredLink('')})
+         WHERE download_state = 'failed'
            AND (@batchId IS NULL OR job_id IN (SELECT id FROM jobs WHERE batch_id = @batchId))
            AND (@codes IS NULL OR failure_code IN (SELECT value FROM json_each(@codes)))`,
       ),
@@ -280,8 +280,8 @@ export class ImageRepository {
 
   /**
    * "Retry downloads": failed → pending, for one batch or all (only those failed with one of
-   * `codes`, when given). Returns how many. Downloads lost to an expired link stay failed:
-   * asking the link again would only fail again (countExpiredLinks counts them).
+   * `codes`, when given). Returns how many. Links that answered "expired" are asked again too:
+   * a GET costs nothing, and some stores answer 404 for a while before a file appears.
    */
   retryFailedDownloads(now: number, batchId?: number, codes?: readonly string[]): number {
     return this.s.retryFailed!.run({
@@ -302,7 +302,7 @@ export class ImageRepository {
 
   /**
    * Failed downloads whose link had expired and that hold no bytes to write instead, in a
-   * batch or all batches: lost, and left out by retryFailedDownloads.
+   * batch or all batches (retryFailedDownloads asks their links again like any other).
    */
   countExpiredLinks(batchId?: number): number {
     return (this.s.expiredLinks!.get({ batchId: batchId ?? null }) as { n: number }).n;

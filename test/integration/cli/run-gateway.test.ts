@@ -9,6 +9,7 @@ import {
   type RunningGateway,
 } from '../../../main/simulator/index.ts';
 import type { StatusView } from '../../../main/cli/status/status-view.ts';
+import { RATE_LIMIT_PAUSE_AFTER } from '../../../main/core/engine/adaptive-concurrency.ts';
 import { runCli, startCli, summaryOf, waitFor, workspace } from './harness.ts';
 
 const CSV = `prompt,size,n,seed
@@ -45,9 +46,7 @@ const runArgs = () => [
 ];
 
 describe('atelier run --gateway (a simulator started by the test)', () => {
-  it('reports failed downloads (exit 1); retry --downloads fetches them without generating again, leaving expired links out', async () => {
-    // (the simulator's url-404 stands for an expired link, yet serves it once the fault is off:
-    // a download of an expired link asked for again would succeed here, so none may be)
+  it('reports failed downloads (exit 1); retry --downloads fetches every one again, expired links included, without generating again', async () => {
     await simulator({ faults: 'url-404:1' });
     ws = workspace({ 'p.csv': CSV });
     const first = await runCli(runArgs(), { cwd: ws.dir, key: gateway.key });
@@ -65,9 +64,9 @@ describe('atelier run --gateway (a simulator started by the test)', () => {
     expect(generations).toBe(3);
 
     const human = await runCli(['status'], { cwd: ws.dir });
-    expect(human.stdout).toContain('4 lost to an expired link');
+    expect(human.stdout).toContain('4 failed on an expired link');
 
-    // two of the four failed on the file server instead: those, and only those, are retried
+    // two of the four failed on the file server instead
     const db = new Database(ws.path('.atelier-data', 'atelier.db'));
     db.prepare(
       `UPDATE images SET failure_code = 'file_server_error', failure_reason = 'The file server failed.'
@@ -75,50 +74,54 @@ describe('atelier run --gateway (a simulator started by the test)', () => {
     ).run();
     db.close();
 
-    gateway.setFaults([]);
+    // every one is asked again; the first link asked still answers 404 (the 5th file request)
+    gateway.setFaults('url-404@5');
     // the saved gateway of the data folder is used: no --gateway here
     const retry = await runCli(['retry', '--downloads'], { cwd: ws.dir, key: gateway.key });
     expect(retry.code).toBe(1);
-    expect(retry.stderr).toContain('Queued again: 2 download(s).');
     expect(retry.stderr).toContain(
-      'Not queued: 2 download(s) whose link had expired. No retry can fetch them',
+      'Queued again: 4 download(s), 2 of them with a link that had expired',
     );
-    expect(retry.stderr).toContain('run those prompts again with "atelier run"');
-    expect(ws.files('atelier-library', 'p')).toHaveLength(2);
+    expect(retry.stderr).not.toContain('Not queued');
+    expect(retry.stdout).toContain('1 could not be downloaded because the link had expired.');
+    expect(retry.stdout).toMatch(/atelier retry --downloads +fetches the 1 failed download/);
+    expect(ws.files('atelier-library', 'p')).toHaveLength(3);
 
     const after = JSON.parse((await runCli(['status', '--json'], { cwd: ws.dir })).stdout);
-    expect(after.batches[0]).toMatchObject({ expiredLinks: 2 });
-    // again: nothing left to fetch, and no request for the expired ones
+    expect(after.batches[0]).toMatchObject({ expiredLinks: 1 });
+    // again: the last one answers now
+    gateway.setFaults('');
     const again = await runCli(['retry', '--downloads', '--json'], {
       cwd: ws.dir,
       key: gateway.key,
     });
-    expect(again.code).toBe(1);
+    expect(again.code).toBe(0);
     expect(again.stderr).toBe('');
     expect(summaryOf(again).images).toMatchObject({
-      written: 0,
-      onDisk: 2,
-      failedDownloads: 2,
-      expiredLinks: 2,
+      written: 1,
+      onDisk: 4,
+      failedDownloads: 0,
+      expiredLinks: 0,
     });
     expect(summaryOf(again).requestsSent).toBe(0);
+    // not one generation more
     expect(gateway.ledger.entries()).toHaveLength(generations);
-    expect(ws.files('atelier-library', 'p')).toHaveLength(2);
+    expect(ws.files('atelier-library', 'p')).toHaveLength(4);
   });
 
-  it('reports links that expired before the download apart, as lost, without retry --downloads advice', async () => {
+  it('reports links that expired before the download apart, and retry --downloads asks them again', async () => {
     await simulator({ urlTtlMs: 1 });
     ws = workspace({ 'p.csv': CSV });
     const result = await runCli(runArgs().slice(0, -1), { cwd: ws.dir, key: gateway.key });
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain(
-      '4 could not be downloaded because the link had expired: lost.',
-    );
-    expect(result.stdout).toContain('Lost to an expired link:\n  #1 "A red fox", image 1\n');
+    expect(result.stdout).toContain('4 could not be downloaded because the link had expired.');
+    expect(result.stdout).toContain('Link expired:\n  #1 "A red fox", image 1\n');
     expect(result.stdout).toContain('#2 "Two blue birds", image 2');
+    expect(result.stdout).toMatch(
+      /atelier retry --downloads +fetches the 4 failed download\(s\) again \(4 whose link had expired: some stores answer later\)/,
+    );
     expect(result.stdout).toContain('"atelier retry --failed" does not apply');
     expect(result.stdout).toContain('run those prompts again with "atelier run"');
-    expect(result.stdout).not.toContain('retry --downloads');
     expect(result.stdout).not.toMatch(/^ +\d+ could not be downloaded\.$/m);
 
     const resumed = await runCli(['resume', '--json'], { cwd: ws.dir, key: gateway.key });
@@ -135,7 +138,42 @@ describe('atelier run --gateway (a simulator started by the test)', () => {
       expiredLinks: 4,
     });
     const human = await runCli(['status'], { cwd: ws.dir });
-    expect(human.stdout).toContain('images:  0 on disk, 4 lost to an expired link\n');
+    expect(human.stdout).toContain('images:  0 on disk, 4 failed on an expired link\n');
+
+    // asked for: every link is tried again; still expired, each stays failed with its reason
+    const rows = () => {
+      const db = new Database(ws.path('.atelier-data', 'atelier.db'), { readonly: true });
+      try {
+        return db
+          .prepare('SELECT failure_code, failure_reason, download_tries, updated_at FROM images')
+          .all() as Array<{
+          failure_code: string;
+          failure_reason: string;
+          download_tries: number;
+          updated_at: number;
+        }>;
+      } finally {
+        db.close();
+      }
+    };
+    const before = Math.max(...rows().map((row) => row.updated_at));
+    const retry = await runCli(['retry', '--downloads', '--json'], {
+      cwd: ws.dir,
+      key: gateway.key,
+    });
+    expect(retry.code).toBe(1);
+    expect(summaryOf(retry)).toMatchObject({
+      images: { written: 0, onDisk: 0, failedDownloads: 4, expiredLinks: 4 },
+      requestsSent: 0,
+    });
+    const after = rows();
+    expect(after).toHaveLength(4);
+    for (const row of after) {
+      expect(row).toMatchObject({ failure_code: 'url-expired', download_tries: 1 });
+      expect(row.failure_reason).toMatch(/expired/);
+      // asked again: changed by this retry
+      expect(row.updated_at).toBeGreaterThan(before);
+    }
     expect(gateway.ledger.entries()).toHaveLength(3);
   });
 
@@ -230,6 +268,36 @@ describe('atelier run --gateway (a simulator started by the test)', () => {
     expect(summary.jobs).toMatchObject({ queued: 3, failed: 0, succeeded: 0 });
     expect(gateway.ledger.entries()).toHaveLength(0);
     expect(result.stdout).not.toContain('sk-not-a-real-key');
+  });
+
+  it('pauses when the gateway keeps rate limiting (exit 1, "rate-limit"), failing no prompt; resume finishes once it stops', async () => {
+    await simulator({ faults: '429:1', retryAfterSeconds: 0.01 });
+    const prompts = Array.from({ length: 12 }, (_, i) => `Prompt number ${i + 1},64x64,1,${i}`);
+    ws = workspace({ 'p.csv': `prompt,size,n,seed\n${prompts.join('\n')}\n` });
+    const result = await runCli(runArgs(), { cwd: ws.dir, key: gateway.key });
+    expect(result.code).toBe(1);
+    const summary = summaryOf(result);
+    expect(summary.outcome).toBe('paused');
+    expect(summary.paused).toMatchObject({ kind: 'rate-limit', code: 'rate-limit' });
+    expect(summary.paused?.reason).toMatch(/^The gateway keeps rate limiting/);
+    expect(summary.jobs).toMatchObject({ failed: 0, succeeded: 0, total: 12 });
+    // the pool halves per refused window (8, 4, 2), then a few refusals one at a time
+    expect(summary.requestsSent).toBeLessThanOrEqual(2 * 8 + RATE_LIMIT_PAUSE_AFTER);
+    expect(gateway.ledger.entries()).toHaveLength(0);
+
+    const status = await runCli(['status'], { cwd: ws.dir });
+    expect(status.stdout).toContain('paused (rate-limit): The gateway keeps rate limiting');
+
+    gateway.setFaults('');
+    const resumed = await runCli(['resume', '--json'], { cwd: ws.dir, key: gateway.key });
+    expect(resumed.code).toBe(0);
+    expect(summaryOf(resumed)).toMatchObject({
+      outcome: 'done',
+      paused: null,
+      jobs: { succeeded: 12, failed: 0 },
+      images: { onDisk: 12 },
+    });
+    expect(gateway.ledger.entries().filter((entry) => entry.state === 'settled')).toHaveLength(12);
   });
 
   it('pauses when the balance runs out (exit 1, "balance"); resume finishes after a top-up', async () => {

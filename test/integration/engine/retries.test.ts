@@ -4,9 +4,11 @@ import {
   engineRig,
   jobsOf,
   ledgerOfJob,
+  resumeAfterFix,
   type EngineRig,
   type RigOptions,
 } from '../../support/engine-harness.ts';
+import { RATE_LIMIT_PAUSE_AFTER } from '../../../main/core/engine/adaptive-concurrency.ts';
 
 // Interface section 7: 429, 5xx, dropped connections and empty answers are retried; only a
 // delivered result is charged, once.
@@ -81,6 +83,48 @@ describe('429 rate limiting', () => {
       'retry',
     ]);
     assertLegalPath(rig.store, jobs[0]!.id);
+  });
+});
+
+describe('a gateway that keeps rate limiting', () => {
+  it('pauses the queue (rate-limit) after a bounded number of requests, fails no job, and a resume finishes', async () => {
+    const concurrency = 8;
+    const { rig, idle, jobs } = await run(
+      { gateway: { faults: '429:1', retryAfterSeconds: 0.01 }, engine: { concurrency } },
+      100,
+    );
+    expect(idle).toBe('paused');
+    const paused = rig.engine.progress().paused;
+    expect(paused?.code).toBe('rate-limit');
+    expect(paused?.reason).toMatch(/^The gateway keeps rate limiting/);
+    expect(rig.engine.progress().concurrency).toBe(1);
+
+    // Each window of the shrinking pool (8, 4, 2) sends at most its size before its first
+    // refusal halves it; at one request at a time, RATE_LIMIT_PAUSE_AFTER refusals pause.
+    // (before: 500 requests, every job failed with its retries used up)
+    const attempts = jobs.flatMap((job) => rig.store.attempts.listForJob(job.id));
+    expect(attempts.length).toBeLessThanOrEqual(2 * concurrency + RATE_LIMIT_PAUSE_AFTER);
+    expect(attempts.every((attempt) => attempt.httpStatus === 429)).toBe(true);
+    expect(jobs.filter((job) => job.state === 'failed')).toEqual([]);
+    // those refused wait for their next attempt, the refusals counted; the others, queued
+    for (const job of jobs) {
+      const tries = rig.store.attempts.listForJob(job.id).length;
+      expect(job).toMatchObject({ tries, state: tries > 0 ? 'retrying' : 'queued' });
+      assertLegalPath(rig.store, job.id);
+    }
+    expect(rig.gateway.ledger.entries()).toHaveLength(0);
+
+    // still paused when asked again: no request went out meanwhile
+    expect(await rig.engine.whenIdle()).toBe('paused');
+    const sent = rig.store.db.prepare('SELECT count(*) AS n FROM attempts').get() as { n: number };
+    expect(sent.n).toBe(attempts.length);
+
+    await resumeAfterFix(rig, (r) => r.gateway.setFaults(''));
+    const after = jobsOf(rig.store, jobs[0]!.batchId);
+    expect(after.filter((job) => job.state !== 'succeeded')).toEqual([]);
+    // one charge per job, nothing charged twice
+    expect(rig.gateway.ledger.entries().filter((e) => e.state === 'settled')).toHaveLength(100);
+    for (const job of after) assertLegalPath(rig.store, job.id);
   });
 });
 

@@ -8,18 +8,37 @@ import { closeLater, rig } from './harness.ts';
 const KEY = 'sk-secret-7f3a9c1e5b2d4f6a8c0e';
 const SHAPELESS_KEY = 'QZ7-plain-token-without-prefix-91';
 
+const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
+
+/** How a gateway may echo a key: upper case, without its prefix, URL-encoded, in base64. */
+function echoesOf(key: string): string[] {
+  return [
+    key,
+    key.replace(/^sk-/, ''),
+    key.toUpperCase(),
+    encodeURIComponent(key),
+    b64(key),
+    b64(`:${key}`),
+    b64(`user:${key}`),
+  ];
+}
+
 /** A hostile gateway: it echoes the Authorization header back in its error messages. */
 async function echoingGateway(seen: IncomingHttpHeaders[]): Promise<string> {
   const server = createServer((req, res) => {
     seen.push(req.headers);
     const auth = req.headers.authorization ?? '';
-    res.writeHead(400, { 'content-type': 'application/json', 'x-svc-request-id': `req_${auth}` });
+    const key = auth.slice(7);
+    res.writeHead(400, {
+      'content-type': 'application/json',
+      'x-svc-request-id': `req_${b64(`user:${key}`)}`,
+    });
     res.end(
       JSON.stringify({
         error: {
           type: 'invalid_request_error',
           code: 'bad',
-          message: `You sent ${auth}, raw key ${auth.slice(7)}`,
+          message: `You sent ${auth}, raw key ${echoesOf(key).join(', ')}`,
         },
       }),
     );
@@ -119,7 +138,7 @@ describe('the key never appears in an error message or a log line', () => {
 
     expect(texts.length).toBeGreaterThan(80);
     const everything = [...texts, ...printed].join('\n');
-    for (const secret of [KEY, KEY.slice(3), SHAPELESS_KEY]) {
+    for (const secret of [...echoesOf(KEY), ...echoesOf(SHAPELESS_KEY)]) {
       expect(everything.split('\n').filter((line) => line.includes(secret))).toEqual([]);
     }
     expect(everything).toContain('redacted');

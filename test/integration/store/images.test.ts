@@ -158,7 +158,7 @@ describe('images and downloads', () => {
     expect(store.jobs.get(jobId)).toEqual(jobBefore);
   });
 
-  it('"retry downloads" leaves out links that expired, unless stored bytes can stand in', () => {
+  it('"retry downloads" queues every failed download, links that expired included', () => {
     const [expired, expiredWithBytes, serverError, noCode] = succeedWith([
       { idx: 1, url: 'https://gw/tmp/1.png' },
       { idx: 2, url: 'https://gw/tmp/2.png', b64: PNG },
@@ -183,20 +183,21 @@ describe('images and downloads', () => {
     const other = store.batches.create({ name: 'other' }, prompts(1), 40);
     expect(store.images.retryFailedDownloads(50, other.id)).toBe(0);
 
-    expect(store.images.retryFailedDownloads(50, batchId)).toBe(3);
-    expect(store.images.get(expired!.id)).toMatchObject({
-      downloadState: 'failed',
-      failureCode: URL_EXPIRED_CODE,
-    });
-    for (const image of [expiredWithBytes, serverError, noCode]) {
+    expect(store.images.retryFailedDownloads(50, batchId)).toBe(4);
+    for (const image of [expired, expiredWithBytes, serverError, noCode]) {
       expect(store.images.get(image!.id)).toMatchObject({
         downloadState: 'pending',
         downloadTries: 0,
       });
     }
-    expect(store.images.counts(batchId)).toMatchObject({ failed: 1, pending: 3 });
-    // asking again changes nothing: the lost one stays lost, and counted
+    expect(store.images.counts(batchId)).toMatchObject({ failed: 0, pending: 4 });
+    expect(store.images.countExpiredLinks()).toBe(0);
     expect(store.images.retryFailedDownloads(60)).toBe(0);
+
+    // resume's retry of disk failures only (codes) leaves an expired link alone
+    store.images.claimDownloads(10, 70);
+    fail(expired!.id, URL_EXPIRED_CODE);
+    expect(store.images.retryFailedDownloads(80, undefined, ['disk-full'])).toBe(0);
     expect(store.images.countExpiredLinks()).toBe(1);
   });
 

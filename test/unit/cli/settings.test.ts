@@ -1,6 +1,14 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, UsageError } from '../../../main/cli/command.ts';
-import type { SavedSettings } from '../../../main/cli/run/saved-settings.ts';
+import {
+  loadSettings,
+  saveSettings,
+  settingsPath,
+  type SavedSettings,
+} from '../../../main/cli/run/saved-settings.ts';
 import { resolveSettings } from '../../../main/cli/run/settings.ts';
 
 const saved: SavedSettings = {
@@ -71,5 +79,30 @@ describe('resolveSettings', () => {
     expect(() => resolveSettings({ demo: true, template: 'x.png' }, null, '/w')).toThrow(
       /--template: .*must end with "\.\{ext\}"/,
     );
+  });
+});
+
+describe('credentials in the gateway address', () => {
+  const withKey = 'https://user:sk-live-4f8a2c9e7b1d@gw.example:8443/v1';
+
+  it('are dropped from --gateway: the key comes from ATELIER_API_KEY only', () => {
+    expect(resolveSettings({ gateway: withKey }, null, '/w').gateway).toEqual({
+      kind: 'remote',
+      baseUrl: 'https://gw.example:8443/v1',
+      extraHeaders: {},
+    });
+  });
+
+  it('are never written to cli-settings.json, and dropped from one an older version wrote', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'atelier-settings-'));
+    try {
+      const remote = { ...saved, gateway: { ...saved.gateway, baseUrl: withKey } } as SavedSettings;
+      saveSettings(dir, remote);
+      expect(readFileSync(settingsPath(dir), 'utf8')).not.toContain('sk-live');
+      writeFileSync(settingsPath(dir), JSON.stringify(remote));
+      expect(loadSettings(dir)?.gateway).toMatchObject({ baseUrl: 'https://gw.example:8443/v1' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -115,6 +115,9 @@ describe('pauseKind', () => {
     expect(pauseKind('pre_consume_token_quota_failed')).toBe('balance');
     expect(pauseKind('disk-full')).toBe('disk');
     expect(pauseKind('manual')).toBe('manual');
+    expect(pauseKind('rate-limit')).toBe('rate-limit');
+    // a gateway's own rate-limit code is not the engine's pause
+    expect(pauseKind('rate_limit_exceeded')).toBe('other');
     expect(pauseKind(null)).toBe('other');
   });
 });
@@ -191,6 +194,21 @@ describe('formatSummary', () => {
     expect(out).toContain('then: atelier resume');
   });
 
+  it('for a pause on rate limits, says to wait (or slow down) before resuming', () => {
+    const out = text(
+      buildSummary(
+        input({
+          outcome: 'paused',
+          jobs: { queued: 4, running: 0, retrying: 6, succeeded: 0, failed: 0, canceled: 0 },
+          paused: { reason: 'The gateway keeps rate limiting: …', code: 'rate-limit' },
+        }),
+      ),
+    );
+    expect(out).toContain('(rate-limit): The gateway keeps rate limiting');
+    expect(out).toContain('Prompts: 0 succeeded, 10 not finished (of 10).');
+    expect(out).toMatch(/Wait until the gateway accepts requests again.*then: atelier resume/);
+  });
+
   it('reports prompts that returned fewer images than asked, and suggests retry --partial', () => {
     const summary = buildSummary(
       input({
@@ -208,7 +226,7 @@ describe('formatSummary', () => {
     );
   });
 
-  it('reports expired links apart: no retry --downloads for them, and says what is left to do', () => {
+  it('reports expired links apart, and retry --downloads asks them again too', () => {
     const summary = buildSummary(
       input({
         downloads: { pending: 0, downloading: 0, done: 9, failed: 3 },
@@ -223,23 +241,26 @@ describe('formatSummary', () => {
       expiredExamples: [{ position: 7, prompt: 'a lighthouse at dusk', image: 2 }],
     });
     expect(out).toContain('         1 could not be downloaded.\n');
-    expect(out).toContain('2 could not be downloaded because the link had expired: lost.');
-    expect(out).toContain('Lost to an expired link:\n  #7 "a lighthouse at dusk", image 2');
+    expect(out).toContain('2 could not be downloaded because the link had expired.\n');
+    expect(out).toContain('Link expired:\n  #7 "a lighthouse at dusk", image 2');
     expect(out).toContain('… and 1 more');
-    expect(out).toMatch(/atelier retry --downloads +fetches the 1 failed download\(s\) again/);
+    expect(out).toMatch(
+      /atelier retry --downloads +fetches the 3 failed download\(s\) again \(2 whose link had expired: some stores answer later\), without generating anything/,
+    );
+    expect(out).toContain('If a link still answers that it expired');
     expect(out).toContain('"atelier retry --failed" does not apply (their prompts succeeded)');
     expect(out).toContain('a new paid request: run those prompts again with "atelier run"');
   });
 
-  it('does not suggest retry --downloads when every failed download had an expired link', () => {
+  it('suggests retry --downloads when every failed download had an expired link', () => {
     const out = text(
       buildSummary(
         input({ downloads: { pending: 0, downloading: 0, done: 10, failed: 2 }, expiredLinks: 2 }),
       ),
     );
-    expect(out).not.toContain('retry --downloads');
+    expect(out).toMatch(/atelier retry --downloads +fetches the 2 failed download\(s\) again/);
     expect(out).not.toMatch(/^ +\d+ could not be downloaded\.$/m);
-    expect(out).toContain('The 2 image(s) whose link expired cannot be downloaded any more');
+    expect(out).not.toContain('lost');
   });
 });
 

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { AdaptiveConcurrency } from '../../../main/core/engine/adaptive-concurrency.ts';
+import {
+  AdaptiveConcurrency,
+  RATE_LIMIT_PAUSE_AFTER,
+} from '../../../main/core/engine/adaptive-concurrency.ts';
 
 describe('AdaptiveConcurrency (AIMD)', () => {
   it('starts at the maximum and halves on a rate limit', () => {
@@ -50,5 +53,49 @@ describe('AdaptiveConcurrency (AIMD)', () => {
     expect(aimd.limit).toBe(4);
     aimd.setMax(8);
     expect(aimd.limit).toBe(4);
+  });
+
+  it('halves once per window: refusals of requests sent before a decrease are its burst', () => {
+    const aimd = new AdaptiveConcurrency({ max: 8, cooldownMs: 60_000 });
+    const firstWindow = aimd.window;
+    expect(aimd.onRateLimited(0, firstWindow)).toBe(4);
+    // the seven others sent under 8 come back refused too: the same signal
+    for (let i = 0; i < 7; i++) expect(aimd.onRateLimited(1, firstWindow)).toBe(4);
+    // a request sent under 4 and refused is a new signal, however soon (no cool-down wait)
+    expect(aimd.onRateLimited(2, aimd.window)).toBe(2);
+    expect(aimd.onRateLimited(3, aimd.window)).toBe(1);
+    expect(aimd.rateLimitPersists).toBe(false);
+  });
+
+  it('counts refusals in a row at the floor; a success starts the count again', () => {
+    const aimd = new AdaptiveConcurrency({ max: 2, pauseAfter: 3 });
+    aimd.onRateLimited(0, aimd.window); // 2 → 1: not yet at the floor when refused
+    aimd.onRateLimited(1, aimd.window);
+    aimd.onRateLimited(2, aimd.window);
+    expect(aimd.rateLimitPersists).toBe(false);
+    aimd.onSuccess();
+    for (let i = 0; i < 2; i++) aimd.onRateLimited(3 + i, aimd.window);
+    expect(aimd.rateLimitPersists).toBe(false);
+    aimd.onRateLimited(5, aimd.window);
+    expect(aimd.rateLimitPersists).toBe(true);
+    expect(aimd.limit).toBe(1);
+  });
+
+  it('pauses after RATE_LIMIT_PAUSE_AFTER refusals at the floor by default', () => {
+    const aimd = new AdaptiveConcurrency({ max: 1 });
+    for (let i = 1; i < RATE_LIMIT_PAUSE_AFTER; i++) aimd.onRateLimited(i, aimd.window);
+    expect(aimd.rateLimitPersists).toBe(false);
+    aimd.onRateLimited(99, aimd.window);
+    expect(aimd.rateLimitPersists).toBe(true);
+  });
+
+  it('holds the whole pool after a refusal only at the floor', () => {
+    const aimd = new AdaptiveConcurrency({ max: 2 });
+    aimd.holdAfterRefusal(500);
+    expect(aimd.heldUntil).toBe(Number.NEGATIVE_INFINITY);
+    aimd.onRateLimited(0, aimd.window);
+    aimd.holdAfterRefusal(500);
+    aimd.holdAfterRefusal(300); // never shortened
+    expect(aimd.heldUntil).toBe(500);
   });
 });

@@ -67,6 +67,29 @@ describe('planAfterFailure', () => {
     expect(plan).toEqual({ to: 'failed', failure: expected, rateLimited });
   });
 
+  it('a 429 once rate limits persist: the job waits (even on its last attempt), the queue pauses', () => {
+    const limited = failure('retry-after', 'rate-limited', { retryAfterMs: 700, status: 429 });
+    for (const attempts of [1, 3, 7]) {
+      const plan = planAfterFailure(limited, attempts, policy, NOW, () => 0, {
+        rateLimitPersists: true,
+      });
+      expect(plan).toEqual({
+        to: 'retrying',
+        nextAttemptAt: NOW + 700,
+        rateLimited: true,
+        pauseQueue: {
+          reason: expect.stringMatching(/^The gateway keeps rate limiting/),
+          code: 'rate-limit',
+        },
+      });
+    }
+    // other failures are planned as before, persisting rate limits or not
+    const server = planAfterFailure(failure('retry-backoff', 'server'), 3, policy, NOW, () => 0, {
+      rateLimitPersists: true,
+    });
+    expect(server).toEqual({ to: 'failed', failure: 'retries-exhausted', rateLimited: false });
+  });
+
   it('never-replay fails as uncertain on any attempt, even the first', () => {
     for (const kind of ['uncertain', 'bad-response'] as const) {
       expect(planAfterFailure(failure('never-replay', kind), 1, policy, NOW)).toEqual({

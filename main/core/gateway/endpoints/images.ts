@@ -10,7 +10,7 @@ import {
 } from '../build/bodies.ts';
 import { planAdvanced, planEdit, planGeneration, type ImagePlan } from '../build/plan.ts';
 import type { GatewayContext } from '../context.ts';
-import { callJson, type BodyReading } from '../http/call-json.ts';
+import { callJson, type BodyReading, type KeyScrubber } from '../http/call-json.ts';
 import type { CallOptions, ExchangeSpec } from '../http/exchange.ts';
 import { readImageResponse } from '../read/image-response.ts';
 import { refuse } from './refuse.ts';
@@ -83,20 +83,38 @@ async function send(
 ): Promise<Outcome<ImageResult>> {
   if (!plan.ok) return refuse(context, `image request for ${request.model}`, plan.problems);
   const spec = specFor(context, request, plan);
-  return callJson(context, spec, options, (body) => readImages(body, context, request.n));
+  return callJson(context, spec, options, (body, scrub) =>
+    readImages(body, context, request.n, scrub),
+  );
 }
 
 function readImages(
   body: unknown,
   context: GatewayContext,
   requestedN: number | undefined,
+  scrub: KeyScrubber,
 ): BodyReading<ImageResult> {
   const reading = readImageResponse(body, { partialKey: context.profile.partialKey, requestedN });
-  if (reading.ok) return { ok: true, value: reading.result };
+  if (reading.ok) return { ok: true, value: withoutKey(reading.result, scrub) };
   if (reading.problem === 'empty') return { kind: 'empty-data' };
   // Some gateways answer 200 with only an error object: classify it as the error it is.
   if (typeof body === 'object' && body !== null && 'error' in body) {
     return { kind: 'http', status: 200, body };
   }
   return { kind: 'bad-body', status: 200, detail: reading.detail };
+}
+
+/**
+ * What is stored and written from a result never holds the key, however the gateway echoed
+ * it: links are sealed (the download puts the key back), revised prompts are redacted.
+ */
+function withoutKey(result: ImageResult, scrub: KeyScrubber): ImageResult {
+  return {
+    ...result,
+    images: result.images.map((image) => ({
+      ...image,
+      url: image.url === null ? null : scrub.sealUrl(image.url),
+      revisedPrompt: image.revisedPrompt === null ? null : scrub.cleanText(image.revisedPrompt),
+    })),
+  };
 }

@@ -3,10 +3,19 @@ import type { FailureInput } from '../classify/classify.ts';
 import { header } from '../classify/headers.ts';
 import { mergeRequestIds } from '../classify/request-ids.ts';
 import type { GatewayContext } from '../context.ts';
-import { openExchange, parseJson, type CallOptions, type ExchangeSpec } from './exchange.ts';
+import {
+  openExchange,
+  parseJson,
+  type CallOptions,
+  type ExchangeSpec,
+  type OpenAnswer,
+} from './exchange.ts';
 
 /** What a reader makes of a 2xx JSON body: the value, or why it is a failure after all. */
 export type BodyReading<T> = { ok: true; value: T } | FailureInput;
+
+/** What a reader uses to keep the key out of what it returns (echoed text, links). */
+export type KeyScrubber = Pick<OpenAnswer, 'cleanText' | 'sealUrl'>;
 
 /**
  * One request with a JSON answer: sends, reads the whole body, classifies any non-2xx, and
@@ -16,7 +25,7 @@ export async function callJson<T>(
   context: GatewayContext,
   spec: ExchangeSpec,
   options: CallOptions,
-  read: (body: unknown) => BodyReading<T>,
+  read: (body: unknown, scrub: KeyScrubber) => BodyReading<T>,
 ): Promise<Outcome<T>> {
   const answer = await openExchange(context, spec, options);
   if (!('response' in answer)) return answer;
@@ -39,7 +48,9 @@ export async function callJson<T>(
   }
   const requestIds = mergeRequestIds(answer.idsOf(body), answer.requestIds);
   const reading: BodyReading<T> =
-    body === undefined ? { kind: 'bad-body', status: response.status, contentType } : read(body);
+    body === undefined
+      ? { kind: 'bad-body', status: response.status, contentType }
+      : read(body, answer);
   if ('ok' in reading) {
     answer.close();
     return { ok: true, value: reading.value, status: response.status, requestIds };

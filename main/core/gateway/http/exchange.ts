@@ -3,6 +3,11 @@ import type { GatewayTimeouts } from '../../../../shared/gateway/profile.ts';
 import { apiRoot } from '../../../../shared/gateway/profile.ts';
 import type { GatewayFailure, RequestIds } from '../../../../shared/gateway/outcome.ts';
 import { redact } from '../../../../shared/gateway/redact.ts';
+import {
+  holdsSealedKey,
+  sealKeyInUrl,
+  unsealKeyInUrl,
+} from '../../../../shared/gateway/sealed-url.ts';
 import { BEFORE_SEND_CODES, classifyFailure, type FailureInput } from '../classify/classify.ts';
 import { requestIdsOf } from '../classify/request-ids.ts';
 import type { GatewayContext } from '../context.ts';
@@ -48,6 +53,10 @@ export interface OpenAnswer {
   idsOf(body: unknown): RequestIds;
   /** Classifies with this exchange's context (ids, key redaction, Retry-After cap). */
   fail(input: FailureInput): GatewayFailure;
+  /** Text from the answer kept or shown (a revised prompt…), without the key in any form. */
+  cleanText(text: string): string;
+  /** A link from the answer, to store: the key in it sealed (see sealed-url.ts). */
+  sealUrl(url: string): string;
   /** Ends the exchange: timers stop, the body is released if unread, one log line. */
   close(note?: string): void;
 }
@@ -86,10 +95,10 @@ function gatewayOriginOf(profile: GatewayContext['profile']): string {
   return origin;
 }
 
-function targetOf(context: GatewayContext, spec: ExchangeSpec) {
+function targetOf(context: GatewayContext, spec: ExchangeSpec, unsealed: string | undefined) {
   const gatewayOrigin = gatewayOriginOf(context.profile);
   if (spec.url) {
-    const url = new URL(spec.url);
+    const url = new URL(unsealed ?? spec.url);
     // The key goes only to the gateway itself, never to a storage host behind a file link.
     return { url, gatewayOrigin, auth: url.origin === gatewayOrigin };
   }
@@ -109,9 +118,19 @@ export async function openExchange(
   const { profile } = context;
   const timeouts = { ...profile.timeouts, ...options.timeouts };
   const started = context.now();
-  const { url, gatewayOrigin, auth } = targetOf(context, spec);
-  const where = `${spec.method} ${url.origin}${url.pathname}`; // no query: links may carry tokens
+  // A stored link that carried the key gets it back here, in memory, for this request only.
+  const sealed = spec.url !== undefined && holdsSealedKey(spec.url);
   let secret: string | null = null;
+  if (sealed) {
+    const key = await readKey(context);
+    if ('key' in key) secret = key.key;
+  }
+  const { url, gatewayOrigin, auth } = targetOf(
+    context,
+    spec,
+    sealed && secret !== null ? unsealKeyInUrl(spec.url!, secret) : undefined,
+  );
+  const where = `${spec.method} ${url.origin}${url.pathname}`; // no query: links may carry tokens
 
   const classify = (input: FailureInput, requestIds?: RequestIds) => {
     const failure = classifyFailure(input, {
@@ -128,6 +147,7 @@ export async function openExchange(
   };
   const logLine = (line: string) => context.log(redact(line, secret));
 
+  let authKey: string | null = null;
   if (auth) {
     const key = await readKey(context);
     if ('problem' in key) {
@@ -135,7 +155,7 @@ export async function openExchange(
       logLine(`${where} → not sent: ${failure.message}`);
       return failure;
     }
-    secret = key.key;
+    secret = authKey = key.key;
   }
   const encoded = await encodeBody(spec);
   // Later entries win, as they did in fetch's Headers: its defaults, the profile's extra
@@ -146,13 +166,13 @@ export async function openExchange(
   const headers = { ...DEFAULT_HEADERS, ...own };
   // Extra headers often carry a second credential: like the key, only the gateway gets them.
   const gatewayHeaders =
-    secret === null
+    authKey === null
       ? null
       : {
           ...DEFAULT_HEADERS,
           ...lowerCaseNames(profile.extraHeaders),
           ...own,
-          authorization: `Bearer ${secret}`,
+          authorization: `Bearer ${authKey}`,
         };
 
   if (options.signal?.aborted) return classify({ kind: 'canceled', sent: false });
@@ -215,6 +235,8 @@ export async function openExchange(
     requestIds,
     idsOf: (parsed) => requestIdsOf(response.headers, parsed, profile.requestIdHeader, [secret]),
     fail: (input) => classify(input, requestIds),
+    cleanText: (text) => redact(text, secret),
+    sealUrl: (link) => sealKeyInUrl(link, secret),
     close,
     async text() {
       let bytes: Buffer;

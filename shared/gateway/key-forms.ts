@@ -1,0 +1,115 @@
+/**
+ * Every form in which a gateway may echo the key back: as is, without its `sk-` prefix, upper
+ * or lower case, URL-encoded, and inside base64 (HTTP Basic `base64("user:sk-…")`,
+ * `base64(":sk-…")`, `base64("sk-…")`, or any other text around it). Built once per key.
+ */
+export interface KeyForm {
+  text: string;
+  /** Text forms match whatever their case; base64 is case-sensitive. */
+  caseless: boolean;
+  /** Finds this form (global; sticky state reset before each use). */
+  pattern: RegExp;
+}
+
+export interface KeyForms {
+  /** In a fixed order for a given key: an index names a form (see sealed URLs). */
+  forms: readonly KeyForm[];
+}
+
+/** Shorter forms would match ordinary words. */
+const MIN_FORM_LENGTH = 8;
+/** The key itself is removed from this length on, as before (a 4-character key is odd, not safe). */
+const MIN_KEY_LENGTH = 4;
+
+const cache = new Map<string, KeyForms | null>();
+const CACHE_SIZE = 4;
+
+/** The forms of `key`, or null when it is too short to look for. */
+export function keyForms(key: string): KeyForms | null {
+  const known = cache.get(key);
+  if (known !== undefined) return known;
+  const built = buildForms(key);
+  if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  cache.set(key, built);
+  return built;
+}
+
+function buildForms(key: string): KeyForms | null {
+  if (key.length < MIN_KEY_LENGTH) return null;
+  const forms: KeyForm[] = [];
+  const seen = new Set<string>();
+  const add = (text: string, caseless: boolean, min = MIN_FORM_LENGTH) => {
+    if (text.length < min || seen.has(text)) return;
+    seen.add(text);
+    forms.push({ text, caseless, pattern: new RegExp(escape(text), caseless ? 'gi' : 'g') });
+  };
+  const bases = [key];
+  if (/^sk-/i.test(key)) bases.push(key.slice(3));
+  for (const [i, base] of bases.entries()) {
+    const min = i === 0 ? MIN_KEY_LENGTH : MIN_FORM_LENGTH;
+    // exact case first, so a sealed URL gets the form it had back
+    for (const text of [base, base.toUpperCase(), base.toLowerCase()]) add(text, true, min);
+    add(encodeURIComponent(base), true);
+    for (const core of base64Cores(base)) {
+      add(core, false);
+      add(core.replaceAll('+', '-').replaceAll('/', '_'), false); // base64url
+      add(encodeURIComponent(core), false);
+    }
+  }
+  return forms.length === 0 ? null : { forms };
+}
+
+/**
+ * The base64 characters that depend on the key's bytes alone, for each of the three places the
+ * key can start at within a 3-byte group: whatever text surrounds the key (`user:`, a JSON
+ * body…), its base64 holds one of these.
+ */
+function base64Cores(text: string): string[] {
+  const bytes = Buffer.from(text, 'utf8');
+  const cores: string[] = [];
+  for (let shift = 0; shift < 3; shift++) {
+    const encoded = Buffer.concat([Buffer.alloc(shift), bytes]).toString('base64');
+    // character i carries bits 6i to 6i+6; the key's are 8·shift to 8·(shift + length)
+    const start = Math.ceil((8 * shift) / 6);
+    const end = Math.floor((8 * (shift + bytes.length)) / 6);
+    cores.push(encoded.slice(start, end));
+  }
+  return cores;
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * Where any form of the keys occurs, as [start, end) spans, in order. Each form is looked for
+ * on its own and overlaps are kept, so no part of a longer match can hide behind a shorter one.
+ */
+export function keySpans(
+  text: string,
+  keys: ReadonlyArray<KeyForms | null>,
+): Array<[number, number]> {
+  const spans: Array<[number, number]> = [];
+  for (const key of keys) {
+    for (const { pattern } of key?.forms ?? []) {
+      pattern.lastIndex = 0;
+      for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
+        spans.push([match.index, match.index + match[0].length]);
+        pattern.lastIndex = match.index + 1;
+      }
+    }
+  }
+  return spans;
+}
+
+/** Overlapping or touching spans become one: one marker, not several side by side. */
+export function mergeSpans(spans: Array<[number, number]>): Array<[number, number]> {
+  const sorted = [...spans].sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+  const merged: Array<[number, number]> = [];
+  for (const span of sorted) {
+    const last = merged.at(-1);
+    if (last && span[0] <= last[1]) last[1] = Math.max(last[1], span[1]);
+    else merged.push([span[0], span[1]]);
+  }
+  return merged;
+}

@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { REDACTED, redact } from '../../../shared/gateway/redact.ts';
+import {
+  holdsSealedKey,
+  sealKeyInUrl,
+  unsealKeyInUrl,
+  withoutCredentials,
+} from '../../../shared/gateway/sealed-url.ts';
+
+const KEY = 'sk-Hostile+Key/7f3a9c1e=5b2d4f6a8c0e';
+const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
+const b64url = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
+
+/** Every form a hostile gateway echoes the key in. */
+const ECHOES: Array<[string, string]> = [
+  ['as is', KEY],
+  ['without its sk- prefix', KEY.slice(3)],
+  ['upper-cased', KEY.toUpperCase()],
+  ['lower-cased', KEY.toLowerCase()],
+  ['URL-encoded', encodeURIComponent(KEY)],
+  ['URL-encoded without prefix', encodeURIComponent(KEY.slice(3))],
+  ['in base64', b64(KEY)],
+  ['in base64 after a colon', b64(`:${KEY}`)],
+  ['in HTTP Basic form', `Basic ${b64(`user:${KEY}`)}`],
+  ['in base64url', b64url(`user:${KEY}`)],
+  ['in base64 inside JSON', b64(JSON.stringify({ token: KEY }))],
+  ['in base64, URL-encoded', encodeURIComponent(b64(`ab:${KEY}`))],
+  ['without prefix, in base64', b64(KEY.slice(3))],
+];
+
+/**
+ * Whether 8 characters in a row of the key can be read from `text`: as they are (any case),
+ * URL-decoded, or decoded from a base64 run at any of its four offsets.
+ */
+function leaksKey(text: string): boolean {
+  const pieces = Array.from({ length: KEY.length - 7 }, (_, i) => KEY.slice(i, i + 8));
+  const readable = [text];
+  try {
+    readable.push(decodeURIComponent(text));
+  } catch {
+    // not URL-encoded
+  }
+  for (const run of text.match(/[A-Za-z0-9+/_-]{8,}/g) ?? []) {
+    for (let skip = 0; skip < 4; skip++) {
+      const chars = run.slice(skip).replaceAll('-', '+').replaceAll('_', '/');
+      readable.push(
+        Buffer.from(chars.slice(0, chars.length - (chars.length % 4)), 'base64').toString('latin1'),
+      );
+    }
+  }
+  return readable.some((t) =>
+    pieces.some((piece) => t.toLowerCase().includes(piece.toLowerCase())),
+  );
+}
+
+describe('redact: the key in any form', () => {
+  it.each(ECHOES)('removes the key %s', (_, echoed) => {
+    // (the check itself finds the echo)
+    expect(leaksKey(echoed)).toBe(true);
+    const out = redact(`the gateway said ${echoed} back`, KEY);
+    expect(out).toContain(REDACTED);
+    expect(out.startsWith('the gateway said ')).toBe(true);
+    expect(out.endsWith(' back')).toBe(true);
+    expect(leaksKey(out)).toBe(false);
+  });
+
+  it('merges overlapping and touching finds into one marker', () => {
+    // the key, its prefix-less form inside it, its upper case right after, its base64 after that
+    const text = `x ${KEY}${KEY.toUpperCase()}${b64(KEY)} y`;
+    expect(redact(text, KEY)).toBe(`x ${REDACTED} y`);
+    expect(redact(`Bearer ${KEY}`, KEY)).toBe(`Bearer ${REDACTED}`);
+  });
+
+  it('leaves ordinary text alone, and short keys are not looked for in other forms', () => {
+    expect(redact('nothing secret here', KEY)).toBe('nothing secret here');
+    // a 4-character key is removed as is, but its prefix-less "ab" would match words
+    expect(redact('sk-ab and ab and SK-AB', 'sk-ab')).toBe(`${REDACTED} and ab and ${REDACTED}`);
+  });
+});
+
+describe('sealed URLs: a link that carries the key is stored without it', () => {
+  it.each([
+    ['a raw key in the query', `https://cdn.example/f/1.png?token=${KEY}&x=1`],
+    ['a URL-encoded key', `https://cdn.example/f/1.png?token=${encodeURIComponent(KEY)}`],
+    ['an upper-cased key', `https://cdn.example/f/1.png?t=${KEY.toUpperCase()}`],
+    ['a Basic token', `https://cdn.example/f/1.png?auth=${encodeURIComponent(b64(`u:${KEY}`))}`],
+    ['the key in the path', `https://cdn.example/${KEY.slice(3)}/1.png`],
+  ])('%s: sealed with a placeholder, unsealed to the very same link', (_, url) => {
+    const sealed = sealKeyInUrl(url, KEY);
+    expect(holdsSealedKey(sealed)).toBe(true);
+    expect(redact(sealed, KEY)).toBe(sealed);
+    expect(sealed.startsWith('https://cdn.example/')).toBe(true);
+    expect(unsealKeyInUrl(sealed, KEY)).toBe(url);
+  });
+
+  it('leaves a link without the key as it is, and drops credentials before the host', () => {
+    const plain = 'https://cdn.example/f/1.png?sig=abc&exp=9';
+    expect(sealKeyInUrl(plain, KEY)).toBe(plain);
+    expect(holdsSealedKey(plain)).toBe(false);
+    expect(sealKeyInUrl(`https://user:pass@cdn.example/a.png`, KEY)).toBe(
+      'https://cdn.example/a.png',
+    );
+    expect(sealKeyInUrl(`https://u:${encodeURIComponent(KEY)}@cdn.example/a.png`, KEY)).toBe(
+      'https://cdn.example/a.png',
+    );
+  });
+
+  it('withoutCredentials removes user:password@ (the key in --gateway) and nothing else', () => {
+    expect(withoutCredentials(`https://user:${encodeURIComponent(KEY)}@gw.example:8443/v1`)).toBe(
+      'https://gw.example:8443/v1',
+    );
+    expect(withoutCredentials(`http://${encodeURIComponent(KEY.slice(3))}@127.0.0.1:80`)).toBe(
+      'http://127.0.0.1:80',
+    );
+    expect(withoutCredentials(`user:${encodeURIComponent(KEY)}@gw.example`)).toBe('gw.example');
+    expect(withoutCredentials('https://gw.example/path@v1?q=a@b')).toBe(
+      'https://gw.example/path@v1?q=a@b',
+    );
+    expect(withoutCredentials('https://gw.example')).toBe('https://gw.example');
+  });
+});
