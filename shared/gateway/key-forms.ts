@@ -65,10 +65,13 @@ function buildForms(key: string): KeyForms | null {
  * body…), its base64 holds one of these.
  */
 function base64Cores(text: string): string[] {
-  const bytes = Buffer.from(text, 'utf8');
+  const bytes = new TextEncoder().encode(text);
   const cores: string[] = [];
   for (let shift = 0; shift < 3; shift++) {
-    const encoded = Buffer.concat([Buffer.alloc(shift), bytes]).toString('base64');
+    // (TextEncoder and btoa: shared/ also runs in the browser, which has no Buffer)
+    const shifted = new Uint8Array(shift + bytes.length);
+    shifted.set(bytes, shift);
+    const encoded = btoa(String.fromCharCode(...shifted));
     // character i carries bits 6i to 6i+6; the key's are 8·shift to 8·(shift + length)
     const start = Math.ceil((8 * shift) / 6);
     const end = Math.floor((8 * (shift + bytes.length)) / 6);
