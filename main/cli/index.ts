@@ -59,7 +59,7 @@ function usage(): string {
     '',
     'Exit codes: 0 all succeeded and every image on disk, 1 some work failed, came back',
     'short or the queue paused on a problem, 2 usage or configuration error, 70 internal',
-    'error (a bug in Atelier), 130 stopped by Ctrl+C.',
+    'error (a bug in Atelier), 130 stopped by Ctrl+C (143 SIGTERM, 129 SIGHUP).',
     '',
     'Try it: atelier run samples/demo-prompts.csv --demo',
     '',

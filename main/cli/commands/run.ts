@@ -31,9 +31,9 @@ export const runCommand: Command = {
 
 Imports the file as one batch (every row checked first: a bad row is reported with its line
 number and nothing is imported), then runs the data folder's queue until it is done, showing
-progress on stderr, and prints where the images are. Ctrl+C pauses cleanly (requests in
-flight finish); Ctrl+C again stops at once. Either way the summary is printed and "atelier
-resume" carries on.
+progress on stderr, and prints where the images are. Ctrl+C, SIGTERM or SIGHUP pauses
+cleanly (requests in flight finish); a second one stops at once. Either way the summary is
+printed and "atelier resume" carries on.
 
 Files: .txt is one prompt a line (# starts a comment); .csv and .jsonl have the columns
 prompt (required), model, size, n, seed, quality, output_format, negative_prompt, name, and
@@ -62,7 +62,7 @@ Key: ATELIER_API_KEY (required unless --demo; never printed or saved).
 Exit codes: 0 all succeeded and every image on disk; 1 some prompts or downloads failed, a
 prompt returned fewer images than asked, or the queue paused on a problem (key, permission,
 balance, disk); 2 usage or configuration error; 70 internal error (a bug: please report it);
-130 stopped by Ctrl+C.
+130 stopped by Ctrl+C, 143 by SIGTERM, 129 by SIGHUP.
 
 Examples:
   atelier run prompts.csv --demo

@@ -266,3 +266,33 @@ describe('the human summary after a second Ctrl+C', () => {
     expect(formatSummary(summary, options).split('\n')[0]).toMatch(/^Paused by Ctrl\+C after/);
   });
 });
+
+describe('the summary after SIGTERM or SIGHUP', () => {
+  const interrupted = (signal: 'SIGTERM' | 'SIGHUP') =>
+    buildSummary(
+      input({
+        outcome: 'interrupted',
+        jobs: { queued: 3, running: 0, retrying: 0, succeeded: 2, failed: 0, canceled: 0 },
+        wallTimeMs: 2_000,
+        paused: { reason: 'Paused by SIGTERM.', code: 'manual' },
+        signal,
+      }),
+    );
+  const options = { commandSuffix: '', failedExamples: [], expiredExamples: [] };
+
+  it('carries 128 + the signal number as its exit code, and names the signal', () => {
+    expect(interrupted('SIGTERM').exitCode).toBe(143);
+    expect(interrupted('SIGHUP').exitCode).toBe(129);
+    const text = formatSummary(interrupted('SIGTERM'), { ...options, signal: 'SIGTERM' });
+    expect(text.split('\n')[0]).toBe(
+      'Paused by SIGTERM after 2.0 s; the requests in flight were allowed to finish.',
+    );
+    expect(text).toContain('atelier resume');
+    const stopped = formatSummary(interrupted('SIGHUP'), {
+      ...options,
+      signal: 'SIGHUP',
+      stoppedAtOnce: true,
+    });
+    expect(stopped.split('\n')[0]).toBe('Stopped at once by SIGHUP after 2.0 s.');
+  });
+});
