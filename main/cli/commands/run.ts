@@ -1,6 +1,10 @@
 import { existsSync, statSync } from 'node:fs';
 import { loadCatalogue } from '../run/model-catalogue.ts';
-import { importPromptFile, type RowDefaults } from '../../core/import/import-batch.ts';
+import {
+  DEFAULT_MAX_PROMPT_CHARS,
+  importPromptFile,
+  type RowDefaults,
+} from '../../core/import/import-batch.ts';
 import { formatOf, PromptFileError, PromptFileReadError } from '../../core/import/prompt-file.ts';
 import { DEFAULT_TEMPLATE } from '../../core/library/naming.ts';
 import type { Batch } from '../../core/store/rows.ts';
@@ -50,6 +54,8 @@ Values for the columns a row leaves out:
 
 Batch and library:
   --name NAME        the batch's name and folder (default: the file's name)
+  --max-prompt-chars N
+                     refuse a prompt longer than N characters (default ${DEFAULT_MAX_PROMPT_CHARS})
   --template T       file names in the library (default "${DEFAULT_TEMPLATE}")
   --sidecar          write a .json beside each image
   --manifest         write a manifest.csv per batch
@@ -80,6 +86,7 @@ Examples:
       'output-format': { type: 'string' },
       'response-format': { type: 'string' },
       name: { type: 'string' },
+      'max-prompt-chars': { type: 'string' },
       template: { type: 'string' },
       sidecar: { type: 'boolean' },
       manifest: { type: 'boolean' },
@@ -108,6 +115,7 @@ Examples:
     );
     const demo = settings.gateway.kind === 'demo';
     const defaults = rowDefaults(values, demo);
+    const maxPromptChars = intFlag(values['max-prompt-chars'], '--max-prompt-chars', 1, 10_000_000);
     checkPromptFile(file);
     if (settings.gateway.kind === 'remote') remoteProfile(settings.gateway);
     const apiKey = requireApiKey(settings.gateway, process.env);
@@ -127,6 +135,7 @@ Examples:
           catalogue,
           defaults,
           ...(values.name ? { name: values.name } : {}),
+          ...(maxPromptChars !== undefined ? { maxPromptChars } : {}),
         });
       } catch (error) {
         if (error instanceof PromptFileError || error instanceof PromptFileReadError) {
