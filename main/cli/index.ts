@@ -1,4 +1,5 @@
 import { keepYoungGenerationSmall } from '../core/runtime/young-generation.ts';
+import { printable } from '../../shared/text/printable.ts';
 import { ConfigError, UsageError, type Command } from './command.ts';
 
 /**
@@ -84,7 +85,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const entry = COMMANDS.find((c) => c.name === name);
   if (!entry) {
-    console.error(`atelier: unknown command "${name}".\n\n${usage()}`);
+    console.error(`atelier: unknown command "${printable(name)}".\n\n${usage()}`);
     return 2;
   }
   if (entry.runsEngine) keepYoungGenerationSmall();
@@ -97,14 +98,16 @@ export async function main(argv: string[]): Promise<number> {
     return await command.run(rest);
   } catch (error) {
     if (error instanceof UsageError) {
+      // messages quote arguments and file content: never a raw control character
       console.error(
-        `atelier ${command.name}: ${error.message}\n\n${synopsis(command)}\n` +
+        `atelier ${command.name}: ${printable(error.message, { multiline: true })}\n\n` +
+          `${synopsis(command)}\n` +
           `Run "atelier ${command.name} --help" for every option.`,
       );
       return 2;
     }
     if (error instanceof ConfigError) {
-      console.error(`atelier ${command.name}: ${error.message}`);
+      console.error(`atelier ${command.name}: ${printable(error.message, { multiline: true })}`);
       return 2;
     }
     throw error;

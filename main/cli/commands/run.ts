@@ -10,6 +10,7 @@ import { DEFAULT_TEMPLATE } from '../../core/library/naming.ts';
 import type { Batch } from '../../core/store/rows.ts';
 import { describeHolder } from '../../core/store/runner-lease.ts';
 import type { Store } from '../../core/store/store.ts';
+import { printable } from '../../../shared/text/printable.ts';
 import { ConfigError, intFlag, oneOf, parseFlags, UsageError, type Command } from '../command.ts';
 import { dataFlagSuffix, openDataFolder, resolveDataDir } from '../data-folder.ts';
 import { runEngineSession } from '../run/engine-session.ts';
@@ -146,7 +147,9 @@ Examples:
       saveSettings(dataDir, settings);
       if (!values.json) {
         process.stderr.write(
-          `Imported ${batch.jobCount} prompt(s) from ${file} as batch "${batch.name}" (#${batch.id}).\n`,
+          printable(
+            `Imported ${batch.jobCount} prompt(s) from ${file} as batch "${batch.name}" (#${batch.id}).`,
+          ) + '\n',
         );
       }
       return await runEngineSession({

@@ -1,4 +1,5 @@
 import type { FailureKind } from '../../../shared/jobs/outcomes.ts';
+import { printable } from '../../../shared/text/printable.ts';
 import type { DownloadCounts } from '../../core/store/image-repository.ts';
 import type { PartialSuccessCounts } from '../../core/store/job-queries.ts';
 import type { StateCounts } from '../../core/store/job-repository.ts';
@@ -226,7 +227,8 @@ function exampleLines(title: string, described: readonly string[], total: number
 }
 
 function describeFailure(example: FailedExample): string {
-  const message = example.message ?? 'failed';
+  // the gateway's words, like the prompt, are quoted: never a raw control character
+  const message = printable(example.message ?? 'failed');
   // the engine's messages often name the request id already
   const id =
     example.requestId && !message.includes(example.requestId)
@@ -240,7 +242,7 @@ function describeExpired(example: ExpiredExample): string {
 }
 
 function shortPrompt(prompt: string): string {
-  return prompt.length > 40 ? `${prompt.slice(0, 39)}…` : prompt;
+  return printable(prompt.length > 40 ? `${prompt.slice(0, 39)}…` : prompt);
 }
 
 function nextSteps(

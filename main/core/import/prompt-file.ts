@@ -3,6 +3,7 @@ import { extname } from 'node:path';
 import { createInterface } from 'node:readline';
 import { pipeline } from 'node:stream';
 import { parse } from 'csv-parse';
+import { printable } from '../../../shared/text/printable.ts';
 import { toPromptRow, type PromptRow, type RowError } from './prompt-row.ts';
 import { promptText, PromptTextError } from './prompt-text.ts';
 
@@ -84,7 +85,11 @@ async function* readCsv(path: string): AsyncGenerator<ParsedRecord> {
     textOf(path),
     parse({
       bom: true,
-      columns: (header: string[]) => header.map((h) => h.trim().toLowerCase()),
+      columns: (header: string[]) => {
+        const names = header.map((h) => h.trim().toLowerCase());
+        twice = names.find((name, i) => name !== '' && names.indexOf(name) !== i) ?? null;
+        return names;
+      },
       skip_empty_lines: true,
       trim: false,
       relax_column_count: false,
@@ -93,6 +98,7 @@ async function* readCsv(path: string): AsyncGenerator<ParsedRecord> {
     // (the error also ends the loop below, where it is handled)
     () => {},
   );
+  let twice: string | null = null;
   let headerChecked = false;
   try {
     for await (const { record, info } of parser as AsyncIterable<{
@@ -101,6 +107,14 @@ async function* readCsv(path: string): AsyncGenerator<ParsedRecord> {
     }>) {
       if (!headerChecked) {
         headerChecked = true;
+        if (twice !== null) {
+          // read as one, the last would silently win
+          const message =
+            `the header row has the column "${twice}" twice (names are matched ignoring ` +
+            'case and spaces): keep one';
+          yield { error: { line: 1, message } };
+          return;
+        }
         if (!('prompt' in record)) {
           yield { error: { line: 1, message: 'the header row has no "prompt" column' } };
           return;
@@ -158,7 +172,9 @@ export function describeRowErrors(errors: readonly RowError[], total: number): s
     else byMessage.set(message, [line]);
   }
   const groups = [...byMessage];
-  const shown = groups.slice(0, SHOWN_PROBLEMS).map(([message, lines]) => {
+  const shown = groups.slice(0, SHOWN_PROBLEMS).map(([raw, lines]) => {
+    // messages quote the file (a JSON parser's excerpt, a size, a model name)
+    const message = printable(raw);
     if (lines.length === 1) return `  line ${lines[0]}: ${message}`;
     const listed = lines.slice(0, SHOWN_LINES).join(', ');
     const more = lines.length > SHOWN_LINES ? ` and ${lines.length - SHOWN_LINES} more` : '';

@@ -76,3 +76,72 @@ describe('atelier run --max-prompt-chars', () => {
     expect(refused.stderr).toContain('line 1: the prompt is longer than 32000 characters');
   });
 });
+
+describe('flag and file errors say what is wrong, exit 2, and print no control character', () => {
+  it.each([
+    ['-1', '-1'],
+    ['0', '0'],
+    ['1.5', '1.5'],
+    ['0x10', '0x10'],
+    ['', ''],
+  ])('--concurrency %j names the flag and the valid range', async (value, shown) => {
+    ws = workspace({ 'p.txt': 'a fox\n' });
+    const result = await expectRefused(['run', 'p.txt', '--demo', '--concurrency', value]);
+    expect(result.stderr).toContain(
+      `--concurrency must be a whole number from 1 to 1024 (got "${shown}").`,
+    );
+  });
+
+  it('a negative value for any number flag is read as its value, not as a flag', async () => {
+    ws = workspace({ 'p.txt': 'a fox\n' });
+    for (const [flag, range] of [
+      ['--rpm', '1 to 1000000'],
+      ['--n', '1 to 10'],
+      ['--seed', '0 to 4294967295'],
+      ['--max-prompt-chars', '1 to 10000000'],
+    ]) {
+      const result = await expectRefused(['run', 'p.txt', '--demo', flag!, '-5']);
+      expect(result.stderr).toContain(`${flag} must be a whole number from ${range} (got "-5").`);
+    }
+  });
+
+  it.each([
+    ['prompt,prompt\na,b\n', 'prompt'],
+    ['prompt,model,size,Model\nx,flux-schnell,64x64,dall-e-3\n', 'model'],
+    ['Prompt, seed ,SEED\nx,1,2\n', 'seed'],
+  ])('refuses a CSV whose header names a column twice (%j)', async (csv, column) => {
+    ws = workspace({ 'p.csv': csv });
+    const result = await expectRefused(['run', 'p.csv', '--demo']);
+    expect(result.stderr).toContain(`line 1: the header row has the column "${column}" twice`);
+  });
+
+  // eslint-disable-next-line no-control-regex
+  const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+
+  it('escapes control characters quoted from a prompt file', async () => {
+    ws = workspace({
+      'p.jsonl': '{"prompt":"ok"}\n\u001b[2Jnot json\u0007\n',
+      'q.csv': 'prompt,size\nx,64x\u001b[31m64\u0001\n',
+    });
+    const jsonl = await expectRefused(['run', 'p.jsonl', '--demo']);
+    expect(jsonl.stderr).toMatch(/line 2: not valid JSON/);
+    expect(jsonl.stderr).toContain('\\u001b[2J');
+    expect(jsonl.stderr).not.toMatch(CONTROL);
+
+    const csv = await expectRefused(['run', 'q.csv', '--demo']);
+    expect(csv.stderr).toMatch(/line 2: /);
+    expect(csv.stderr).toContain('64x\\u001b[31m64\\u0001');
+    expect(csv.stderr).not.toMatch(CONTROL);
+  });
+
+  it('escapes control characters quoted from arguments', async () => {
+    ws = workspace({ 'p.txt': 'a fox\n' });
+    const size = await expectRefused(['run', 'p.txt', '--demo', '--size', '64\u0001x64']);
+    expect(size.stderr).toContain('(got "64\\u0001x64")');
+    const file = await expectRefused(['run', 'p\u001b[31m.xlsx', '--demo']);
+    expect(file.stderr).toContain('p\\u001b[31m.xlsx');
+    const flag = await expectRefused(['run', 'p.txt', '--demo', '--bogus\u0007']);
+    expect(flag.stderr).toContain('--bogus\\u0007');
+    for (const result of [size, file, flag]) expect(result.stderr).not.toMatch(CONTROL);
+  });
+});

@@ -296,3 +296,29 @@ describe('the summary after SIGTERM or SIGHUP', () => {
     expect(stopped.split('\n')[0]).toBe('Stopped at once by SIGHUP after 2.0 s.');
   });
 });
+
+describe('the human summary quoting prompts and gateway messages', () => {
+  it('escapes their control characters: a prompt cannot redraw the terminal', () => {
+    const summary = buildSummary(
+      input({
+        jobs: { queued: 0, running: 0, retrying: 0, succeeded: 0, failed: 1, canceled: 0 },
+        failures: { rejected: 1 },
+      }),
+    );
+    const out = formatSummary(summary, {
+      commandSuffix: '',
+      expiredExamples: [{ position: 2, prompt: 'b\u0007', image: 1 }],
+      failedExamples: [
+        {
+          position: 1,
+          prompt: 'a\u001b[2J\nfox',
+          message: 'refused:\u0000 \u001b]0;title\u0007',
+          requestId: null,
+        },
+      ],
+    });
+    expect(out).toContain('#1 "a\\u001b[2J\\nfox": refused:\\0 \\u001b]0;title\\u0007');
+    // eslint-disable-next-line no-control-regex
+    expect(out).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+  });
+});
