@@ -23,10 +23,43 @@ export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>>(
   options: T,
 ) {
   try {
-    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+    return parseArgs({
+      args: negativeValuesJoined(argv, options),
+      options,
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+}
+
+/** A negative number: never a flag, so after a flag that takes a value it is that value. */
+const NEGATIVE_NUMBER = /^-\d/;
+
+/**
+ * `--concurrency -1` as `--concurrency=-1`: parseArgs takes a value starting with "-" for a
+ * forgotten one and says only that it is "ambiguous"; joined, the value's own check explains
+ * the valid range.
+ */
+function negativeValuesJoined(
+  argv: string[],
+  options: NonNullable<ParseArgsConfig['options']>,
+): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') return [...out, ...argv.slice(i)];
+    const next = argv[i + 1];
+    const takesValue = arg.startsWith('--') && options[arg.slice(2)]?.type === 'string';
+    if (takesValue && next !== undefined && NEGATIVE_NUMBER.test(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else {
+      out.push(arg);
+    }
+  }
+  return out;
 }
 
 /** A whole number within [min, max], or a UsageError naming the flag. */
@@ -37,7 +70,8 @@ export function intFlag(
   max: number,
 ): number | undefined {
   if (value === undefined) return undefined;
-  const n = Number(value);
+  // decimal digits only: Number() would also take " 3", "0x10" and "1e2"
+  const n = /^-?\d+$/.test(value) ? Number(value) : Number.NaN;
   if (!Number.isInteger(n) || n < min || n > max) {
     throw new UsageError(`${flag} must be a whole number from ${min} to ${max} (got "${value}").`);
   }

@@ -1,5 +1,6 @@
 import { redact } from '../../shared/gateway/redact.ts';
 import { keepYoungGenerationSmall } from '../core/runtime/young-generation.ts';
+import { printable } from '../../shared/text/printable.ts';
 import { ConfigError, UsageError, type Command } from './command.ts';
 
 /**
@@ -60,7 +61,7 @@ function usage(): string {
     '',
     'Exit codes: 0 all succeeded and every image on disk, 1 some work failed, came back',
     'short or the queue paused on a problem, 2 usage or configuration error, 70 internal',
-    'error (a bug in Atelier), 130 stopped by Ctrl+C.',
+    'error (a bug in Atelier), 130 stopped by Ctrl+C (143 SIGTERM, 129 SIGHUP).',
     '',
     'Try it: atelier run samples/demo-prompts.csv --demo',
     '',
@@ -85,7 +86,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const entry = COMMANDS.find((c) => c.name === name);
   if (!entry) {
-    console.error(`atelier: unknown command "${name}".\n\n${usage()}`);
+    console.error(`atelier: unknown command "${printable(name)}".\n\n${usage()}`);
     return 2;
   }
   if (entry.runsEngine) keepYoungGenerationSmall();
@@ -100,9 +101,11 @@ export async function main(argv: string[]): Promise<number> {
     // A message may quote what the person typed (a --gateway address with the key in it).
     const key = process.env.ATELIER_API_KEY;
     if (error instanceof UsageError) {
+      // messages quote arguments and file content: never a raw control character
       console.error(
         redact(
-          `atelier ${command.name}: ${error.message}\n\n${synopsis(command)}\n` +
+          `atelier ${command.name}: ${printable(error.message, { multiline: true })}\n\n` +
+            `${synopsis(command)}\n` +
             `Run "atelier ${command.name} --help" for every option.`,
           key,
         ),
@@ -110,7 +113,9 @@ export async function main(argv: string[]): Promise<number> {
       return 2;
     }
     if (error instanceof ConfigError) {
-      console.error(redact(`atelier ${command.name}: ${error.message}`, key));
+      console.error(
+        redact(`atelier ${command.name}: ${printable(error.message, { multiline: true })}`, key),
+      );
       return 2;
     }
     throw error;

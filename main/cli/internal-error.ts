@@ -1,4 +1,5 @@
 import { redact } from '../../shared/gateway/redact.ts';
+import { printable } from '../../shared/text/printable.ts';
 import {
   exitAfterWriting,
   type ExitAfterWriteOptions,
@@ -24,7 +25,8 @@ export function describeInternalError(
   const summary =
     `atelier: internal error: ${message || 'unknown error'}. ` +
     'This is a bug in Atelier; please report it with the details below.';
-  return `${redact(stack ? `${summary}\n\n${stack}` : summary, ...secrets)}\n`;
+  const text = redact(stack ? `${summary}\n\n${stack}` : summary, ...secrets);
+  return `${printable(text, { multiline: true })}\n`;
 }
 
 function oneLine(text: string): string {

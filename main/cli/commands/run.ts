@@ -1,11 +1,16 @@
 import { existsSync, statSync } from 'node:fs';
 import { loadCatalogue } from '../run/model-catalogue.ts';
-import { importPromptFile, type RowDefaults } from '../../core/import/import-batch.ts';
+import {
+  DEFAULT_MAX_PROMPT_CHARS,
+  importPromptFile,
+  type RowDefaults,
+} from '../../core/import/import-batch.ts';
 import { formatOf, PromptFileError, PromptFileReadError } from '../../core/import/prompt-file.ts';
 import { DEFAULT_TEMPLATE } from '../../core/library/naming.ts';
 import type { Batch } from '../../core/store/rows.ts';
 import { describeHolder } from '../../core/store/runner-lease.ts';
 import type { Store } from '../../core/store/store.ts';
+import { printable } from '../../../shared/text/printable.ts';
 import { ConfigError, intFlag, oneOf, parseFlags, UsageError, type Command } from '../command.ts';
 import { dataFlagSuffix, openDataFolder, resolveDataDir } from '../data-folder.ts';
 import { runEngineSession } from '../run/engine-session.ts';
@@ -31,9 +36,9 @@ export const runCommand: Command = {
 
 Imports the file as one batch (every row checked first: a bad row is reported with its line
 number and nothing is imported), then runs the data folder's queue until it is done, showing
-progress on stderr, and prints where the images are. Ctrl+C pauses cleanly (requests in
-flight finish); Ctrl+C again stops at once. Either way the summary is printed and "atelier
-resume" carries on.
+progress on stderr, and prints where the images are. Ctrl+C, SIGTERM or SIGHUP pauses
+cleanly (requests in flight finish); a second one stops at once. Either way the summary is
+printed and "atelier resume" carries on.
 
 Files: .txt is one prompt a line (# starts a comment); .csv and .jsonl have the columns
 prompt (required), model, size, n, seed, quality, output_format, negative_prompt, name, and
@@ -50,6 +55,8 @@ Values for the columns a row leaves out:
 
 Batch and library:
   --name NAME        the batch's name and folder (default: the file's name)
+  --max-prompt-chars N
+                     refuse a prompt longer than N characters (default ${DEFAULT_MAX_PROMPT_CHARS})
   --template T       file names in the library (default "${DEFAULT_TEMPLATE}")
   --sidecar          write a .json beside each image
   --manifest         write a manifest.csv per batch
@@ -62,7 +69,7 @@ Key: ATELIER_API_KEY (required unless --demo; never printed or saved).
 Exit codes: 0 all succeeded and every image on disk; 1 some prompts or downloads failed, a
 prompt returned fewer images than asked, or the queue paused on a problem (key, permission,
 balance, disk); 2 usage or configuration error; 70 internal error (a bug: please report it);
-130 stopped by Ctrl+C.
+130 stopped by Ctrl+C, 143 by SIGTERM, 129 by SIGHUP.
 
 Examples:
   atelier run prompts.csv --demo
@@ -80,6 +87,7 @@ Examples:
       'output-format': { type: 'string' },
       'response-format': { type: 'string' },
       name: { type: 'string' },
+      'max-prompt-chars': { type: 'string' },
       template: { type: 'string' },
       sidecar: { type: 'boolean' },
       manifest: { type: 'boolean' },
@@ -108,6 +116,7 @@ Examples:
     );
     const demo = settings.gateway.kind === 'demo';
     const defaults = rowDefaults(values, demo);
+    const maxPromptChars = intFlag(values['max-prompt-chars'], '--max-prompt-chars', 1, 10_000_000);
     checkPromptFile(file);
     if (settings.gateway.kind === 'remote') remoteProfile(settings.gateway);
     const apiKey = requireApiKey(settings.gateway, process.env);
@@ -127,6 +136,7 @@ Examples:
           catalogue,
           defaults,
           ...(values.name ? { name: values.name } : {}),
+          ...(maxPromptChars !== undefined ? { maxPromptChars } : {}),
         });
       } catch (error) {
         if (error instanceof PromptFileError || error instanceof PromptFileReadError) {
@@ -137,7 +147,9 @@ Examples:
       saveSettings(dataDir, settings);
       if (!values.json) {
         process.stderr.write(
-          `Imported ${batch.jobCount} prompt(s) from ${file} as batch "${batch.name}" (#${batch.id}).\n`,
+          printable(
+            `Imported ${batch.jobCount} prompt(s) from ${file} as batch "${batch.name}" (#${batch.id}).`,
+          ) + '\n',
         );
       }
       return await runEngineSession({

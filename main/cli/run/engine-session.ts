@@ -7,7 +7,8 @@ import type { Store } from '../../core/store/store.ts';
 import { ConfigError } from '../command.ts';
 import { failureCounts } from './failure-counts.ts';
 import { connectGateway, type GatewayConnection } from './gateway-connection.ts';
-import { createInterruptHandler } from './interrupt.ts';
+import { createInterruptHandler, signalName, STOP_SIGNALS, type StopSignal } from './interrupt.ts';
+import { keepRunningWithoutTerminal } from './lost-terminal.ts';
 import { createProgressReporter, progressMode } from './progress-reporter.ts';
 import type { SavedSettings } from './saved-settings.ts';
 import { stopAtOnce } from './stop-at-once.ts';
@@ -37,7 +38,8 @@ export interface SessionOptions {
   prepare?: (engine: Engine) => void;
 }
 
-const INTERRUPT_REASON = 'Paused with Ctrl+C; "atelier resume" continues.';
+const interruptReason = (signal: StopSignal) =>
+  `Paused ${signal === 'SIGINT' ? 'with' : 'by'} ${signalName(signal)}; "atelier resume" continues.`;
 const STOPPED = {
   reason: 'Another Atelier took over this data folder, so this one stopped.',
   code: 'stopped',
@@ -49,6 +51,7 @@ const STOPPED = {
  */
 export async function runEngineSession(options: SessionOptions): Promise<number> {
   const startedAt = Date.now();
+  keepRunningWithoutTerminal();
   const { store, settings } = options;
   const connection = await connectGateway(settings.gateway, options.apiKey, options.catalogue);
   const engine = new Engine({
@@ -69,19 +72,23 @@ export async function runEngineSession(options: SessionOptions): Promise<number>
     await connection.close();
     throw error;
   }
-  const summarize = (outcome: RunOutcome) =>
-    collectSummary(options, engine, outcome, Date.now() - startedAt, notes);
+  const summarize = (outcome: RunOutcome, signal: StopSignal | null) =>
+    collectSummary(options, engine, outcome, Date.now() - startedAt, notes, signal);
   let stoppedAtOnce = false;
-  let outcome: RunOutcome;
+  let ended: { outcome: RunOutcome; signal: StopSignal | null };
   try {
-    outcome = await watchUntilIdle(engine, {
+    ended = await watchUntilIdle(engine, {
       json: options.json,
       finished: () => nothingLeft(store),
       view: (progress) => scoped(store, options.batch, progress),
-      stopNow: () => {
+      stopNow: (signal) => {
         stoppedAtOnce = true;
         // what the database holds at that moment: the prompts in flight are still running
-        stopAtOnce(() => finalWords(summarize('interrupted'), options, true));
+        stopAtOnce(
+          () => finalWords(summarize('interrupted', signal), options, { stoppedAtOnce, signal }),
+          {},
+          signal,
+        );
       },
     });
   } finally {
@@ -90,13 +97,20 @@ export async function runEngineSession(options: SessionOptions): Promise<number>
   }
   // The process is about to exit with the summary already printed: `--json` gets one object.
   if (stoppedAtOnce) return new Promise<never>(() => {});
-  const words = finalWords(summarize(outcome), options, false);
+  const words = finalWords(summarize(ended.outcome, ended.signal), options, {
+    stoppedAtOnce: false,
+    signal: ended.signal,
+  });
   process.stdout.write(words.text);
   return words.exitCode;
 }
 
 /** The summary as printed: one JSON object with --json, otherwise the text for a person. */
-function finalWords(summary: RunSummary, options: SessionOptions, stoppedAtOnce: boolean) {
+function finalWords(
+  summary: RunSummary,
+  options: SessionOptions,
+  how: { stoppedAtOnce: boolean; signal: StopSignal | null },
+) {
   if (options.json) {
     return { text: `${JSON.stringify(summary, null, 2)}\n`, exitCode: summary.exitCode };
   }
@@ -106,7 +120,8 @@ function finalWords(summary: RunSummary, options: SessionOptions, stoppedAtOnce:
     commandSuffix: options.commandSuffix,
     failedExamples: failedExamples(store, scope),
     expiredExamples: expiredExamples(store, scope),
-    stoppedAtOnce,
+    stoppedAtOnce: how.stoppedAtOnce,
+    signal: how.signal,
   });
   return { text: `${text}\n`, exitCode: summary.exitCode };
 }
@@ -169,51 +184,65 @@ interface WatchOptions {
   finished: () => boolean;
   /** What the progress bar counts: the run's batch, or everything. */
   view: (progress: EngineProgress) => EngineProgress;
-  /** The second Ctrl+C: print the summary and exit as soon as it is written. */
-  stopNow: () => void;
+  /** The second Ctrl+C (or signal): print the summary and exit as soon as it is written. */
+  stopNow: (signal: StopSignal) => void;
 }
 
-/** Waits for the queue to settle, drawing progress; Ctrl+C pauses, Ctrl+C again leaves. */
-async function watchUntilIdle(engine: Engine, options: WatchOptions): Promise<RunOutcome> {
+/**
+ * Waits for the queue to settle, drawing progress. Ctrl+C, SIGTERM or SIGHUP pauses (the
+ * requests in flight finish); a second one of any kind leaves at once.
+ */
+async function watchUntilIdle(
+  engine: Engine,
+  options: WatchOptions,
+): Promise<{ outcome: RunOutcome; signal: StopSignal | null }> {
   const { json, finished, view, stopNow } = options;
   const stderr = process.stderr;
   const mode = progressMode({ json, isTTY: Boolean(stderr.isTTY) });
   const reporter = createProgressReporter(stderr, mode);
   const interrupt = createInterruptHandler({
-    pause() {
+    pause(signal) {
       const inFlight = engine.progress().inFlight;
       if (!json) {
         stderr.write(
-          `\nPausing: no new requests; waiting for the ${inFlight} in flight to finish ` +
-            '(they may be paid for). Press Ctrl+C again to stop at once.\n',
+          `\n${pausingNotice(signal)}: no new requests; waiting for the ${inFlight} in flight ` +
+            `to finish (they may be paid for). ${againToStop(signal)}\n`,
         );
       }
-      engine.pause(INTERRUPT_REASON, 'manual');
+      engine.pause(interruptReason(signal), 'manual');
     },
-    exitNow() {
+    exitNow(signal) {
       // no bar redrawn over the summary while it is written
       engine.off('progress', onProgress);
-      stopNow();
+      stopNow(signal);
     },
   });
   const onProgress = (progress: EngineProgress) => reporter.update(view(progress));
-  process.on('SIGINT', interrupt.handle);
+  for (const signal of STOP_SIGNALS) process.on(signal, interrupt.handle);
   engine.on('progress', onProgress);
   try {
     const reason = await engine.whenIdle();
     reporter.finish(view(engine.progress()));
     if (interrupt.interrupted) {
-      if (!finished()) return 'interrupted';
+      if (!finished()) return { outcome: 'interrupted', signal: interrupt.signal };
       // Ctrl+C as the last job finished: nothing to resume, so no pause to leave behind.
       engine.resume();
-      return 'done';
+      return { outcome: 'done', signal: null };
     }
-    return reason === 'done' ? 'done' : 'paused';
+    return { outcome: reason === 'done' ? 'done' : 'paused', signal: null };
   } finally {
     engine.off('progress', onProgress);
-    process.off('SIGINT', interrupt.handle);
+    for (const signal of STOP_SIGNALS) process.off(signal, interrupt.handle);
   }
 }
+
+const pausingNotice = (signal: StopSignal) =>
+  signal === 'SIGINT' ? 'Pausing' : `Pausing (${signal})`;
+
+const againToStop = (signal: StopSignal) =>
+  signal === 'SIGINT'
+    ? 'Press Ctrl+C again to stop at once.'
+    : `Send ${signal} again, or press Ctrl+C, to stop at once.`;
 
 /** The engine counts every batch; `atelier run` shows its own batch's. */
 function scoped(store: Store, batch: Batch | null, progress: EngineProgress): EngineProgress {
@@ -241,6 +270,7 @@ function collectSummary(
   outcome: RunOutcome,
   wallTimeMs: number,
   notes: string[],
+  signal: StopSignal | null,
 ): RunSummary {
   const { store, batch } = options;
   const progress = engine.progress();
@@ -268,5 +298,6 @@ function collectSummary(
     wallTimeMs,
     paused,
     notes,
+    signal,
   });
 }

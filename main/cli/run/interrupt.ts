@@ -1,34 +1,64 @@
+import { constants } from 'node:os';
+
+/**
+ * The signals that stop a run cleanly: Ctrl+C (SIGINT), what `timeout`, docker stop and
+ * systemd send (SIGTERM), and what a closed terminal or a logout sends (SIGHUP).
+ */
+export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+export type StopSignal = (typeof STOP_SIGNALS)[number];
+
 export interface InterruptActions {
   /** Stop taking work; requests in flight finish (they may be paid for). */
-  pause(): void;
+  pause(signal: StopSignal): void;
   /** Leave now; the next start's crash recovery settles what was in flight. */
-  exitNow(): void;
+  exitNow(signal: StopSignal): void;
 }
 
 export interface InterruptHandler {
-  /** The SIGINT listener. */
-  handle(): void;
-  /** Whether Ctrl+C was pressed at least once. */
+  /** The listener for each of STOP_SIGNALS. */
+  handle(signal: StopSignal): void;
+  /** Whether a stop signal arrived at least once. */
   readonly interrupted: boolean;
+  /** The last signal acted upon (the one that paused, or the one that stopped at once). */
+  readonly signal: StopSignal | null;
 }
 
 /**
- * Ctrl+C once pauses cleanly; Ctrl+C again leaves at once. Later presses change nothing:
- * leaving is under way, and a second summary on stdout would break `--json`.
+ * A first signal pauses cleanly; a second, of any of the kinds, leaves at once. Later ones
+ * change nothing: leaving is under way, and a second summary on stdout would break `--json`.
  */
 export function createInterruptHandler(actions: InterruptActions): InterruptHandler {
-  let presses = 0;
+  let received = 0;
+  let acted: StopSignal | null = null;
   return {
-    handle() {
-      presses++;
-      if (presses === 1) actions.pause();
-      else if (presses === 2) actions.exitNow();
+    handle(signal) {
+      received++;
+      if (received > 2) return;
+      acted = signal;
+      if (received === 1) actions.pause(signal);
+      else actions.exitNow(signal);
     },
     get interrupted() {
-      return presses > 0;
+      return received > 0;
+    },
+    get signal() {
+      return acted;
     },
   };
 }
 
+/**
+ * What a shell reports for a process ended by the signal, 128 + its number: 130 for SIGINT,
+ * 143 for SIGTERM, 129 for SIGHUP. Scripts and supervisors read it as "stopped by that signal".
+ */
+export function interruptedExitCode(signal: StopSignal = 'SIGINT'): number {
+  return 128 + constants.signals[signal];
+}
+
 /** What a shell reports for a process ended by SIGINT (128 + 2): scripts see "interrupted". */
-export const INTERRUPTED_EXIT_CODE = 130;
+export const INTERRUPTED_EXIT_CODE = interruptedExitCode('SIGINT');
+
+/** How the signal is named to a person: Ctrl+C is what they pressed, the others by name. */
+export function signalName(signal: StopSignal): string {
+  return signal === 'SIGINT' ? 'Ctrl+C' : signal;
+}

@@ -4,7 +4,7 @@ import {
   type ExitAfterWriteOptions,
   type WriteTarget,
 } from '../exit-after-write.ts';
-import { INTERRUPTED_EXIT_CODE } from './interrupt.ts';
+import { interruptedExitCode, type StopSignal } from './interrupt.ts';
 
 /** The summary as printed (JSON or text) and the exit code it carries. */
 export interface FinalWords {
@@ -22,12 +22,16 @@ const STOPPED_NOTICE =
   'silently); "atelier resume" continues the rest.\n';
 
 /**
- * The second Ctrl+C: prints the summary of what the database holds now (a script reading
- * `--json` still gets its object), then leaves without waiting for the requests in flight;
- * they stay `running` for the next start's recovery. A summary that cannot be read does not
- * keep the process here: it leaves with the interrupted code all the same.
+ * The second Ctrl+C (or signal): prints the summary of what the database holds now (a script
+ * reading `--json` still gets its object), then leaves without waiting for the requests in
+ * flight; they stay `running` for the next start's recovery. A summary that cannot be read
+ * does not keep the process here: it leaves with `signal`'s interrupted code all the same.
  */
-export function stopAtOnce(render: () => FinalWords, io: StopIO = {}): void {
+export function stopAtOnce(
+  render: () => FinalWords,
+  io: StopIO = {},
+  signal: StopSignal = 'SIGINT',
+): void {
   const stdout = io.stdout ?? process.stdout;
   const stderr = io.stderr ?? process.stderr;
   stderr.write(STOPPED_NOTICE, () => {});
@@ -39,7 +43,7 @@ export function stopAtOnce(render: () => FinalWords, io: StopIO = {}): void {
     const text =
       `Could not read the summary (${message}); "atelier status" shows where the queue ` +
       'stands.\n';
-    return exitAfterWriting(stderr, text, INTERRUPTED_EXIT_CODE, io);
+    return exitAfterWriting(stderr, text, interruptedExitCode(signal), io);
   }
   exitAfterWriting(stdout, words.text, words.exitCode, io);
 }

@@ -1,12 +1,14 @@
 import type { FailureKind } from '../../../shared/jobs/outcomes.ts';
+import { printable } from '../../../shared/text/printable.ts';
 import type { DownloadCounts } from '../../core/store/image-repository.ts';
 import type { PartialSuccessCounts } from '../../core/store/job-queries.ts';
 import type { StateCounts } from '../../core/store/job-repository.ts';
 import { exitCodeFor } from './exit-code.ts';
 import { formatWallTime } from './format-time.ts';
+import { signalName, type StopSignal } from './interrupt.ts';
 import { PAUSE_FIX, pauseKind, type PauseKind } from './pause-kind.ts';
 
-/** How the run ended: all work settled, the queue paused by a problem, or Ctrl+C. */
+/** How the run ended: all work settled, the queue paused by a problem, or Ctrl+C (a signal). */
 export type RunOutcome = 'done' | 'paused' | 'interrupted';
 
 export interface SummaryInput {
@@ -28,6 +30,8 @@ export interface SummaryInput {
   paused: { reason: string; code: string | null } | null;
   /** What the start said (a pause lifted, uncertain prompts found…); stderr without --json. */
   notes: string[];
+  /** The signal that interrupted the run, which sets the exit code (SIGINT when not said). */
+  signal?: StopSignal | null;
 }
 
 /** The one object `--json` prints, and what the human summary is made from. */
@@ -94,7 +98,7 @@ export function buildSummary(input: SummaryInput): RunSummary {
         : { ...input.paused, kind: pauseKind(input.paused.code) },
     notes: input.notes,
   };
-  return { ...summary, exitCode: exitCodeFor(summary) };
+  return { ...summary, exitCode: exitCodeFor({ ...summary, signal: input.signal ?? null }) };
 }
 
 /** A failed prompt worth showing by name: what went wrong and the id support asks for. */
@@ -119,6 +123,8 @@ export interface SummaryTextOptions {
   expiredExamples: readonly ExpiredExample[];
   /** A second Ctrl+C: the requests in flight were cut off, not allowed to finish. */
   stoppedAtOnce?: boolean;
+  /** The signal that paused the run, or stopped it at once (SIGINT, Ctrl+C, when not said). */
+  signal?: StopSignal | null;
 }
 
 /** How many examples of each kind the summary names. */
@@ -127,7 +133,9 @@ export const SUMMARY_EXAMPLES = 5;
 /** The summary for a person: where the images are, what failed and which command retries it. */
 export function formatSummary(summary: RunSummary, options: SummaryTextOptions): string {
   const { jobs, images, failures } = summary;
-  const lines: string[] = [headline(summary, options.stoppedAtOnce ?? false)];
+  const lines: string[] = [
+    headline(summary, options.stoppedAtOnce ?? false, options.signal ?? 'SIGINT'),
+  ];
   const notStarted = jobs.queued + jobs.retrying + jobs.running;
   const counts = [`${jobs.succeeded} succeeded`];
   if (jobs.failed > 0) counts.push(`${jobs.failed} failed`);
@@ -152,15 +160,19 @@ export function formatSummary(summary: RunSummary, options: SummaryTextOptions):
   return lines.join('\n');
 }
 
-function headline(summary: RunSummary, stoppedAtOnce: boolean): string {
+function headline(summary: RunSummary, stoppedAtOnce: boolean, signal: StopSignal): string {
   const took = formatWallTime(summary.wallTimeMs);
   const { jobs } = summary;
   if (summary.outcome === 'interrupted' && stoppedAtOnce) {
     const cutOff = jobs.running > 0 ? `, ${jobs.running} prompt(s) still in flight` : '';
-    return `Stopped at once by a second Ctrl+C after ${took}${cutOff}.`;
+    const by = signal === 'SIGINT' ? 'a second Ctrl+C' : signal;
+    return `Stopped at once by ${by} after ${took}${cutOff}.`;
   }
   if (summary.outcome === 'interrupted') {
-    return `Paused by Ctrl+C after ${took}; the requests in flight were allowed to finish.`;
+    return (
+      `Paused by ${signalName(signal)} after ${took}; the requests in flight were allowed to ` +
+      'finish.'
+    );
   }
   if (summary.outcome === 'paused') {
     const kind = summary.paused?.kind ?? 'other';
@@ -213,7 +225,8 @@ function exampleLines(title: string, described: readonly string[], total: number
 }
 
 function describeFailure(example: FailedExample): string {
-  const message = example.message ?? 'failed';
+  // the gateway's words, like the prompt, are quoted: never a raw control character
+  const message = printable(example.message ?? 'failed');
   // the engine's messages often name the request id already
   const id =
     example.requestId && !message.includes(example.requestId)
@@ -227,7 +240,7 @@ function describeExpired(example: ExpiredExample): string {
 }
 
 function shortPrompt(prompt: string): string {
-  return prompt.length > 40 ? `${prompt.slice(0, 39)}…` : prompt;
+  return printable(prompt.length > 40 ? `${prompt.slice(0, 39)}…` : prompt);
 }
 
 function nextSteps(

@@ -22,7 +22,12 @@ export interface ImportOptions {
   paused?: boolean;
   /** Rows kept from the first pass for the insert (default 200,000); past it, read again. */
   keptRows?: number;
+  /** The longest prompt accepted, in characters (default 32,000); a longer one is a bad row. */
+  maxPromptChars?: number;
 }
+
+/** The longest prompt accepted by default: far above any model's, far below a runaway paste. */
+export const DEFAULT_MAX_PROMPT_CHARS = 32_000;
 
 /** Errors kept for the report; past this only the count grows. */
 const MAX_REPORTED_ERRORS = 1_000;
@@ -50,10 +55,14 @@ export async function importPromptFile(
   let rows = 0;
   const checked: CheckCache = new Map();
   let kept: NewJob[] | null = [];
+  const maxPromptChars = options.maxPromptChars ?? DEFAULT_MAX_PROMPT_CHARS;
   for await (const record of readPromptFile(path)) {
     const job = 'row' in record ? toNewJob(record.row, options) : null;
     const problem =
-      'error' in record ? record.error : checkJob(job as NewJob, record.row.line, options, checked);
+      'error' in record
+        ? record.error
+        : (promptTooLong(record.row, maxPromptChars) ??
+          checkJob(job as NewJob, record.row.line, options, checked));
     if (problem || !job) {
       bad++;
       kept = null;
@@ -84,6 +93,19 @@ async function* jobsOf(path: string, options: ImportOptions): AsyncGenerator<New
     if ('error' in record) throw new PromptFileError(path, [record.error], 1);
     yield toNewJob(record.row, options);
   }
+}
+
+/** One message for every prompt over the limit, so they are listed as one problem. */
+function promptTooLong(row: PromptRow, max: number): RowError | null {
+  // Counting code points only when the UTF-16 length could exceed the limit.
+  if (row.prompt.length <= max) return null;
+  let chars = 0;
+  for (const _ of row.prompt) if (++chars > max) break;
+  if (chars <= max) return null;
+  return {
+    line: row.line,
+    message: `the prompt is longer than ${max} characters (shorten it, or raise the limit with --max-prompt-chars)`,
+  };
 }
 
 export function toNewJob(row: PromptRow, options: ImportOptions): NewJob {

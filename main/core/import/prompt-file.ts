@@ -3,7 +3,9 @@ import { extname } from 'node:path';
 import { createInterface } from 'node:readline';
 import { pipeline } from 'node:stream';
 import { parse } from 'csv-parse';
+import { printable } from '../../../shared/text/printable.ts';
 import { toPromptRow, type PromptRow, type RowError } from './prompt-row.ts';
+import { promptText, PromptTextError } from './prompt-text.ts';
 
 export type PromptFileFormat = 'txt' | 'csv' | 'jsonl';
 
@@ -19,7 +21,9 @@ export type ParsedRecord = { row: PromptRow } | { error: RowError };
 
 /**
  * Streams the rows of a prompt file without loading it whole (a batch may hold a million).
- * Bad rows come out as errors with their line numbers; the caller decides what to do.
+ * Bad rows come out as errors with their line numbers; the caller decides what to do. The
+ * file may be UTF-8 or UTF-16 (what Windows calls "Unicode"); bytes that are not text (invalid
+ * UTF-8, a NUL) end the reading with an error for their line.
  */
 export async function* readPromptFile(path: string): AsyncGenerator<ParsedRecord> {
   const format = formatOf(path);
@@ -28,8 +32,18 @@ export async function* readPromptFile(path: string): AsyncGenerator<ParsedRecord
     else yield* readLines(path, format);
   } catch (error) {
     if (isFileSystemError(error)) throw new PromptFileReadError(path, error);
+    if (error instanceof PromptTextError) {
+      yield { error: { line: error.line, message: error.message } };
+      return;
+    }
     throw error;
   }
+}
+
+/** The file's text as checked UTF-8 bytes; a read or encoding error reaches the reader. */
+function textOf(path: string) {
+  // pipeline, not pipe: an error of either stream must reach the loop that reads the result
+  return pipeline(createReadStream(path), promptText(), () => {});
 }
 
 /** An error from the file itself (EACCES, EISDIR, EIO…), not from its content. */
@@ -38,11 +52,11 @@ function isFileSystemError(error: unknown): error is NodeJS.ErrnoException {
 }
 
 async function* readLines(path: string, format: 'txt' | 'jsonl'): AsyncGenerator<ParsedRecord> {
-  const lines = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity });
+  const text = textOf(path).setEncoding('utf8');
+  const lines = createInterface({ input: text, crlfDelay: Infinity });
   let line = 0;
-  for await (const raw of lines) {
+  for await (const content of lines) {
     line++;
-    const content = line === 1 ? raw.replace(/^\uFEFF/, '') : raw;
     if (content.trim() === '') continue;
     if (format === 'txt') {
       // A line starting with # is a comment, so a prompt list can be annotated.
@@ -68,10 +82,14 @@ async function* readLines(path: string, format: 'txt' | 'jsonl'): AsyncGenerator
 async function* readCsv(path: string): AsyncGenerator<ParsedRecord> {
   // pipeline, not pipe: a read error must reach the loop below, not go uncaught
   const parser = pipeline(
-    createReadStream(path),
+    textOf(path),
     parse({
       bom: true,
-      columns: (header: string[]) => header.map((h) => h.trim().toLowerCase()),
+      columns: (header: string[]) => {
+        const names = header.map((h) => h.trim().toLowerCase());
+        twice = names.find((name, i) => name !== '' && names.indexOf(name) !== i) ?? null;
+        return names;
+      },
       skip_empty_lines: true,
       trim: false,
       relax_column_count: false,
@@ -80,6 +98,7 @@ async function* readCsv(path: string): AsyncGenerator<ParsedRecord> {
     // (the error also ends the loop below, where it is handled)
     () => {},
   );
+  let twice: string | null = null;
   let headerChecked = false;
   try {
     for await (const { record, info } of parser as AsyncIterable<{
@@ -88,6 +107,14 @@ async function* readCsv(path: string): AsyncGenerator<ParsedRecord> {
     }>) {
       if (!headerChecked) {
         headerChecked = true;
+        if (twice !== null) {
+          // read as one, the last would silently win
+          const message =
+            `the header row has the column "${twice}" twice (names are matched ignoring ` +
+            'case and spaces): keep one';
+          yield { error: { line: 1, message } };
+          return;
+        }
         if (!('prompt' in record)) {
           yield { error: { line: 1, message: 'the header row has no "prompt" column' } };
           return;
@@ -96,7 +123,7 @@ async function* readCsv(path: string): AsyncGenerator<ParsedRecord> {
       yield toPromptRow(record, info.lines);
     }
   } catch (error) {
-    if (isFileSystemError(error)) throw error;
+    if (isFileSystemError(error) || error instanceof PromptTextError) throw error;
     const e = error as Error & { lines?: number };
     yield {
       error: { line: e.lines ?? 0, message: e.message.replace(/^Invalid Record Length: /, '') },
@@ -145,7 +172,9 @@ export function describeRowErrors(errors: readonly RowError[], total: number): s
     else byMessage.set(message, [line]);
   }
   const groups = [...byMessage];
-  const shown = groups.slice(0, SHOWN_PROBLEMS).map(([message, lines]) => {
+  const shown = groups.slice(0, SHOWN_PROBLEMS).map(([raw, lines]) => {
+    // messages quote the file (a JSON parser's excerpt, a size, a model name)
+    const message = printable(raw);
     if (lines.length === 1) return `  line ${lines[0]}: ${message}`;
     const listed = lines.slice(0, SHOWN_LINES).join(', ');
     const more = lines.length > SHOWN_LINES ? ` and ${lines.length - SHOWN_LINES} more` : '';

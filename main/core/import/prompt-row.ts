@@ -79,6 +79,17 @@ export function toPromptRow(
   record: Record<string, unknown>,
   line: number,
 ): { row: PromptRow } | { error: RowError } {
+  // JSON can write one as "\u0000": never meant, and cut short by some servers' C code
+  for (const [key, value] of Object.entries(record)) {
+    if (typeof value === 'string' && value.includes('\0')) {
+      return {
+        error: {
+          line,
+          message: `${key} holds a NUL character (\\u0000), which no prompt may contain`,
+        },
+      };
+    }
+  }
   const parsed = rowSchema.safeParse(record);
   if (!parsed.success) {
     const message = parsed.error.issues

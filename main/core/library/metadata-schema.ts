@@ -17,4 +17,10 @@ export const imageMetadataSchema = z.object({
   createdAt: z.string(),
   software: z.string().optional(),
   truncated: z.boolean().optional(),
+  textInParameters: z
+    .object({
+      prompt: z.number().int().nonnegative(),
+      negativePrompt: z.number().int().nonnegative().optional(),
+    })
+    .optional(),
 });

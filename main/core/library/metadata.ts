@@ -23,6 +23,39 @@ export interface ImageMetadata {
 
 export const SOFTWARE_NAME = 'Atelier';
 
+/**
+ * Where a PNG's XMP JSON copy finds its full prompt and negative prompt when it holds only
+ * their start: the "parameters" chunk, which begins with the prompt (`prompt` UTF-16 units),
+ * followed by "\nNegative prompt: " and the negative prompt (`negativePrompt` units) if any.
+ * So a long prompt is written at full length once, not in both chunks.
+ */
+export interface TextInParameters {
+  prompt: number;
+  negativePrompt?: number;
+}
+
+/** The JSON copy as embedded in the XMP packet. */
+export type EmbeddedJson = ImageMetadata & { textInParameters?: TextInParameters };
+
+/** The label a1111Parameters puts before the negative prompt. */
+export const NEGATIVE_PROMPT_LABEL = '\nNegative prompt: ';
+
+/** A prompt longer than this is shown cut in the XMP description and in a PNG's JSON copy. */
+export const PROMPT_PREVIEW_CHARS = 200;
+
+/** The first `length` UTF-16 units of `text`, never splitting a surrogate pair. */
+export function cutAt(text: string, length: number): string {
+  if (length <= 0) return '';
+  if (length >= text.length) return text;
+  const code = text.charCodeAt(length - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? length - 1 : length);
+}
+
+/** The prompt as the XMP description shows it: whole, or its start and "…". */
+export function promptPreview(prompt: string): string {
+  return prompt.length <= PROMPT_PREVIEW_CHARS ? prompt : `${cutAt(prompt, PROMPT_PREVIEW_CHARS)}…`;
+}
+
 /** The metadata as embedded: software stamped, absent optionals left out. */
 export function withSoftware(metadata: ImageMetadata): ImageMetadata {
   return { ...metadata, software: SOFTWARE_NAME };
@@ -35,7 +68,7 @@ export function withSoftware(metadata: ImageMetadata): ImageMetadata {
 export function a1111Parameters(metadata: ImageMetadata): string {
   // Built by concatenation rather than arrays and joins: this runs for every PNG written.
   let text = metadata.prompt;
-  if (metadata.negativePrompt) text += `\nNegative prompt: ${metadata.negativePrompt}`;
+  if (metadata.negativePrompt) text += `${NEGATIVE_PROMPT_LABEL}${metadata.negativePrompt}`;
   text += '\n';
   if (metadata.seed !== undefined && metadata.seed !== null) text += `Seed: ${metadata.seed}, `;
   text += `Size: ${metadata.size}, Model: ${oneLine(metadata.model)}`;

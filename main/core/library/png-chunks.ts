@@ -1,5 +1,12 @@
 import { crc32, inflateSync } from 'node:zlib';
-import { a1111Parameters, SOFTWARE_NAME, type ImageMetadata } from './metadata.ts';
+import {
+  a1111Parameters,
+  cutAt,
+  PROMPT_PREVIEW_CHARS,
+  SOFTWARE_NAME,
+  type EmbeddedJson,
+  type ImageMetadata,
+} from './metadata.ts';
 import { PNG_SIGNATURE } from './image-format.ts';
 import { XMP_PACKET_START, xmpPacketAfterStart } from './xmp.ts';
 import type { EmbedPlan, NeedMoreBytes } from './embed-plan.ts';
@@ -104,7 +111,7 @@ export function pngMetadataChunks(metadata: ImageMetadata): Buffer {
  */
 function metadataChunksAfter(lead: Buffer, metadata: ImageMetadata): Buffer {
   const parameters = a1111Parameters(metadata);
-  const xmp = xmpPacketAfterStart(metadata);
+  const xmp = xmpPacketAfterStart(metadata, jsonBesideParameters(metadata));
   const size =
     lead.length +
     textChunkBytes('iTXt', 'parameters', parameters) +
@@ -119,6 +126,30 @@ function metadataChunksAfter(lead: Buffer, metadata: ImageMetadata): Buffer {
   offset = writeTextChunk(out, offset, 'iTXt', PNG_XMP_KEYWORD, xmp, XMP_PACKET_START_BYTES);
   if (offset !== size) throw new Error(`PNG metadata chunks: wrote ${offset} of ${size} bytes.`);
   return out;
+}
+
+/**
+ * The XMP JSON copy of a PNG: a long prompt or negative prompt is already whole in the
+ * parameters chunk, so the copy holds its start and where to find the rest. Text that UTF-8
+ * cannot carry exactly (a lone surrogate) stays whole in the JSON, which escapes it.
+ */
+export function jsonBesideParameters(metadata: ImageMetadata): EmbeddedJson {
+  const { prompt } = metadata;
+  const negative = metadata.negativePrompt;
+  const long = (text: string) => text.length > PROMPT_PREVIEW_CHARS && text.isWellFormed();
+  const longPrompt = long(prompt);
+  const longNegative = Boolean(negative) && long(negative!) && prompt.isWellFormed();
+  if (!longPrompt && !longNegative) return metadata;
+  const json: EmbeddedJson = {
+    ...metadata,
+    prompt: longPrompt ? cutAt(prompt, PROMPT_PREVIEW_CHARS) : prompt,
+    textInParameters: { prompt: prompt.length },
+  };
+  if (longNegative) {
+    json.negativePrompt = cutAt(negative!, PROMPT_PREVIEW_CHARS);
+    json.textInParameters!.negativePrompt = negative!.length;
+  }
+  return json;
 }
 
 /** Inserts the metadata chunks right after IHDR; needs the first 33 bytes. */

@@ -1,6 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { detectImageFormat, type ImageFormat } from './image-format.ts';
-import type { ImageMetadata } from './metadata.ts';
+import {
+  NEGATIVE_PROMPT_LABEL,
+  type EmbeddedJson,
+  type ImageMetadata,
+  type TextInParameters,
+} from './metadata.ts';
 import { PNG_XMP_KEYWORD, readPngTextChunks } from './png-chunks.ts';
 import { readJpegXmpPackets } from './jpeg-segments.ts';
 import { readWebpXmpPackets } from './webp-chunks.ts';
@@ -33,7 +38,7 @@ export function readEmbeddedMetadata(file: Buffer): EmbeddedMetadata {
   }
   let metadata: ImageMetadata | null = null;
   for (const packet of xmp) {
-    metadata = parseXmpMetadata(packet);
+    metadata = parseXmpMetadata(packet, parameters);
     if (metadata) break;
   }
   return { format, metadata, parameters, xmp };
@@ -43,14 +48,45 @@ export async function readEmbeddedMetadataFromFile(path: string): Promise<Embedd
   return readEmbeddedMetadata(await readFile(path));
 }
 
-/** Atelier's metadata from an XMP packet, or null when the packet has none (or a broken one). */
-export function parseXmpMetadata(xmp: string): ImageMetadata | null {
+/**
+ * Atelier's metadata from an XMP packet, or null when the packet has none (or a broken one).
+ * A PNG's packet may leave its long prompt to the `parameters` text: without that text (or
+ * with one that does not match) the prompt is the start the packet holds, marked truncated.
+ */
+export function parseXmpMetadata(
+  xmp: string,
+  parameters: string | null = null,
+): ImageMetadata | null {
   const match = /<([\w.-]+):metadata>([^<]*)<\/\1:metadata>/.exec(xmp);
   if (!match || !xmp.includes(ATELIER_XMP_NAMESPACE)) return null;
+  let json: EmbeddedJson;
   try {
     const parsed = imageMetadataSchema.safeParse(JSON.parse(unescapeXml(match[2] ?? '')));
-    return parsed.success ? (parsed.data as ImageMetadata) : null;
+    if (!parsed.success) return null;
+    json = parsed.data as EmbeddedJson;
   } catch {
     return null;
   }
+  const { textInParameters, ...metadata } = json;
+  if (!textInParameters) return metadata;
+  const full = textsFromParameters(metadata, textInParameters, parameters);
+  return full ? { ...metadata, ...full } : { ...metadata, truncated: true };
+}
+
+/** The prompt and negative prompt whole from the parameters text, if it is the one written. */
+function textsFromParameters(
+  start: ImageMetadata,
+  where: TextInParameters,
+  parameters: string | null,
+): Pick<ImageMetadata, 'prompt' | 'negativePrompt'> | null {
+  if (parameters === null || parameters.length < where.prompt) return null;
+  const prompt = parameters.slice(0, where.prompt);
+  if (!prompt.startsWith(start.prompt)) return null;
+  if (where.negativePrompt === undefined) return { prompt };
+  const from = where.prompt + NEGATIVE_PROMPT_LABEL.length;
+  if (parameters.slice(where.prompt, from) !== NEGATIVE_PROMPT_LABEL) return null;
+  const negativePrompt = parameters.slice(from, from + where.negativePrompt);
+  if (negativePrompt.length !== where.negativePrompt) return null;
+  if (!negativePrompt.startsWith(start.negativePrompt ?? '')) return null;
+  return { prompt, negativePrompt };
 }

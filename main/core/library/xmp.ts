@@ -1,4 +1,10 @@
-import { SOFTWARE_NAME, type ImageMetadata } from './metadata.ts';
+import {
+  cutAt,
+  promptPreview,
+  SOFTWARE_NAME,
+  type EmbeddedJson,
+  type ImageMetadata,
+} from './metadata.ts';
 
 /** Our XMP namespace; the full metadata lives in one JSON-valued property there. */
 export const ATELIER_XMP_NAMESPACE = 'http://ns.atelier.app/xmp/1.0/';
@@ -94,19 +100,26 @@ const XMP_AFTER_JSON = [
   '<?xpacket end="w"?>',
 ].join('\n');
 
-/** An XMP packet (UTF-8 text) with Dublin Core / XMP basics and our full JSON copy. */
-export function buildXmpPacket(metadata: ImageMetadata): string {
-  return XMP_PACKET_START + xmpPacketAfterStart(metadata);
+/**
+ * An XMP packet (UTF-8 text) with Dublin Core / XMP basics and our JSON copy. The JSON copy
+ * holds the full prompt; the description, for photo tools, its start when it is long. A PNG
+ * passes `json` with the long texts left to its parameters chunk.
+ */
+export function buildXmpPacket(metadata: ImageMetadata, json: EmbeddedJson = metadata): string {
+  return XMP_PACKET_START + xmpPacketAfterStart(metadata, json);
 }
 
 /** The packet that buildXmpPacket returns, without its first XMP_PACKET_START characters. */
-export function xmpPacketAfterStart(metadata: ImageMetadata): string {
-  const embedded = { ...metadata, software: SOFTWARE_NAME };
+export function xmpPacketAfterStart(
+  metadata: ImageMetadata,
+  json: EmbeddedJson = metadata,
+): string {
+  const embedded = { ...json, software: SOFTWARE_NAME };
   return (
     XMP_BEFORE_CREATE_DATE +
     escapeXml(metadata.createdAt) +
     XMP_BEFORE_PROMPT +
-    escapeXml(metadata.prompt) +
+    escapeXml(promptPreview(metadata.prompt)) +
     XMP_BEFORE_JSON +
     escapeXml(xmlSafeJson(embedded)) +
     XMP_AFTER_JSON
@@ -147,12 +160,4 @@ export function buildXmpPacketWithin(metadata: ImageMetadata, maxBytes: number):
     }
   }
   return best;
-}
-
-/** The first `length` UTF-16 units of `text`, never splitting a surrogate pair. */
-function cutAt(text: string, length: number): string {
-  if (length <= 0) return '';
-  if (length >= text.length) return text;
-  const code = text.charCodeAt(length - 1);
-  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? length - 1 : length);
 }

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+
 /**
  * Only one process may run a queue: two engines on one data folder (the desktop app and
  * `atelier run`) would each take the other's running jobs for crash leftovers. The runner
@@ -43,12 +45,39 @@ export function describeHolder(holder: RunnerLease, now: number): string {
   );
 }
 
-/** process.kill(pid, 0) probes without signalling; EPERM means it exists but is not ours. */
+/**
+ * process.kill(pid, 0) probes without signalling; EPERM means it exists but is not ours. A
+ * zombie (exited, not reaped: under an init that does not reap, a container's app as PID 1)
+ * still answers it, so on Linux its state is read first: Z or X is dead.
+ */
 export function processIsAlive(pid: number): boolean {
+  if (process.platform === 'linux') {
+    const state = linuxProcessState(pid);
+    if (state === 'Z' || state === 'X') return false;
+  }
   try {
     process.kill(pid, 0);
     return true;
   } catch (error) {
     return (error as { code?: string }).code === 'EPERM';
   }
+}
+
+/** The state letter of /proc/PID/stat, or null when it cannot be read (no such process). */
+function linuxProcessState(pid: number): string | null {
+  try {
+    return stateOfProcStat(readFileSync(`/proc/${pid}/stat`, 'latin1'));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The state from a /proc/PID/stat line, "PID (comm) S …". The command name may itself hold
+ * spaces and parentheses, so the state follows the last ")".
+ */
+export function stateOfProcStat(stat: string): string | null {
+  const close = stat.lastIndexOf(')');
+  if (close === -1 || stat[close + 1] !== ' ') return null;
+  return stat[close + 2] ?? null;
 }

@@ -160,3 +160,91 @@ describe('a second Ctrl+C', () => {
     expect(result.stdout).toMatch(/atelier resume\s+carries on with the unfinished work/);
   });
 });
+
+// What `timeout`, docker stop, systemd and logout send: the same clean pause as the first
+// Ctrl+C, so a run stopped by its supervisor loses nothing it paid for.
+describe('SIGTERM and SIGHUP during atelier run', () => {
+  it('SIGTERM pauses cleanly: the in-flight results are saved, the summary printed, exit 143; resume generates the rest once', async () => {
+    const { sim, cli } = await slowRun(700, 6);
+    cli.child.kill('SIGTERM');
+    const result = await cli.done;
+
+    expect(result.signal).toBeNull(); // it left by itself, not killed by the signal
+    expect(result.code).toBe(143);
+    expect(result.stderr).toMatch(
+      /Pausing \(SIGTERM\): no new requests; waiting for the 2 in flight/,
+    );
+    expect(result.stdout).toContain('Paused by SIGTERM');
+    expect(result.stdout).toContain('atelier resume');
+    expect(sim.ledger.entries().map((e) => e.state)).toEqual(['settled', 'settled']);
+
+    const status = JSON.parse((await runCli(['status', '--json'], { cwd: ws.dir })).stdout);
+    // the two in flight are saved as succeeded, not left uncertain
+    expect((status as StatusView).batches[0]?.jobs).toMatchObject({
+      succeeded: 2,
+      queued: 4,
+      failed: 0,
+    });
+    expect(ws.files('atelier-library', 'p')).toHaveLength(2);
+
+    const resumed = await runCli(['resume', '--json'], { cwd: ws.dir, key: sim.key });
+    expect(resumed.code).toBe(0);
+    expect(summaryOf(resumed)).toMatchObject({
+      outcome: 'done',
+      jobs: { succeeded: 6, failed: 0 },
+      requestsSent: 4,
+      notes: expect.not.arrayContaining([expect.stringMatching(/in flight when Atelier last/)]),
+    });
+    expect(sim.ledger.entries()).toHaveLength(6); // nothing generated twice
+    expect(ws.files('atelier-library', 'p')).toHaveLength(6);
+  });
+
+  it('SIGHUP with the terminal gone (stdout and stderr closed) still drains, saves the results and exits 129', async () => {
+    const { sim, cli } = await slowRun(700, 4);
+    // logout: the terminal is gone before the signal arrives, so every write fails (EPIPE)
+    cli.child.stdout.destroy();
+    cli.child.stderr.destroy();
+    cli.child.kill('SIGHUP');
+    const result = await cli.done;
+
+    expect(result.signal).toBeNull();
+    expect(result.code).toBe(129);
+    expect(sim.ledger.entries().map((e) => e.state)).toEqual(['settled', 'settled']);
+    const resumed = await runCli(['resume', '--json'], { cwd: ws.dir, key: sim.key });
+    expect(summaryOf(resumed)).toMatchObject({
+      outcome: 'done',
+      jobs: { succeeded: 4, failed: 0 },
+      failures: {},
+      requestsSent: 2,
+    });
+    expect(sim.ledger.entries()).toHaveLength(4);
+  });
+
+  it('with --json, SIGHUP prints one summary object with exit code 129', async () => {
+    const { cli } = await slowRun(700, 4, ['--json']);
+    cli.child.kill('SIGHUP');
+    const result = await cli.done;
+    expect(result.code).toBe(129);
+    expect(summaryOf(result)).toMatchObject({
+      outcome: 'interrupted',
+      exitCode: 129,
+      jobs: { succeeded: 2, queued: 2, running: 0 },
+      paused: { kind: 'manual' },
+    });
+  });
+
+  it('a second signal of another kind stops at once, as a second Ctrl+C does', async () => {
+    const { cli } = await slowRun(4000, 4);
+    cli.child.kill('SIGHUP');
+    await waitFor(() => cli.output().stderr.includes('Pausing'));
+    const sentAt = Date.now();
+    cli.child.kill('SIGTERM');
+    const result = await cli.done;
+    expect(Date.now() - sentAt).toBeLessThan(1500); // did not wait for the 4 s requests
+    expect(result.code).toBe(143);
+    expect(result.stderr).toContain('Stopped at once');
+    expect(result.stdout).toMatch(
+      /^Stopped at once by SIGTERM after .+, 2 prompt\(s\) still in flight\.$/m,
+    );
+  });
+});

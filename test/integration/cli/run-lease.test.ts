@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StatusView } from '../../../main/cli/status/status-view.ts';
@@ -14,7 +15,10 @@ const CSV = `prompt,size\n${[1, 2, 3].map((i) => `picture ${i},64x64`).join('\n'
 
 let ws: ReturnType<typeof workspace>;
 let store: Store | undefined;
+let zombieParent: ChildProcess | undefined;
 afterEach(() => {
+  zombieParent?.kill('SIGKILL');
+  zombieParent = undefined;
   if (store?.db.open) {
     if (store.db.inTransaction) store.db.exec('ROLLBACK');
     store.close();
@@ -104,4 +108,48 @@ describe('atelier run and the runner lease', () => {
     expect(summaryOf(resumed)).toMatchObject({ outcome: 'done', jobs: { succeeded: 3 } });
     expect(ws.files('atelier-library', 'p')).toHaveLength(3);
   });
+
+  // An init that does not reap (a container's PID 1 that is the app) leaves a dead holder as a
+  // zombie, which kill(pid, 0) still reports alive: its lease must not block the queue.
+  it.skipIf(process.platform !== 'linux')(
+    'takes over a lease held by a zombie process (Linux: read from /proc; elsewhere skipped)',
+    async () => {
+      ws = workspace({ 'p.csv': CSV });
+      const pid = await zombie();
+      holdLease({ pid });
+      store!.close();
+
+      const result = await runCli(['run', 'p.csv', '--demo', '--json'], { cwd: ws.dir });
+      expect(result.stderr).not.toContain('Another Atelier');
+      expect(result.code).toBe(0);
+      expect(summaryOf(result)).toMatchObject({ outcome: 'done', jobs: { succeeded: 3 } });
+      expect(processIsAlive(pid)).toBe(false);
+      // a live process is still alive by the same probe
+      expect(processIsAlive(process.pid)).toBe(true);
+    },
+  );
 });
+
+/**
+ * A process that has exited and that nobody reaps: a shell starts a short child, then turns
+ * (exec) into a sleep that never waits for it. Resolves with the zombie's pid once it is one.
+ */
+async function zombie(): Promise<number> {
+  const parent = spawn('sh', ['-c', 'sleep 0.05 & echo $!; exec sleep 60'], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  zombieParent = parent;
+  const pid = await new Promise<number>((resolve) =>
+    parent.stdout!.once('data', (chunk: Buffer) => resolve(Number(String(chunk).trim()))),
+  );
+  await waitFor(() => {
+    try {
+      return /\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'latin1'));
+    } catch {
+      return false;
+    }
+  });
+  // what the old probe trusted: the zombie still answers kill(pid, 0)
+  expect(() => process.kill(pid, 0)).not.toThrow();
+  return pid;
+}

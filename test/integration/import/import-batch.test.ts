@@ -59,4 +59,35 @@ describe('importPromptFile', () => {
     expect((error as Error).message).toMatch(/line 2: .*lowercase x/);
     expect(store.batches.list()).toEqual([]);
   });
+
+  it('refuses prompts longer than maxPromptChars (32,000 by default) with their lines, grouped, and imports nothing', async () => {
+    const file = setup([
+      JSON.stringify({ prompt: 'x'.repeat(32_000) }),
+      JSON.stringify({ prompt: 'y'.repeat(32_001) }),
+      JSON.stringify({ prompt: 'fine' }),
+      JSON.stringify({ prompt: '🎨'.repeat(40_000) }),
+    ]);
+    const error = await importPromptFile(store, file, options).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PromptFileError);
+    expect((error as PromptFileError).errors.map((e) => e.line)).toEqual([2, 4]);
+    expect((error as Error).message).toContain(
+      'lines 2, 4: the prompt is longer than 32000 characters',
+    );
+    expect(store.batches.list()).toEqual([]);
+
+    const batch = await importPromptFile(store, file, { ...options, maxPromptChars: 40_000 });
+    expect(batch.jobCount).toBe(4);
+    // characters, not UTF-16 units: 40,000 emoji are 80,000 units
+    expect(store.jobs.listInBatch(batch.id)[3]?.prompt).toHaveLength(80_000);
+  });
+
+  it('refuses a NUL character written as a JSON escape (\\u0000), naming the field', async () => {
+    const file = setup([JSON.stringify({ prompt: 'a\u0000b' }), JSON.stringify({ prompt: 'ok' })]);
+    const error = await importPromptFile(store, file, options).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PromptFileError);
+    expect((error as PromptFileError).errors).toEqual([
+      { line: 1, message: expect.stringMatching(/^prompt holds a NUL character/) },
+    ]);
+    expect(store.batches.list()).toEqual([]);
+  });
 });

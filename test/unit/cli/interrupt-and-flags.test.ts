@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../../main/cli/command.ts';
 import { parseHeaderFlags } from '../../../main/cli/run/headers.ts';
-import { createInterruptHandler } from '../../../main/cli/run/interrupt.ts';
+import { createInterruptHandler, interruptedExitCode } from '../../../main/cli/run/interrupt.ts';
 
 describe('createInterruptHandler', () => {
   it('pauses on the first Ctrl+C and leaves at once on the second', () => {
@@ -11,11 +11,32 @@ describe('createInterruptHandler', () => {
       exitNow: () => calls.push('exit'),
     });
     expect(handler.interrupted).toBe(false);
-    handler.handle();
+    handler.handle('SIGINT');
     expect(calls).toEqual(['pause']);
     expect(handler.interrupted).toBe(true);
-    handler.handle();
+    handler.handle('SIGINT');
     expect(calls).toEqual(['pause', 'exit']);
+  });
+
+  it('treats SIGTERM and SIGHUP as Ctrl+C: the second, of any kind, leaves; the last acted on is kept', () => {
+    const calls: string[] = [];
+    const handler = createInterruptHandler({
+      pause: (signal) => calls.push(`pause ${signal}`),
+      exitNow: (signal) => calls.push(`exit ${signal}`),
+    });
+    expect(handler.signal).toBeNull();
+    handler.handle('SIGTERM');
+    expect(handler.signal).toBe('SIGTERM');
+    handler.handle('SIGHUP');
+    handler.handle('SIGINT');
+    expect(calls).toEqual(['pause SIGTERM', 'exit SIGHUP']);
+    expect(handler.signal).toBe('SIGHUP');
+  });
+
+  it('exits as a shell reports a process ended by the signal: 128 + its number', () => {
+    expect(interruptedExitCode('SIGINT')).toBe(130);
+    expect(interruptedExitCode('SIGTERM')).toBe(143);
+    expect(interruptedExitCode('SIGHUP')).toBe(129);
   });
 });
 

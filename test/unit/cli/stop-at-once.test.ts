@@ -53,6 +53,15 @@ describe('stopAtOnce (the second Ctrl+C)', () => {
     expect(stderr.text()).not.toContain('sk-abc123456789');
   });
 
+  it('exits with the code of the signal that stopped it when the summary cannot be read', async () => {
+    const { code, exit } = exitPromise();
+    const render = () => {
+      throw new Error('disk I/O error');
+    };
+    stopAtOnce(render, { stdout: fakeStream(), stderr: fakeStream(), exit }, 'SIGTERM');
+    expect(await code).toBe(143);
+  });
+
   it('does not wait for a stdout that never takes the text', async () => {
     const { code, exit } = exitPromise();
     stopAtOnce(() => ({ text: '{}\n', exitCode: 130 }), {
@@ -72,9 +81,9 @@ describe('Ctrl+C pressed more than twice', () => {
       pause: () => calls.push('pause'),
       exitNow: () => calls.push('exit'),
     });
-    handler.handle();
-    handler.handle();
-    handler.handle();
+    handler.handle('SIGINT');
+    handler.handle('SIGINT');
+    handler.handle('SIGINT');
     expect(calls).toEqual(['pause', 'exit']);
   });
 });

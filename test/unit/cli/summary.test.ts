@@ -287,3 +287,59 @@ describe('the human summary after a second Ctrl+C', () => {
     expect(formatSummary(summary, options).split('\n')[0]).toMatch(/^Paused by Ctrl\+C after/);
   });
 });
+
+describe('the summary after SIGTERM or SIGHUP', () => {
+  const interrupted = (signal: 'SIGTERM' | 'SIGHUP') =>
+    buildSummary(
+      input({
+        outcome: 'interrupted',
+        jobs: { queued: 3, running: 0, retrying: 0, succeeded: 2, failed: 0, canceled: 0 },
+        wallTimeMs: 2_000,
+        paused: { reason: 'Paused by SIGTERM.', code: 'manual' },
+        signal,
+      }),
+    );
+  const options = { commandSuffix: '', failedExamples: [], expiredExamples: [] };
+
+  it('carries 128 + the signal number as its exit code, and names the signal', () => {
+    expect(interrupted('SIGTERM').exitCode).toBe(143);
+    expect(interrupted('SIGHUP').exitCode).toBe(129);
+    const text = formatSummary(interrupted('SIGTERM'), { ...options, signal: 'SIGTERM' });
+    expect(text.split('\n')[0]).toBe(
+      'Paused by SIGTERM after 2.0 s; the requests in flight were allowed to finish.',
+    );
+    expect(text).toContain('atelier resume');
+    const stopped = formatSummary(interrupted('SIGHUP'), {
+      ...options,
+      signal: 'SIGHUP',
+      stoppedAtOnce: true,
+    });
+    expect(stopped.split('\n')[0]).toBe('Stopped at once by SIGHUP after 2.0 s.');
+  });
+});
+
+describe('the human summary quoting prompts and gateway messages', () => {
+  it('escapes their control characters: a prompt cannot redraw the terminal', () => {
+    const summary = buildSummary(
+      input({
+        jobs: { queued: 0, running: 0, retrying: 0, succeeded: 0, failed: 1, canceled: 0 },
+        failures: { rejected: 1 },
+      }),
+    );
+    const out = formatSummary(summary, {
+      commandSuffix: '',
+      expiredExamples: [{ position: 2, prompt: 'b\u0007', image: 1 }],
+      failedExamples: [
+        {
+          position: 1,
+          prompt: 'a\u001b[2J\nfox',
+          message: 'refused:\u0000 \u001b]0;title\u0007',
+          requestId: null,
+        },
+      ],
+    });
+    expect(out).toContain('#1 "a\\u001b[2J\\nfox": refused:\\0 \\u001b]0;title\\u0007');
+    // eslint-disable-next-line no-control-regex
+    expect(out).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+  });
+});
