@@ -95,6 +95,35 @@ export async function writeFileAtomically<T>(
   }
 }
 
+/**
+ * Writes a small file (a sidecar, a thumbnail) that replaces any file at `path`: temp beside
+ * it, fsync, rename over, fsync the folder, so readers see the old content or the new, never
+ * a part.
+ */
+export async function replaceFileAtomically(
+  fs: LibraryFs,
+  path: string,
+  data: Uint8Array,
+): Promise<void> {
+  const dir = dirname(path);
+  const temp = tempPathIn(dir);
+  let done = false;
+  try {
+    const handle = await fs.open(temp, 'wx');
+    try {
+      await writeAll(handle, data);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await fs.rename(temp, path);
+    done = true;
+    await syncDirectory(fs, dir);
+  } finally {
+    if (!done) await removeQuietly(fs, temp);
+  }
+}
+
 class HashingTempFile implements TempFile {
   bytes = 0;
   private hash: Hash | null = null;
