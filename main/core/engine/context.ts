@@ -1,6 +1,6 @@
 import type { FilePlacer } from '../library/file-placer.ts';
 import type { GatewayClient } from '../gateway/client.ts';
-import type { TemplateToken } from '../library/naming.ts';
+import type { CompiledTemplate } from '../library/naming.ts';
 import type { Batch } from '../store/rows.ts';
 import type { Store } from '../store/store.ts';
 import type { AdaptiveConcurrency } from './adaptive-concurrency.ts';
@@ -12,8 +12,8 @@ export interface EngineContext {
   store: Store;
   client: GatewayClient;
   libraryDir: string;
-  /** The file name template, parsed once. */
-  namingTemplate: TemplateToken[];
+  /** The file name template, compiled once. */
+  namingTemplate: CompiledTemplate;
   backoff: BackoffPolicy;
   downloadBackoff: BackoffPolicy;
   responseFormat: 'url' | 'b64_json' | undefined;

@@ -6,7 +6,7 @@ import PQueue from 'p-queue';
 import type { GatewayClient } from '../gateway/client.ts';
 import { removeStaleTempFiles } from '../library/library-fs.ts';
 import { FilePlacer } from '../library/file-placer.ts';
-import { DEFAULT_TEMPLATE, parseTemplate } from '../library/naming.ts';
+import { compileTemplate, DEFAULT_TEMPLATE } from '../library/naming.ts';
 import { checkpointInBackground, type BackgroundCheckpoints } from '../store/checkpointer.ts';
 import { recoverAfterCrash, type RecoveryReport } from '../store/recovery.ts';
 import { transact } from '../store/transaction.ts';
@@ -118,7 +118,7 @@ export class Engine extends EventEmitter<EngineEvents> {
     const now = options.now ?? Date.now;
     this.store = options.store;
     // a bad template is refused before any work
-    const template = parseTemplate(options.namingTemplate ?? DEFAULT_TEMPLATE);
+    const template = compileTemplate(options.namingTemplate ?? DEFAULT_TEMPLATE);
     // As many downloads at once as requests (at least 8): each write waits mostly on the disk
     // (create, fsync), so a smaller pool falls behind the answers and holds the queue back.
     this.downloadLimit = options.downloadConcurrency ?? Math.max(8, options.concurrency ?? 8);

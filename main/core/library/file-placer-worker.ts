@@ -1,10 +1,11 @@
 /**
  * The file placer's thread (see file-placer.ts): finishes an image in memory (metadata, header
- * check, hash) and puts it on disk the way writeImage does in process — a hidden temp file
- * beside the target, fsynced, hard-linked into place (never over an existing file), the temp
- * removed, the folder fsynced — with blocking calls, which cost a fraction of the event-loop
- * round trips the asynchronous ones need. Only the fsyncs, which wait for the disk, stay
- * asynchronous, so one thread keeps many writes going at once.
+ * check, hash) and puts it on disk the way writeFileAtomically (atomic-write.ts) does in process
+ * — a hidden temp file beside the target, fsynced, hard-linked into place (never over an
+ * existing file), the temp removed, the folder fsynced — with blocking calls, which cost a
+ * fraction of the event-loop round trips the asynchronous ones need: hence a copy of the steps,
+ * not a shared function. Only the fsyncs, which wait for the disk, stay asynchronous, so one
+ * thread keeps many writes going at once.
  */
 import * as fs from 'node:fs';
 import { parentPort } from 'node:worker_threads';

@@ -1,6 +1,6 @@
 import * as nodeFs from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
-import { basename, dirname, join } from 'node:path';
+import { basename, join } from 'node:path';
 import { errnoCode } from './write-error.ts';
 
 export { errnoCode };
@@ -160,34 +160,6 @@ export async function placeWithoutOverwrite(
   }
   await fs.rename(temp, target);
   return 'placed';
-}
-
-/**
- * Writes a small file atomically (temp beside it, fsync, rename over, fsync the folder):
- * readers see the old content or the new, never a part. Replaces an existing file.
- */
-export async function writeFileAtomic(
-  fs: LibraryFs,
-  path: string,
-  data: Uint8Array,
-): Promise<void> {
-  const dir = dirname(path);
-  const temp = tempPathIn(dir);
-  let done = false;
-  try {
-    const handle = await fs.open(temp, 'wx');
-    try {
-      await writeAll(handle, data);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await fs.rename(temp, path);
-    done = true;
-    await syncDirectory(fs, dir);
-  } finally {
-    if (!done) await removeQuietly(fs, temp);
-  }
 }
 
 /**

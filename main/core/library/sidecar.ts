@@ -1,4 +1,5 @@
-import { defaultLibraryFs, writeFileAtomic, type LibraryFs } from './library-fs.ts';
+import { replaceFileAtomically } from './atomic-write.ts';
+import { defaultLibraryFs, type LibraryFs } from './library-fs.ts';
 import { withSoftware, type ImageMetadata } from './metadata.ts';
 import type { ImageFileFacts } from './write-image.ts';
 import { fromFsError } from './write-error.ts';
@@ -30,7 +31,11 @@ export async function writeSidecar(
 ): Promise<string> {
   const json = `${JSON.stringify(sidecarDocument(metadata, image), null, 2)}\n`;
   try {
-    await writeFileAtomic(options.fs ?? defaultLibraryFs, sidecarPath, Buffer.from(json, 'utf8'));
+    await replaceFileAtomically(
+      options.fs ?? defaultLibraryFs,
+      sidecarPath,
+      Buffer.from(json, 'utf8'),
+    );
   } catch (error) {
     throw fromFsError(error, 'write the sidecar', sidecarPath);
   }

@@ -1,7 +1,8 @@
 import { basename, dirname, join } from 'node:path';
 import type { OutputInfo } from 'sharp';
 import { loadSharp } from './load-sharp.ts';
-import { defaultLibraryFs, writeFileAtomic, type LibraryFs } from './library-fs.ts';
+import { replaceFileAtomically } from './atomic-write.ts';
+import { defaultLibraryFs, type LibraryFs } from './library-fs.ts';
 import { fromFsError, LibraryWriteError } from './write-error.ts';
 
 export interface ThumbnailOptions {
@@ -52,7 +53,7 @@ export async function writeThumbnail(
   }
   try {
     await fs.mkdir(dirname(path), { recursive: true });
-    await writeFileAtomic(fs, path, encoded.data);
+    await replaceFileAtomically(fs, path, encoded.data);
   } catch (error) {
     throw fromFsError(error, 'write the thumbnail', path);
   }

@@ -1,25 +1,19 @@
-import { createHash } from 'node:crypto';
 import { dirname, extname } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { FileHandle } from 'node:fs/promises';
+import {
+  asWriteError,
+  refuseDifferentFile,
+  writeFileAtomically,
+  type TempFile,
+} from './atomic-write.ts';
 import { createEmbedTransform } from './embed-transform.ts';
 import { finishImageBytes, type FinishOptions } from './finish-image.ts';
 import { PlaceError, type FilePlacer } from './file-placer.ts';
 import { parseImageFormat, type ImageFormat } from './image-format.ts';
 import { abortedError, sourceChunks, type ImageSource } from './image-source.ts';
-import {
-  defaultLibraryFs,
-  openInFolder,
-  placeWithoutOverwrite,
-  removeQuietly,
-  syncDirectory,
-  tempPathIn,
-  writeAll,
-  type LibraryFs,
-} from './library-fs.ts';
+import { defaultLibraryFs, type LibraryFs } from './library-fs.ts';
 import type { ImageMetadata } from './metadata.ts';
 import { checkDimensions, decodeImageFile, type ImageFacts } from './verify-image.ts';
-import { fromFsError, LibraryWriteError } from './write-error.ts';
 
 export interface WriteImageOptions {
   metadata: ImageMetadata;
@@ -68,19 +62,16 @@ export type ImageFileFacts = Pick<
 >;
 
 /**
- * Writes one image into the library: streams the source to a hidden temp file beside the
- * target while embedding the metadata and hashing, checks the result, fsyncs it, then links
- * it into place without ever overwriting a different file. On any failure the temp file is
- * removed, nothing is left at the target, and a LibraryWriteError says why.
+ * Writes one image into the library with writeFileAtomically: the source (bytes in memory, or
+ * a download streamed) goes to the temp file with the metadata embedded, and is checked before
+ * it is placed. On any failure nothing is left at the target, and a LibraryWriteError says why.
  */
 export async function writeImage(
   source: ImageSource,
   targetPath: string,
   options: WriteImageOptions,
 ): Promise<WrittenImage> {
-  const fs = options.fs ?? defaultLibraryFs;
   const signal = options.signal;
-  const dir = dirname(targetPath);
   const expectedFormat = options.format ?? parseImageFormat(extname(targetPath));
   // (the embedding options, plus the size a finished image is checked against)
   const finish: FinishOptions = {
@@ -92,74 +83,59 @@ export async function writeImage(
   if (source instanceof Uint8Array && options.placer && !options.fs && !options.decodePixels) {
     return placeBytes(options.placer, source, targetPath, finish, signal);
   }
-  let temp: string | null = null;
-  let handle: FileHandle | null = null;
-  let action = 'create the image folder';
-  try {
-    throwIfAborted(signal);
-    action = 'write the image';
-    temp = tempPathIn(dir);
-    handle = await openInFolder(fs, dir, temp);
+  const { produced, bytes, sha256, alreadyPresent } = await writeFileAtomically(
+    targetPath,
+    async (temp) => {
+      const written =
+        source instanceof Uint8Array
+          ? await writeFinishedBytes(temp, source, finish)
+          : await streamEmbedded(temp, source, finish, signal);
+      if (options.decodePixels) await decodeImageFile(temp.path, written.image);
+      return written;
+    },
+    { fs: options.fs, signal, actions: IMAGE_ACTIONS },
+  );
+  const { image, sourceBytes } = produced;
+  return { path: targetPath, bytes, sha256, sourceBytes, ...image, alreadyPresent };
+}
 
-    let image: ImageFacts;
-    let bytes = 0;
-    let sha256: string;
-    let sourceBytes: number;
-    if (source instanceof Uint8Array) {
-      const finished = finishImageBytes(source, finish);
-      ({ sha256, sourceBytes } = finished);
-      image = { format: finished.format, width: finished.width, height: finished.height };
-      bytes = finished.out.length;
-      await writeAll(handle, finished.out);
-    } else {
-      const hash = createHash('sha256');
-      const { transform, stats } = createEmbedTransform(finish);
-      const file = handle;
-      await pipeline(
-        sourceChunks(source, signal),
-        transform,
-        async (embedded: AsyncIterable<Buffer>) => {
-          for await (const chunk of embedded) {
-            hash.update(chunk);
-            bytes += chunk.length;
-            await writeAll(file, chunk);
-          }
-        },
-        signal ? { signal } : {},
-      );
-      // Checked before the fsync, so a bad image costs no disk flush.
-      image = { format: stats.format!, width: stats.width, height: stats.height };
-      checkDimensions(image, options.expectedSize);
-      sha256 = hash.digest('hex');
-      sourceBytes = stats.sourceBytes;
-    }
-    if (options.decodePixels) await decodeImageFile(temp, image);
-    await handle.sync();
-    await handle.close();
-    handle = null;
+const IMAGE_ACTIONS = { write: 'write the image', place: 'move the image into place' };
 
-    throwIfAborted(signal);
-    action = 'move the image into place';
-    const placed = await placeWithoutOverwrite(fs, temp, targetPath);
-    if (placed === 'exists') {
-      await refuseDifferentFile(fs, targetPath, sha256);
-      await removeQuietly(fs, temp);
-    }
-    temp = null;
-    await syncDirectory(fs, dir);
-    return {
-      path: targetPath,
-      bytes,
-      sha256,
-      sourceBytes,
-      ...image,
-      alreadyPresent: placed === 'exists',
-    };
-  } catch (error) {
-    if (handle) await handle.close().catch(() => undefined);
-    if (temp) await removeQuietly(fs, temp);
-    throw classify(error, signal, action, targetPath);
-  }
+interface EmbeddedImage {
+  image: ImageFacts;
+  sourceBytes: number;
+}
+
+/** An image in memory: finished in one go, then written whole. */
+async function writeFinishedBytes(
+  temp: TempFile,
+  source: Uint8Array,
+  finish: FinishOptions,
+): Promise<EmbeddedImage> {
+  const { out, sha256, sourceBytes, ...image } = finishImageBytes(source, finish);
+  await temp.writeWhole(out, sha256);
+  return { image, sourceBytes };
+}
+
+/** A download: the metadata embedded as the chunks arrive, the size checked at the end. */
+async function streamEmbedded(
+  temp: TempFile,
+  source: ImageSource,
+  finish: FinishOptions,
+  signal: AbortSignal | undefined,
+): Promise<EmbeddedImage> {
+  const { transform, stats } = createEmbedTransform(finish);
+  await pipeline(
+    sourceChunks(source, signal),
+    transform,
+    async (embedded: AsyncIterable<Buffer>) => {
+      for await (const chunk of embedded) await temp.write(chunk);
+    },
+    signal ? { signal } : {},
+  );
+  const image = { format: stats.format!, width: stats.width, height: stats.height };
+  checkDimensions(image, finish.expectedSize);
+  return { image, sourceBytes: stats.sourceBytes };
 }
 
 /** writeImage for bytes in memory, through the placer's thread: same checks, same result. */
@@ -171,7 +147,7 @@ async function placeBytes(
   signal: AbortSignal | undefined,
 ): Promise<WrittenImage> {
   try {
-    throwIfAborted(signal);
+    if (signal?.aborted) throw abortedError(signal);
     const { placed, ...image } = await placer.place(
       dirname(targetPath),
       targetPath,
@@ -182,40 +158,6 @@ async function placeBytes(
     return { path: targetPath, ...image, alreadyPresent: !placed };
   } catch (error) {
     const action = error instanceof PlaceError ? error.action : 'write the image';
-    throw classify(error, signal, action, targetPath);
-  }
-}
-
-function throwIfAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw abortedError(signal);
-}
-
-function classify(
-  error: unknown,
-  signal: AbortSignal | undefined,
-  action: string,
-  targetPath: string,
-): LibraryWriteError {
-  // A cancelled download also fails its stream: the cancellation is the reason to store.
-  if (signal?.aborted) return abortedError(signal);
-  if (error instanceof LibraryWriteError) return error;
-  return fromFsError(error, action, targetPath);
-}
-
-/** An identical file already there is success (a repeated write); a different one is not. */
-async function refuseDifferentFile(fs: LibraryFs, target: string, sha256: string): Promise<void> {
-  const hash = createHash('sha256');
-  const handle = await fs.open(target, 'r');
-  try {
-    await pipeline(handle.createReadStream({ autoClose: false }), hash);
-  } finally {
-    await handle.close();
-  }
-  if (hash.digest('hex') !== sha256) {
-    throw new LibraryWriteError(
-      'target-exists',
-      `A different file already exists at ${target}; Atelier never overwrites a file. ` +
-        'Move or rename it, then retry the download.',
-    );
+    throw asWriteError(error, signal, action, targetPath);
   }
 }
