@@ -4,12 +4,13 @@ import { apiRoot } from '../../../../shared/gateway/profile.ts';
 import type { GatewayFailure, RequestIds } from '../../../../shared/gateway/outcome.ts';
 import { redact } from '../../../../shared/gateway/redact.ts';
 import { BEFORE_SEND_CODES, classifyFailure, type FailureInput } from '../classify/classify.ts';
+import { header } from '../classify/headers.ts';
 import { requestIdsOf } from '../classify/request-ids.ts';
 import type { GatewayContext } from '../context.ts';
-import { contentLength, readAll, webStream } from './answer-body.ts';
+import { BodyTooLarge, contentLength, readAll, webStream } from './answer-body.ts';
 import { GatewayError, networkCode } from './errors.ts';
 import { startPhaseTimers, type PhaseTimers } from './phase-timers.ts';
-import { sendFollowingRedirects } from './redirects.ts';
+import { RedirectRefused, sendFollowingRedirects } from './redirects.ts';
 import { encodeBody, type EncodedBody } from './request-body.ts';
 import type { SentAnswer } from './transport.ts';
 
@@ -40,7 +41,10 @@ export interface AnswerHead {
 export interface OpenAnswer {
   response: AnswerHead;
   requestIds: RequestIds;
-  /** Reads the whole body as text; a body cut off or timed out becomes a failure. */
+  /**
+   * Reads the whole body as text; a body cut off, timed out or larger than the context's
+   * `maxAnswerBytes` becomes a failure.
+   */
   text(): Promise<{ ok: true; text: string } | GatewayFailure>;
   /** The body as bytes; errors while reading surface as GatewayError. Ends the timers. */
   stream(): ReadableStream<Uint8Array>;
@@ -249,13 +253,16 @@ async function send(
   }
 }
 
-/** What a failed send means: canceled, our own time-out, or a connection failure. */
+/** What a failed send means: canceled, our own time-out, a refused redirect, or the connection. */
 function sendFailure(
   exchange: Exchange,
   error: unknown,
   timers: PhaseTimers,
 ): [FailureInput, RequestIds?] {
   if (exchange.options.signal?.aborted) return [{ kind: 'canceled', sent: true }];
+  if (error instanceof RedirectRefused) {
+    return [{ kind: 'redirect-refused', scheme: error.scheme }, idsIn(exchange, error.headers)];
+  }
   const code = networkCode(error);
   const timeout = timers.timedOut();
   if (timeout) {
@@ -292,7 +299,7 @@ function openAnswer(exchange: Exchange, answer: SentAnswer, timers: PhaseTimers)
     idsOf: (parsed) => idsIn(exchange, response.headers, parsed),
     fail,
     close: ending.close,
-    text: () => readText({ body, expected, fail, ending }),
+    text: () => readText(exchange, { response, ids: requestIds, body, expected, fail, ending }),
     stream() {
       return webStream(body, {
         ended(received) {
@@ -359,29 +366,65 @@ function answerEnding(
   };
 }
 
-/** The whole body as text; a body cut off or timed out becomes a failure. */
-async function readText(answer: {
-  body: Readable;
-  expected: number | null;
-  fail: (input: FailureInput) => GatewayFailure;
-  ending: ReturnType<typeof answerEnding>;
-}): Promise<{ ok: true; text: string } | GatewayFailure> {
-  const { expected, fail, ending } = answer;
+/**
+ * The whole body as text, at most `maxAnswerBytes` of it: an answer announced or found larger
+ * is a failure, with nothing more read (held whole, a huge answer costs several times its size
+ * in memory, and past V8's string limit it cannot be read at all).
+ */
+async function readText(
+  exchange: Exchange,
+  answer: {
+    response: AnswerHead;
+    ids: RequestIds;
+    body: Readable;
+    expected: number | null;
+    fail: (input: FailureInput) => GatewayFailure;
+    ending: ReturnType<typeof answerEnding>;
+  },
+): Promise<{ ok: true; text: string } | GatewayFailure> {
+  const { response, expected, fail, ending } = answer;
+  const limitBytes = exchange.context.maxAnswerBytes;
+  const failWith = (input: FailureInput) => {
+    const failure = fail(input);
+    ending.close(failure.message);
+    return failure;
+  };
+  const tooLarge = (announced: number | null) =>
+    failWith(tooLargeInput(response, answer.ids, limitBytes, announced));
+  if (expected !== null && expected > limitBytes) return tooLarge(expected);
   let bytes: Buffer;
   try {
-    bytes = await readAll(answer.body);
+    bytes = await readAll(answer.body, limitBytes, expected);
   } catch (error) {
+    if (error instanceof BodyTooLarge) return tooLarge(null);
     const failure = ending.bodyFailure(error);
     ending.close(failure.message);
     return failure;
   }
   if (expected !== null && bytes.byteLength < expected) {
     // An answer cut short: for an API call that is a dropped connection, not a download.
-    const failure = fail({ kind: 'network', phase: 'body', code: 'truncated' });
-    ending.close(failure.message);
-    return failure;
+    return failWith({ kind: 'network', phase: 'body', code: 'truncated' });
   }
-  return { ok: true, text: bytes.toString('utf8') };
+  try {
+    return { ok: true, text: bytes.toString('utf8') };
+  } catch {
+    // ERR_STRING_TOO_LONG: a limit set above what one string can hold.
+    return tooLarge(null);
+  }
+}
+
+/** An error status is that error whatever its body; a success too large to read is not one. */
+function tooLargeInput(
+  response: AnswerHead,
+  requestIds: RequestIds,
+  limitBytes: number,
+  announcedBytes: number | null,
+): FailureInput {
+  const { status, headers } = response;
+  if (status >= 200 && status < 300) {
+    return { kind: 'too-large', status, limitBytes, announcedBytes, requestIds };
+  }
+  return { kind: 'http', status, headers, contentType: header(headers, 'content-type') };
 }
 
 /** undici keeps the connection busy until a body is read to the end or destroyed. */
