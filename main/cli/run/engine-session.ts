@@ -5,9 +5,11 @@ import type { RecoveryReport } from '../../core/store/recovery.ts';
 import type { Batch } from '../../core/store/rows.ts';
 import type { Store } from '../../core/store/store.ts';
 import { ConfigError } from '../command.ts';
+import { countNotImages, failedDownloadExamples } from './failed-downloads.ts';
 import { failureCounts } from './failure-counts.ts';
 import { connectGateway, type GatewayConnection } from './gateway-connection.ts';
 import { createInterruptHandler } from './interrupt.ts';
+import type { Limits } from './limit-flags.ts';
 import { createProgressReporter, progressMode } from './progress-reporter.ts';
 import type { SavedSettings } from './saved-settings.ts';
 import { stopAtOnce } from './stop-at-once.ts';
@@ -27,6 +29,8 @@ export interface SessionOptions {
   apiKey: string | null;
   catalogue: Catalogue;
   json: boolean;
+  /** Caps on downloads and answers for this run (flags); defaults where absent. */
+  limits?: Limits;
   /** The summary's scope: the batch `run` imported, or null for the whole data folder. */
   batch: Batch | null;
   /** Appended to suggested commands (" --data DIR"). */
@@ -50,8 +54,14 @@ const STOPPED = {
 export async function runEngineSession(options: SessionOptions): Promise<number> {
   const startedAt = Date.now();
   const { store, settings } = options;
-  const connection = await connectGateway(settings.gateway, options.apiKey, options.catalogue);
+  const connection = await connectGateway(
+    settings.gateway,
+    options.apiKey,
+    options.catalogue,
+    options.limits?.client,
+  );
   const engine = new Engine({
+    ...options.limits?.engine,
     store,
     client: connection.client,
     libraryDir: settings.library,
@@ -106,6 +116,7 @@ function finalWords(summary: RunSummary, options: SessionOptions, stoppedAtOnce:
     commandSuffix: options.commandSuffix,
     failedExamples: failedExamples(store, scope),
     expiredExamples: expiredExamples(store, scope),
+    failedDownloadExamples: failedDownloadExamples(store, { ...scope, limit: SUMMARY_EXAMPLES }),
     stoppedAtOnce,
   });
   return { text: `${text}\n`, exitCode: summary.exitCode };
@@ -189,6 +200,9 @@ async function watchUntilIdle(engine: Engine, options: WatchOptions): Promise<Ru
         );
       }
       engine.pause(INTERRUPT_REASON, 'manual');
+      // The graceful stop: requests in flight finish, downloads stop at once and wait for
+      // resume (free to run again, and one that stalls must not hold the pause).
+      void engine.stop();
     },
     exitNow() {
       // no bar redrawn over the summary while it is written
@@ -260,6 +274,7 @@ function collectSummary(
     partial: store.jobs.partialSuccesses(batch?.id),
     topUps: store.jobs.countTopUps(batch?.id),
     expiredLinks: store.images.countExpiredLinks(batch?.id),
+    notImages: countNotImages(store, batch?.id),
     stats: {
       requestsSent: progress.requestsSent,
       imagesWritten: progress.imagesWritten,

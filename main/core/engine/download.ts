@@ -15,7 +15,11 @@ import { nameCandidates, renderRelativePath, resolveInsideLibrary } from '../lib
 import { writeImage, type ImageFileFacts, type WrittenImage } from '../library/write-image.ts';
 import { LibraryWriteError } from '../library/write-error.ts';
 import { writeVideo } from '../library/write-video.ts';
-import { URL_EXPIRED_CODE, type DownloadedFile } from '../store/image-repository.ts';
+import {
+  NOT_AN_IMAGE_CODE,
+  URL_EXPIRED_CODE,
+  type DownloadedFile,
+} from '../store/image-repository.ts';
 import type { Batch, Image, Job } from '../store/rows.ts';
 import { GatewayError } from '../gateway/client.ts';
 import { asFinal } from '../gateway/classify/retry-wording.ts';
@@ -26,9 +30,6 @@ import { expectedFormat, metadataFor, namingInputFor } from './job-request.ts';
 
 /** Library failures that no retry of the same download can mend: the person must act. */
 export const STOPS_THE_QUEUE: ReadonlySet<string> = new Set(['disk-full', 'unwritable']);
-
-/** The failure code of an image whose bytes are not an image Atelier can use. */
-export const NOT_AN_IMAGE_CODE = 'not-an-image';
 
 /** What the library says of bytes that are no usable image: the same bytes stay so. */
 const NOT_AN_IMAGE: ReadonlySet<string> = new Set(['wrong-format', 'corrupt', 'too-many-pixels']);
