@@ -25,6 +25,7 @@ export type FailureKind =
   | 'bad-response'
   | 'task-failed'
   | 'expired-link'
+  | 'not-an-image'
   | 'canceled';
 
 /** `X-Svc-Request-Id` (or the profile's header) and `upstream_request_id`: what support asks for. */

@@ -14,6 +14,25 @@ export const TimeoutsSchema = z.object({
   totalMs: z.number().int().positive().default(600_000),
 });
 
+/**
+ * Headers Atelier sets itself (the key, and how the body is framed and the connection kept):
+ * one given as an extra header would be sent twice or contradict the body, and the request
+ * would fail mid-run. Lower case.
+ */
+export const HEADERS_ATELIER_SETS: ReadonlySet<string> = new Set([
+  'authorization',
+  'content-length',
+  'transfer-encoding',
+  'host',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'expect',
+  'te',
+  'trailer',
+  'proxy-connection',
+]);
+
 export const GatewayProfileSchema = z.object({
   name: z.string().min(1).default('Gateway'),
   /** `{base_url}`: the OpenAI root is `{base_url}/v1`. A trailing `/v1` is tolerated. */
@@ -39,6 +58,11 @@ export const GatewayProfileSchema = z.object({
     .refine(
       (headers) => !Object.keys(headers).some((name) => name.toLowerCase() === 'authorization'),
       'The key is sent by Atelier itself; remove the Authorization header from the extra headers.',
+    )
+    .refine(
+      (headers) =>
+        !Object.keys(headers).some((name) => HEADERS_ATELIER_SETS.has(name.toLowerCase())),
+      'Atelier sets Content-Length, Transfer-Encoding, Host, Connection and the like itself; remove them from the extra headers.',
     ),
 });
 

@@ -8,6 +8,8 @@
  * - empty-result: a 200 with an empty `data` array.
  * - retries-exhausted: retryable answers (429, 5xx, network) until the maximum attempts.
  * - task-failed: a video task that ended FAILURE on the platform.
+ * - not-an-image: the gateway answered success, but with something that is not a usable image
+ *   (text, an error page, a header beyond the pixel limit); never resent without "retry".
  * - internal: a bug or an unexpected answer; the message says more.
  */
 export const FAILURE_KINDS = [
@@ -19,6 +21,7 @@ export const FAILURE_KINDS = [
   'empty-result',
   'retries-exhausted',
   'task-failed',
+  'not-an-image',
   'internal',
 ] as const;
 

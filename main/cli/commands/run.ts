@@ -15,6 +15,7 @@ import { ConfigError, intFlag, oneOf, parseFlags, UsageError, type Command } fro
 import { dataFlagSuffix, openDataFolder, resolveDataDir } from '../data-folder.ts';
 import { runEngineSession } from '../run/engine-session.ts';
 import { remoteProfile, requireApiKey } from '../run/gateway-connection.ts';
+import { limitFlags } from '../run/limit-flags.ts';
 import { liveRunner } from '../run/live-runner.ts';
 import { loadSettings, saveSettings } from '../run/saved-settings.ts';
 import { SESSION_FLAGS, SESSION_FLAGS_HELP, sessionSettingsFlags } from '../run/session-flags.ts';
@@ -101,6 +102,7 @@ Examples:
       );
     }
     const file = positionals[0]!;
+    const limits = limitFlags(values);
     const dataDir = resolveDataDir(values.data);
     const settings = resolveSettings(
       {
@@ -158,6 +160,7 @@ Examples:
         apiKey,
         catalogue,
         json: values.json ?? false,
+        limits,
         batch,
         commandSuffix: dataFlagSuffix(values.data),
         onBusy: () => forgetUnstarted(store, batch),

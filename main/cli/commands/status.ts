@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import type { Store } from '../../core/store/store.ts';
 import { parseFlags, UsageError, type Command } from '../command.ts';
 import { dataFlagSuffix, hasDatabase, openDataFolder, resolveDataDir } from '../data-folder.ts';
+import { countNotImages } from '../run/failed-downloads.ts';
+import { failureCounts } from '../run/failure-counts.ts';
 import { liveRunner } from '../run/live-runner.ts';
 import { loadSettings, type SavedSettings } from '../run/saved-settings.ts';
 import {
@@ -70,6 +72,8 @@ function readStatus(dataDir: string, saved: SavedSettings | null): StatusView {
           jobs: { ...jobs, total: Object.values(jobs).reduce((sum, n) => sum + n, 0) },
           downloads: store.images.counts(batch.id),
           expiredLinks: store.images.countExpiredLinks(batch.id),
+          notImages: countNotImages(store, batch.id),
+          failures: failureCounts(store, batch.id),
           partial: store.jobs.partialSuccesses(batch.id),
           topUps: store.jobs.countTopUps(batch.id),
         };

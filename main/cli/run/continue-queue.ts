@@ -7,10 +7,11 @@ import { dataFlagSuffix, hasDatabase, openDataFolder, resolveDataDir } from '../
 import { runEngineSession } from './engine-session.ts';
 import { remoteProfile, requireApiKey } from './gateway-connection.ts';
 import { loadSettings, saveSettings } from './saved-settings.ts';
+import { limitFlags, type LimitFlagValues } from './limit-flags.ts';
 import { sessionSettingsFlags } from './session-flags.ts';
 import { resolveSettings } from './settings.ts';
 
-export interface ContinueFlags {
+export interface ContinueFlags extends LimitFlagValues {
   data?: string;
   out?: string;
   json?: boolean;
@@ -43,6 +44,7 @@ export async function continueQueue(
         '(or --gateway URL), or point at another data folder with --data DIR.',
     );
   }
+  const limits = limitFlags(values);
   const settings = resolveSettings(
     sessionSettingsFlags(values),
     loadSettings(dataDir),
@@ -60,6 +62,7 @@ export async function continueQueue(
       apiKey,
       catalogue: loadCatalogue(dataDir),
       json: values.json ?? false,
+      limits,
       batch,
       commandSuffix: dataFlagSuffix(values.data),
       ...(options.prepare ? { prepare: (engine) => options.prepare!(engine, store) } : {}),

@@ -5,9 +5,11 @@ import type { RecoveryReport } from '../../core/store/recovery.ts';
 import type { Batch } from '../../core/store/rows.ts';
 import type { Store } from '../../core/store/store.ts';
 import { ConfigError } from '../command.ts';
+import { countNotImages, failedDownloadExamples } from './failed-downloads.ts';
 import { failureCounts } from './failure-counts.ts';
 import { connectGateway, type GatewayConnection } from './gateway-connection.ts';
 import { createInterruptHandler, signalName, STOP_SIGNALS, type StopSignal } from './interrupt.ts';
+import type { Limits } from './limit-flags.ts';
 import { keepRunningWithoutTerminal } from './lost-terminal.ts';
 import { createProgressReporter, progressMode } from './progress-reporter.ts';
 import type { SavedSettings } from './saved-settings.ts';
@@ -28,6 +30,8 @@ export interface SessionOptions {
   apiKey: string | null;
   catalogue: Catalogue;
   json: boolean;
+  /** Caps on downloads and answers for this run (flags); defaults where absent. */
+  limits?: Limits;
   /** The summary's scope: the batch `run` imported, or null for the whole data folder. */
   batch: Batch | null;
   /** Appended to suggested commands (" --data DIR"). */
@@ -53,8 +57,14 @@ export async function runEngineSession(options: SessionOptions): Promise<number>
   const startedAt = Date.now();
   keepRunningWithoutTerminal();
   const { store, settings } = options;
-  const connection = await connectGateway(settings.gateway, options.apiKey, options.catalogue);
+  const connection = await connectGateway(
+    settings.gateway,
+    options.apiKey,
+    options.catalogue,
+    options.limits?.client,
+  );
   const engine = new Engine({
+    ...options.limits?.engine,
     store,
     client: connection.client,
     libraryDir: settings.library,
@@ -120,6 +130,7 @@ function finalWords(
     commandSuffix: options.commandSuffix,
     failedExamples: failedExamples(store, scope),
     expiredExamples: expiredExamples(store, scope),
+    failedDownloadExamples: failedDownloadExamples(store, { ...scope, limit: SUMMARY_EXAMPLES }),
     stoppedAtOnce: how.stoppedAtOnce,
     signal: how.signal,
   });
@@ -210,6 +221,9 @@ async function watchUntilIdle(
         );
       }
       engine.pause(interruptReason(signal), 'manual');
+      // The graceful stop: requests in flight finish, downloads stop at once and wait for
+      // resume (free to run again, and one that stalls must not hold the pause).
+      void engine.stop();
     },
     exitNow(signal) {
       // no bar redrawn over the summary while it is written
@@ -290,6 +304,7 @@ function collectSummary(
     partial: store.jobs.partialSuccesses(batch?.id),
     topUps: store.jobs.countTopUps(batch?.id),
     expiredLinks: store.images.countExpiredLinks(batch?.id),
+    notImages: countNotImages(store, batch?.id),
     stats: {
       requestsSent: progress.requestsSent,
       imagesWritten: progress.imagesWritten,

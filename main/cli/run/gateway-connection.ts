@@ -1,6 +1,7 @@
 import type { Catalogue } from '../../../shared/gateway/catalogue.ts';
 import { parseProfile, type GatewayProfile } from '../../../shared/gateway/profile.ts';
 import { createGatewayClient, type GatewayClient } from '../../core/gateway/client.ts';
+import type { GatewayContextOptions } from '../../core/gateway/context.ts';
 import { ConfigError } from '../command.ts';
 import type { GatewayChoice } from './saved-settings.ts';
 
@@ -54,16 +55,18 @@ export async function connectGateway(
   choice: GatewayChoice,
   apiKey: string | null,
   catalogue: Catalogue,
+  limits: Pick<GatewayContextOptions, 'maxAnswerBytes'> = {},
 ): Promise<GatewayConnection> {
   if (choice.kind === 'remote') {
     const profile = remoteProfile(choice);
-    const client = createGatewayClient({ profile, apiKey: apiKey ?? '', catalogue });
+    const client = createGatewayClient({ ...limits, profile, apiKey: apiKey ?? '', catalogue });
     return { client, description: profile.baseUrl, close: () => client.close() };
   }
   // loaded only for the demo: a real gateway's run does not need the simulator's code
   const { startGateway } = await import('../../simulator/index.ts');
   const gateway = await startGateway({ latency: DEMO_LATENCY });
   const client = createGatewayClient({
+    ...limits,
     profile: { name: 'Embedded demo gateway', baseUrl: gateway.url },
     apiKey: gateway.key,
     catalogue,

@@ -1,3 +1,4 @@
+import { HEADERS_ATELIER_SETS } from '../../../shared/gateway/profile.ts';
 import { UsageError } from '../command.ts';
 
 /** An HTTP header name (RFC 9110 token). */
@@ -5,7 +6,8 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /**
  * `--header 'Name: value'` flags as the gateway profile's extra headers. A malformed one is
- * a usage error; so is Authorization, which Atelier sends itself from ATELIER_API_KEY.
+ * a usage error; so is Authorization, which Atelier sends itself from ATELIER_API_KEY, and
+ * any other header Atelier sets itself (Content-Length, Host, Connection…).
  */
 export function parseHeaderFlags(flags: readonly string[]): Record<string, string> {
   const headers: Record<string, string> = {};
@@ -24,6 +26,11 @@ export function parseHeaderFlags(flags: readonly string[]): Record<string, strin
     if (name.toLowerCase() === 'authorization') {
       throw new UsageError(
         '--header Authorization: the key is sent by Atelier itself; set ATELIER_API_KEY instead.',
+      );
+    }
+    if (HEADERS_ATELIER_SETS.has(name.toLowerCase())) {
+      throw new UsageError(
+        `--header ${name}: Atelier sets it itself, from the request it sends; leave it out.`,
       );
     }
     const existing = Object.keys(headers).find((key) => key.toLowerCase() === name.toLowerCase());

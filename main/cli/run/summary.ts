@@ -4,6 +4,7 @@ import type { DownloadCounts } from '../../core/store/image-repository.ts';
 import type { PartialSuccessCounts } from '../../core/store/job-queries.ts';
 import type { StateCounts } from '../../core/store/job-repository.ts';
 import { exitCodeFor } from './exit-code.ts';
+import type { FailedDownloadExample } from './failed-downloads.ts';
 import { formatWallTime } from './format-time.ts';
 import { signalName, type StopSignal } from './interrupt.ts';
 import { PAUSE_FIX, pauseKind, type PauseKind } from './pause-kind.ts';
@@ -25,6 +26,8 @@ export interface SummaryInput {
   topUps: number;
   /** Failed downloads whose link had expired (also counted in `downloads.failed`). */
   expiredLinks: number;
+  /** Failed downloads whose body was not an image (also counted in `downloads.failed`). */
+  notImages?: number;
   stats: { requestsSent: number; imagesWritten: number; bytesWritten: number };
   wallTimeMs: number;
   paused: { reason: string; code: string | null } | null;
@@ -53,6 +56,8 @@ export interface RunSummary {
     pendingDownloads: number;
     /** Of failedDownloads: the link had expired (`retry --downloads` asks it again). */
     expiredLinks: number;
+    /** Of failedDownloads: what the link gave was not an image (an error page, a text…). */
+    notImages: number;
   };
   /** Prompts that returned fewer images than asked, not topped up yet (`retry --partial`). */
   partial: PartialSuccessCounts;
@@ -86,6 +91,7 @@ export function buildSummary(input: SummaryInput): RunSummary {
       failedDownloads: downloads.failed,
       pendingDownloads: downloads.pending + downloads.downloading,
       expiredLinks: input.expiredLinks,
+      notImages: input.notImages ?? 0,
     },
     partial: input.partial,
     topUps: input.topUps,
@@ -121,6 +127,8 @@ export interface SummaryTextOptions {
   commandSuffix: string;
   failedExamples: readonly FailedExample[];
   expiredExamples: readonly ExpiredExample[];
+  /** Failed downloads, expired links left out, with their reason. */
+  failedDownloadExamples?: readonly FailedDownloadExample[];
   /** A second Ctrl+C: the requests in flight were cut off, not allowed to finish. */
   stoppedAtOnce?: boolean;
   /** The signal that paused the run, or stopped it at once (SIGINT, Ctrl+C, when not said). */
@@ -147,6 +155,13 @@ export function formatSummary(summary: RunSummary, options: SummaryTextOptions):
   lines.push(`Requests sent: ${summary.requestsSent}.`);
 
   lines.push(...exampleLines('Failed:', options.failedExamples.map(describeFailure), jobs.failed));
+  lines.push(
+    ...exampleLines(
+      'Downloads that failed:',
+      (options.failedDownloadExamples ?? []).map(describeFailedDownload),
+      images.failedDownloads - images.expiredLinks,
+    ),
+  );
   lines.push(
     ...exampleLines(
       'Link expired:',
@@ -207,8 +222,11 @@ function missingImageLines({ images, partial }: RunSummary): string[] {
       `${partial.missingImages} not returned: ${partial.jobs} prompt(s) got fewer images than asked.`,
     );
   }
-  const otherFailures = images.failedDownloads - images.expiredLinks;
-  if (otherFailures > 0) lines.push(`${otherFailures} could not be downloaded.`);
+  const retryable = images.failedDownloads - images.expiredLinks - images.notImages;
+  if (retryable > 0) lines.push(`${retryable} could not be downloaded.`);
+  if (images.notImages > 0) {
+    lines.push(`${images.notImages} were not images: the link gave something else (below).`);
+  }
   if (images.expiredLinks > 0) {
     lines.push(`${images.expiredLinks} could not be downloaded because the link had expired.`);
   }
@@ -233,6 +251,11 @@ function describeFailure(example: FailedExample): string {
       ? ` [request id ${example.requestId}]`
       : '';
   return `#${example.position} "${shortPrompt(example.prompt)}": ${message}${id}`;
+}
+
+function describeFailedDownload(example: FailedDownloadExample): string {
+  const where = `#${example.position} "${shortPrompt(example.prompt)}", image ${example.image}`;
+  return `${where}: ${example.reason ?? 'failed'}`;
 }
 
 function describeExpired(example: ExpiredExample): string {

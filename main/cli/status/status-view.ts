@@ -1,3 +1,4 @@
+import type { FailureKind } from '../../../shared/jobs/outcomes.ts';
 import type { DownloadCounts } from '../../core/store/image-repository.ts';
 import type { PartialSuccessCounts } from '../../core/store/job-queries.ts';
 import type { StateCounts } from '../../core/store/job-repository.ts';
@@ -17,6 +18,10 @@ export interface BatchStatus {
   downloads: DownloadCounts;
   /** Of `downloads.failed`: the link had expired (`retry --downloads` asks it again). */
   expiredLinks: number;
+  /** Of `downloads.failed`: what the link gave was not an image. */
+  notImages?: number;
+  /** Failed prompts by why they failed (not-an-image, uncertain…). */
+  failures?: Partial<Record<FailureKind, number>>;
   /** Prompts that returned fewer images than asked, not topped up yet (`retry --partial`). */
   partial: PartialSuccessCounts;
   /** Of `jobs.total`, the top-ups (`retry --partial`'s requests for missing images). */
@@ -89,8 +94,10 @@ function batchLines(batch: BatchStatus, commandSuffix: string): string[] {
   if (waiting > 0) counts.push(`${waiting} waiting`);
   if (jobs.running > 0) counts.push(`${jobs.running} running`);
   const images = [`${downloads.done} on disk`];
-  const otherFailures = downloads.failed - batch.expiredLinks;
-  if (otherFailures > 0) images.push(`${otherFailures} download(s) failed`);
+  const notImages = batch.notImages ?? 0;
+  const retryable = downloads.failed - batch.expiredLinks - notImages;
+  if (retryable > 0) images.push(`${retryable} download(s) failed`);
+  if (notImages > 0) images.push(`${notImages} not an image`);
   if (batch.expiredLinks > 0) images.push(`${batch.expiredLinks} failed on an expired link`);
   const unfinished = downloads.pending + downloads.downloading;
   if (unfinished > 0) images.push(`${unfinished} to download`);
@@ -99,6 +106,8 @@ function batchLines(batch: BatchStatus, commandSuffix: string): string[] {
     `   prompts: ${counts.join(', ')} (of ${jobs.total}${topUpsNote(batch.topUps)})`,
     `   images:  ${images.join(', ')}`,
   ];
+  const failed = failedLine(batch.failures ?? {}, `--batch ${batch.id}${commandSuffix}`);
+  if (failed) lines.push(`   failed:  ${failed}`);
   if (partial.missingImages > 0) {
     lines.push(
       `   short:   ${partial.jobs} prompt(s) returned ${partial.missingImages} image(s) fewer ` +
@@ -112,4 +121,19 @@ function batchLines(batch: BatchStatus, commandSuffix: string): string[] {
   }
   if (batch.folder) lines.push(`   folder:  ${batch.folder}`);
   return lines;
+}
+
+/**
+ * "1 not-an-image, 2 uncertain", and the command for each: why the prompts failed, by kind.
+ * Empty when none did.
+ */
+function failedLine(failures: Partial<Record<FailureKind, number>>, scope: string): string {
+  const kinds = Object.entries(failures).filter(([, n]) => n > 0);
+  if (kinds.length === 0) return '';
+  const uncertain = failures.uncertain ?? 0;
+  const total = kinds.reduce((sum, [, n]) => sum + n, 0);
+  const how: string[] = [];
+  if (total > uncertain) how.push(`"atelier retry --failed ${scope}" sends them again`);
+  if (uncertain > 0) how.push(`"atelier retry --uncertain ${scope}" the uncertain ones`);
+  return `${kinds.map(([kind, n]) => `${n} ${kind}`).join(', ')}; ${how.join('; ')}`;
 }

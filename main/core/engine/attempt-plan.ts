@@ -85,6 +85,8 @@ function failureKindOf(failure: GatewayFailure): JobFailureKind {
       return 'empty-result';
     case 'task-failed':
       return 'task-failed';
+    case 'not-an-image':
+      return 'not-an-image';
     case 'invalid-request':
     case 'not-found':
       return 'rejected';

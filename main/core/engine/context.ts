@@ -6,6 +6,7 @@ import type { Store } from '../store/store.ts';
 import type { AdaptiveConcurrency } from './adaptive-concurrency.ts';
 import type { BackoffPolicy } from './backoff.ts';
 import type { PreparedDownload } from './download.ts';
+import type { DownloadLimits } from './download-limits.ts';
 
 /** What the job and download runners share with the engine that drives them. */
 export interface EngineContext {
@@ -19,6 +20,8 @@ export interface EngineContext {
   responseFormat: 'url' | 'b64_json' | undefined;
   output: { sidecar: boolean; manifest: boolean; thumbnails: boolean };
   videoPoll: { initialMs: number; maxMs: number };
+  /** What one download may cost at most (bytes, idle time) and an image's pixels. */
+  limits: DownloadLimits;
   aimd: AdaptiveConcurrency;
   now: () => number;
   random: () => number;

@@ -15,14 +15,24 @@ import { nameCandidates, renderRelativePath, resolveInsideLibrary } from '../lib
 import { writeImage, type ImageFileFacts, type WrittenImage } from '../library/write-image.ts';
 import { LibraryWriteError } from '../library/write-error.ts';
 import { writeVideo } from '../library/write-video.ts';
-import { URL_EXPIRED_CODE, type DownloadedFile } from '../store/image-repository.ts';
+import {
+  NOT_AN_IMAGE_CODE,
+  URL_EXPIRED_CODE,
+  type DownloadedFile,
+} from '../store/image-repository.ts';
 import type { Batch, Image, Job } from '../store/rows.ts';
+import { GatewayError } from '../gateway/client.ts';
+import { asFinal } from '../gateway/classify/retry-wording.ts';
 import { mayRetry, retryDelayMs } from './backoff.ts';
 import type { EngineContext } from './context.ts';
+import { limitBody, tooLarge } from './download-limits.ts';
 import { expectedFormat, metadataFor, namingInputFor } from './job-request.ts';
 
 /** Library failures that no retry of the same download can mend: the person must act. */
 export const STOPS_THE_QUEUE: ReadonlySet<string> = new Set(['disk-full', 'unwritable']);
+
+/** What the library says of bytes that are no usable image: the same bytes stay so. */
+const NOT_AN_IMAGE: ReadonlySet<string> = new Set(['wrong-format', 'corrupt', 'too-many-pixels']);
 
 /** A claimed download with what it needs; stored bytes are read and named at claim time. */
 export interface PreparedDownload {
@@ -95,6 +105,7 @@ export async function runDownload(
       writeImage(source.body, path, {
         metadata,
         format: source.format as ImageFormat,
+        maxPixels: ctx.limits.maxImagePixels,
         signal,
         placer: ctx.placer,
       });
@@ -120,12 +131,25 @@ export async function runDownload(
   } catch (error) {
     if (signal.aborted) return backToPending(ctx, image);
     if (!(error instanceof LibraryWriteError)) throw error;
-    // Another file sits at the name: give the name up, so the retry picks the next free one
-    // (and never mistakes that file for this image).
-    if (error.kind === 'target-exists') ctx.store.images.releasePath(image.id, ctx.now());
-    settle(ctx, image, error.kind, error.message, !STOPS_THE_QUEUE.has(error.kind));
-    if (STOPS_THE_QUEUE.has(error.kind)) ctx.pauseQueue(error.message, error.kind);
+    failWrite(ctx, image, job, error);
   }
+}
+
+/**
+ * A write that failed, by what failed: bytes that are no image and a file over the size cap
+ * stay so (final); a full disk pauses the queue; the rest is tried again after a backoff.
+ */
+function failWrite(ctx: EngineContext, image: Image, job: Job, error: LibraryWriteError): void {
+  if (job.kind === 'image' && NOT_AN_IMAGE.has(error.kind)) {
+    const reason = `What the gateway gave for this image is not an image Atelier can use. ${error.message}`;
+    return settle(ctx, image, NOT_AN_IMAGE_CODE, reason, false);
+  }
+  // Another file sits at the name: give the name up, so the retry picks the next free one
+  // (and never mistakes that file for this image).
+  if (error.kind === 'target-exists') ctx.store.images.releasePath(image.id, ctx.now());
+  const retryable = !STOPS_THE_QUEUE.has(error.kind) && error.kind !== 'too-large';
+  settle(ctx, image, error.kind, error.message, retryable);
+  if (STOPS_THE_QUEUE.has(error.kind)) ctx.pauseQueue(error.message, error.kind);
 }
 
 /**
@@ -220,10 +244,26 @@ async function openSource(
   }
   const download = await ctx.client.downloadImage(image.sourceUrl, { signal });
   if (!download.ok) return { failure: download };
-  if (job.kind === 'video') return { body: download.value.body, format: 'mp4' };
+  const kind = job.kind === 'video' ? 'video' : 'image';
+  const { limits } = ctx;
+  const maxBytes = kind === 'video' ? limits.maxVideoBytes : limits.maxImageBytes;
+  const announced = download.value.contentLength;
+  if (announced !== null && announced > maxBytes) {
+    // Refused before a byte is read: the link says it is too large.
+    await download.value.body.cancel().catch(() => {});
+    throw tooLarge(kind, maxBytes, announced);
+  }
+  const limited = limitBody(download.value.body, { kind, maxBytes, idleMs: limits.idleMs });
+  if (kind === 'video') return { body: limited, format: 'mp4' };
   // Look at the first bytes to name the file by what it is, not by what was asked.
-  const { head, body } = await peek(download.value.body, FORMAT_MAGIC_BYTES);
-  return { body, format: detectImageFormat(head) ?? expectedFormat(job) };
+  try {
+    const { head, body } = await peek(limited, FORMAT_MAGIC_BYTES);
+    return { body, format: detectImageFormat(head) ?? expectedFormat(job) };
+  } catch (error) {
+    // The connection failed in the first bytes: a download failure like any other.
+    if (error instanceof GatewayError) return { failure: error.failure };
+    throw error;
+  }
 }
 
 /** Reads at least `bytes` from a stream and returns them with a stream that still yields everything. */
@@ -329,7 +369,9 @@ function settle(
   const retryAt = again
     ? now + retryDelayMs(ctx.downloadBackoff, image.downloadTries, null, ctx.random)
     : null;
-  ctx.store.images.markDownloadFailed(image.id, { code, reason, retryAt, now });
+  // Its tries used up, a retryable failure must not promise another.
+  const said = retryable && !again ? asFinal(reason, image.downloadTries) : reason;
+  ctx.store.images.markDownloadFailed(image.id, { code, reason: said, retryAt, now });
   if (retryAt !== null) ctx.wakeAt(retryAt);
 }
 

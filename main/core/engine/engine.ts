@@ -22,6 +22,7 @@ import {
   STOPS_THE_QUEUE,
   type PreparedDownload,
 } from './download.ts';
+import { downloadLimitsOf } from './download-limits.ts';
 import { GroupCommit } from './group-commit.ts';
 import { runImageJob } from './image-job.ts';
 import { FinishRate, ProgressThrottle, type EngineProgress } from './progress.ts';
@@ -49,6 +50,12 @@ export interface EngineOptions {
   manifest?: boolean;
   thumbnails?: boolean;
   videoPoll?: { initialMs: number; maxMs: number };
+  /** Caps on one download and on an image's pixels; see DEFAULT_DOWNLOAD_LIMITS. */
+  maxImageBytes?: number;
+  maxVideoBytes?: number;
+  /** A download body silent this long is given up (and tried again). */
+  downloadIdleMs?: number;
+  maxImagePixels?: number;
   /** How often progress events may fire. */
   progressIntervalMs?: number;
   now?: () => number;
@@ -104,7 +111,7 @@ export class Engine extends EventEmitter<EngineEvents> {
   private wakeTimer: { at: number; timer: NodeJS.Timeout } | null = null;
   private pumpQueued = false;
   private state: 'new' | 'running' | 'draining' | 'stopped' = 'new';
-  /** stop({ abort }) is under way: downloads handed over from now on start aborted. */
+  /** stop({ abort }) is under way: requests in flight were aborted. */
   private aborting = false;
   /** Download slots promised to images handed over in a write not yet committed. */
   private downloadsReserved = 0;
@@ -142,6 +149,7 @@ export class Engine extends EventEmitter<EngineEvents> {
         thumbnails: options.thumbnails ?? false,
       },
       videoPoll: options.videoPoll ?? { initialMs: 1000, maxMs: 10_000 },
+      limits: downloadLimitsOf(options),
       aimd,
       now,
       random: options.random ?? Math.random,
@@ -215,20 +223,20 @@ export class Engine extends EventEmitter<EngineEvents> {
   }
 
   /**
-   * Stops taking work. In-flight requests and downloads finish (they may be paid for) unless
-   * `abort` is set: then requests that never left go back to the queue, requests already sent
-   * fail as uncertain (as after a crash), downloads go back to pending. Video tasks already
-   * submitted stop being polled either way and stay running for the next start to poll.
-   * Releases the queue for another process.
+   * Stops taking work. In-flight requests finish (they may be paid for) unless `abort` is
+   * set: then requests that never left go back to the queue, and requests already sent fail
+   * as uncertain (as after a crash). Downloads stop either way and go back to pending with
+   * their link or bytes: they cost nothing to run again, and one that stalls must not hold
+   * the stop. Video tasks already submitted stop being polled either way and stay running for
+   * the next start to poll. Releases the queue for another process.
    */
   stop(options: { abort?: boolean } = {}): Promise<void> {
     if (this.state === 'stopped') return Promise.resolve();
+    for (const controller of this.downloading.values()) controller.abort(ENGINE_STOPPING);
     // A second call may turn a graceful stop into an abort, never the reverse.
     if (options.abort && !this.aborting) {
       this.aborting = true;
-      for (const controller of [...this.running.values(), ...this.downloading.values()]) {
-        controller.abort(ENGINE_STOPPING);
-      }
+      for (const controller of this.running.values()) controller.abort(ENGINE_STOPPING);
     }
     this.stopping ??= this.drainAndStop();
     return this.stopping;
@@ -507,7 +515,8 @@ export class Engine extends EventEmitter<EngineEvents> {
   private launchDownload(download: PreparedDownload): void {
     const { image } = download;
     const controller = new AbortController();
-    if (this.aborting) controller.abort(ENGINE_STOPPING);
+    // (handed over by an answer that came while stopping: it waits, pending, for the next start)
+    if (this.state !== 'running') controller.abort(ENGINE_STOPPING);
     this.downloading.set(image.id, controller);
     void this.downloads
       .add(() =>

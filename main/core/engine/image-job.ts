@@ -3,6 +3,7 @@ import type { EngineContext } from './context.ts';
 import { nameForInsert, prepareDownload, type PreparedDownload } from './download.ts';
 import { imageRequestFor } from './job-request.ts';
 import { settleFailure } from './job-failure.ts';
+import { checkImages, notAnImageFailure } from './result-check.ts';
 
 /**
  * One attempt of an image job that is already `running`, its attempt opened (both committed
@@ -23,12 +24,16 @@ export async function runImageJob(
   );
   if (outcome.ok || outcome.sent) ctx.stats.requestsSent++;
   if (!outcome.ok) return settleFailure(ctx, job, attemptId, outcome, signal, window);
-  const { images, partial } = outcome.value;
+  // Decoded once: checked, stored as the payload, and written from memory when handed over.
+  const { kept, refused } = checkImages(outcome.value.images, ctx.limits.maxImagePixels);
+  if (kept.length === 0) {
+    const failure = notAnImageFailure(ctx.client.context, outcome, refused);
+    return settleFailure(ctx, job, attemptId, failure, signal, window);
+  }
+  const images = kept.map(({ image }) => image);
+  const bytes = kept.map((k) => k.bytes);
+  const partial = outcome.value.partial !== null || refused.length > 0;
   const now = ctx.now();
-  // Decoded once: stored as the payload, and written from memory when handed over.
-  const bytes = images.map((image) =>
-    image.b64Json ? Buffer.from(image.b64Json, 'base64') : undefined,
-  );
   const withBytes = bytes.every((b) => b?.length);
   let reserved = 0;
   let handedOver: PreparedDownload[] = [];
@@ -65,7 +70,7 @@ export async function runImageJob(
       const succeeded = ctx.store.jobs.succeed(job.id, {
         returnedN: images.length,
         now,
-        ...(partial ? { reason: `partial: ${images.length} of ${job.n} images` } : {}),
+        ...(partial ? { reason: partialReason(images.length, job.n, refused) } : {}),
       });
       if (reserved > 0) {
         handedOver = stored
@@ -79,4 +84,10 @@ export async function runImageJob(
   }
   ctx.aimd.onSuccess();
   ctx.startDownloads(handedOver, reserved);
+}
+
+/** "partial: 1 of 2 images", and why the others are missing when they came as no image. */
+function partialReason(returned: number, asked: number, refused: readonly string[]): string {
+  const reason = `partial: ${returned} of ${asked} images`;
+  return refused.length > 0 ? `${reason}; ${refused.join('; ')}` : reason;
 }

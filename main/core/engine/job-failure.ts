@@ -1,4 +1,5 @@
 import type { GatewayFailure } from '../../../shared/gateway/outcome.ts';
+import { asFinal } from '../gateway/classify/retry-wording.ts';
 import { INTERRUPTED_MESSAGE } from '../store/recovery.ts';
 import type { Job } from '../store/rows.ts';
 import { planAfterFailure, type FailurePlan } from './attempt-plan.ts';
@@ -55,8 +56,14 @@ export async function settleFailure(
     }
     plan = planned;
     const uncertain = plan.to === 'failed' && plan.failure === 'uncertain';
+    // A retryable failure whose tries ran out: its message must not promise another.
+    const message =
+      plan.to === 'failed' && retryable(failure)
+        ? asFinal(failure.message, job.tries)
+        : failure.message;
     ctx.store.attempts.finish(attemptId, {
       ...recorded,
+      errorMessage: message,
       outcome: uncertain ? 'uncertain' : ATTEMPT_OUTCOME[plan.to],
     });
     switch (plan.to) {
@@ -78,7 +85,7 @@ export async function settleFailure(
           kind: plan.failure,
           now,
           errorCode: failure.code ?? failure.kind,
-          errorMessage: failure.message,
+          errorMessage: message,
         });
         break;
       case 'queued':
@@ -100,6 +107,10 @@ export async function settleFailure(
   if (pausedHere && settled.to === 'queued') {
     ctx.queuePaused(settled.pauseReason, failure.code ?? failure.kind);
   }
+}
+
+function retryable(failure: GatewayFailure): boolean {
+  return failure.decision === 'retry-backoff' || failure.decision === 'retry-after';
 }
 
 function settleAborted(

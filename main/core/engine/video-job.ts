@@ -4,6 +4,7 @@ import { videoApiOf } from '../gateway/endpoints/video.ts';
 import type { Job } from '../store/rows.ts';
 import { ENGINE_STOPPING, type EngineContext } from './context.ts';
 import { videoRequestFor } from './job-request.ts';
+import { asFinal } from '../gateway/classify/retry-wording.ts';
 import { settleFailure } from './job-failure.ts';
 
 /** Consecutive failed status checks after which a submitted task is given up as uncertain. */
@@ -128,7 +129,8 @@ async function pollUntilDone(
         kind: 'uncertain',
         now,
         errorCode: status.code ?? status.kind,
-        errorMessage: `The video task ${taskId} could not be checked ${failures} times in a row (${status.message}). It may still finish on the gateway: check the task id there.`,
+        // (the last check's message promised another check: there will be none)
+        errorMessage: `The video task ${taskId} could not be checked ${failures} times in a row (${asFinal(status.message, failures)}). It may still finish on the gateway: check the task id there.`,
       });
       return;
     }

@@ -21,7 +21,20 @@ export interface GatewayContextOptions {
    */
   request?: SendRequest;
   now?: () => number;
+  /**
+   * The largest JSON answer read into memory (default DEFAULT_MAX_ANSWER_BYTES); a larger one
+   * is a failed call, its body not read.
+   */
+  maxAnswerBytes?: number;
 }
+
+/**
+ * 256 MB: room for n = 10 images of about 19 MB each as base64, far above what gateways send
+ * (a few MB an image), while a held answer (its bytes, its text, the parsed JSON, the decoded
+ * images: about four times its size) stays near 1 GB, and well below V8's longest string
+ * (about 512 MB), past which an answer cannot be read at all.
+ */
+export const DEFAULT_MAX_ANSWER_BYTES = 256 * 2 ** 20;
 
 /** Everything an endpoint function needs: where, with which key, knowing which models. */
 export interface GatewayContext {
@@ -32,6 +45,7 @@ export interface GatewayContext {
   request: SendRequest;
   now: () => number;
   pool: Pool;
+  maxAnswerBytes: number;
 }
 
 export function createGatewayContext(options: GatewayContextOptions): GatewayContext {
@@ -44,6 +58,7 @@ export function createGatewayContext(options: GatewayContextOptions): GatewayCon
     request: options.request ?? sendRequest,
     now: options.now ?? Date.now,
     pool: createPool(profile.timeouts),
+    maxAnswerBytes: options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES,
   };
 }
 

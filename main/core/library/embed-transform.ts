@@ -27,6 +27,8 @@ export interface EmbedTransformOptions {
   expectedFormat: ImageFormat | null;
   /** The source length announced beforehand (Content-Length), when known. */
   expectedSourceBytes?: number;
+  /** Most pixels (width × height) a header may claim; more fails as 'too-many-pixels'. */
+  maxPixels?: number;
 }
 
 /** What the transform learnt about the source, readable once it has finished. */
@@ -82,6 +84,7 @@ export function createEmbedder(options: EmbedTransformOptions): Embedder {
         }
         return [];
       }
+      checkPixels(answer, stats.format, options.maxPixels);
       plan = answer;
       stats.width = plan.width;
       stats.height = plan.height;
@@ -132,8 +135,8 @@ function checkFormat(head: Buffer, expected: ImageFormat | null): ImageFormat {
   if (detected === null) {
     throw new LibraryWriteError(
       'wrong-format',
-      `The download is not a PNG, JPEG or WebP image (it starts with ${describeStart(head)}). ` +
-        'The gateway may have sent an error page; retry the download.',
+      `It is not a PNG, JPEG or WebP image (it starts with ${describeStart(head)}): ` +
+        'the gateway may have sent an error page or a text instead.',
     );
   }
   if (expected !== null && detected !== expected) {
@@ -146,8 +149,27 @@ function checkFormat(head: Buffer, expected: ImageFormat | null): ImageFormat {
   return detected;
 }
 
+/** Checked at the header, before the rest is read: a claim no decoder could honour. */
+function checkPixels(
+  header: { width: number; height: number },
+  format: ImageFormat,
+  maxPixels: number | undefined,
+): void {
+  const pixels = header.width * header.height;
+  if (maxPixels === undefined || pixels <= maxPixels) return;
+  throw new LibraryWriteError(
+    'too-many-pixels',
+    `Its ${format.toUpperCase()} header claims ${header.width}x${header.height} pixels ` +
+      `(${megapixels(pixels)} megapixels), more than the ${megapixels(maxPixels)}-megapixel limit.`,
+  );
+}
+
+function megapixels(pixels: number): string {
+  return String(Math.round((pixels / 1e6) * 10) / 10);
+}
+
 function describeStart(head: Buffer): string {
-  const start = head.subarray(0, 16);
+  const start = head.subarray(0, 32);
   const printable = /^[\x20-\x7e\t\r\n]*$/.test(start.toString('latin1'));
   return printable ? JSON.stringify(start.toString('latin1')) : `bytes ${start.toString('hex')}`;
 }

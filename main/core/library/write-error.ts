@@ -11,6 +11,9 @@ export type LibraryWriteErrorKind =
   | 'disk-full'
   | 'unwritable' // permissions, read-only volume, a path component that is not a folder
   | 'network' // the download failed mid-body
+  | 'stalled' // no data arrived for the idle time: the download was given up, for another try
+  | 'too-large' // more bytes than the limit for one file: not fetched further
+  | 'too-many-pixels' // a header claiming more pixels than the limit: not usable
   | 'aborted'
   | 'io'; // any other file-system failure
 

@@ -26,6 +26,8 @@ export interface WriteImageOptions {
   expectedBytes?: number;
   /** The dimensions requested; a different image fails as 'wrong-size'. */
   expectedSize?: { width: number; height: number };
+  /** Most pixels the header may claim; more fails as 'too-many-pixels' before the rest is read. */
+  maxPixels?: number;
   /**
    * Also decode every pixel with libvips (slower). By default the checks are the format magic,
    * the header's dimensions and the structure (complete header, end marker or declared length).
@@ -79,6 +81,7 @@ export async function writeImage(
     expectedFormat,
     expectedSourceBytes: options.expectedBytes,
     expectedSize: options.expectedSize,
+    maxPixels: options.maxPixels,
   };
   if (source instanceof Uint8Array && options.placer && !options.fs && !options.decodePixels) {
     return placeBytes(options.placer, source, targetPath, finish, signal);

@@ -36,6 +36,9 @@ export type DownloadCounts = Record<DownloadState, number>;
 /** The failure code of a download whose temporary link had expired. */
 export const URL_EXPIRED_CODE = 'url-expired';
 
+/** The failure code of an image whose bytes are not an image Atelier can use. */
+export const NOT_AN_IMAGE_CODE = 'not-an-image';
+
 /**
  * A failed download whose link answered "expired", with no stored bytes to stand in (a
  * download prefers the bytes, so with them it would not have needed the link): lost unless

@@ -52,6 +52,7 @@ describe('buildSummary', () => {
         failedDownloads: 0,
         pendingDownloads: 0,
         expiredLinks: 0,
+        notImages: 0,
       },
       partial: { jobs: 0, missingImages: 0 },
       topUps: 0,

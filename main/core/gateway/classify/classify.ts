@@ -14,6 +14,7 @@ import {
 import type { HeaderBag } from './headers.ts';
 import { requestIdsOf } from './request-ids.ts';
 import { retryAfterMs } from './retry-after.ts';
+import { WILL_RETRY } from './retry-wording.ts';
 
 /**
  * Everything that can go wrong with a gateway call, as plain data. The HTTP layer only
@@ -69,7 +70,22 @@ export type FailureInput =
   /** No usable key: nothing can be sent until a person sets one. */
   | { kind: 'no-key'; detail?: string }
   /** A downloaded body shorter than its announced length. */
-  | { kind: 'truncated'; expected: number; received: number; requestIds?: RequestIds };
+  | { kind: 'truncated'; expected: number; received: number; requestIds?: RequestIds }
+  /**
+   * An answer larger than the client's limit (`announcedBytes`: its Content-Length said so, and
+   * nothing was read): it is not held in memory.
+   */
+  | {
+      kind: 'too-large';
+      status: number;
+      limitBytes: number;
+      announcedBytes?: number | null;
+      requestIds?: RequestIds;
+    }
+  /** A redirect to an address that is not http or https (`file:`, `ftp:`…): not followed. */
+  | { kind: 'redirect-refused'; scheme: string; requestIds?: RequestIds }
+  /** A success whose result is not an image that can be used; `detail` says what it is. */
+  | { kind: 'not-an-image'; status: number; detail: string; requestIds?: RequestIds };
 
 export interface ClassifyContext {
   requestIdHeader: string;
@@ -147,7 +163,7 @@ function decide(input: FailureInput, context: ClassifyContext): Draft {
     case 'network':
       return classifyNetwork(input);
     case 'timeout':
-      return classifyTimeout(input);
+      return classifyTimeout(input, context);
     case 'canceled':
       return draft(
         'fail',
@@ -175,7 +191,7 @@ function decide(input: FailureInput, context: ClassifyContext): Draft {
       return draft(
         'retry-backoff',
         'empty-result',
-        'The gateway answered without any image: the generation failed. Failed generations are not charged; it will be tried again.',
+        `The gateway answered without any image: the generation failed. Failed generations are not charged; ${WILL_RETRY}.`,
         { status: 200, code: 'empty_data', requestIds: input.requestIds },
       );
     case 'invalid':
@@ -189,6 +205,23 @@ function decide(input: FailureInput, context: ClassifyContext): Draft {
         'auth',
         `No usable API key${input.detail ? ` (${input.detail})` : ''}. Add the key in Settings (or set ATELIER_API_KEY), then resume the queue.`,
         { sent: false, code: 'no_api_key' },
+      );
+    case 'too-large':
+      return classifyTooLarge(input);
+    case 'redirect-refused':
+      return draft(
+        'fail',
+        'bad-response',
+        `The gateway redirected to a ${input.scheme} address; Atelier follows redirects only to http and https addresses, so it stopped there. It is not retried: the gateway (or the storage behind its links) sends something no client should follow; tell its operator.`,
+        { code: 'redirect_refused', requestIds: input.requestIds },
+      );
+    case 'not-an-image':
+      // A success status: the generation was probably charged. Only the person may ask again.
+      return draft(
+        'fail',
+        'not-an-image',
+        `The gateway answered ${input.status}, but ${input.detail}. The generation may have been charged, so it is not retried automatically; "retry failed" asks for it again (a new request).`,
+        { status: input.status, code: 'not_an_image', requestIds: input.requestIds },
       );
     case 'truncated':
       return draft(
@@ -273,13 +306,13 @@ function classifyHttp(
       ? draft(
           'retry-backoff',
           'rate-limited',
-          `The gateway is rate limiting (${said}). Waiting and trying again with fewer requests at once.`,
+          `The gateway is rate limiting (${said}). Fewer requests are sent at once; ${WILL_RETRY} after a wait.`,
           base,
         )
       : draft(
           'retry-after',
           'rate-limited',
-          `The gateway is rate limiting (${said}). Trying again in ${seconds(wait)}, with fewer requests at once.`,
+          `The gateway is rate limiting (${said}). Fewer requests are sent at once; ${WILL_RETRY} in ${seconds(wait)}.`,
           { ...base, retryAfterMs: wait },
         );
   }
@@ -294,7 +327,7 @@ function classifyHttp(
   if (status >= 500 || status === 408) {
     // Failures before any work (and a server that gave up reading the request): not charged.
     const wait = retryAfterMs(input.headers, context.nowMs, context.maxRetryAfterMs);
-    const message = `The gateway had a temporary failure (${said})${notJson}. Nothing was charged; it will be tried again.`;
+    const message = `The gateway had a temporary failure (${said})${notJson}. Nothing was charged; ${WILL_RETRY}.`;
     return wait === null
       ? draft('retry-backoff', 'server', message, base)
       : draft('retry-after', 'server', message, { ...base, retryAfterMs: wait });
@@ -358,7 +391,7 @@ function classifyNetwork(input: Extract<FailureInput, { kind: 'network' }>): Dra
     return draft(
       'retry-backoff',
       'network',
-      `Could not connect to the gateway${why}. Nothing was sent; it will be tried again. If this lasts, check the address in Settings and the network.`,
+      `Could not connect to the gateway${why}. Nothing was sent; ${WILL_RETRY}. If this lasts, check the address in Settings and the network.`,
       { code, sent: false, requestIds },
     );
   }
@@ -367,20 +400,55 @@ function classifyNetwork(input: Extract<FailureInput, { kind: 'network' }>): Dra
     'retry-backoff',
     'network',
     input.phase === 'body'
-      ? `The connection dropped while the answer was arriving${why}. Dropped connections are not charged; it will be tried again.`
-      : `The connection dropped before the gateway answered${why}. Dropped connections are not charged; it will be tried again.`,
+      ? `The connection dropped while the answer was arriving${why}. Dropped connections are not charged; ${WILL_RETRY}.`
+      : `The connection dropped before the gateway answered${why}. Dropped connections are not charged; ${WILL_RETRY}.`,
     { code, requestIds },
   );
 }
 
-function classifyTimeout(input: Extract<FailureInput, { kind: 'timeout' }>): Draft {
+/**
+ * Too large to hold: an error status is still that error (see callJson); a success was
+ * probably done and charged, and the same request would likely bring the same answer, so only
+ * the person may send it again, after raising the limit.
+ */
+function classifyTooLarge(input: Extract<FailureInput, { kind: 'too-large' }>): Draft {
+  const size = input.announcedBytes
+    ? `of ${megabytes(input.announcedBytes)}, larger than`
+    : 'larger than';
+  return draft(
+    'never-replay',
+    'uncertain',
+    `The gateway answered ${input.status} with an answer ${size} the ${megabytes(input.limitBytes)} limit, so Atelier stopped reading it rather than hold it in memory. The work was probably done and charged, so it is not retried automatically: check the usage log for this request id; if answers this big are expected, raise the limit (--max-answer-mb) and choose "retry anyway".`,
+    { status: input.status, code: 'answer_too_large', requestIds: input.requestIds },
+  );
+}
+
+/** Whole megabytes (MiB) where exact, else two decimals: the unit the limits are set in. */
+export function megabytes(bytes: number): string {
+  const mb = bytes / 2 ** 20;
+  return `${Number.isInteger(mb) ? mb : Math.round(mb * 100) / 100} MB`;
+}
+
+function classifyTimeout(
+  input: Extract<FailureInput, { kind: 'timeout' }>,
+  context: ClassifyContext,
+): Draft {
   const after = input.afterMs ? ` within ${seconds(input.afterMs)}` : '';
   const requestIds = input.requestIds ?? NO_REQUEST_IDS;
+  if (context.target === 'file' && input.phase !== 'connect') {
+    // A file link is fetched again for free: its time-out is nothing like a generation's.
+    return draft(
+      'retry-backoff',
+      'network',
+      `The download did not finish${after}. Downloads are not charged; ${WILL_RETRY}.`,
+      { code: `${input.phase}_timeout`, requestIds },
+    );
+  }
   if (input.phase === 'connect') {
     return draft(
       'retry-backoff',
       'network',
-      `Could not connect to the gateway${after}. Nothing was sent; it will be tried again.`,
+      `Could not connect to the gateway${after}. Nothing was sent; ${WILL_RETRY}.`,
       { code: 'connect_timeout', sent: false, requestIds },
     );
   }

@@ -4,21 +4,53 @@ import { header, type HeaderBag } from '../classify/headers.ts';
 const asBytes = (chunk: Buffer | string): Buffer =>
   typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
 
-/** The whole body; rejects with the error that ended it early. */
-export function readAll(body: Readable): Promise<Buffer> {
+/** A body that went past the limit its reader set: reading stopped there. */
+export class BodyTooLarge extends Error {
+  readonly limitBytes: number;
+
+  constructor(limitBytes: number) {
+    super(`the answer is larger than ${limitBytes} bytes`);
+    this.name = 'BodyTooLarge';
+    this.limitBytes = limitBytes;
+  }
+}
+
+/**
+ * The whole body; rejects with the error that ended it early, or with BodyTooLarge (the body
+ * destroyed) once more than `maxBytes` arrived: a body without end must not fill the memory.
+ * With `expectedBytes` (its Content-Length) the bytes go straight into one buffer of that
+ * size, so a large answer is not held twice (its chunks, then their concatenation).
+ */
+export function readAll(
+  body: Readable,
+  maxBytes = Infinity,
+  expectedBytes: number | null = null,
+): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     // Destroyed before reading began (a time-out while nobody read it): no event will come.
     if (body.errored) return reject(body.errored);
     if (body.destroyed) return reject(new Error('the answer was released before it was read'));
-    const chunks: Buffer[] = [];
+    const collected = collector(
+      expectedBytes !== null && expectedBytes <= maxBytes ? expectedBytes : null,
+    );
     let settled = false;
     // Events rather than async iteration: measurably cheaper per request.
-    body.on('data', (chunk: Buffer | string) => chunks.push(asBytes(chunk)));
+    body.on('data', (chunk: Buffer | string) => {
+      if (settled) return;
+      collected.add(asBytes(chunk));
+      if (collected.received > maxBytes) {
+        settled = true;
+        collected.drop();
+        body.destroy();
+        reject(new BodyTooLarge(maxBytes));
+      }
+    });
     body.once('end', () => {
       settled = true;
-      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+      resolve(collected.whole());
     });
     body.once('error', (error) => {
+      if (settled) return;
       settled = true;
       reject(error);
     });
@@ -27,6 +59,36 @@ export function readAll(body: Readable): Promise<Buffer> {
       if (!settled) reject(new Error('the answer was released while it was read'));
     });
   });
+}
+
+/** Chunks gathered as they come: into one buffer of the announced size, or a list. */
+function collector(announced: number | null) {
+  let chunks: Buffer[] = [];
+  let into = announced !== null && announced > 0 ? Buffer.allocUnsafe(announced) : null;
+  let received = 0;
+  return {
+    get received() {
+      return received;
+    },
+    add(bytes: Buffer) {
+      if (into && received + bytes.byteLength <= into.byteLength) bytes.copy(into, received);
+      else {
+        // More than announced (the transport checks this, but never trust it): keep all.
+        if (into) chunks = [into.subarray(0, received)];
+        into = null;
+        chunks.push(bytes);
+      }
+      received += bytes.byteLength;
+    },
+    whole(): Buffer {
+      if (into) return into.subarray(0, received);
+      return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received);
+    },
+    drop() {
+      chunks = [];
+      into = null;
+    },
+  };
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Outcome, RequestIds } from '../../../../shared/gateway/outcome.ts';
+import type { GatewayFailure, Outcome, RequestIds } from '../../../../shared/gateway/outcome.ts';
 import type { FailureInput } from '../classify/classify.ts';
 import { header } from '../classify/headers.ts';
 import { mergeRequestIds } from '../classify/request-ids.ts';
@@ -19,7 +19,8 @@ export type KeyScrubber = Pick<OpenAnswer, 'cleanText' | 'sealUrl'>;
 
 /**
  * One request with a JSON answer: sends, reads the whole body, classifies any non-2xx, and
- * hands a 2xx body to `read`. Request ids from the header and the body are kept either way.
+ * hands a 2xx body to `read`. Request ids from the header and the body are kept either way,
+ * even if reading the answer throws: the request was sent and may have been charged.
  */
 export async function callJson<T>(
   context: GatewayContext,
@@ -29,23 +30,26 @@ export async function callJson<T>(
 ): Promise<Outcome<T>> {
   const answer = await openExchange(context, spec, options);
   if (!('response' in answer)) return answer;
-  const text = await answer.text();
-  if (!text.ok) return text;
-  const { response } = answer;
-  const body = parseJson(text.text);
-  const contentType = header(response.headers, 'content-type');
-
-  if (response.status < 200 || response.status >= 300) {
-    const failure = answer.fail({
-      kind: 'http',
-      status: response.status,
-      headers: response.headers,
-      body,
-      ...(body === undefined ? { contentType } : {}),
-    });
+  try {
+    return await readAnswer(answer, read);
+  } catch (error) {
+    const detail = `reading it failed: ${(error as Error)?.message ?? String(error)}`;
+    const failure = answer.fail({ kind: 'bad-body', status: answer.response.status, detail });
     answer.close(failure.message);
     return failure;
   }
+}
+
+async function readAnswer<T>(
+  answer: OpenAnswer,
+  read: (body: unknown, scrub: KeyScrubber) => BodyReading<T>,
+): Promise<Outcome<T>> {
+  const { response } = answer;
+  const text = await answer.text();
+  if (!text.ok) return text;
+  const body = parseJson(text.text);
+  if (response.status < 200 || response.status >= 300) return httpFailure(answer, body);
+  const contentType = header(response.headers, 'content-type');
   const requestIds = mergeRequestIds(answer.idsOf(body), answer.requestIds);
   const reading: BodyReading<T> =
     body === undefined
@@ -56,6 +60,19 @@ export async function callJson<T>(
     return { ok: true, value: reading.value, status: response.status, requestIds };
   }
   const failure = answer.fail(withIds(reading, requestIds));
+  answer.close(failure.message);
+  return failure;
+}
+
+function httpFailure(answer: OpenAnswer, body: unknown): GatewayFailure {
+  const { response } = answer;
+  const failure = answer.fail({
+    kind: 'http',
+    status: response.status,
+    headers: response.headers,
+    body,
+    ...(body === undefined ? { contentType: header(response.headers, 'content-type') } : {}),
+  });
   answer.close(failure.message);
   return failure;
 }

@@ -9,13 +9,14 @@ import {
   unsealKeyInUrl,
 } from '../../../../shared/gateway/sealed-url.ts';
 import { BEFORE_SEND_CODES, classifyFailure, type FailureInput } from '../classify/classify.ts';
+import { header } from '../classify/headers.ts';
 import { requestIdsOf } from '../classify/request-ids.ts';
 import type { GatewayContext } from '../context.ts';
-import { contentLength, readAll, webStream } from './answer-body.ts';
+import { BodyTooLarge, contentLength, readAll, webStream } from './answer-body.ts';
 import { GatewayError, networkCode } from './errors.ts';
 import { startPhaseTimers, type PhaseTimers } from './phase-timers.ts';
-import { sendFollowingRedirects } from './redirects.ts';
-import { encodeBody } from './request-body.ts';
+import { RedirectRefused, sendFollowingRedirects } from './redirects.ts';
+import { encodeBody, type EncodedBody } from './request-body.ts';
 import type { SentAnswer } from './transport.ts';
 
 export interface CallOptions {
@@ -45,7 +46,10 @@ export interface AnswerHead {
 export interface OpenAnswer {
   response: AnswerHead;
   requestIds: RequestIds;
-  /** Reads the whole body as text; a body cut off or timed out becomes a failure. */
+  /**
+   * Reads the whole body as text; a body cut off, timed out or larger than the context's
+   * `maxAnswerBytes` becomes a failure.
+   */
   text(): Promise<{ ok: true; text: string } | GatewayFailure>;
   /** The body as bytes; errors while reading surface as GatewayError. Ends the timers. */
   stream(): ReadableStream<Uint8Array>;
@@ -63,6 +67,113 @@ export interface OpenAnswer {
 
 /** What fetch used to send by default; some gateways' firewalls look at them. */
 const DEFAULT_HEADERS = { accept: '*/*', 'user-agent': 'node' };
+
+/** One request under way: where it goes, since when, and the key once read (for redaction). */
+interface Exchange {
+  context: GatewayContext;
+  spec: ExchangeSpec;
+  options: CallOptions;
+  timeouts: GatewayTimeouts;
+  started: number;
+  url: URL;
+  gatewayOrigin: string;
+  /** Whether the key (and the profile's extra headers) may go to this address. */
+  auth: boolean;
+  /** For the log: method and address without the query (links may carry tokens). */
+  where: string;
+  /** The key once read: for redaction, and to unseal a stored link that carried it. */
+  secret: string | null;
+  /** The key sent as the Authorization header: only to the gateway's own origin. */
+  authKey: string | null;
+}
+
+/**
+ * Sends one request and waits for the response headers. Everything that can go wrong is
+ * turned into a classified failure here, with the phase it happened in: before anything was
+ * sent, after sending but before an answer, or while the answer's body was arriving.
+ */
+export async function openExchange(
+  context: GatewayContext,
+  spec: ExchangeSpec,
+  options: CallOptions = {},
+): Promise<OpenAnswer | GatewayFailure> {
+  const exchange = await beginExchange(context, spec, options);
+  const refused = await takeKey(exchange);
+  if (refused) return refused;
+  const encoded = await encodeBody(spec);
+  if (options.signal?.aborted) return classifyIn(exchange, { kind: 'canceled', sent: false });
+  const timers = startPhaseTimers(exchange.timeouts, options.signal);
+  const answer = await send(exchange, encoded, timers);
+  if (!('body' in answer)) return answer;
+  timers.answered();
+  return openAnswer(exchange, answer, timers);
+}
+
+async function beginExchange(
+  context: GatewayContext,
+  spec: ExchangeSpec,
+  options: CallOptions,
+): Promise<Exchange> {
+  // A stored link that carried the key gets it back here, in memory, for this request only.
+  const sealed = spec.url !== undefined && holdsSealedKey(spec.url);
+  let secret: string | null = null;
+  if (sealed) {
+    const key = await readKey(context);
+    if ('key' in key) secret = key.key;
+  }
+  const unsealed = sealed && secret !== null ? unsealKeyInUrl(spec.url!, secret) : undefined;
+  const { url, gatewayOrigin, auth } = targetOf(context, spec, unsealed);
+  return {
+    context,
+    spec,
+    options,
+    timeouts: { ...context.profile.timeouts, ...options.timeouts },
+    started: context.now(),
+    url,
+    gatewayOrigin,
+    auth,
+    where: `${spec.method} ${url.origin}${url.pathname}`,
+    secret,
+    authKey: null,
+  };
+}
+
+/** Classifies with the exchange's context; `requestIds` stand in when the input names none. */
+function classifyIn(
+  exchange: Exchange,
+  input: FailureInput,
+  requestIds?: RequestIds,
+): GatewayFailure {
+  const { profile } = exchange.context;
+  const failure = classifyFailure(input, {
+    requestIdHeader: profile.requestIdHeader,
+    maxRetryAfterMs: profile.maxRetryAfterMs,
+    nowMs: exchange.context.now(),
+    secrets: [exchange.secret],
+    target: exchange.spec.url ? 'file' : 'api',
+  });
+  if (requestIds && !failure.requestIds.requestId && !failure.requestIds.upstreamRequestId) {
+    return { ...failure, requestIds };
+  }
+  return failure;
+}
+
+function logIn(exchange: Exchange, line: string): void {
+  exchange.context.log(redact(line, exchange.secret));
+}
+
+/** Reads the key when this address gets it; a missing one is a failure, nothing sent. */
+async function takeKey(exchange: Exchange): Promise<GatewayFailure | null> {
+  if (!exchange.auth) return null;
+  const key = await readKey(exchange.context);
+  if ('problem' in key) {
+    const failure = classifyIn(exchange, { kind: 'no-key', detail: key.problem });
+    logIn(exchange, `${exchange.where} → not sent: ${failure.message}`);
+    return failure;
+  }
+  exchange.secret = exchange.authKey = key.key;
+  return null;
+}
 
 async function readKey(context: GatewayContext): Promise<{ key: string } | { problem: string }> {
   let raw: string | null | undefined;
@@ -106,180 +217,26 @@ function targetOf(context: GatewayContext, spec: ExchangeSpec, unsealed: string 
 }
 
 /**
- * Sends one request and waits for the response headers. Everything that can go wrong is
- * turned into a classified failure here, with the phase it happened in: before anything was
- * sent, after sending but before an answer, or while the answer's body was arriving.
+ * The headers for any host, and those for the gateway's own origin (null: no key, so none).
+ * Later entries win, as they did in fetch's Headers: its defaults, the profile's extra
+ * headers, what this request needs, the key. Names are lower case so none is sent twice.
  */
-export async function openExchange(
-  context: GatewayContext,
-  spec: ExchangeSpec,
-  options: CallOptions = {},
-): Promise<OpenAnswer | GatewayFailure> {
-  const { profile } = context;
-  const timeouts = { ...profile.timeouts, ...options.timeouts };
-  const started = context.now();
-  // A stored link that carried the key gets it back here, in memory, for this request only.
-  const sealed = spec.url !== undefined && holdsSealedKey(spec.url);
-  let secret: string | null = null;
-  if (sealed) {
-    const key = await readKey(context);
-    if ('key' in key) secret = key.key;
-  }
-  const { url, gatewayOrigin, auth } = targetOf(
-    context,
-    spec,
-    sealed && secret !== null ? unsealKeyInUrl(spec.url!, secret) : undefined,
-  );
-  const where = `${spec.method} ${url.origin}${url.pathname}`; // no query: links may carry tokens
-
-  const classify = (input: FailureInput, requestIds?: RequestIds) => {
-    const failure = classifyFailure(input, {
-      requestIdHeader: profile.requestIdHeader,
-      maxRetryAfterMs: profile.maxRetryAfterMs,
-      nowMs: context.now(),
-      secrets: [secret],
-      target: spec.url ? 'file' : 'api',
-    });
-    if (requestIds && !failure.requestIds.requestId && !failure.requestIds.upstreamRequestId) {
-      return { ...failure, requestIds };
-    }
-    return failure;
-  };
-  const logLine = (line: string) => context.log(redact(line, secret));
-
-  let authKey: string | null = null;
-  if (auth) {
-    const key = await readKey(context);
-    if ('problem' in key) {
-      const failure = classify({ kind: 'no-key', detail: key.problem });
-      logLine(`${where} → not sent: ${failure.message}`);
-      return failure;
-    }
-    secret = authKey = key.key;
-  }
-  const encoded = await encodeBody(spec);
-  // Later entries win, as they did in fetch's Headers: its defaults, the profile's extra
-  // headers, what this request needs, the key. Names are lower case so none is sent twice.
+function headersFor(exchange: Exchange, encoded: EncodedBody | null) {
   const own: Record<string, string> = {};
-  if (spec.accept) own.accept = spec.accept;
+  if (exchange.spec.accept) own.accept = exchange.spec.accept;
   if (encoded) own['content-type'] = encoded.contentType;
   const headers = { ...DEFAULT_HEADERS, ...own };
   // Extra headers often carry a second credential: like the key, only the gateway gets them.
   const gatewayHeaders =
-    authKey === null
+    exchange.authKey === null
       ? null
       : {
           ...DEFAULT_HEADERS,
-          ...lowerCaseNames(profile.extraHeaders),
+          ...lowerCaseNames(exchange.context.profile.extraHeaders),
           ...own,
-          authorization: `Bearer ${authKey}`,
+          authorization: `Bearer ${exchange.authKey}`,
         };
-
-  if (options.signal?.aborted) return classify({ kind: 'canceled', sent: false });
-  const timers = startPhaseTimers(timeouts, options.signal);
-
-  let answer: SentAnswer;
-  try {
-    answer = await sendFollowingRedirects(
-      context.request,
-      {
-        url,
-        method: spec.method,
-        headers,
-        gatewayHeaders,
-        body: encoded?.body,
-        signal: timers.signal,
-        dispatcher: context.pool,
-      },
-      gatewayOrigin,
-    );
-  } catch (error) {
-    timers.stop();
-    const failure = classify(sendFailure(error, options.signal, timers));
-    logLine(`${where} → ${failure.kind} after ${context.now() - started} ms: ${failure.message}`);
-    return failure;
-  }
-  timers.answered();
-  const { body } = answer;
-  // undici also reports a body's failure as an 'error' event; the readers below see it anyway,
-  // and an unread body destroyed by a time-out must not crash the process.
-  body.on('error', () => {});
-  const response: AnswerHead = { status: answer.statusCode, headers: answer.headers };
-  const requestIds = requestIdsOf(response.headers, undefined, profile.requestIdHeader, [secret]);
-
-  const bodyFailure = (error: unknown): GatewayFailure => {
-    if (options.signal?.aborted) return classify({ kind: 'canceled', sent: true }, requestIds);
-    const timeout = timers.timedOut();
-    if (timeout) {
-      return classify({ kind: 'timeout', phase: 'body', afterMs: timeout.afterMs }, requestIds);
-    }
-    return classify({ kind: 'network', phase: 'body', code: networkCode(error) }, requestIds);
-  };
-
-  let closed = false;
-  const close = (note?: string) => {
-    if (closed) return;
-    closed = true;
-    timers.stop();
-    release(body);
-    const id = requestIds.requestId ? ` [${requestIds.requestId}]` : '';
-    logLine(
-      `${where} → ${response.status} in ${context.now() - started} ms${id}${note ? `: ${note}` : ''}`,
-    );
-  };
-  // A body shorter than its content-length ended cleanly only if the transport did not check.
-  const expected = [204, 304].includes(response.status) ? null : contentLength(response.headers);
-
-  return {
-    response,
-    requestIds,
-    idsOf: (parsed) => requestIdsOf(response.headers, parsed, profile.requestIdHeader, [secret]),
-    fail: (input) => classify(input, requestIds),
-    cleanText: (text) => redact(text, secret),
-    sealUrl: (link) => sealKeyInUrl(link, secret),
-    close,
-    async text() {
-      let bytes: Buffer;
-      try {
-        bytes = await readAll(body);
-      } catch (error) {
-        const failure = bodyFailure(error);
-        close(failure.message);
-        return failure;
-      }
-      if (expected !== null && bytes.byteLength < expected) {
-        // An answer cut short: for an API call that is a dropped connection, not a download.
-        const failure = classify({ kind: 'network', phase: 'body', code: 'truncated' }, requestIds);
-        close(failure.message);
-        return failure;
-      }
-      return { ok: true, text: bytes.toString('utf8') };
-    },
-    stream() {
-      return webStream(body, {
-        ended(received) {
-          if (expected !== null && received < expected) {
-            const failure = classify({ kind: 'truncated', expected, received }, requestIds);
-            close(failure.message);
-            return new GatewayError(failure);
-          }
-          close();
-          return null;
-        },
-        failed(error) {
-          const failure = bodyFailure(error);
-          close(failure.message);
-          return new GatewayError(failure);
-        },
-        cancel() {
-          // The reader gave up (or already failed): no log line, as with fetch.
-          closed = true;
-          timers.stop();
-          release(body);
-        },
-      });
-    },
-  };
+  return { headers, gatewayHeaders };
 }
 
 function lowerCaseNames(headers: Record<string, string>): Record<string, string> {
@@ -288,29 +245,214 @@ function lowerCaseNames(headers: Record<string, string>): Record<string, string>
   return out;
 }
 
-/** undici keeps the connection busy until a body is read to the end or destroyed. */
-function release(body: Readable): void {
-  if (!body.readableEnded && !body.destroyed) body.destroy();
+/** Sends (following redirects) until headers arrive; a failure to get there is classified. */
+async function send(
+  exchange: Exchange,
+  encoded: EncodedBody | null,
+  timers: PhaseTimers,
+): Promise<SentAnswer | GatewayFailure> {
+  const { context, spec, url } = exchange;
+  try {
+    return await sendFollowingRedirects(
+      context.request,
+      {
+        url,
+        method: spec.method,
+        ...headersFor(exchange, encoded),
+        body: encoded?.body,
+        signal: timers.signal,
+        dispatcher: context.pool,
+      },
+      exchange.gatewayOrigin,
+    );
+  } catch (error) {
+    timers.stop();
+    const failure = classifyIn(exchange, ...sendFailure(exchange, error, timers));
+    const took = context.now() - exchange.started;
+    logIn(exchange, `${exchange.where} → ${failure.kind} after ${took} ms: ${failure.message}`);
+    return failure;
+  }
 }
 
-/** What a failed send means: canceled, our own time-out, or a connection failure. */
+/** What a failed send means: canceled, our own time-out, a refused redirect, or the connection. */
 function sendFailure(
+  exchange: Exchange,
   error: unknown,
-  cancel: AbortSignal | undefined,
   timers: PhaseTimers,
-): FailureInput {
-  if (cancel?.aborted) return { kind: 'canceled', sent: true };
+): [FailureInput, RequestIds?] {
+  if (exchange.options.signal?.aborted) return [{ kind: 'canceled', sent: true }];
+  if (error instanceof RedirectRefused) {
+    return [{ kind: 'redirect-refused', scheme: error.scheme }, idsIn(exchange, error.headers)];
+  }
   const code = networkCode(error);
   const timeout = timers.timedOut();
   if (timeout) {
     // Our timer fired before any answer. The request may well have been sent; only a failed
     // connect proves otherwise, and that would have ended the request with its own error code.
-    return { kind: 'timeout', phase: 'response', afterMs: timeout.afterMs };
+    return [{ kind: 'timeout', phase: 'response', afterMs: timeout.afterMs }];
   }
-  if (code === 'UND_ERR_CONNECT_TIMEOUT') return { kind: 'timeout', phase: 'connect' };
+  if (code === 'UND_ERR_CONNECT_TIMEOUT') return [{ kind: 'timeout', phase: 'connect' }];
   if (code !== null && BEFORE_SEND_CODES.has(code))
-    return { kind: 'network', phase: 'connect', code };
-  return { kind: 'network', phase: 'sent', code };
+    return [{ kind: 'network', phase: 'connect', code }];
+  return [{ kind: 'network', phase: 'sent', code }];
+}
+
+function idsIn(exchange: Exchange, headers: SentAnswer['headers'], body?: unknown): RequestIds {
+  const { profile } = exchange.context;
+  return requestIdsOf(headers, body, profile.requestIdHeader, [exchange.secret]);
+}
+
+/** The answer as the endpoints read it: its head now, its body as text or as a stream. */
+function openAnswer(exchange: Exchange, answer: SentAnswer, timers: PhaseTimers): OpenAnswer {
+  const { body } = answer;
+  // undici also reports a body's failure as an 'error' event; the readers below see it anyway,
+  // and an unread body destroyed by a time-out must not crash the process.
+  body.on('error', () => {});
+  const response: AnswerHead = { status: answer.statusCode, headers: answer.headers };
+  const requestIds = idsIn(exchange, response.headers);
+  const fail = (input: FailureInput) => classifyIn(exchange, input, requestIds);
+  const ending = answerEnding(exchange, response, body, timers, requestIds);
+  // A body shorter than its content-length ended cleanly only if the transport did not check.
+  const expected = [204, 304].includes(response.status) ? null : contentLength(response.headers);
+  return {
+    response,
+    requestIds,
+    idsOf: (parsed) => idsIn(exchange, response.headers, parsed),
+    fail,
+    cleanText: (text) => redact(text, exchange.secret),
+    sealUrl: (link) => sealKeyInUrl(link, exchange.secret),
+    close: ending.close,
+    text: () => readText(exchange, { response, ids: requestIds, body, expected, fail, ending }),
+    stream() {
+      return webStream(body, {
+        ended(received) {
+          if (expected !== null && received < expected) {
+            const failure = fail({ kind: 'truncated', expected, received });
+            ending.close(failure.message);
+            return new GatewayError(failure);
+          }
+          ending.close();
+          return null;
+        },
+        failed(error) {
+          const failure = ending.bodyFailure(error);
+          ending.close(failure.message);
+          return new GatewayError(failure);
+        },
+        // The reader gave up (or already failed): no log line, as with fetch.
+        cancel: ending.quietly,
+      });
+    },
+  };
+}
+
+/** How an answer ends: closed once (with its log line), quietly, or by a body failure. */
+function answerEnding(
+  exchange: Exchange,
+  response: AnswerHead,
+  body: Readable,
+  timers: PhaseTimers,
+  requestIds: RequestIds,
+) {
+  let closed = false;
+  return {
+    close(note?: string) {
+      if (closed) return;
+      closed = true;
+      timers.stop();
+      release(body);
+      const id = requestIds.requestId ? ` [${requestIds.requestId}]` : '';
+      const took = exchange.context.now() - exchange.started;
+      logIn(
+        exchange,
+        `${exchange.where} → ${response.status} in ${took} ms${id}${note ? `: ${note}` : ''}`,
+      );
+    },
+    quietly() {
+      closed = true;
+      timers.stop();
+      release(body);
+    },
+    /** A body that failed while arriving: canceled, our time-out, or the connection. */
+    bodyFailure(error: unknown): GatewayFailure {
+      if (exchange.options.signal?.aborted) {
+        return classifyIn(exchange, { kind: 'canceled', sent: true }, requestIds);
+      }
+      const timeout = timers.timedOut();
+      if (timeout) {
+        const input = { kind: 'timeout', phase: 'body', afterMs: timeout.afterMs } as const;
+        return classifyIn(exchange, input, requestIds);
+      }
+      const input = { kind: 'network', phase: 'body', code: networkCode(error) } as const;
+      return classifyIn(exchange, input, requestIds);
+    },
+  };
+}
+
+/**
+ * The whole body as text, at most `maxAnswerBytes` of it: an answer announced or found larger
+ * is a failure, with nothing more read (held whole, a huge answer costs several times its size
+ * in memory, and past V8's string limit it cannot be read at all).
+ */
+async function readText(
+  exchange: Exchange,
+  answer: {
+    response: AnswerHead;
+    ids: RequestIds;
+    body: Readable;
+    expected: number | null;
+    fail: (input: FailureInput) => GatewayFailure;
+    ending: ReturnType<typeof answerEnding>;
+  },
+): Promise<{ ok: true; text: string } | GatewayFailure> {
+  const { response, expected, fail, ending } = answer;
+  const limitBytes = exchange.context.maxAnswerBytes;
+  const failWith = (input: FailureInput) => {
+    const failure = fail(input);
+    ending.close(failure.message);
+    return failure;
+  };
+  const tooLarge = (announced: number | null) =>
+    failWith(tooLargeInput(response, answer.ids, limitBytes, announced));
+  if (expected !== null && expected > limitBytes) return tooLarge(expected);
+  let bytes: Buffer;
+  try {
+    bytes = await readAll(answer.body, limitBytes, expected);
+  } catch (error) {
+    if (error instanceof BodyTooLarge) return tooLarge(null);
+    const failure = ending.bodyFailure(error);
+    ending.close(failure.message);
+    return failure;
+  }
+  if (expected !== null && bytes.byteLength < expected) {
+    // An answer cut short: for an API call that is a dropped connection, not a download.
+    return failWith({ kind: 'network', phase: 'body', code: 'truncated' });
+  }
+  try {
+    return { ok: true, text: bytes.toString('utf8') };
+  } catch {
+    // ERR_STRING_TOO_LONG: a limit set above what one string can hold.
+    return tooLarge(null);
+  }
+}
+
+/** An error status is that error whatever its body; a success too large to read is not one. */
+function tooLargeInput(
+  response: AnswerHead,
+  requestIds: RequestIds,
+  limitBytes: number,
+  announcedBytes: number | null,
+): FailureInput {
+  const { status, headers } = response;
+  if (status >= 200 && status < 300) {
+    return { kind: 'too-large', status, limitBytes, announcedBytes, requestIds };
+  }
+  return { kind: 'http', status, headers, contentType: header(headers, 'content-type') };
+}
+
+/** undici keeps the connection busy until a body is read to the end or destroyed. */
+function release(body: Readable): void {
+  if (!body.readableEnded && !body.destroyed) body.destroy();
 }
 
 /** Parses JSON, or says it is not JSON (undefined). */

@@ -4,6 +4,21 @@ import type { SendOptions, SendRequest, SentAnswer } from './transport.ts';
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 /** As many as fetch follows before giving up. */
 const MAX_REDIRECTS = 20;
+const WEB_SCHEMES = new Set(['http:', 'https:']);
+
+/** A redirect to an address that is not http or https (`file:`, `ftp:`…): never followed. */
+export class RedirectRefused extends Error {
+  readonly scheme: string;
+  /** The redirect's own headers: they may name the request id. */
+  readonly headers: SentAnswer['headers'];
+
+  constructor(scheme: string, headers: SentAnswer['headers']) {
+    super(`a redirect to a ${scheme} address was not followed`);
+    this.name = 'RedirectRefused';
+    this.scheme = scheme;
+    this.headers = headers;
+  }
+}
 
 export interface Outgoing extends Omit<SendOptions, 'headers'> {
   url: URL;
@@ -18,7 +33,7 @@ export interface Outgoing extends Omit<SendOptions, 'headers'> {
  * links often point at a storage host through one). 303, and 301/302 after a POST, become a
  * GET without a body; 307/308 repeat the request. Each hop gets `gatewayHeaders` only if it
  * goes to `gatewayOrigin`: a redirect elsewhere never carries the key. After too many hops the
- * last redirect is returned as the answer.
+ * last redirect is returned as the answer. A redirect off the web throws RedirectRefused.
  */
 export async function sendFollowingRedirects(
   send: SendRequest,
@@ -36,7 +51,9 @@ export async function sendFollowingRedirects(
     if (location === null || hop === MAX_REDIRECTS) return answer;
     // The redirect's own body is never read; destroying it frees the connection.
     answer.body.on('error', () => {}).destroy();
-    outgoing = nextHop(outgoing, answer.statusCode, new URL(location, url));
+    const next = new URL(location, url);
+    if (!WEB_SCHEMES.has(next.protocol)) throw new RedirectRefused(next.protocol, answer.headers);
+    outgoing = nextHop(outgoing, answer.statusCode, next);
   }
 }
 

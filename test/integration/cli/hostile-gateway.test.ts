@@ -1,0 +1,108 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { StatusView } from '../../../main/cli/status/status-view.ts';
+import {
+  linkAnswer,
+  startHostileGateway,
+  type HostileGateway,
+} from '../../support/hostile-gateway.ts';
+import { runCli, startCli, waitFor, workspace } from './harness.ts';
+
+// The CLI in front of a gateway that misbehaves: refusals at start, limits as flags, Ctrl+C.
+
+let ws: ReturnType<typeof workspace> | undefined;
+let gateway: HostileGateway | undefined;
+afterEach(async () => {
+  ws?.remove();
+  await gateway?.close();
+  ws = undefined;
+  gateway = undefined;
+});
+
+const KEY = 'sk-hostile-cli-0000';
+
+describe('headers Atelier must set itself', () => {
+  it.each([
+    'Content-Length: 5',
+    'Host: evil.example',
+    'Transfer-Encoding: chunked',
+    'Connection: close',
+  ])('--header %j is refused at start with exit 2, nothing sent', async (header) => {
+    gateway = await startHostileGateway((_req, res) => void res.writeHead(500).end());
+    ws = workspace({ 'p.txt': 'a prompt\n' });
+    const result = await runCli(
+      ['run', 'p.txt', '--gateway', gateway.url, '--model', 'flux-schnell', '--header', header],
+      { cwd: ws.dir, key: KEY },
+    );
+    expect(result.code).toBe(2);
+    const name = header.slice(0, header.indexOf(':'));
+    expect(result.stderr).toContain(`--header ${name}`);
+    expect(result.stderr).toMatch(/Atelier sets it itself/);
+    expect(gateway.requests).toEqual([]);
+  });
+});
+
+describe('limit flags', () => {
+  it.each([
+    ['--max-image-mb', '0'],
+    ['--max-video-mb', 'lots'],
+    ['--download-idle-s', '0'],
+    ['--max-answer-mb', '100000'],
+  ])('%s %s is a usage error (exit 2)', async (flag, value) => {
+    ws = workspace({ 'p.txt': 'a prompt\n' });
+    const result = await runCli(['run', 'p.txt', '--demo', flag, value], { cwd: ws.dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`${flag} must be a whole number from 1 to`);
+  });
+
+  it('--max-image-mb caps a download; the summary and status say why it failed', async () => {
+    gateway = await startHostileGateway((req, res, { url }) => {
+      if (req.method === 'POST') return linkAnswer(res, [`${url}/files/big.png`]);
+      res.writeHead(200, {
+        'content-type': 'image/png',
+        'content-length': String(3 * 1024 * 1024),
+      });
+      res.end(Buffer.alloc(3 * 1024 * 1024));
+    });
+    ws = workspace({ 'p.txt': 'a prompt\n' });
+    const result = await runCli(
+      ['run', 'p.txt', '--gateway', gateway.url, '--model', 'flux-schnell', '--max-image-mb', '1'],
+      { cwd: ws.dir, key: KEY },
+    );
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(
+      /Downloads that failed:\n {2}#1 "a prompt", image 1: .*larger than the 1 MB limit/,
+    );
+    // one download, not retried
+    expect(gateway.requests.filter((line) => line.startsWith('GET'))).toHaveLength(1);
+    const status = JSON.parse((await runCli(['status', '--json'], { cwd: ws.dir })).stdout);
+    expect((status as StatusView).batches[0]?.downloads).toMatchObject({ failed: 1, done: 0 });
+  });
+});
+
+describe('Ctrl+C during a download that stalls', () => {
+  it('the first press stops the download too: the run ends at once and the image waits for resume', async () => {
+    gateway = await startHostileGateway((req, res, { url }) => {
+      if (req.method === 'POST') return linkAnswer(res, [`${url}/files/stuck.png`]);
+      res.writeHead(200, { 'content-type': 'image/png' });
+      res.write(Buffer.from([0x89, 0x50, 0x4e, 0x47])); // then nothing, for ever
+    });
+    const sim = gateway;
+    ws = workspace({ 'p.txt': 'a prompt\n' });
+    const cli = startCli(['run', 'p.txt', '--gateway', sim.url, '--model', 'flux-schnell'], {
+      cwd: ws.dir,
+      key: KEY,
+    });
+    await waitFor(() => sim.requests.some((line) => line.startsWith('GET')));
+    const pressed = Date.now();
+    cli.child.kill('SIGINT');
+    const result = await cli.done;
+    expect(Date.now() - pressed).toBeLessThan(3_000);
+    expect(result.code).toBe(130);
+    expect(result.stdout).toContain('Paused by Ctrl+C');
+
+    const status = JSON.parse((await runCli(['status', '--json'], { cwd: ws.dir })).stdout);
+    const [batch] = (status as StatusView).batches;
+    expect(batch?.jobs).toMatchObject({ succeeded: 1 });
+    expect(batch?.downloads).toMatchObject({ pending: 1, failed: 0, done: 0 });
+  });
+});
