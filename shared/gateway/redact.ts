@@ -6,8 +6,9 @@ import { keyForms, keySpans, mergeSpans } from './key-forms.ts';
  * gateway may echo it in (see key-forms.ts), whatever its shape.
  */
 // (not inside a word: "task-failed", "disk-full" and "risk-free" are not keys)
-const SK_KEY = /(?<![A-Za-z0-9])sk-[A-Za-z0-9._~+/=-]{3,}/g;
-const BEARER = /(Bearer\s+)[^\s"',;()]+/gi;
+// (nor a full stop that ends the sentence around a key: "sent with Bearer sk-….")
+const SK_KEY = /(?<![A-Za-z0-9])sk-[A-Za-z0-9._~+/=-]{2,}[A-Za-z0-9_~+/=-]/g;
+const BEARER = /(Bearer\s+)[^\s"',;()]*[^\s"',;().]/gi;
 /** Text without either marker needs no looking by shape: a cheap test, as this runs on every call. */
 const MAY_HOLD_KEY = /sk-|bearer/i;
 

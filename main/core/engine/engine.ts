@@ -56,6 +56,11 @@ export interface EngineOptions {
   /** A download body silent this long is given up (and tried again). */
   downloadIdleMs?: number;
   maxImagePixels?: number;
+  /**
+   * After a graceful stop's last answers, how long downloads may still run (1.5 s): a healthy
+   * one lands before its link can expire, one that stalls does not hold the stop.
+   */
+  stopGraceMs?: number;
   /** How often progress events may fire. */
   progressIntervalMs?: number;
   now?: () => number;
@@ -95,6 +100,9 @@ export class Engine extends EventEmitter<EngineEvents> {
   private readonly rate: RequestRateLimit | null;
   private readonly running = new Map<number, AbortController>();
   private readonly downloading = new Map<number, AbortController>();
+  private readonly stopGraceMs: number;
+  /** A stop's grace is over (or it aborts): no download starts any more. */
+  private downloadsClosed = false;
   private readonly batchCache = new Map<number, Batch>();
   private readonly finishRate = new FinishRate();
   private readonly throttle: ProgressThrottle;
@@ -123,6 +131,7 @@ export class Engine extends EventEmitter<EngineEvents> {
   constructor(options: EngineOptions) {
     super();
     const now = options.now ?? Date.now;
+    this.stopGraceMs = options.stopGraceMs ?? 1500;
     this.store = options.store;
     // a bad template is refused before any work
     const template = compileTemplate(options.namingTemplate ?? DEFAULT_TEMPLATE);
@@ -225,18 +234,18 @@ export class Engine extends EventEmitter<EngineEvents> {
   /**
    * Stops taking work. In-flight requests finish (they may be paid for) unless `abort` is
    * set: then requests that never left go back to the queue, and requests already sent fail
-   * as uncertain (as after a crash). Downloads stop either way and go back to pending with
-   * their link or bytes: they cost nothing to run again, and one that stalls must not hold
-   * the stop. Video tasks already submitted stop being polled either way and stay running for
+   * as uncertain (as after a crash). Downloads get `stopGraceMs` after the last answer (none
+   * when aborting), then go back to pending with their link or bytes: a healthy one lands
+   * before its link can expire, and one that stalls does not hold the stop. Video tasks already submitted stop being polled either way and stay running for
    * the next start to poll. Releases the queue for another process.
    */
   stop(options: { abort?: boolean } = {}): Promise<void> {
     if (this.state === 'stopped') return Promise.resolve();
-    for (const controller of this.downloading.values()) controller.abort(ENGINE_STOPPING);
     // A second call may turn a graceful stop into an abort, never the reverse.
     if (options.abort && !this.aborting) {
       this.aborting = true;
       for (const controller of this.running.values()) controller.abort(ENGINE_STOPPING);
+      this.closeDownloads();
     }
     this.stopping ??= this.drainAndStop();
     return this.stopping;
@@ -246,8 +255,11 @@ export class Engine extends EventEmitter<EngineEvents> {
     this.state = 'draining';
     this.clearWake();
     for (const id of this.ctx.pollingVideos) this.running.get(id)?.abort(ENGINE_STOPPING);
-    // Requests first: the last answers may still hand their images to the download pool.
+    // Requests first: the last answers may still hand their images to the download pool,
+    // which gets a moment to write them before the rest wait, pending, for the next start.
     await this.requests.onIdle();
+    if (!this.aborting) await this.downloadsFinishedWithin(this.stopGraceMs);
+    this.closeDownloads();
     await this.downloads.onIdle();
     await this.ctx.placer.close();
     this.state = 'stopped';
@@ -259,6 +271,30 @@ export class Engine extends EventEmitter<EngineEvents> {
     this.throttle.flush();
     this.throttle.stop();
     this.settleIdle('stopped');
+  }
+
+  /** True once no download runs and none waits to be claimed now, or after `ms`. */
+  private async downloadsFinishedWithin(ms: number): Promise<void> {
+    const deadline = this.ctx.now() + ms;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+    const settled = (async () => {
+      while (this.ctx.now() < deadline) {
+        await this.downloads.onIdle();
+        // outcomes and done marks committed, then one more claim for what they handed over
+        this.writes.flush();
+        this.pump();
+        await new Promise((resolve) => setImmediate(resolve));
+        if (this.downloading.size + this.downloadsReserved === 0 && !this.pumpQueued) return;
+      }
+    })();
+    await Promise.race([settled, late]);
+    clearTimeout(timer);
+  }
+
+  private closeDownloads(): void {
+    this.downloadsClosed = true;
+    for (const controller of this.downloading.values()) controller.abort(ENGINE_STOPPING);
   }
 
   /** Resolves when nothing is left to do now: all done, the queue paused, or stopped. */
@@ -407,7 +443,7 @@ export class Engine extends EventEmitter<EngineEvents> {
     this.throttle.touch(this.ctx.now());
     if (this.pumpQueued) return;
     this.pumpQueued = true;
-    if (this.state !== 'running') {
+    if (!this.downloadsOpen()) {
       setImmediate(() => {
         this.pumpQueued = false;
         this.settleWhileNotRunning();
@@ -447,10 +483,12 @@ export class Engine extends EventEmitter<EngineEvents> {
 
   /** Inside the turn's transaction: claims jobs for free request slots and due downloads. */
   private claimWork(): Claim | null {
-    if (this.state !== 'running') return null;
+    // A graceful stop takes no new job, but still writes what the last answers brought.
+    if (this.state !== 'running' && !this.downloadsOpen()) return null;
     const now = this.ctx.now();
     this.requests.concurrency = this.ctx.aimd.limit;
-    let free = this.ctx.aimd.limit - this.running.size + this.finishing;
+    let free =
+      this.state === 'running' ? this.ctx.aimd.limit - this.running.size + this.finishing : 0;
     // one request at a time and refused: the next waits as long as the refused one was told
     const heldUntil = this.ctx.aimd.heldUntil;
     if (free > 0 && heldUntil > now) {
@@ -486,6 +524,7 @@ export class Engine extends EventEmitter<EngineEvents> {
     this.rate?.take(claim.jobs.length, this.ctx.now());
     for (const { job, attemptId } of claim.jobs) this.launch(job, attemptId);
     for (const download of claim.downloads) this.launchDownload(download);
+    if (this.state !== 'running') return this.settleWhileNotRunning();
     this.checkIdle(claim.nothingToClaim);
   }
 
@@ -515,8 +554,8 @@ export class Engine extends EventEmitter<EngineEvents> {
   private launchDownload(download: PreparedDownload): void {
     const { image } = download;
     const controller = new AbortController();
-    // (handed over by an answer that came while stopping: it waits, pending, for the next start)
-    if (this.state !== 'running') controller.abort(ENGINE_STOPPING);
+    // (handed over after the stop's grace: it waits, pending, for the next start)
+    if (!this.downloadsOpen()) controller.abort(ENGINE_STOPPING);
     this.downloading.set(image.id, controller);
     void this.downloads
       .add(() =>
@@ -570,9 +609,13 @@ export class Engine extends EventEmitter<EngineEvents> {
    */
   private reserveDownloads(count: number): boolean {
     const held = this.downloading.size + this.downloadsReserved + count;
-    if (this.state !== 'running' || held > 2 * this.downloadLimit) return false;
+    if (!this.downloadsOpen() || held > 2 * this.downloadLimit) return false;
     this.downloadsReserved += count;
     return true;
+  }
+
+  private downloadsOpen(): boolean {
+    return this.state === 'running' || (this.state === 'draining' && !this.downloadsClosed);
   }
 
   private batchOf(batchId: number): Batch {

@@ -160,18 +160,22 @@ describe('download limits', () => {
     expect(image!.failureReason).toMatch(/Atelier gave up after 5 tries/);
   });
 
-  it('a graceful stop (the first Ctrl+C) aborts a download in progress; it stays pending with its link', async () => {
-    rig = await hostileRig((req, res, { url }) => {
-      if (isGenerate(req.method, req.url)) return linkAnswer(res, [`${url}/files/forever.png`]);
-      res.writeHead(200, { 'content-type': 'image/png' });
-      res.write(Buffer.from([0x89, 0x50, 0x4e, 0x47])); // and nothing more, ever
-    });
+  it('a graceful stop (the first Ctrl+C) aborts a download in progress after its grace; it stays pending with its link', async () => {
+    rig = await hostileRig(
+      (req, res, { url }) => {
+        if (isGenerate(req.method, req.url)) return linkAnswer(res, [`${url}/files/forever.png`]);
+        res.writeHead(200, { 'content-type': 'image/png' });
+        res.write(Buffer.from([0x89, 0x50, 0x4e, 0x47])); // and nothing more, ever
+      },
+      { engine: { stopGraceMs: 200 } },
+    );
     const batch = rig.batch(1);
     await until(() => rig!.engine.progress().downloading === 1, 'the download is in progress');
     await until(() => rig!.gateway.requests.some((line) => line.includes('/files/')), 'it is read');
     const stopping = Date.now();
     await rig.engine.stop();
-    expect(Date.now() - stopping).toBeLessThan(2_000);
+    expect(Date.now() - stopping).toBeGreaterThanOrEqual(200);
+    expect(Date.now() - stopping).toBeLessThan(1_500);
     const [image] = imagesOf(rig, batch);
     expect(image).toMatchObject({
       downloadState: 'pending',
