@@ -1,5 +1,6 @@
 import { keepYoungGenerationSmall } from '../core/runtime/young-generation.ts';
 import { ConfigError, UsageError, type Command } from './command.ts';
+import { describeStoreFailure } from './store-failure.ts';
 
 /**
  * Each command's module is loaded only when it runs: Node strips the types of every file it
@@ -105,6 +106,11 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (error instanceof ConfigError) {
       console.error(`atelier ${command.name}: ${error.message}`);
+      return 2;
+    }
+    const storeFailure = describeStoreFailure(error);
+    if (storeFailure) {
+      console.error(`atelier ${command.name}: ${storeFailure}`);
       return 2;
     }
     throw error;

@@ -23,7 +23,10 @@ export const canMount = (() => {
   }
 })();
 
-export const SKIP_REASON = 'mounting a tmpfs is not allowed here (needs root)';
+/** A test's title, saying why it is skipped where mounting is refused. */
+export function mountTitle(title: string): string {
+  return canMount ? title : `${title} [skipped: mounting a tmpfs needs root]`;
+}
 
 const mounted = new Set<string>();
 

@@ -12,7 +12,9 @@ export function pauseKind(code: string | null): PauseKind {
   if (/quota|balance|credit|billing|payment/.test(c)) return 'balance';
   if (/permission|not_allowed|forbidden|access/.test(c)) return 'permission';
   if (/auth|key|token|401/.test(c)) return 'auth';
-  if (c === 'disk-full' || c === 'unwritable') return 'disk';
+  if (c === 'disk-full' || c === 'unwritable' || c === 'io' || c.startsWith('data-folder-')) {
+    return 'disk';
+  }
   return 'other';
 }
 
@@ -21,7 +23,7 @@ export const PAUSE_FIX: Record<PauseKind, string> = {
   auth: 'Check the key in ATELIER_API_KEY (a gateway key, "sk-…"),',
   permission: 'Check which models this key may use in the gateway console,',
   balance: "Top up the account or raise the key's quota in the gateway console,",
-  disk: 'Free disk space or make the library folder writable,',
+  disk: 'Free disk space, or make the folder named above writable again,',
   manual: 'When ready,',
   other: 'Fix the cause above,',
 };

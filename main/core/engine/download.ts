@@ -21,8 +21,12 @@ import { mayRetry, retryDelayMs } from './backoff.ts';
 import type { EngineContext } from './context.ts';
 import { expectedFormat, metadataFor, namingInputFor } from './job-request.ts';
 
-/** Library failures that no retry of the same download can mend: the person must act. */
-export const STOPS_THE_QUEUE: ReadonlySet<string> = new Set(['disk-full', 'unwritable']);
+/**
+ * Library failures that no retry of the same download can mend: the person must act. Every
+ * failure of the disk is one: going on would keep generating (and paying for) images that
+ * cannot be written, while their links expire.
+ */
+export const STOPS_THE_QUEUE: ReadonlySet<string> = new Set(['disk-full', 'unwritable', 'io']);
 
 /** A claimed download with what it needs; stored bytes are read and named at claim time. */
 export interface PreparedDownload {

@@ -12,7 +12,7 @@ export type LibraryWriteErrorKind =
   | 'unwritable' // permissions, read-only volume, a path component that is not a folder
   | 'network' // the download failed mid-body
   | 'aborted'
-  | 'io'; // any other file-system failure
+  | 'io'; // any other file-system failure (the disk's: it stops the queue too)
 
 export class LibraryWriteError extends Error {
   readonly kind: LibraryWriteErrorKind;
@@ -58,9 +58,23 @@ export function fromFsError(error: unknown, action: string, path: string): Libra
           'Free some space or choose another library folder, then retry the downloads.',
         cause,
       );
+    case 'EROFS':
+      return new LibraryWriteError(
+        'unwritable',
+        `Could not ${action} at ${path}: the volume is read-only (${code}). ` +
+          'Make it writable again (remount it), or choose another library folder.',
+        cause,
+      );
+    case 'ENOENT':
+      return new LibraryWriteError(
+        'unwritable',
+        `Could not ${action} at ${path}: a folder on the way is missing and could not be ` +
+          `created (${code}); was a drive unmounted or a folder removed? Restore it, or ` +
+          'choose another library folder.',
+        cause,
+      );
     case 'EACCES':
     case 'EPERM':
-    case 'EROFS':
       return new LibraryWriteError(
         'unwritable',
         `Could not ${action} at ${path}: the folder is not writable (${code}). ` +

@@ -1,4 +1,3 @@
-import Database from 'better-sqlite3';
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -9,7 +8,7 @@ import {
   fillDisk,
   mountTmpfs,
   remount,
-  SKIP_REASON,
+  mountTitle,
   unmountAll,
 } from '../../support/mounts.ts';
 import { runCli, startCli, summaryOf, waitFor, workspace, type CliResult } from './harness.ts';
@@ -75,7 +74,7 @@ describe('a library folder that cannot be used is refused before any request (ex
     expect((status as StatusView).batches).toEqual([]);
   });
 
-  it.runIf(canMount)('--out on a read-only volume', async () => {
+  it.runIf(canMount)(mountTitle('--out on a read-only volume'), async () => {
     const gw = await simulator();
     ws = workspace({ 'p.txt': prompts(2) });
     mountTmpfs(ws.path('ro'), '1m', { readOnly: true });
@@ -87,91 +86,102 @@ describe('a library folder that cannot be used is refused before any request (ex
     expect(gw.ledger.entries()).toHaveLength(0);
   });
 
-  it.runIf(canMount)('resume, when the saved library has become read-only', async () => {
-    const gw = await simulator();
-    ws = workspace({ 'p.txt': prompts(2) });
-    mountTmpfs(ws.path('lib'), '1m');
-    const first = await runCli(runArgs(gw, '--out', 'lib', '--json'), {
-      cwd: ws.dir,
-      key: gw.key,
-    });
-    expect(first.code).toBe(0);
-    const charged = gw.ledger.entries().length;
-    remount(ws.path('lib'), 'ro');
-    const result = await runCli(['resume'], { cwd: ws.dir, key: gw.key });
-    expectClearRefusal(result, ws.path('lib'), /read-only/);
-    expect(gw.ledger.entries()).toHaveLength(charged);
-  });
+  it.runIf(canMount)(
+    mountTitle('resume, when the saved library has become read-only'),
+    async () => {
+      const gw = await simulator();
+      ws = workspace({ 'p.txt': prompts(2) });
+      mountTmpfs(ws.path('lib'), '1m');
+      const first = await runCli(runArgs(gw, '--out', 'lib', '--json'), {
+        cwd: ws.dir,
+        key: gw.key,
+      });
+      expect(first.code).toBe(0);
+      const charged = gw.ledger.entries().length;
+      remount(ws.path('lib'), 'ro');
+      const result = await runCli(['resume'], { cwd: ws.dir, key: gw.key });
+      expectClearRefusal(result, ws.path('lib'), /read-only/);
+      expect(gw.ledger.entries()).toHaveLength(charged);
+    },
+  );
 });
 
-describe.runIf(canMount)('the data folder on a disk that fills up mid-run (a small tmpfs)', () => {
-  it('stops sending, keeps what was received, says so in one message (exit 1); resume after freeing space finishes, each prompt generated once', async () => {
-    const count = 60;
-    const gw = await simulator(30);
-    ws = workspace({ 'p.txt': prompts(count) });
-    const data = ws.path('data');
-    mountTmpfs(data, '2m');
-    const run = startCli(
-      runArgs(gw, '--data', 'data', '--out', 'lib', '--response-format', 'b64_json'),
-      { cwd: ws.dir, key: gw.key },
-    );
-    await waitFor(() => gw.ledger.entries().length >= 10, 30_000);
-    const filler = fillDisk(data);
-    const result = await run.done;
-    const output = result.stdout + result.stderr;
-    expect(result.code, output).toBe(1);
-    expect(output).not.toMatch(STACK);
-    expect(output).not.toContain('internal error');
-    expect(output).toContain(`the data folder ${data} is full`);
-    expect(output).toContain('atelier resume --data data');
-    const charged = gw.ledger.entries().length;
-    expect(charged).toBeLessThan(count);
+describe.runIf(canMount)(
+  mountTitle('the data folder on a disk that fills up mid-run (a small tmpfs)'),
+  () => {
+    it('stops sending, keeps what was received, says so in one message (exit 1); resume after freeing space finishes, each prompt generated once', async () => {
+      const count = 60;
+      const gw = await simulator(30);
+      ws = workspace({ 'p.txt': prompts(count) });
+      const data = ws.path('data');
+      mountTmpfs(data, '8m');
+      const run = startCli(
+        runArgs(gw, '--data', 'data', '--out', 'lib', '--response-format', 'b64_json'),
+        { cwd: ws.dir, key: gw.key },
+      );
+      await waitFor(() => gw.ledger.entries().length >= 10, 30_000);
+      const filler = fillDisk(data);
+      const result = await run.done;
+      const output = result.stdout + result.stderr;
+      if (process.env.SHOW_OUTPUT) console.log(output);
+      expect(result.code, output).toBe(1);
+      expect(output).not.toMatch(STACK);
+      expect(output).not.toContain('internal error');
+      expect(output).toContain(`the data folder ${data} is full`);
+      expect(output).toContain('atelier resume --data data');
+      const charged = gw.ledger.entries().length;
+      expect(charged).toBeLessThan(count);
 
-    rmSync(filler);
-    const resumed = await runCli(['resume', '--data', 'data', '--json'], {
-      cwd: ws.dir,
-      key: gw.key,
-    });
-    expect(resumed.code, resumed.stderr).toBe(0);
-    const summary = summaryOf(resumed);
-    expect(summary.jobs).toMatchObject({ total: count, succeeded: count });
-    expect(summary.images.onDisk).toBe(count);
-    // each prompt generated once: what was answered while the disk was full was not resent
-    expect(gw.ledger.entries()).toHaveLength(count);
-    expect(ws.files('lib', 'p')).toHaveLength(count);
-  }, 60_000);
-});
+      rmSync(filler);
+      const resumed = await runCli(['resume', '--data', 'data', '--json'], {
+        cwd: ws.dir,
+        key: gw.key,
+      });
+      expect(resumed.code, resumed.stderr).toBe(0);
+      const summary = summaryOf(resumed);
+      expect(summary.jobs).toMatchObject({ total: count, succeeded: count });
+      expect(summary.images.onDisk).toBe(count);
+      // each prompt generated once: what was answered while the disk was full was not resent
+      expect(gw.ledger.entries()).toHaveLength(count);
+      expect(ws.files('lib', 'p')).toHaveLength(count);
+    }, 60_000);
+  },
+);
 
 describe('a data folder that cannot be used (exit 2, never "a bug")', () => {
-  it.runIf(canMount)('on a read-only volume: status still reads it; run and resume refuse', async () => {
-    ws = workspace({ 'p.txt': prompts(1) });
-    mountTmpfs(ws.path('ro'), '2m');
-    const first = await runCli(['run', '../p.txt', '--demo', '--data', 'data', '--json'], {
-      cwd: ws.path('ro'),
-    });
-    expect(first.code, first.stderr).toBe(0);
-    remount(ws.path('ro'), 'ro');
-    const data = ws.path('ro', 'data');
+  it.runIf(canMount)(
+    mountTitle('on a read-only volume: status still reads it; run and resume refuse'),
+    async () => {
+      ws = workspace({ 'p.txt': prompts(1) });
+      mountTmpfs(ws.path('ro'), '2m');
+      const first = await runCli(['run', '../p.txt', '--demo', '--data', 'data', '--json'], {
+        cwd: ws.path('ro'),
+      });
+      expect(first.code, first.stderr).toBe(0);
+      remount(ws.path('ro'), 'ro');
+      const data = ws.path('ro', 'data');
 
-    const status = await runCli(['status', '--data', data, '--json'], { cwd: ws.dir });
-    expect(status.code, status.stderr).toBe(0);
-    const view = JSON.parse(status.stdout) as StatusView;
-    expect(view.batches).toHaveLength(1);
-    expect(view.batches[0]!.jobs).toMatchObject({ succeeded: 1 });
-    const human = await runCli(['status', '--data', data], { cwd: ws.dir });
-    expect(human.code).toBe(0);
-    expect(human.stdout).toContain('read-only');
+      const status = await runCli(['status', '--data', data, '--json'], { cwd: ws.dir });
+      expect(status.code, status.stderr).toBe(0);
+      const view = JSON.parse(status.stdout) as StatusView;
+      expect(view.batches).toHaveLength(1);
+      expect(view.batches[0]!.jobs).toMatchObject({ succeeded: 1 });
+      const human = await runCli(['status', '--data', data], { cwd: ws.dir });
+      expect(human.code).toBe(0);
+      expect(human.stdout).toContain('1 succeeded');
+      expect(human.stderr).toContain(`the data folder ${data} is read-only`);
 
-    for (const command of [
-      ['resume', '--data', data],
-      ['run', 'p.txt', '--demo', '--data', data],
-    ]) {
-      const result = await runCli(command, { cwd: ws.dir });
-      expectClearRefusal(result, data, /read-only/, '--data DIR');
-    }
-  });
+      for (const command of [
+        ['resume', '--data', data],
+        ['run', 'p.txt', '--demo', '--data', data],
+      ]) {
+        const result = await runCli(command, { cwd: ws.dir });
+        expectClearRefusal(result, data, /read-only/, '--data DIR');
+      }
+    },
+  );
 
-  it.runIf(canMount)('--data under a read-only parent', async () => {
+  it.runIf(canMount)(mountTitle('--data under a read-only parent'), async () => {
     ws = workspace({ 'p.txt': prompts(1) });
     mountTmpfs(ws.path('ro'), '1m', { readOnly: true });
     const data = ws.path('ro', 'new-data');

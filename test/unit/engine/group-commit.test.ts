@@ -64,7 +64,7 @@ describe('GroupCommit', () => {
   });
 
   it.each(['SQLITE_FULL', 'SQLITE_READONLY', 'SQLITE_IOERR_WRITE'])(
-    'fails the whole group on %s, the disk\'s failure and not one write\'s: none is redone alone',
+    "fails the whole group on %s, the disk's failure and not one write's: none is redone alone",
     async (code) => {
       // The disk has room for a small write (a claim) but not for the group: redone alone, the
       // claim would commit and send new requests while the answers before it are lost.
