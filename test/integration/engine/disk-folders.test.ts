@@ -25,8 +25,7 @@ import {
 
 let rig: EngineRig | null = null;
 afterEach(async () => {
-  await rig?.engine.stop({ abort: true });
-  // (lazily, before the rig's folder is removed: the store may still hold its files open)
+  // first, and lazily: whatever happens next (an engine that does not stop), no mount is left
   unmountAll();
   await rig?.close();
   rig = null;
