@@ -2,6 +2,7 @@ import { redact } from '../../shared/gateway/redact.ts';
 import { keepYoungGenerationSmall } from '../core/runtime/young-generation.ts';
 import { printable } from '../../shared/text/printable.ts';
 import { ConfigError, UsageError, type Command } from './command.ts';
+import { describeStoreFailure } from './store-failure.ts';
 
 /**
  * Each command's module is loaded only when it runs: Node strips the types of every file it
@@ -116,6 +117,11 @@ export async function main(argv: string[]): Promise<number> {
       console.error(
         redact(`atelier ${command.name}: ${printable(error.message, { multiline: true })}`, key),
       );
+      return 2;
+    }
+    const storeFailure = describeStoreFailure(error);
+    if (storeFailure) {
+      console.error(`atelier ${command.name}: ${storeFailure}`);
       return 2;
     }
     throw error;

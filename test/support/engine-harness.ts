@@ -46,6 +46,8 @@ export interface RigOptions {
   profile?: Omit<GatewayProfileInput, 'baseUrl'>;
   /** Don't start the engine (the test starts it, e.g. after breaking the library). */
   start?: boolean;
+  /** Where the database goes in the rig's folder (e.g. on a small disk the test mounts). */
+  dbFile?: (dir: string) => string;
 }
 
 export function baseJob(i: number, overrides: Partial<NewJob> = {}): NewJob {
@@ -55,7 +57,7 @@ export function baseJob(i: number, overrides: Partial<NewJob> = {}): NewJob {
 export async function engineRig(options: RigOptions = {}): Promise<EngineRig> {
   const dir = mkdtempSync(join(tmpdir(), 'atelier-engine-'));
   const libraryDir = join(dir, 'library');
-  const dbFile = join(dir, 'atelier.db');
+  const dbFile = options.dbFile?.(dir) ?? join(dir, 'atelier.db');
   const store = openStore(dbFile);
   const gateway = await startGateway(options.gateway ?? {});
   const catalogue = options.catalogue ?? createCatalogue();

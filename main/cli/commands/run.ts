@@ -12,7 +12,12 @@ import { describeHolder } from '../../core/store/runner-lease.ts';
 import type { Store } from '../../core/store/store.ts';
 import { printable } from '../../../shared/text/printable.ts';
 import { ConfigError, intFlag, oneOf, parseFlags, UsageError, type Command } from '../command.ts';
-import { dataFlagSuffix, openDataFolder, resolveDataDir } from '../data-folder.ts';
+import {
+  dataFlagSuffix,
+  openDataFolder,
+  requireUsableLibrary,
+  resolveDataDir,
+} from '../data-folder.ts';
 import { runEngineSession } from '../run/engine-session.ts';
 import { remoteProfile, requireApiKey } from '../run/gateway-connection.ts';
 import { limitFlags } from '../run/limit-flags.ts';
@@ -126,6 +131,8 @@ Examples:
     const catalogue = loadCatalogue(dataDir);
     const store = openDataFolder(dataDir);
     try {
+      // (Engine.start checks it too; here nothing is imported that could not run)
+      requireUsableLibrary(settings.library);
       // Before the import: it holds the write lock for its whole second pass, which would
       // starve a running engine's writes.
       const holder = liveRunner(store);

@@ -1,7 +1,12 @@
 import { join } from 'node:path';
 import type { Store } from '../../core/store/store.ts';
 import { parseFlags, UsageError, type Command } from '../command.ts';
-import { dataFlagSuffix, hasDatabase, openDataFolder, resolveDataDir } from '../data-folder.ts';
+import {
+  dataFlagSuffix,
+  hasDatabase,
+  openDataFolderToRead,
+  resolveDataDir,
+} from '../data-folder.ts';
 import { countNotImages } from '../run/failed-downloads.ts';
 import { failureCounts } from '../run/failure-counts.ts';
 import { liveRunner } from '../run/live-runner.ts';
@@ -54,7 +59,13 @@ function emptyStatus(dataDir: string, saved: SavedSettings | null): StatusView {
 }
 
 function readStatus(dataDir: string, saved: SavedSettings | null): StatusView {
-  const store = openDataFolder(dataDir);
+  const { store, readOnly } = openDataFolderToRead(dataDir);
+  if (readOnly) {
+    process.stderr.write(
+      `Note: the data folder ${dataDir} is read-only: shown as it is; nothing can run there ` +
+        'until it is writable again.\n',
+    );
+  }
   try {
     return {
       ...emptyStatus(dataDir, saved),

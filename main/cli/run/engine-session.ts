@@ -1,10 +1,12 @@
 import type { Catalogue } from '../../../shared/gateway/catalogue.ts';
-import { Engine, EngineBusyError } from '../../core/engine/engine.ts';
+import { Engine, EngineBusyError, type StartReport } from '../../core/engine/engine.ts';
 import type { EngineProgress } from '../../core/engine/progress.ts';
-import type { RecoveryReport } from '../../core/store/recovery.ts';
+import { LibraryFolderError } from '../../core/library/library-folder.ts';
+import { StoreDiskError } from '../../core/store/store-errors.ts';
 import type { Batch } from '../../core/store/rows.ts';
 import type { Store } from '../../core/store/store.ts';
 import { ConfigError } from '../command.ts';
+import { libraryRefusal } from '../data-folder.ts';
 import { countNotImages, failedDownloadExamples } from './failed-downloads.ts';
 import { failureCounts } from './failure-counts.ts';
 import { connectGateway, type GatewayConnection } from './gateway-connection.ts';
@@ -160,15 +162,23 @@ async function startEngine(
   connection: GatewayConnection,
   options: SessionOptions,
 ): Promise<string[]> {
-  let report: RecoveryReport;
+  let report: StartReport;
   try {
     report = await engine.start();
   } catch (error) {
+    if (error instanceof LibraryFolderError) throw libraryRefusal(error.folder, error.problem);
+    if (error instanceof StoreDiskError) throw new ConfigError(error.message);
     if (!(error instanceof EngineBusyError)) throw error;
     options.onBusy?.();
     throw new ConfigError(error.message);
   }
   const notes = [`Sending requests to ${connection.description}.`];
+  if (report.answersRecorded > 0) {
+    notes.push(
+      `Recorded ${report.answersRecorded} answer(s) received while the data folder could not ` +
+        'be written (they were kept in the library meanwhile); their images are written now.',
+    );
+  }
   if (report.uncertain.length > 0) {
     notes.push(
       `${report.uncertain.length} prompt(s) were in flight when Atelier last stopped: they may ` +
@@ -288,12 +298,8 @@ function collectSummary(
 ): RunSummary {
   const { store, batch } = options;
   const progress = engine.progress();
-  const queue = store.queue.get();
-  const paused = queue.paused
-    ? { reason: queue.pauseReason ?? 'Paused.', code: queue.pauseCode }
-    : outcome === 'paused'
-      ? STOPPED
-      : null;
+  // (the engine's: a data folder that refuses writes could not record its pause)
+  const paused = progress.paused ?? (outcome === 'paused' ? STOPPED : null);
   return buildSummary({
     outcome,
     batch,

@@ -15,7 +15,9 @@ export function pauseKind(code: string | null): PauseKind {
   if (/quota|balance|credit|billing|payment/.test(c)) return 'balance';
   if (/permission|not_allowed|forbidden|access/.test(c)) return 'permission';
   if (/auth|key|token|401/.test(c)) return 'auth';
-  if (c === 'disk-full' || c === 'unwritable') return 'disk';
+  if (c === 'disk-full' || c === 'unwritable' || c === 'io' || c.startsWith('data-folder-')) {
+    return 'disk';
+  }
   return 'other';
 }
 
@@ -27,7 +29,7 @@ export const PAUSE_FIX: Record<PauseKind, string> = {
   'rate-limit':
     'Wait until the gateway accepts requests again (a lower --concurrency or an --rpm cap ' +
     'sends fewer),',
-  disk: 'Free disk space or make the library folder writable,',
+  disk: 'Free disk space, or make the folder named above writable again,',
   manual: 'When ready,',
   other: 'Fix the cause above,',
 };

@@ -7,6 +7,7 @@ import type { AdaptiveConcurrency } from './adaptive-concurrency.ts';
 import type { BackoffPolicy } from './backoff.ts';
 import type { PreparedDownload } from './download.ts';
 import type { DownloadLimits } from './download-limits.ts';
+import type { UnrecordedAnswer } from './unrecorded-answers.ts';
 
 /** What the job and download runners share with the engine that drives them. */
 export interface EngineContext {
@@ -54,6 +55,11 @@ export interface EngineContext {
   pauseQueue(reason: string, code: string): void;
   /** The queue was paused inside a committed write: tell the listeners. */
   queuePaused(reason: string, code: string): void;
+  /**
+   * The data folder's disk refused to record a paid answer (`error`): the engine stops, and
+   * the answer is kept in the library for the next start to record.
+   */
+  keepUnrecorded(answer: UnrecordedAnswer, error: unknown): Promise<void>;
 }
 
 /** The abort reason of work cut short because the engine stops (not a person's cancel). */

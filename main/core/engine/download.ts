@@ -28,8 +28,12 @@ import type { EngineContext } from './context.ts';
 import { limitBody, tooLarge } from './download-limits.ts';
 import { expectedFormat, metadataFor, namingInputFor } from './job-request.ts';
 
-/** Library failures that no retry of the same download can mend: the person must act. */
-export const STOPS_THE_QUEUE: ReadonlySet<string> = new Set(['disk-full', 'unwritable']);
+/**
+ * Library failures that no retry of the same download can mend: the person must act. Every
+ * failure of the disk is one: going on would keep generating (and paying for) images that
+ * cannot be written, while their links expire.
+ */
+export const STOPS_THE_QUEUE: ReadonlySet<string> = new Set(['disk-full', 'unwritable', 'io']);
 
 /** What the library says of bytes that are no usable image: the same bytes stay so. */
 const NOT_AN_IMAGE: ReadonlySet<string> = new Set(['wrong-format', 'corrupt', 'too-many-pixels']);

@@ -6,12 +6,14 @@ import PQueue from 'p-queue';
 import type { GatewayClient } from '../gateway/client.ts';
 import { removeStaleTempFiles } from '../library/library-fs.ts';
 import { FilePlacer } from '../library/file-placer.ts';
+import { checkLibraryFolder } from '../library/library-folder.ts';
 import { compileTemplate, DEFAULT_TEMPLATE } from '../library/naming.ts';
 import { checkpointInBackground, type BackgroundCheckpoints } from '../store/checkpointer.ts';
 import { recoverAfterCrash, type RecoveryReport } from '../store/recovery.ts';
 import { transact } from '../store/transaction.ts';
 import type { Batch, Image, Job } from '../store/rows.ts';
 import { describeHolder, LEASE_STALE_AFTER_MS, processIsAlive } from '../store/runner-lease.ts';
+import { StoreDiskError, storeDiskProblem } from '../store/store-errors.ts';
 import type { Store } from '../store/store.ts';
 import { AdaptiveConcurrency } from './adaptive-concurrency.ts';
 import { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.ts';
@@ -27,6 +29,12 @@ import { GroupCommit } from './group-commit.ts';
 import { runImageJob } from './image-job.ts';
 import { FinishRate, ProgressThrottle, type EngineProgress } from './progress.ts';
 import { RequestRateLimit } from './rate-limit.ts';
+import {
+  fetchLinkedBytes,
+  keepUnrecordedAnswer,
+  recordUnrecordedAnswers,
+  type UnrecordedAnswer,
+} from './unrecorded-answers.ts';
 import { runVideoJob } from './video-job.ts';
 
 export interface EngineOptions {
@@ -68,6 +76,12 @@ export interface EngineOptions {
 }
 
 export type IdleReason = 'done' | 'paused' | 'stopped';
+
+/** What the start settled: a crash's leftovers, and the answers kept aside last time. */
+export interface StartReport extends RecoveryReport {
+  /** Answers the data folder could not record last time (see unrecorded-answers.ts), now recorded. */
+  answersRecorded: number;
+}
 
 /** What one turn's claim took: jobs now `running` (attempts open) and images `downloading`. */
 interface Claim {
@@ -126,6 +140,8 @@ export class Engine extends EventEmitter<EngineEvents> {
   /** Jobs whose outcome waits in the next commit: their request slots free with it. */
   private finishing = 0;
   private startedAt = 0;
+  /** The data folder's disk refused a write: the engine stops (see storeFailed). */
+  private storeFailure: StoreDiskError | null = null;
   private idleWaiters: Array<(reason: IdleReason) => void> = [];
 
   constructor(options: EngineOptions) {
@@ -178,6 +194,7 @@ export class Engine extends EventEmitter<EngineEvents> {
       wakeAt: (at) => this.wakeAt(at),
       pauseQueue: (reason, code) => this.pause(reason, code),
       queuePaused: (reason, code) => this.announcePause(reason, code),
+      keepUnrecorded: (answer, error) => this.keepUnrecorded(answer, error),
     };
     this.writes = new GroupCommit((fn) => transact(this.store.db, fn, 'immediate'), 5);
     this.throttle = new ProgressThrottle(options.progressIntervalMs ?? 100, () => {
@@ -187,31 +204,52 @@ export class Engine extends EventEmitter<EngineEvents> {
   }
 
   /**
-   * Takes this data folder's queue (refused while another live process runs it), settles
-   * what a crash left (in-flight image jobs fail as uncertain; submitted videos are polled
-   * again; unfinished downloads resume), then starts scheduling.
+   * Checks that the library can take files (a LibraryFolderError if not: nothing is sent),
+   * takes this data folder's queue (refused while another live process runs it), records the
+   * answers a full data folder kept aside last time, settles what a crash left (in-flight image
+   * jobs fail as uncertain; submitted videos are polled again; unfinished downloads resume),
+   * then starts scheduling. A data folder that refuses writes fails it with a StoreDiskError.
    */
-  async start(): Promise<RecoveryReport> {
+  async start(): Promise<StartReport> {
     if (this.state !== 'new') throw new Error('This engine was already started.');
+    // Before anything is sent: every image of a library that cannot take files is paid for
+    // and lost.
+    checkLibraryFolder(this.ctx.libraryDir);
     const now = this.ctx.now();
     const lease = { id: this.runnerId, pid: process.pid, host: hostname(), heartbeatAt: now };
-    const taken = this.store.queue.acquireRunner(lease, {
-      staleAfterMs: LEASE_STALE_AFTER_MS,
-      isAlive: processIsAlive,
-    });
+    let taken: ReturnType<Store['queue']['acquireRunner']>;
+    try {
+      taken = this.store.queue.acquireRunner(lease, {
+        staleAfterMs: LEASE_STALE_AFTER_MS,
+        isAlive: processIsAlive,
+      });
+    } catch (error) {
+      throw this.storeErrorOf(error);
+    }
     if (!taken.acquired) throw new EngineBusyError(describeHolder(taken.holder, now));
     let beats = 0;
     // Every second: a safety net for wake-ups (a retry due while long jobs run); every
     // fifth, the lease's heartbeat.
     this.ticker = setInterval(() => {
-      if (++beats % 5 === 0 && !this.store.queue.heartbeat(this.runnerId, this.ctx.now())) {
-        void this.stop();
-      }
+      if (++beats % 5 === 0 && !this.storeFailure && !this.heartbeat()) void this.stop();
       this.pump();
     }, 1_000);
     this.ticker.unref();
 
-    const report = recoverAfterCrash(this.store, now);
+    let report: StartReport;
+    try {
+      const answersRecorded = await recordUnrecordedAnswers(this.store, this.ctx.libraryDir, now);
+      report = { ...recoverAfterCrash(this.store, now), answersRecorded };
+    } catch (error) {
+      clearInterval(this.ticker);
+      this.state = 'stopped';
+      try {
+        this.store.queue.releaseRunner(this.runnerId);
+      } catch {
+        // the disk refuses this too: the lease goes stale, and the next start takes it
+      }
+      throw this.storeErrorOf(error);
+    }
     this.checkpoints = checkpointInBackground(this.store.db);
     this.ctx.placer.prepare();
     // Holding the lease, no other engine writes these folders: every temp file is a leftover,
@@ -240,7 +278,8 @@ export class Engine extends EventEmitter<EngineEvents> {
    * the next start to poll. Releases the queue for another process.
    */
   stop(options: { abort?: boolean } = {}): Promise<void> {
-    if (this.state === 'stopped') return Promise.resolve();
+    // (`stopped` is set before the last steps of the drain: a caller must still wait for them)
+    if (this.state === 'stopped') return this.stopping ?? Promise.resolve();
     // A second call may turn a graceful stop into an abort, never the reverse.
     if (options.abort && !this.aborting) {
       this.aborting = true;
@@ -258,7 +297,8 @@ export class Engine extends EventEmitter<EngineEvents> {
     // Requests first: the last answers may still hand their images to the download pool,
     // which gets a moment to write them before the rest wait, pending, for the next start.
     await this.requests.onIdle();
-    if (!this.aborting) await this.downloadsFinishedWithin(this.stopGraceMs);
+    // (not when the database refuses writes: a download's done mark could not be kept)
+    if (!this.aborting && !this.storeFailure) await this.downloadsFinishedWithin(this.stopGraceMs);
     this.closeDownloads();
     await this.downloads.onIdle();
     await this.ctx.placer.close();
@@ -267,7 +307,12 @@ export class Engine extends EventEmitter<EngineEvents> {
     // Every outcome is committed before another process may take the queue.
     this.writes.flush();
     await this.checkpoints?.stop();
-    this.store.queue.releaseRunner(this.runnerId);
+    try {
+      this.store.queue.releaseRunner(this.runnerId);
+    } catch (error) {
+      // a disk that refuses writes keeps the lease: it goes stale with this process
+      if (!storeDiskProblem(error)) throw error;
+    }
     this.throttle.flush();
     this.throttle.stop();
     this.settleIdle('stopped');
@@ -307,8 +352,14 @@ export class Engine extends EventEmitter<EngineEvents> {
 
   /** Pauses the whole queue: requests in flight finish, nothing new starts. Persisted. */
   pause(reason = 'Paused.', code: string | null = 'manual'): void {
-    if (this.store.queue.get().paused) return this.pump();
-    this.store.queue.pause(reason, this.ctx.now(), code);
+    if (this.storeFailure || this.store.queue.get().paused) return this.pump();
+    try {
+      this.store.queue.pause(reason, this.ctx.now(), code);
+    } catch (error) {
+      // (stopping already, and saying why: a disk that refuses writes cannot record a pause)
+      if (this.storeFailed(error)) return;
+      throw error;
+    }
     this.announcePause(reason, code);
   }
 
@@ -424,9 +475,11 @@ export class Engine extends EventEmitter<EngineEvents> {
       concurrency: this.ctx.aimd.limit,
       ...this.ctx.stats,
       jobsPerSecond: this.finishRate.perSecond(now, this.startedAt),
-      paused: queue.paused
-        ? { reason: queue.pauseReason ?? 'Paused.', code: queue.pauseCode }
-        : null,
+      paused: this.storeFailure
+        ? { reason: this.storeFailure.message, code: this.storeFailure.code }
+        : queue.paused
+          ? { reason: queue.pauseReason ?? 'Paused.', code: queue.pauseCode }
+          : null,
       elapsedMs: now - this.startedAt,
     };
   }
@@ -468,6 +521,7 @@ export class Engine extends EventEmitter<EngineEvents> {
         // The transaction failed before the claim ran (a lock held past the time-out): the
         // next pump must be able to try again.
         if (!ran) this.pumpQueued = false;
+        if (this.storeFailed(error)) return;
         // A refused write (the database locked, a full disk) must not end the process with
         // work in flight: log it and try again shortly.
         console.error('atelier: the scheduler could not claim work:', error);
@@ -538,6 +592,8 @@ export class Engine extends EventEmitter<EngineEvents> {
           : runImageJob(this.ctx, job, controller.signal, attemptId!),
       )
       .catch((error: unknown) => {
+        // The job stays running in the database: the next start settles it (never resent).
+        if (this.storeFailed(error)) return;
         // (a newer attempt of the same job may already run: see below)
         if (this.running.get(job.id) === controller) this.failUnexpectedly(job, error);
         else console.error(`atelier: job ${job.id}'s previous attempt failed unexpectedly:`, error);
@@ -562,6 +618,8 @@ export class Engine extends EventEmitter<EngineEvents> {
         runDownload(this.ctx, download, controller.signal, (write) => this.markDone(write)),
       )
       .catch((error: unknown) => {
+        // The image stays downloading in the database: the next start resumes it.
+        if (this.storeFailed(error)) return;
         console.error(`atelier: download of image ${image.id} failed unexpectedly:`, error);
         this.store.images.markDownloadFailed(image.id, {
           code: 'internal',
@@ -579,6 +637,7 @@ export class Engine extends EventEmitter<EngineEvents> {
   private markDone(write: () => void): void {
     this.writes.add(write, { lazy: true }).catch((error: unknown) => {
       // The file is on disk; the next start adopts it (see download.ts).
+      if (this.storeFailed(error)) return;
       console.error('atelier: could not record a written image:', error);
     });
   }
@@ -626,6 +685,48 @@ export class Engine extends EventEmitter<EngineEvents> {
       this.batchCache.set(batch.id, batch);
     }
     return batch;
+  }
+
+  /**
+   * The data folder's disk refuses writes (full, read-only, failing): true, and the engine
+   * stops — nothing new is claimed (a claim is a write), the requests in flight finish and
+   * their answers are kept aside, and `paused` says why, once. False for any other error.
+   */
+  private storeFailed(error: unknown): boolean {
+    const problem = storeDiskProblem(error);
+    if (!problem) return false;
+    if (this.storeFailure) return true;
+    this.storeFailure = new StoreDiskError(this.store.db.name, problem, error);
+    this.emit('paused', { reason: this.storeFailure.message, code: this.storeFailure.code });
+    void this.stop();
+    return true;
+  }
+
+  /** A disk's refusal as a StoreDiskError (what to do in words); any other error as it is. */
+  private storeErrorOf(error: unknown): unknown {
+    const problem = storeDiskProblem(error);
+    return problem ? new StoreDiskError(this.store.db.name, problem, error) : error;
+  }
+
+  private heartbeat(): boolean {
+    try {
+      return this.store.queue.heartbeat(this.runnerId, this.ctx.now());
+    } catch (error) {
+      if (this.storeFailed(error)) return true;
+      throw error;
+    }
+  }
+
+  /** A paid answer the database refused: into the library, for the next start to record. */
+  private async keepUnrecorded(answer: UnrecordedAnswer, error: unknown): Promise<void> {
+    this.storeFailed(error);
+    try {
+      const images = await fetchLinkedBytes(this.ctx.client, answer.images);
+      await keepUnrecordedAnswer(this.ctx.libraryDir, { ...answer, images });
+    } catch {
+      // The library refuses too: the job stays running, and the next start settles it as
+      // uncertain (never resent silently).
+    }
   }
 
   /** A bug or an impossible answer: the job must not stay `running` forever. */

@@ -1,3 +1,5 @@
+import { storeDiskProblem } from '../store/store-errors.ts';
+
 /**
  * One write of a group. It may return a function to run right after its commit, before
  * anything else happens (no other code runs in between: the work it starts sees exactly what
@@ -83,7 +85,13 @@ export class GroupCommit {
         after.length = 0; // (a retried transaction runs its writes again)
         for (const { write } of writes) after.push(write());
       });
-    } catch {
+    } catch (error) {
+      // A full or read-only disk refuses every write: redone alone, a small one (a claim that
+      // sends new requests) could still fit while the answers before it are lost.
+      if (storeDiskProblem(error)) {
+        for (const { reject } of writes) reject(error);
+        return;
+      }
       // One bad write must not take the others with it: redo them one by one.
       for (const pending of writes) this.commitAlone(pending);
       return;

@@ -1,4 +1,5 @@
 import type { Job } from '../store/rows.ts';
+import { storeDiskProblem } from '../store/store-errors.ts';
 import type { EngineContext } from './context.ts';
 import { nameForInsert, prepareDownload, type PreparedDownload } from './download.ts';
 import { imageRequestFor } from './job-request.ts';
@@ -80,7 +81,28 @@ export async function runImageJob(
     });
   } catch (error) {
     ctx.releaseDownloads(reserved);
-    throw error;
+    if (!storeDiskProblem(error)) throw error;
+    // The data folder's disk refused the answer: it is paid for, so it is kept aside instead.
+    return ctx.keepUnrecorded(
+      {
+        version: 1,
+        jobId: job.id,
+        attemptId,
+        batchDir: ctx.batchOf(job.batchId).dirName,
+        prompt: job.prompt,
+        receivedAt: now,
+        httpStatus: outcome.status,
+        requestId: outcome.requestIds.requestId,
+        upstreamRequestId: outcome.requestIds.upstreamRequestId,
+        partial: Boolean(partial),
+        images: images.map((image) => ({
+          url: image.url,
+          b64: image.b64Json,
+          revisedPrompt: image.revisedPrompt,
+        })),
+      },
+      error,
+    );
   }
   ctx.aimd.onSuccess();
   ctx.startDownloads(handedOver, reserved);

@@ -11,6 +11,7 @@ import * as fs from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import {
   errnoCode,
+  makeFolderSync,
   NO_FOLDER_OPEN,
   NO_FOLDER_SYNC,
   NO_HARD_LINKS,
@@ -59,7 +60,7 @@ function openNew(dir: string, temp: string): number {
     return fs.openSync(temp, 'wx');
   } catch (error) {
     if (errnoCode(error) !== 'ENOENT') throw error;
-    fs.mkdirSync(dir, { recursive: true });
+    makeFolderSync(dir);
     return fs.openSync(temp, 'wx');
   }
 }

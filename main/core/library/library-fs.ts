@@ -1,6 +1,7 @@
 import * as nodeFs from 'node:fs/promises';
+import { lstatSync, mkdirSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { errnoCode } from './write-error.ts';
 
 export { errnoCode };
@@ -69,8 +70,67 @@ export async function openInFolder(
     return await fs.open(path, 'wx');
   } catch (error) {
     if (errnoCode(error) !== 'ENOENT') throw error;
-    await fs.mkdir(dir, { recursive: true });
+    await makeFolder(fs, dir);
     return fs.open(path, 'wx');
+  }
+}
+
+/**
+ * `mkdir -p` that fails with the real reason. Node's recursive mkdir reports ENOENT when a
+ * folder cannot be created on a read-only volume (or under an unwritable parent): one level at
+ * a time, the failing mkdir says EROFS, EACCES or ENOTDIR.
+ */
+export async function makeFolder(
+  fs: Pick<LibraryFs, 'mkdir' | 'lstat'>,
+  dir: string,
+): Promise<void> {
+  try {
+    await fs.mkdir(dir, { recursive: true });
+    return;
+  } catch (error) {
+    if (errnoCode(error) !== 'ENOENT') throw error;
+  }
+  const exists = (path: string) =>
+    fs.lstat(path).then(
+      () => true,
+      () => false,
+    );
+  // (a component that is a file counts as existing: the mkdir under it says ENOTDIR)
+  const missing: string[] = [];
+  for (let at = dir; !(await exists(at)) && dirname(at) !== at; at = dirname(at)) {
+    missing.unshift(at);
+  }
+  for (const folder of missing) {
+    await fs.mkdir(folder).catch((error: unknown) => {
+      if (errnoCode(error) !== 'EEXIST') throw error;
+    });
+  }
+}
+
+/** makeFolder, blocking (the file placer's thread, the CLI's data folder). */
+export function makeFolderSync(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+    return;
+  } catch (error) {
+    if (errnoCode(error) !== 'ENOENT') throw error;
+  }
+  const exists = (path: string) => {
+    try {
+      lstatSync(path);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const missing: string[] = [];
+  for (let at = dir; !exists(at) && dirname(at) !== at; at = dirname(at)) missing.unshift(at);
+  for (const folder of missing) {
+    try {
+      mkdirSync(folder);
+    } catch (error) {
+      if (errnoCode(error) !== 'EEXIST') throw error;
+    }
   }
 }
 

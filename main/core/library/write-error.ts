@@ -15,7 +15,7 @@ export type LibraryWriteErrorKind =
   | 'too-large' // more bytes than the limit for one file: not fetched further
   | 'too-many-pixels' // a header claiming more pixels than the limit: not usable
   | 'aborted'
-  | 'io'; // any other file-system failure
+  | 'io'; // any other file-system failure (the disk's: it stops the queue too)
 
 export class LibraryWriteError extends Error {
   readonly kind: LibraryWriteErrorKind;
@@ -61,9 +61,23 @@ export function fromFsError(error: unknown, action: string, path: string): Libra
           'Free some space or choose another library folder, then retry the downloads.',
         cause,
       );
+    case 'EROFS':
+      return new LibraryWriteError(
+        'unwritable',
+        `Could not ${action} at ${path}: the volume is read-only (${code}). ` +
+          'Make it writable again (remount it), or choose another library folder.',
+        cause,
+      );
+    case 'ENOENT':
+      return new LibraryWriteError(
+        'unwritable',
+        `Could not ${action} at ${path}: a folder on the way is missing and could not be ` +
+          `created (${code}); was a drive unmounted or a folder removed? Restore it, or ` +
+          'choose another library folder.',
+        cause,
+      );
     case 'EACCES':
     case 'EPERM':
-    case 'EROFS':
       return new LibraryWriteError(
         'unwritable',
         `Could not ${action} at ${path}: the folder is not writable (${code}). ` +

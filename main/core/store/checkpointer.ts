@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { Database } from 'better-sqlite3';
 import { AUTOCHECKPOINT_PAGES } from './database.ts';
+import { storeDiskProblem } from './store-errors.ts';
 
 /**
  * Checkpoints the WAL from a worker thread, so the thread that commits never stalls on it.
@@ -27,10 +28,13 @@ const db = new Database(workerData.file, { fileMustExist: true });
 // never wait for a lock: a checkpoint that finds one busy is simply tried at the next tick
 db.pragma('busy_timeout = 0');
 const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+// each failure said once: a full disk fails every tick, and the engine says that itself
+const said = new Set();
 const timer = setInterval(() => {
   try { checkpoint.run(); } catch (error) {
-    if (error.code !== 'SQLITE_BUSY' && error.code !== 'SQLITE_LOCKED') {
-      parentPort.postMessage(String(error.message));
+    if (error.code !== 'SQLITE_BUSY' && error.code !== 'SQLITE_LOCKED' && !said.has(error.code)) {
+      said.add(error.code);
+      parentPort.postMessage({ code: String(error.code), message: String(error.message) });
     }
   }
 }, workerData.intervalMs);
@@ -51,10 +55,12 @@ export function checkpointInBackground(
     eval: true,
     workerData: { driver, file: db.name, intervalMs: options.intervalMs ?? 200 },
   });
-  // A checkpoint the worker cannot do leaves the WAL to the backstop: worth a line, no more.
-  worker.on('message', (message: string) =>
-    console.warn(`atelier: background checkpoint: ${message}`),
-  );
+  // A checkpoint the worker cannot do leaves the WAL to the backstop: worth a line, no more;
+  // none for a disk that refuses writes (the engine stops on it, and says so once).
+  worker.on('message', (failure: { code: string; message: string }) => {
+    if (!storeDiskProblem(failure))
+      console.warn(`atelier: background checkpoint: ${failure.message}`);
+  });
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   worker.on('error', (error) => {
     // The worker is gone: the main connection checkpoints for itself again.

@@ -305,8 +305,8 @@ describe.runIf(canMountTmpfs)('a full disk (a 256 KB tmpfs as the library)', () 
 });
 
 describe('an unwritable library', () => {
+  // (a library folder that is a file is refused before any request: see disk-folders.test.ts)
   it.each([
-    ['the library folder is a file', (libraryDir: string) => writeFileSync(libraryDir, 'x')],
     [
       "the batch's folder is a file",
       (libraryDir: string, dirName: string) => {

@@ -115,6 +115,10 @@ describe('pauseKind', () => {
     expect(pauseKind('insufficient_user_quota')).toBe('balance');
     expect(pauseKind('pre_consume_token_quota_failed')).toBe('balance');
     expect(pauseKind('disk-full')).toBe('disk');
+    expect(pauseKind('unwritable')).toBe('disk');
+    expect(pauseKind('io')).toBe('disk');
+    expect(pauseKind('data-folder-full')).toBe('disk');
+    expect(pauseKind('data-folder-read-only')).toBe('disk');
     expect(pauseKind('manual')).toBe('manual');
     expect(pauseKind('rate-limit')).toBe('rate-limit');
     // a gateway's own rate-limit code is not the engine's pause

@@ -63,6 +63,40 @@ describe('GroupCommit', () => {
     expect(commits).toEqual([['a'], ['c']]);
   });
 
+  it.each(['SQLITE_FULL', 'SQLITE_READONLY', 'SQLITE_IOERR_WRITE'])(
+    "fails the whole group on %s, the disk's failure and not one write's: none is redone alone",
+    async (code) => {
+      // The disk has room for a small write (a claim) but not for the group: redone alone, the
+      // claim would commit and send new requests while the answers before it are lost.
+      let transactions = 0;
+      const commits: string[][] = [];
+      let open: string[] = [];
+      const transaction = (fn: () => void) => {
+        transactions++;
+        open = [];
+        fn();
+        if (open.length > 1 || open.includes('answer')) {
+          throw Object.assign(new Error('database or disk is full'), { code });
+        }
+        commits.push(open);
+      };
+      const write = (name: string) => () => {
+        open.push(name);
+      };
+      const group = new GroupCommit(transaction);
+      const results = await Promise.allSettled([
+        group.add(write('answer')),
+        group.add(write('claim'), { last: true }),
+      ]);
+      expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+      for (const result of results) {
+        expect((result as PromiseRejectedResult).reason).toMatchObject({ code });
+      }
+      expect(transactions).toBe(1);
+      expect(commits).toEqual([]);
+    },
+  );
+
   it('does not commit, inside a running commit, the writes queued behind it', async () => {
     const { commits, transaction, write } = recorder();
     const group = new GroupCommit(transaction);

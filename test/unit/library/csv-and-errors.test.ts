@@ -74,7 +74,9 @@ describe('file-system errors', () => {
       ['EDQUOT', 'disk-full', /disk is full/],
       ['EACCES', 'unwritable', /not writable.*permissions/],
       ['EPERM', 'unwritable', /not writable/],
-      ['EROFS', 'unwritable', /read-only/],
+      ['EROFS', 'unwritable', /volume is read-only.*remount/],
+      // (what Node's recursive mkdir says on a read-only volume, or when a drive went away)
+      ['ENOENT', 'unwritable', /missing and could not be created/],
       ['ENOTDIR', 'unwritable', /a file where a folder is needed/],
       ['ENAMETOOLONG', 'unwritable', /too long/],
       ['EIO', 'io', /EIO: failed.*retry/],
