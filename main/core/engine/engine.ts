@@ -10,7 +10,7 @@ import { checkLibraryFolder } from '../library/library-folder.ts';
 import { compileTemplate, DEFAULT_TEMPLATE } from '../library/naming.ts';
 import { checkpointInBackground, type BackgroundCheckpoints } from '../store/checkpointer.ts';
 import { recoverAfterCrash, type RecoveryReport } from '../store/recovery.ts';
-import { transact } from '../store/transaction.ts';
+import { writeScopes } from '../store/transaction.ts';
 import type { Batch, Image, Job } from '../store/rows.ts';
 import { describeHolder, LEASE_STALE_AFTER_MS, processIsAlive } from '../store/runner-lease.ts';
 import { StoreDiskError, storeDiskProblem } from '../store/store-errors.ts';
@@ -196,7 +196,7 @@ export class Engine extends EventEmitter<EngineEvents> {
       queuePaused: (reason, code) => this.announcePause(reason, code),
       keepUnrecorded: (answer, error) => this.keepUnrecorded(answer, error),
     };
-    this.writes = new GroupCommit((fn) => transact(this.store.db, fn, 'immediate'), 5);
+    this.writes = new GroupCommit(writeScopes(this.store.db), 5);
     this.throttle = new ProgressThrottle(options.progressIntervalMs ?? 100, () => {
       // Counting reads the database: not worth it when nobody listens.
       if (this.listenerCount('progress') > 0) this.emit('progress', this.progress());

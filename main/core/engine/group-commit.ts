@@ -1,4 +1,5 @@
 import { storeDiskProblem } from '../store/store-errors.ts';
+import type { WriteScopes } from '../store/transaction.ts';
 
 /**
  * One write of a group. It may return a function to run right after its commit, before
@@ -33,12 +34,12 @@ export class GroupCommit {
   private immediate: NodeJS.Immediate | null = null;
   private timer: NodeJS.Timeout | null = null;
   private flushing = false;
-  private readonly transaction: (fn: () => void) => void;
+  private readonly scopes: WriteScopes;
   private readonly lazyDelayMs: number;
   private readonly maxBatch: number;
 
-  constructor(transaction: (fn: () => void) => void, lazyDelayMs = 5, maxBatch = 256) {
-    this.transaction = transaction;
+  constructor(scopes: WriteScopes, lazyDelayMs = 5, maxBatch = 256) {
+    this.scopes = scopes;
     this.lazyDelayMs = lazyDelayMs;
     this.maxBatch = maxBatch;
   }
@@ -78,42 +79,35 @@ export class GroupCommit {
     }
   }
 
+  /**
+   * One transaction for the group, each write in a savepoint of its own: a write that throws is
+   * rolled back alone and fails alone, the others commit together, and no write ever runs twice.
+   */
   private commit(writes: PendingWrite[]): void {
     const after: Array<(() => void) | void> = [];
+    const failed = new Map<number, unknown>();
     try {
-      this.transaction(() => {
-        after.length = 0; // (a retried transaction runs its writes again)
-        for (const { write } of writes) after.push(write());
+      this.scopes.transaction(() => {
+        writes.forEach(({ write }, i) => {
+          try {
+            after[i] = this.scopes.savepoint(write);
+          } catch (error) {
+            // A full or read-only disk refuses every write: the group fails whole, or a small
+            // write (a claim that sends new requests) could commit while the answers are lost.
+            if (storeDiskProblem(error)) throw error;
+            failed.set(i, error);
+          }
+        });
       });
     } catch (error) {
-      // A full or read-only disk refuses every write: redone alone, a small one (a claim that
-      // sends new requests) could still fit while the answers before it are lost.
-      if (storeDiskProblem(error)) {
-        for (const { reject } of writes) reject(error);
-        return;
-      }
-      // One bad write must not take the others with it: redo them one by one.
-      for (const pending of writes) this.commitAlone(pending);
+      for (const { reject } of writes) reject(error);
       return;
     }
-    writes.forEach(({ resolve }, i) => {
+    writes.forEach(({ resolve, reject }, i) => {
+      if (failed.has(i)) return reject(failed.get(i));
       runAfterCommit(after[i]);
       resolve();
     });
-  }
-
-  private commitAlone({ write, resolve, reject }: PendingWrite): void {
-    let after: (() => void) | void = undefined;
-    try {
-      this.transaction(() => {
-        after = write();
-      });
-    } catch (error) {
-      reject(error);
-      return;
-    }
-    runAfterCommit(after);
-    resolve();
   }
 }
 

@@ -47,7 +47,6 @@ export async function runImageJob(
         requestId: outcome.requestIds.requestId,
         upstreamRequestId: outcome.requestIds.upstreamRequestId,
       });
-      // (a write may run twice: once in its group, once alone if the group failed)
       if (reserved === 0 && withBytes && ctx.reserveDownloads(images.length)) {
         reserved = images.length;
       }

@@ -38,8 +38,7 @@ export async function settleFailure(
     decision: failure.decision,
     retryAfterMs: failure.retryAfterMs,
   };
-  // Before the commit, and once (a write may run twice): the claim that ends this commit must
-  // see the smaller pool, and the refusal counts once towards a pause.
+  // Before the commit: the claim that ends this commit must see the smaller pool.
   const rateLimited = failure.kind === 'rate-limited' && !signal.aborted;
   if (rateLimited) ctx.aimd.onRateLimited(now, sentInWindow);
   const planned = planAfterFailure(failure, job.tries, ctx.backoff, now, ctx.random, {
@@ -49,7 +48,6 @@ export async function settleFailure(
   let plan: FailurePlan | null = null;
   let pausedHere = false;
   await ctx.commit(() => {
-    pausedHere = false; // (a write may run twice: in its group, then alone if the group failed)
     if (signal.aborted) {
       plan = null;
       return settleAborted(ctx, job, attemptId, failure, signal, recorded);

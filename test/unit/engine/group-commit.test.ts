@@ -1,25 +1,28 @@
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { GroupCommit } from '../../../main/core/engine/group-commit.ts';
+import { writeScopes, type WriteScopes } from '../../../main/core/store/transaction.ts';
 
-/** A stand-in transaction that records which writes committed together. */
-function recorder(failOn?: string) {
+/** Stand-in scopes that record which writes committed together (savepoints are plain calls). */
+function recorder() {
   const commits: string[][] = [];
   let open: string[] | null = null;
-  const transaction = (fn: () => void) => {
-    open = [];
-    try {
-      fn();
-      if (failOn && open.includes(failOn) && open.length > 1) throw new Error('group failed');
-      commits.push(open);
-    } finally {
-      open = null;
-    }
+  const scopes: WriteScopes = {
+    transaction(fn) {
+      open = [];
+      try {
+        fn();
+        commits.push(open);
+      } finally {
+        open = null;
+      }
+    },
+    savepoint: (fn) => fn(),
   };
   const write = (name: string) => () => {
-    if (name === failOn && open!.length === 0) throw new Error(`${name} refused`);
     open!.push(name);
   };
-  return { commits, transaction, write };
+  return { commits, transaction: scopes, write };
 }
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
@@ -51,16 +54,30 @@ describe('GroupCommit', () => {
     expect(commits).toEqual([['done-mark']]);
   });
 
-  it('redoes a failed group one write at a time, so one bad write fails alone', async () => {
-    const { commits, transaction, write } = recorder('bad');
-    const group = new GroupCommit(transaction);
+  it('rolls a failing write back alone, in its savepoint: the others commit together, none runs twice', async () => {
+    const db = new Database(':memory:');
+    db.exec('CREATE TABLE t (name TEXT NOT NULL)');
+    const insert = db.prepare('INSERT INTO t (name) VALUES (?)');
+    const runs: string[] = [];
+    const write =
+      (name: string, fails = false) =>
+      () => {
+        runs.push(name);
+        insert.run(name);
+        if (fails) throw new Error(`${name} refused`);
+      };
+    const group = new GroupCommit(writeScopes(db));
     const results = await Promise.allSettled([
       group.add(write('a')),
-      group.add(write('bad')),
+      group.add(write('bad', true)),
       group.add(write('c')),
     ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
-    expect(commits).toEqual([['a'], ['c']]);
+    expect((results[1] as PromiseRejectedResult).reason).toMatchObject({ message: 'bad refused' });
+    expect(runs).toEqual(['a', 'bad', 'c']);
+    // bad's own insert is rolled back with its savepoint; a and c share one commit
+    expect(db.prepare('SELECT name FROM t ORDER BY rowid').pluck().all()).toEqual(['a', 'c']);
+    db.close();
   });
 
   it.each(['SQLITE_FULL', 'SQLITE_READONLY', 'SQLITE_IOERR_WRITE'])(
@@ -71,14 +88,17 @@ describe('GroupCommit', () => {
       let transactions = 0;
       const commits: string[][] = [];
       let open: string[] = [];
-      const transaction = (fn: () => void) => {
-        transactions++;
-        open = [];
-        fn();
-        if (open.length > 1 || open.includes('answer')) {
-          throw Object.assign(new Error('database or disk is full'), { code });
-        }
-        commits.push(open);
+      const transaction: WriteScopes = {
+        transaction(fn) {
+          transactions++;
+          open = [];
+          fn();
+          if (open.length > 1 || open.includes('answer')) {
+            throw Object.assign(new Error('database or disk is full'), { code });
+          }
+          commits.push(open);
+        },
+        savepoint: (fn) => fn(),
       };
       const write = (name: string) => () => {
         open.push(name);
@@ -123,9 +143,12 @@ describe('GroupCommit', () => {
 
   it('runs what a write returns right after its commit, before anyone hears of the commit', async () => {
     const events: string[] = [];
-    const group = new GroupCommit((fn) => {
-      fn();
-      events.push('commit');
+    const group = new GroupCommit({
+      transaction(fn) {
+        fn();
+        events.push('commit');
+      },
+      savepoint: (fn) => fn(),
     });
     const done = group.add(() => {
       events.push('write');
