@@ -55,7 +55,16 @@ Exit codes as for "atelier run".`,
       prepare(engine, store) {
         const scope = batchId === undefined ? {} : { batchId };
         const queued: string[] = [];
-        if (what.failed) queued.push(`${engine.retryFailed(scope)} failed prompt(s)`);
+        if (what.failed) {
+          queued.push(`${engine.retryFailed(scope)} failed prompt(s)`);
+          const again = engine.regenerateNotImages(scope);
+          if (again.images > 0) {
+            queued.push(
+              `${again.images} image(s) whose link gave no image, as new requests for ` +
+                `${again.prompts} prompt(s) (they will be charged)`,
+            );
+          }
+        }
         if (what.uncertain) {
           queued.push(`${engine.retryFailed({ ...scope, anyway: true })} uncertain prompt(s)`);
         }

@@ -309,7 +309,18 @@ function nextSteps(
       ),
     );
   }
-  if (images.failedDownloads > 0) {
+  if (images.notImages > 0) {
+    steps.push(
+      suggest(
+        'atelier retry --failed',
+        suffix,
+        `asks again for the ${images.notImages} image(s) whose link gave no image (new ` +
+          'generation requests, charged)',
+      ),
+    );
+  }
+  const fetchable = images.failedDownloads - images.notImages;
+  if (fetchable > 0) {
     const expired =
       images.expiredLinks > 0
         ? ` (${images.expiredLinks} whose link had expired: some stores answer later)`
@@ -318,7 +329,7 @@ function nextSteps(
       suggest(
         'atelier retry --downloads',
         suffix,
-        `fetches the ${images.failedDownloads} failed download(s) again${expired}, without ` +
+        `fetches the ${fetchable} failed download(s) again${expired}, without ` +
           'generating anything',
       ),
     );

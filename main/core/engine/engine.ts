@@ -463,6 +463,26 @@ export class Engine extends EventEmitter<EngineEvents> {
     return job;
   }
 
+  /**
+   * The person asks again for the images whose link gave something that is not an image: one
+   * new job per prompt, for those images only (new, paid requests). Returns what was asked.
+   */
+  regenerateNotImages(scope: { batchId?: number } = {}): { prompts: number; images: number } {
+    const asked = { prompts: 0, images: 0 };
+    const now = this.ctx.now();
+    for (;;) {
+      // each page's jobs get their top-up, so the next read starts past them
+      const page = this.store.jobs.listWithNotImages({ ...scope, limit: 500 });
+      if (page.length === 0) break;
+      for (const job of page) {
+        asked.images += this.store.jobs.createTopUp(job.id, now).n;
+        asked.prompts += 1;
+      }
+    }
+    if (asked.prompts > 0) this.pump();
+    return asked;
+  }
+
   progress(): EngineProgress {
     this.writes.flush();
     const now = this.ctx.now();

@@ -2,6 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import type { FailureKind } from '../../../shared/jobs/outcomes.ts';
 import { JOB_STATES, type JobState } from '../../../shared/jobs/states.ts';
 import { toFtsQuery } from './fts-query.ts';
+import { NOT_AN_IMAGE_CODE } from './image-repository.ts';
 import { toJob, toTransition, type Job, type Transition } from './rows.ts';
 
 export type StateCounts = Record<JobState, number>;
@@ -74,6 +75,15 @@ export class JobQueries {
         `SELECT count(*) AS n FROM jobs
          WHERE retry_of IS NOT NULL AND (@batchId IS NULL OR batch_id = @batchId)`,
       ),
+      // through the failed downloads' index: jobs with an image whose link gave no image
+      notImageList: sql(
+        `SELECT DISTINCT j.* FROM images AS i JOIN jobs AS j ON j.id = i.job_id
+         WHERE i.download_state = 'failed' AND i.failure_code = '${NOT_AN_IMAGE_CODE}'
+           AND j.id > @afterId AND (@batchId IS NULL OR j.batch_id = @batchId)
+           AND j.state = 'succeeded'
+           AND NOT EXISTS (SELECT 1 FROM jobs AS t WHERE t.retry_of = j.id)
+         ORDER BY j.id LIMIT @limit`,
+      ),
       partialList: sql(
         `SELECT * FROM jobs AS j
          WHERE j.id > @afterId AND (@batchId IS NULL OR j.batch_id = @batchId)
@@ -138,6 +148,20 @@ export class JobQueries {
   listPartialSuccesses(query: PartialSuccessQuery = {}): Job[] {
     return (
       this.q.partialList!.all({
+        afterId: query.afterId ?? 0,
+        batchId: query.batchId ?? null,
+        limit: query.limit ?? 100,
+      }) as Array<Record<string, unknown>>
+    ).map(toJob);
+  }
+
+  /**
+   * Succeeded jobs with an image whose link gave something that is not an image, no top-up
+   * yet: what `retry --failed` asks again. Oldest first; pass the last id as `afterId`.
+   */
+  listWithNotImages(query: PartialSuccessQuery = {}): Job[] {
+    return (
+      this.q.notImageList!.all({
         afterId: query.afterId ?? 0,
         batchId: query.batchId ?? null,
         limit: query.limit ?? 100,

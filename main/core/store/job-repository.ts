@@ -6,6 +6,7 @@ import {
   statesLeadingTo,
   type JobState,
 } from '../../../shared/jobs/states.ts';
+import { NOT_AN_IMAGE_CODE } from './image-repository.ts';
 import { JobInserter, type NewJob } from './job-insert.ts';
 import { JobQueries, noSuchJob } from './job-queries.ts';
 import { toJob, type Job } from './rows.ts';
@@ -71,6 +72,13 @@ export class JobRepository extends JobQueries {
     const sql = (text: string) => db.prepare(text);
     this.s = {
       topUpOf: sql('SELECT id FROM jobs WHERE retry_of = ? LIMIT 1'),
+      notImagesOf: sql(
+        `SELECT id FROM images WHERE job_id = ? AND download_state = 'failed'
+           AND failure_code = '${NOT_AN_IMAGE_CODE}'`,
+      ),
+      highestImageIdx: sql('SELECT max(idx) AS idx FROM images WHERE job_id = ?'),
+      dropImage: sql('DELETE FROM images WHERE id = ?'),
+      lowerReturned: sql('UPDATE jobs SET returned_n = ? WHERE id = ?'),
       stateOf: sql('SELECT state, failure_kind FROM jobs WHERE id = ?'),
       queuePaused: sql('SELECT paused FROM queue_state WHERE id = 1'),
       dueRetrying: sql(SCHEDULER_QUERIES.dueRetrying),
@@ -169,17 +177,24 @@ export class JobRepository extends JobQueries {
   }
 
   /**
-   * A new job asking for the images a partial success did not return: same prompt and
-   * parameters, same row, image numbers continuing after the origin's.
+   * A new job asking for the images a succeeded job lacks: those a partial success did not
+   * return, and those whose link gave something that is not an image. Same prompt and
+   * parameters, same row; the unusable image rows are dropped (the attempt log keeps their
+   * story) and the new images are numbered after every number the origin used.
    */
   createTopUp(originId: number, now: number): Job {
     return transact(this.db, () => {
       const origin = this.require(originId);
-      const missing = origin.n - (origin.returnedN ?? origin.n);
+      const returned = origin.returnedN ?? origin.n;
+      const notImages = (this.s.notImagesOf!.all(originId) as Array<{ id: number }>).map(
+        (row) => row.id,
+      );
+      const missing = origin.n - returned + notImages.length;
       if (origin.state !== 'succeeded' || missing <= 0) {
         throw new Error(
-          `Job ${originId} cannot be topped up: only a succeeded job that returned fewer images ` +
-            `than asked can be (it is ${origin.state}, ${origin.returnedN ?? 0} of ${origin.n}).`,
+          `Job ${originId} cannot be topped up: only a succeeded job that lacks images can be ` +
+            `(it is ${origin.state}, ${returned} of ${origin.n} returned, ` +
+            `${notImages.length} not an image).`,
         );
       }
       const existing = this.s.topUpOf!.get(originId) as { id: number } | undefined;
@@ -188,11 +203,14 @@ export class JobRepository extends JobQueries {
           `Job ${originId} was already topped up by job ${existing.id}: retry that one instead.`,
         );
       }
+      const highest = (this.s.highestImageIdx!.get(originId) as { idx: number | null }).idx;
+      for (const id of notImages) this.s.dropImage!.run(id);
+      if (notImages.length > 0) this.s.lowerReturned!.run(returned - notImages.length, originId);
       const { firstId } = this.insertJobs(
         origin.batchId,
         [{ ...origin, n: missing, priority: origin.priority }],
         now,
-        { retryOf: origin.id, imageOffset: origin.imageOffset + (origin.returnedN ?? 0) },
+        { retryOf: origin.id, imageOffset: Math.max(origin.imageOffset + returned, highest ?? 0) },
       );
       return this.require(firstId);
     });

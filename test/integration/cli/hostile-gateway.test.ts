@@ -5,7 +5,8 @@ import {
   startHostileGateway,
   type HostileGateway,
 } from '../../support/hostile-gateway.ts';
-import { runCli, startCli, waitFor, workspace } from './harness.ts';
+import { makeImage } from '../../support/library-fixtures.ts';
+import { runCli, startCli, summaryOf, waitFor, workspace } from './harness.ts';
 
 // The CLI in front of a gateway that misbehaves: refusals at start, limits as flags, Ctrl+C.
 
@@ -104,5 +105,47 @@ describe('Ctrl+C during a download that stalls', () => {
     const [batch] = (status as StatusView).batches;
     expect(batch?.jobs).toMatchObject({ succeeded: 1 });
     expect(batch?.downloads).toMatchObject({ pending: 1, failed: 0, done: 0 });
+  });
+});
+
+describe('a link that gives something that is not an image', () => {
+  it('run exits 1 saying so; retry --failed asks for that image alone, once, and everything is on disk', async () => {
+    const png = await makeImage('png', 16, 16);
+    let generations = 0;
+    gateway = await startHostileGateway((req, res, { url }) => {
+      if (req.method === 'POST') {
+        generations++;
+        const links = generations === 1 ? ['page.html', 'good.png'] : ['again.png'];
+        return linkAnswer(
+          res,
+          links.map((name) => `${url}/files/${name}`),
+        );
+      }
+      const html = req.url === '/files/page.html';
+      res.writeHead(200, { 'content-type': html ? 'text/html' : 'image/png' });
+      res.end(html ? '<html>Please log in</html>' : png);
+    });
+    ws = workspace({ 'p.txt': 'a lighthouse\n' });
+    const flags = ['--gateway', gateway.url, '--model', 'flux-schnell', '--size', '256x256'];
+    const run = await runCli(['run', 'p.txt', ...flags, '--n', '2', '--json'], {
+      cwd: ws.dir,
+      key: KEY,
+    });
+    expect(run.code).toBe(1);
+    expect(summaryOf(run).images).toMatchObject({ onDisk: 1, failedDownloads: 1, notImages: 1 });
+
+    const human = await runCli(['status'], { cwd: ws.dir });
+    expect(human.stdout).toContain('1 not an image');
+
+    const retry = await runCli(['retry', '--failed', ...flags.slice(0, 2)], {
+      cwd: ws.dir,
+      key: KEY,
+    });
+    expect(retry.stderr).toMatch(/1 image\(s\) whose link gave no image, as new requests/);
+    expect(retry.code).toBe(0);
+    expect(generations).toBe(2);
+    const status = JSON.parse((await runCli(['status', '--json'], { cwd: ws.dir })).stdout);
+    expect((status as StatusView).batches[0]?.downloads).toMatchObject({ failed: 0, done: 2 });
+    expect(ws.files('atelier-library', 'p')).toHaveLength(2);
   });
 });

@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { crc32, deflateSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  baseJob,
   engineRig,
   jobsOf,
   tempFiles,
@@ -293,5 +294,53 @@ describe('a result that is not an image', () => {
     expect(image!.failureReason).toContain('<!doctype html>');
     expect(image!.failureReason).not.toMatch(/tried again|retry the download/i);
     expect(tempFiles(rig.libraryDir)).toEqual([]);
+  });
+
+  it('an image whose link gave no image is generated again only when asked, as a new job for it alone, numbered after the kept one', async () => {
+    const png = await makeImage('png', 16, 16);
+    let generations = 0;
+    rig = await hostileRig((req, res, { url }) => {
+      if (isGenerate(req.method, req.url)) {
+        generations++;
+        // the first answer: image 1 is HTML, image 2 a picture; the follow-up: a picture
+        const links = generations === 1 ? ['page.html', 'good.png'] : ['again.png'];
+        return linkAnswer(
+          res,
+          links.map((name) => `${url}/files/${name}`),
+        );
+      }
+      const html = req.url === '/files/page.html';
+      res.writeHead(200, { 'content-type': html ? 'text/html' : 'image/png' });
+      res.end(html ? '<html>Please log in</html>' : png);
+    });
+    const batch = rig.store.batches.create({ name: 'two' }, [baseJob(1, { n: 2 })], 1).id;
+    expect(await rig.engine.whenIdle()).toBe('done');
+    const [origin] = jobsOf(rig.store, batch);
+    expect(imagesOf(rig, batch).map((i) => [i.idx, i.downloadState, i.failureCode])).toEqual([
+      [1, 'failed', 'not-an-image'],
+      [2, 'done', null],
+    ]);
+    // nothing generated again by itself
+    expect(rig.engine.regenerateNotImages({ batchId: batch + 1 })).toEqual({
+      prompts: 0,
+      images: 0,
+    });
+    expect(generations).toBe(1);
+
+    expect(rig.engine.regenerateNotImages({ batchId: batch })).toEqual({ prompts: 1, images: 1 });
+    expect(await rig.engine.whenIdle()).toBe('done');
+    expect(generations).toBe(2);
+    const jobs = jobsOf(rig.store, batch);
+    expect(jobs).toHaveLength(2);
+    expect(jobs[1]).toMatchObject({ retryOf: origin!.id, n: 1, state: 'succeeded' });
+    // the unusable row is gone; the new image takes number 3, after every number used
+    expect(imagesOf(rig, batch).map((i) => [i.idx, i.downloadState])).toEqual([
+      [2, 'done'],
+      [3, 'done'],
+    ]);
+    expect(rig.store.jobs.partialSuccesses(batch)).toMatchObject({ jobs: 0, missingImages: 0 });
+    expect(rig.store.images.counts(batch)).toMatchObject({ failed: 0, done: 2 });
+    // asked once: a second call finds nothing left to ask for
+    expect(rig.engine.regenerateNotImages({ batchId: batch })).toEqual({ prompts: 0, images: 0 });
   });
 });
