@@ -177,12 +177,3 @@ export function libraryFiles(libraryDir: string): string[] {
 export function tempFiles(libraryDir: string): string[] {
   return libraryFiles(libraryDir).filter((path) => isTempFileName(path.split('/').pop()!));
 }
-
-/** Resolves once `check` holds, polling the engine's own state every few ms (no fixed sleeps). */
-export async function until(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}

@@ -11,7 +11,8 @@ import {
   mountTitle,
   unmountAll,
 } from '../../support/mounts.ts';
-import { runCli, startCli, summaryOf, waitFor, workspace, type CliResult } from './harness.ts';
+import { runCli, startCli, summaryOf, workspace, type CliResult } from './harness.ts';
+import { pollUntil } from '../../support/poll-until.ts';
 
 // Disks and data folders that fail: each case ends with a message that says what is wrong and
 // what to do (exit 2 when nothing could start, 1 when the queue stopped on the problem), never
@@ -119,7 +120,9 @@ describe.runIf(canMount)(
         runArgs(gw, '--data', 'data', '--out', 'lib', '--response-format', 'b64_json'),
         { cwd: ws.dir, key: gw.key },
       );
-      await waitFor(() => gw.ledger.entries().length >= 10, 30_000);
+      await pollUntil(() => gw.ledger.entries().length >= 10, 'ten answers are in', {
+        timeoutMs: 30_000,
+      });
       const filler = fillDisk(data);
       const result = await run.done;
       const output = result.stdout + result.stderr;

@@ -66,14 +66,6 @@ export function workspace(files: Record<string, string> = {}) {
   };
 }
 
-export async function waitFor(check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > until) throw new Error('Timed out waiting for a condition.');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 /** Parses the one JSON object `--json` prints on stdout. */
 export function summaryOf(result: CliResult): RunSummary {
   return JSON.parse(result.stdout) as RunSummary;

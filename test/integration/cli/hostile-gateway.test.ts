@@ -6,7 +6,8 @@ import {
   type HostileGateway,
 } from '../../support/hostile-gateway.ts';
 import { makeImage } from '../../support/library-fixtures.ts';
-import { runCli, startCli, summaryOf, waitFor, workspace } from './harness.ts';
+import { runCli, startCli, summaryOf, workspace } from './harness.ts';
+import { pollUntil } from '../../support/poll-until.ts';
 
 // The CLI in front of a gateway that misbehaves: refusals at start, limits as flags, Ctrl+C.
 
@@ -93,7 +94,10 @@ describe('Ctrl+C during a download that stalls', () => {
       cwd: ws.dir,
       key: KEY,
     });
-    await waitFor(() => sim.requests.some((line) => line.startsWith('GET')));
+    await pollUntil(
+      () => sim.requests.some((line) => line.startsWith('GET')),
+      'the download started',
+    );
     const pressed = Date.now();
     cli.child.kill('SIGINT');
     const result = await cli.done;

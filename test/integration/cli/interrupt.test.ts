@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StatusView } from '../../../main/cli/status/status-view.ts';
 import { startGateway, type RunningGateway } from '../../../main/simulator/index.ts';
-import { runCli, startCli, summaryOf, waitFor, workspace, type CliChild } from './harness.ts';
+import { runCli, startCli, summaryOf, workspace, type CliChild } from './harness.ts';
+import { pollUntil } from '../../support/poll-until.ts';
 
 const csv = (rows: number) =>
   `prompt,size\n${Array.from({ length: rows }, (_, i) => `picture ${i + 1},64x64`).join('\n')}\n`;
@@ -26,7 +27,7 @@ async function slowRun(latencyMs: number, rows: number, extraFlags: string[] = [
     { cwd: ws.dir, key: sim.key },
   );
   // two requests have reached the gateway and are being worked on
-  await waitFor(() => sim.ledger.entries().length === 2);
+  await pollUntil(() => sim.ledger.entries().length === 2, 'two requests are in flight');
   return { sim, cli };
 }
 
@@ -76,7 +77,7 @@ describe('Ctrl+C during atelier run', () => {
   it('exits at once on the second; the requests cut off become uncertain and are resent only when asked', async () => {
     const { sim, cli } = await slowRun(1500, 4);
     const { result, leftAfterMs } = await pressCtrlCTwice(cli, () =>
-      waitFor(() => cli.output().stderr.includes('Pausing')),
+      pollUntil(() => cli.output().stderr.includes('Pausing'), 'the signal is heard'),
     );
     expect(leftAfterMs).toBeLessThan(1000); // did not wait for the 1.5 s requests
     expect(result.code).toBe(130);
@@ -106,12 +107,14 @@ describe('Ctrl+C during atelier run', () => {
 
 /** With --json nothing is said on stderr: the first Ctrl+C shows as the queue's pause. */
 async function waitForPause(timeoutMs: number): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const status = await runCli(['status', '--json'], { cwd: ws.dir });
-    if ((JSON.parse(status.stdout) as StatusView).paused !== null) return;
-    if (Date.now() > until) throw new Error('The first Ctrl+C did not pause the queue.');
-  }
+  await pollUntil(
+    async () => {
+      const status = await runCli(['status', '--json'], { cwd: ws.dir });
+      return (JSON.parse(status.stdout) as StatusView).paused !== null;
+    },
+    'the first Ctrl+C paused the queue',
+    { timeoutMs, intervalMs: 0 },
+  );
 }
 
 describe('a second Ctrl+C', () => {
@@ -149,7 +152,7 @@ describe('a second Ctrl+C', () => {
   it('without --json, prints a short summary saying it stopped at once and what to run next', async () => {
     const { cli } = await slowRun(2500, 4);
     const { result } = await pressCtrlCTwice(cli, () =>
-      waitFor(() => cli.output().stderr.includes('Pausing')),
+      pollUntil(() => cli.output().stderr.includes('Pausing'), 'the signal is heard'),
     );
     expect(result.code).toBe(130);
     const lines = result.stdout.split('\n');
@@ -236,7 +239,7 @@ describe('SIGTERM and SIGHUP during atelier run', () => {
   it('a second signal of another kind stops at once, as a second Ctrl+C does', async () => {
     const { cli } = await slowRun(4000, 4);
     cli.child.kill('SIGHUP');
-    await waitFor(() => cli.output().stderr.includes('Pausing'));
+    await pollUntil(() => cli.output().stderr.includes('Pausing'), 'the signal is heard');
     const sentAt = Date.now();
     cli.child.kill('SIGTERM');
     const result = await cli.done;

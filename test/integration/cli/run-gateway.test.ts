@@ -10,7 +10,8 @@ import {
 } from '../../../main/simulator/index.ts';
 import type { StatusView } from '../../../main/cli/status/status-view.ts';
 import { RATE_LIMIT_PAUSE_AFTER } from '../../../main/core/engine/adaptive-concurrency.ts';
-import { runCli, startCli, summaryOf, waitFor, workspace } from './harness.ts';
+import { runCli, startCli, summaryOf, workspace } from './harness.ts';
+import { pollUntil } from '../../support/poll-until.ts';
 
 const CSV = `prompt,size,n,seed
 A red fox,64x64,1,7
@@ -332,7 +333,7 @@ describe('atelier run --gateway (a simulator started by the test)', () => {
     await simulator({ latency: { fixedMs: 2500 } });
     ws = workspace({ 'p.csv': CSV, 'q.csv': 'prompt\nanother\n' });
     const first = startCli(runArgs(), { cwd: ws.dir, key: gateway.key });
-    await waitFor(() => gateway.ledger.entries().length > 0);
+    await pollUntil(() => gateway.ledger.entries().length > 0, 'a request reached the gateway');
     const second = await runCli(['run', 'q.csv', '--model', 'flux-schnell', '--json'], {
       cwd: ws.dir,
       key: gateway.key,

@@ -9,7 +9,8 @@ import {
   type RunnerLease,
 } from '../../../main/core/store/runner-lease.ts';
 import { openStore, type Store } from '../../../main/core/store/store.ts';
-import { runCli, startCli, summaryOf, waitFor, workspace } from './harness.ts';
+import { runCli, startCli, summaryOf, workspace } from './harness.ts';
+import { pollUntil } from '../../support/poll-until.ts';
 
 const CSV = `prompt,size\n${[1, 2, 3].map((i) => `picture ${i},64x64`).join('\n')}\n`;
 
@@ -97,7 +98,10 @@ describe('atelier run and the runner lease', () => {
     ws = workspace({ 'p.csv': CSV });
     const cli = startCli(['run', 'p.csv', '--demo'], { cwd: ws.dir });
     // imported; the demo gateway is still loading, before the Ctrl+C handler is installed
-    await waitFor(() => cli.output().stderr.includes('Imported 3 prompt(s)'));
+    await pollUntil(
+      () => cli.output().stderr.includes('Imported 3 prompt(s)'),
+      'the import is done',
+    );
     cli.child.kill('SIGINT');
     await cli.done;
 
@@ -142,13 +146,13 @@ async function zombie(): Promise<number> {
   const pid = await new Promise<number>((resolve) =>
     parent.stdout!.once('data', (chunk: Buffer) => resolve(Number(String(chunk).trim()))),
   );
-  await waitFor(() => {
+  await pollUntil(() => {
     try {
       return /\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'latin1'));
     } catch {
       return false;
     }
-  });
+  }, 'the child is a zombie');
   // what the old probe trusted: the zombie still answers kill(pid, 0)
   expect(() => process.kill(pid, 0)).not.toThrow();
   return pid;

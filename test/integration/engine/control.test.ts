@@ -5,9 +5,9 @@ import {
   assertLegalPath,
   engineRig,
   jobsOf,
-  until,
   type EngineRig,
 } from '../../support/engine-harness.ts';
+import { pollUntil } from '../../support/poll-until.ts';
 
 // Cancel, pause, resume and reorder, on a running engine; and the state machine's refusals.
 
@@ -23,7 +23,10 @@ describe('cancel', () => {
     const batch = rig.batch(1);
     const [job] = jobsOf(rig.store, batch.id);
     // the request reached the gateway (pre-deducted) and waits on its 2 s of work
-    await until(() => rig!.gateway.ledger.entries().length === 1, 'the request is at the gateway');
+    await pollUntil(
+      () => rig!.gateway.ledger.entries().length === 1,
+      'the request is at the gateway',
+    );
     expect(rig.engine.progress().inFlight).toBe(1);
     rig.engine.cancelJob(job!.id);
     expect(await rig.engine.whenIdle()).toBe('done');
@@ -39,7 +42,7 @@ describe('cancel', () => {
   it('cancelBatch cancels the waiting jobs and aborts the running one', async () => {
     rig = await engineRig({ gateway: { latencyMs: 2000 }, engine: { concurrency: 1 } });
     const batch = rig.batch(5);
-    await until(() => rig!.gateway.ledger.entries().length === 1, 'one request is in flight');
+    await pollUntil(() => rig!.gateway.ledger.entries().length === 1, 'one request is in flight');
     expect(rig.engine.cancelBatch(batch.id)).toBe(4);
     expect(await rig.engine.whenIdle()).toBe('done');
     expect(rig.store.jobs.counts(batch.id)).toMatchObject({ canceled: 5, running: 0, queued: 0 });
@@ -57,7 +60,7 @@ describe('cancel', () => {
     });
     const batch = rig.batch(1);
     const [job] = jobsOf(rig.store, batch.id);
-    await until(() => rig!.store.jobs.get(job!.id)!.state === 'retrying', 'the job waits');
+    await pollUntil(() => rig!.store.jobs.get(job!.id)!.state === 'retrying', 'the job waits');
     const sent = rig.engine.progress().requestsSent;
     rig.engine.cancelJob(job!.id);
     expect(await rig.engine.whenIdle()).toBe('done');
@@ -123,7 +126,7 @@ describe('hold a job', () => {
     rig = await engineRig({ gateway: { latencyMs: 300 }, engine: { concurrency: 1 } });
     const batch = rig.batch(3);
     const [first, second, third] = jobsOf(rig.store, batch.id);
-    await until(() => rig!.gateway.ledger.entries().length === 1, 'the first request is sent');
+    await pollUntil(() => rig!.gateway.ledger.entries().length === 1, 'the first request is sent');
     rig.engine.pauseJobs([first!.id, third!.id], true);
     expect(await rig.engine.whenIdle()).toBe('done');
     expect(rig.store.jobs.get(first!.id)).toMatchObject({ state: 'succeeded' });
@@ -145,7 +148,7 @@ describe('hold a job', () => {
     const batch = rig.batch(1);
     const [job] = jobsOf(rig.store, batch.id);
     rig.engine.resume();
-    await until(() => rig!.store.jobs.get(job!.id)!.state === 'retrying', 'the job waits');
+    await pollUntil(() => rig!.store.jobs.get(job!.id)!.state === 'retrying', 'the job waits');
     rig.engine.pauseJobs([job!.id], true);
     expect(await rig.engine.whenIdle()).toBe('done');
     await new Promise((resolve) => setTimeout(resolve, 600)); // past its due time
@@ -176,7 +179,7 @@ describe('cancel the queue', () => {
     rig = await engineRig({ gateway: { latencyMs: 2000 }, engine: { concurrency: 1 } });
     const one = rig.batch(3);
     const two = rig.batch(2);
-    await until(() => rig!.gateway.ledger.entries().length === 1, 'one request is in flight');
+    await pollUntil(() => rig!.gateway.ledger.entries().length === 1, 'one request is in flight');
     expect(rig.engine.cancelAll()).toBe(4);
     expect(await rig.engine.whenIdle()).toBe('done');
     expect(rig.store.jobs.counts(one.id)).toMatchObject({ canceled: 3, running: 0, queued: 0 });
@@ -212,7 +215,10 @@ describe('stop and restart', () => {
     rig = await engineRig({ gateway: { latencyMs: 2000 } });
     const batch = rig.batch(1);
     const [job] = jobsOf(rig.store, batch.id);
-    await until(() => rig!.gateway.ledger.entries().length === 1, 'the request is at the gateway');
+    await pollUntil(
+      () => rig!.gateway.ledger.entries().length === 1,
+      'the request is at the gateway',
+    );
     await rig.engine.stop({ abort: true });
     expect(rig.engine.progress().inFlight).toBe(0);
     // the request had left: it may have been charged, so only "retry anyway" resends it
@@ -231,7 +237,7 @@ describe('after stop', () => {
   it('nothing reads the store once stop() resolved, so the caller may close it', async () => {
     rig = await engineRig({ gateway: { latencyMs: 2000 }, engine: { progressIntervalMs: 1 } });
     rig.batch(2);
-    await until(() => rig!.gateway.ledger.entries().length === 2, 'two requests in flight');
+    await pollUntil(() => rig!.gateway.ledger.entries().length === 2, 'two requests in flight');
     await rig.engine.stop({ abort: true });
     rig.store.close();
     // late wake-ups (a finishing task's pump, a progress timer) must find nothing to do

@@ -8,7 +8,6 @@ import {
   jobsOf,
   libraryFiles,
   tempFiles,
-  until,
   type EngineRig,
 } from '../../support/engine-harness.ts';
 import {
@@ -19,6 +18,7 @@ import {
   remount,
   unmountAll,
 } from '../../support/mounts.ts';
+import { pollUntil } from '../../support/poll-until.ts';
 
 // The library and the data folder on disks that refuse: the engine never goes on generating
 // (and paying) for images it cannot keep, and what it received stays retrievable.
@@ -162,7 +162,7 @@ describe.runIf(canMount)(mountTitle('the data folder on a disk that fills up mid
       console.error = (...args: unknown[]) => errors.push(args);
       try {
         await rig.engine.start();
-        await until(() => rig!.gateway.ledger.entries().length >= 10, 'ten answers');
+        await pollUntil(() => rig!.gateway.ledger.entries().length >= 10, 'ten answers');
         const filler = fillDisk(join(rig.dir, 'data'));
         expect(await rig.engine.whenIdle()).toBe('stopped');
         await rig.engine.stop();
@@ -221,7 +221,7 @@ describe.runIf(canMount)(mountTitle('the data folder on a disk that fills up mid
     const batch = rig.batch(Array.from({ length: 60 }, () => ({ size: '64x64' })));
     const engine = rig.newEngine({ libraryDir });
     await engine.start();
-    await until(() => rig!.gateway.ledger.entries().length >= 10, 'ten answers');
+    await pollUntil(() => rig!.gateway.ledger.entries().length >= 10, 'ten answers');
     const filler = fillDisk(join(rig.dir, 'data'));
     expect(await engine.whenIdle()).toBe('stopped');
     await engine.stop();

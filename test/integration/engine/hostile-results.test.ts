@@ -6,7 +6,6 @@ import {
   engineRig,
   jobsOf,
   tempFiles,
-  until,
   type EngineRig,
 } from '../../support/engine-harness.ts';
 import {
@@ -16,6 +15,7 @@ import {
   type HostileRig,
 } from '../../support/hostile-gateway.ts';
 import { makeImage } from '../../support/library-fixtures.ts';
+import { pollUntil } from '../../support/poll-until.ts';
 
 // What a hostile or broken gateway can make the engine do: bodies that never end or stall,
 // results that are not images. Small caps and idle times are injected: no long waits.
@@ -171,8 +171,11 @@ describe('download limits', () => {
       { engine: { stopGraceMs: 200 } },
     );
     const batch = rig.batch(1);
-    await until(() => rig!.engine.progress().downloading === 1, 'the download is in progress');
-    await until(() => rig!.gateway.requests.some((line) => line.includes('/files/')), 'it is read');
+    await pollUntil(() => rig!.engine.progress().downloading === 1, 'the download is in progress');
+    await pollUntil(
+      () => rig!.gateway.requests.some((line) => line.includes('/files/')),
+      'it is read',
+    );
     const stopping = Date.now();
     await rig.engine.stop();
     expect(Date.now() - stopping).toBeGreaterThanOrEqual(200);

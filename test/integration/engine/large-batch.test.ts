@@ -53,7 +53,12 @@ describe('a large batch', () => {
     expect(maxDownloading).toBeLessThanOrEqual(2 * DOWNLOADS);
     // while it ran, most of the batch was still waiting in the database, not in the engine
     const midway = seen.find((p) => p.jobs.succeeded > JOBS / 4 && p.jobs.queued > JOBS / 4);
-    expect(midway).toBeDefined();
+    expect(
+      midway,
+      'a progress report with a quarter done and a quarter still queued',
+    ).toMatchObject({
+      jobs: { succeeded: expect.any(Number), queued: expect.any(Number) },
+    });
     expect(midway!.inFlight + midway!.downloading).toBeLessThanOrEqual(CONCURRENCY + 2 * DOWNLOADS);
     await rig.gateway.idle();
     expect(rig.gateway.ledger.entries()).toHaveLength(JOBS);

@@ -11,10 +11,10 @@ import {
   engineRig,
   jobsOf,
   sha256File,
-  until,
   type EngineRig,
   resumeAfterFix,
 } from '../../support/engine-harness.ts';
+import { pollUntil } from '../../support/poll-until.ts';
 
 // Video jobs: submit once, poll, fetch the content; a submitted task is never resubmitted.
 
@@ -110,7 +110,7 @@ describe('video jobs', () => {
     rig = await engineRig({ ...FAST, gateway: { videoDurationMs: 1000 } });
     const batch = rig.batch([VIDEO]);
     const [queued] = jobsOf(rig.store, batch.id);
-    await until(
+    await pollUntil(
       () => rig!.store.jobs.get(queued!.id)!.videoTaskId !== null,
       'the task is submitted',
     );
@@ -132,7 +132,7 @@ describe('video jobs', () => {
     rig = await engineRig({ ...FAST, gateway: { videoDurationMs: 5000 } });
     const batch = rig.batch([VIDEO]);
     const [queued] = jobsOf(rig.store, batch.id);
-    await until(
+    await pollUntil(
       () => rig!.store.jobs.get(queued!.id)!.videoTaskId !== null,
       'the task is submitted',
     );

@@ -3,6 +3,7 @@ import { startGateway, type RunningGateway } from '../../../main/simulator/index
 import { SIMULATED_QUOTA_REASON } from '../../../main/simulator/video/tasks.ts';
 import { summariseMp4 } from './video-boxes.ts';
 import type { WireResponse } from './wire-response.ts';
+import { pollUntil } from '../../support/poll-until.ts';
 
 let gateway: RunningGateway;
 afterEach(() => gateway?.close());
@@ -38,7 +39,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Waits until the first ledger entry reaches `state` (tasks are billed when they end). */
 async function entryBecomes(state: 'settled' | 'refunded') {
-  for (let i = 0; i < 250 && gateway.ledger.entries()[0]?.state !== state; i++) await sleep(20);
+  await pollUntil(() => gateway.ledger.entries()[0]?.state === state, `the task is ${state}`, {
+    timeoutMs: 5000,
+  });
   return gateway.ledger.entries()[0];
 }
 
@@ -56,14 +59,17 @@ async function submit(body: Record<string, unknown> = {}) {
 
 /** Polls GET /v1/videos/{id} until the task ends; returns every body seen. */
 async function pollUntilDone(id: string) {
-  const seen = [];
-  for (let i = 0; i < 200; i++) {
-    const body = await (await call('GET', `/v1/videos/${id}`)).json();
-    seen.push(body);
-    if (body.status === 'completed' || body.status === 'failed') return seen;
-    await sleep(20);
-  }
-  throw new Error(`video ${id} did not finish`);
+  const seen: Array<ReturnType<typeof JSON.parse>> = [];
+  await pollUntil(
+    async () => {
+      const body = await (await call('GET', `/v1/videos/${id}`)).json();
+      seen.push(body);
+      return body.status === 'completed' || body.status === 'failed';
+    },
+    `video ${id} is finished`,
+    { timeoutMs: 5000, intervalMs: 20 },
+  );
+  return seen;
 }
 
 async function download(id: string) {
@@ -342,13 +348,17 @@ describe('task-style API: POST/GET /v1/video/generations', () => {
       data: { status: 'IN_PROGRESS', progress: '0%', fail_reason: null, url: null, seconds: 4 },
     });
     const id = submitted.data.task_id;
-    const seen = [];
+    const seen: string[] = [];
     let body = submitted;
-    while (body.data.status === 'IN_PROGRESS') {
-      await sleep(20);
-      body = await (await call('GET', `/v1/video/generations/${id}`)).json();
-      seen.push(body.data.progress);
-    }
+    await pollUntil(
+      async () => {
+        body = await (await call('GET', `/v1/video/generations/${id}`)).json();
+        seen.push(body.data.progress);
+        return body.data.status !== 'IN_PROGRESS';
+      },
+      `task ${id} is finished`,
+      { timeoutMs: 5000, intervalMs: 20 },
+    );
     expect(seen.some((p: string) => /^[1-9][0-9]?%$/.test(p))).toBe(true);
     expect(body.data).toMatchObject({ task_id: id, status: 'SUCCESS', progress: '100%' });
     const file = await fetch(body.data.url, {

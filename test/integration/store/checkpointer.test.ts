@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AUTOCHECKPOINT_PAGES } from '../../../main/core/store/database.ts';
 import { checkpointInBackground } from '../../../main/core/store/checkpointer.ts';
+import { pollUntil } from '../../support/poll-until.ts';
 import { prompts, tempStore } from './temp-store.ts';
 
 let cleanup: (() => void) | null = null;
@@ -9,14 +10,6 @@ afterEach(() => {
   cleanup?.();
   cleanup = null;
 });
-
-const until = async (check: () => boolean, timeoutMs = 5000) => {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-};
 
 describe('background checkpoints', () => {
   it('copy the WAL into the database file from another thread, never from the writer', async () => {
@@ -30,7 +23,10 @@ describe('background checkpoints', () => {
     );
     const before = statSync(file).size;
     store.batches.create({ name: 'many' }, prompts(5_000, 'a long enough prompt to fill pages'), 1);
-    await until(() => statSync(file).size > before + 100_000);
+    await pollUntil(
+      () => statSync(file).size > before + 100_000,
+      'a checkpoint wrote the database file',
+    );
     // (in WAL mode only a checkpoint writes the database file, and the writer did none)
     await checkpoints.stop();
     expect(store.db.pragma('wal_autocheckpoint', { simple: true })).toBe(AUTOCHECKPOINT_PAGES);
@@ -39,8 +35,17 @@ describe('background checkpoints', () => {
   it('stop can be awaited as the last thing a process does, and twice', async () => {
     const temp = tempStore();
     cleanup = temp.cleanup;
-    const checkpoints = checkpointInBackground(temp.store.db, { intervalMs: 20 });
-    await Promise.all([checkpoints.stop(), checkpoints.stop()]);
-    await checkpoints.stop();
+    const { db } = temp.store;
+    const checkpoints = checkpointInBackground(db, { intervalMs: 20 });
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBeGreaterThan(AUTOCHECKPOINT_PAGES);
+    await expect(Promise.all([checkpoints.stop(), checkpoints.stop()])).resolves.toEqual([
+      undefined,
+      undefined,
+    ]);
+    await expect(checkpoints.stop()).resolves.toBeUndefined();
+    // stopped: the writer checkpoints by itself again, and the database is still usable
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(AUTOCHECKPOINT_PAGES);
+    temp.store.batches.create({ name: 'after' }, prompts(3, 'still writable'), 1);
+    expect(temp.store.batches.list().map((b) => b.name)).toContain('after');
   });
 });
