@@ -178,10 +178,14 @@ describe('atelier run --demo', () => {
       [['run', 'p.txt', '--demo', '--template', '{nope}.{ext}'], /unknown variable \{nope\}/],
       [['resume'], /no queue in/],
     ];
-    for (const [args, message] of cases) {
-      const result = await runCli(args, { cwd: ws.dir, key: 'sk-test' });
-      expect(result.code, args.join(' ')).toBe(2);
-      expect(result.stderr, args.join(' ')).toMatch(message);
-    }
+    // refused before anything is written, so they may run side by side
+    const results = await Promise.all(
+      cases.map(([args]) => runCli(args, { cwd: ws.dir, key: 'sk-test' })),
+    );
+    cases.forEach(([args, message], i) => {
+      expect(results[i]!.code, args.join(' ')).toBe(2);
+      expect(results[i]!.stderr, args.join(' ')).toMatch(message);
+    });
+    expect(ws.files('.')).toEqual(['p.txt']); // nothing was created by a refusal
   });
 });
