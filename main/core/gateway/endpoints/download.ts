@@ -1,6 +1,7 @@
 import type { Download, Outcome } from '../../../../shared/gateway/outcome.ts';
 import { header } from '../classify/headers.ts';
 import type { GatewayContext } from '../context.ts';
+import { httpFailure } from '../http/call-json.ts';
 import { openExchange, parseJson, type CallOptions } from '../http/exchange.ts';
 
 /**
@@ -19,16 +20,7 @@ export async function download(
   if (response.status < 200 || response.status >= 300) {
     const text = await answer.text();
     if (!text.ok) return text;
-    const body = parseJson(text.text);
-    const failure = answer.fail({
-      kind: 'http',
-      status: response.status,
-      headers: response.headers,
-      body,
-      ...(body === undefined ? { contentType: header(response.headers, 'content-type') } : {}),
-    });
-    answer.close(failure.message);
-    return failure;
+    return httpFailure(answer, parseJson(text.text));
   }
   const length = header(response.headers, 'content-length');
   return {

@@ -64,7 +64,8 @@ async function readAnswer<T>(
   return failure;
 }
 
-function httpFailure(answer: OpenAnswer, body: unknown): GatewayFailure {
+/** A non-2xx answer as a failure, its (parsed) body read for the error; closes the answer. */
+export function httpFailure(answer: OpenAnswer, body: unknown): GatewayFailure {
   const { response } = answer;
   const failure = answer.fail({
     kind: 'http',
