@@ -1,4 +1,4 @@
-import type { Database, Statement } from 'better-sqlite3';
+import type { Database } from 'better-sqlite3';
 import type { AttemptOutcome } from '../../../shared/jobs/outcomes.ts';
 import { toAttempt, type Attempt } from './rows.ts';
 import { transact } from './transaction.ts';
@@ -16,38 +16,47 @@ export interface AttemptResult {
   retryAfterMs?: number | null;
 }
 
+/** Every statement of AttemptRepository, prepared once per open (a damaged database shows at open). */
+function attemptStatements(db: Database) {
+  return {
+    start: db.prepare('INSERT INTO attempts (job_id, started_at) VALUES (?, ?)'),
+    finish: db.prepare<unknown[], { job_id: number }>(
+      `UPDATE attempts SET ended_at = @now, outcome = @outcome, http_status = @httpStatus,
+         request_id = @requestId, upstream_request_id = @upstreamRequestId,
+         error_code = @errorCode, error_message = @errorMessage, decision = @decision,
+         retry_after_ms = @retryAfterMs
+       WHERE id = @id AND ended_at IS NULL RETURNING job_id`,
+    ),
+    // the job shows its latest request ids: what support asks for
+    jobRequestIds: db.prepare(
+      `UPDATE jobs SET last_request_id = coalesce(@requestId, last_request_id),
+         last_upstream_request_id = coalesce(@upstreamRequestId, last_upstream_request_id)
+       WHERE id = @jobId`,
+    ),
+    forJob: db.prepare<unknown[], Record<string, unknown>>(
+      'SELECT * FROM attempts WHERE job_id = ? ORDER BY id',
+    ),
+    closeOpen: db.prepare(
+      `UPDATE attempts SET ended_at = ?, outcome = 'interrupted' WHERE ended_at IS NULL`,
+    ),
+  };
+}
+
+type AttemptStatements = ReturnType<typeof attemptStatements>;
+
 /** The log of requests sent: one row per try, opened before sending, closed with its answer. */
 export class AttemptRepository {
   private readonly db: Database;
-  private readonly s: Record<string, Statement>;
+  private readonly s: AttemptStatements;
 
   constructor(db: Database) {
     this.db = db;
-    this.s = {
-      start: db.prepare('INSERT INTO attempts (job_id, started_at) VALUES (?, ?)'),
-      finish: db.prepare(
-        `UPDATE attempts SET ended_at = @now, outcome = @outcome, http_status = @httpStatus,
-           request_id = @requestId, upstream_request_id = @upstreamRequestId,
-           error_code = @errorCode, error_message = @errorMessage, decision = @decision,
-           retry_after_ms = @retryAfterMs
-         WHERE id = @id AND ended_at IS NULL RETURNING job_id`,
-      ),
-      // the job shows its latest request ids: what support asks for
-      jobRequestIds: db.prepare(
-        `UPDATE jobs SET last_request_id = coalesce(@requestId, last_request_id),
-           last_upstream_request_id = coalesce(@upstreamRequestId, last_upstream_request_id)
-         WHERE id = @jobId`,
-      ),
-      forJob: db.prepare('SELECT * FROM attempts WHERE job_id = ? ORDER BY id'),
-      closeOpen: db.prepare(
-        `UPDATE attempts SET ended_at = ?, outcome = 'interrupted' WHERE ended_at IS NULL`,
-      ),
-    };
+    this.s = attemptStatements(db);
   }
 
   /** Opens an attempt for a running job, just before its request is sent. Returns its id. */
   start(jobId: number, now: number): number {
-    return Number(this.s.start!.run(jobId, now).lastInsertRowid);
+    return Number(this.s.start.run(jobId, now).lastInsertRowid);
   }
 
   /** Closes an attempt with the answer and copies its request ids onto the job. */
@@ -65,18 +74,18 @@ export class AttemptRepository {
         decision: result.decision ?? null,
         retryAfterMs: result.retryAfterMs ?? null,
       };
-      const row = this.s.finish!.get(values) as { job_id: number } | undefined;
+      const row = this.s.finish.get(values);
       if (!row) throw new Error(`Attempt ${id} does not exist or was already finished.`);
-      this.s.jobRequestIds!.run({ ...values, jobId: row.job_id });
+      this.s.jobRequestIds.run({ ...values, jobId: row.job_id });
     });
   }
 
   listForJob(jobId: number): Attempt[] {
-    return (this.s.forJob!.all(jobId) as Array<Record<string, unknown>>).map(toAttempt);
+    return this.s.forJob.all(jobId).map(toAttempt);
   }
 
   /** After a crash: attempts never closed are marked interrupted. Returns how many. */
   closeInterrupted(now: number): number {
-    return this.s.closeOpen!.run(now).changes;
+    return this.s.closeOpen.run(now).changes;
   }
 }

@@ -1,4 +1,4 @@
-import type { Database, Statement } from 'better-sqlite3';
+import type { Database } from 'better-sqlite3';
 import { batchDirName, pathKey } from '../library/naming.ts';
 import type { JobRepository, NewJob } from './job-repository.ts';
 import { toBatch, type Batch } from './rows.ts';
@@ -17,34 +17,41 @@ export interface NewBatch {
 /** Jobs handed to the inserter at once while streaming: bounded memory, few statements. */
 const STREAM_CHUNK = 5_000;
 
+/** Every statement of BatchRepository, prepared once per open (a damaged database shows at open). */
+function batchStatements(db: Database) {
+  return {
+    insert: db.prepare(
+      `INSERT INTO batches (name, dir_name, dir_key, created_at, settings, source, priority, paused)
+       VALUES (@name, @dirName, @dirKey, @now, @settings, @source, @priority, @paused)`,
+    ),
+    dirTaken: db.prepare('SELECT 1 FROM batches WHERE dir_key = ?'),
+    setJobCount: db.prepare('UPDATE batches SET job_count = ? WHERE id = ?'),
+    get: db.prepare<unknown[], Record<string, unknown>>('SELECT * FROM batches WHERE id = ?'),
+    list: db.prepare<unknown[], Record<string, unknown>>('SELECT * FROM batches ORDER BY id DESC'),
+    setPaused: db.prepare('UPDATE batches SET paused = ?, pause_reason = ? WHERE id = ?'),
+    setPriority: db.prepare('UPDATE batches SET priority = ? WHERE id = ?'),
+    rename: db.prepare('UPDATE batches SET name = ? WHERE id = ?'),
+    delete: db.prepare('DELETE FROM batches WHERE id = ?'),
+    // one statement: a claim by another connection lands wholly before or after it
+    deleteUnstarted: db.prepare(
+      `DELETE FROM batches WHERE id = @id
+         AND NOT EXISTS (SELECT 1 FROM batch_state_counts
+           WHERE batch_id = @id AND state <> 'queued' AND n > 0)`,
+    ),
+  };
+}
+
+type BatchStatements = ReturnType<typeof batchStatements>;
+
 export class BatchRepository {
   private readonly db: Database;
   private readonly jobs: JobRepository;
-  private readonly s: Record<string, Statement>;
+  private readonly s: BatchStatements;
 
   constructor(db: Database, jobs: JobRepository) {
     this.db = db;
     this.jobs = jobs;
-    this.s = {
-      insert: db.prepare(
-        `INSERT INTO batches (name, dir_name, dir_key, created_at, settings, source, priority, paused)
-         VALUES (@name, @dirName, @dirKey, @now, @settings, @source, @priority, @paused)`,
-      ),
-      dirTaken: db.prepare('SELECT 1 FROM batches WHERE dir_key = ?'),
-      setJobCount: db.prepare('UPDATE batches SET job_count = ? WHERE id = ?'),
-      get: db.prepare('SELECT * FROM batches WHERE id = ?'),
-      list: db.prepare('SELECT * FROM batches ORDER BY id DESC'),
-      setPaused: db.prepare('UPDATE batches SET paused = ?, pause_reason = ? WHERE id = ?'),
-      setPriority: db.prepare('UPDATE batches SET priority = ? WHERE id = ?'),
-      rename: db.prepare('UPDATE batches SET name = ? WHERE id = ?'),
-      delete: db.prepare('DELETE FROM batches WHERE id = ?'),
-      // one statement: a claim by another connection lands wholly before or after it
-      deleteUnstarted: db.prepare(
-        `DELETE FROM batches WHERE id = @id
-           AND NOT EXISTS (SELECT 1 FROM batch_state_counts
-             WHERE batch_id = @id AND state <> 'queued' AND n > 0)`,
-      ),
-    };
+    this.s = batchStatements(db);
   }
 
   /**
@@ -57,10 +64,10 @@ export class BatchRepository {
       this.db,
       () => {
         const dirName = batchDirName(batch.name, (candidate) =>
-          Boolean(this.s.dirTaken!.get(pathKey(candidate))),
+          Boolean(this.s.dirTaken.get(pathKey(candidate))),
         );
         const id = Number(
-          this.s.insert!.run({
+          this.s.insert.run({
             name: batch.name,
             dirName,
             dirKey: pathKey(dirName),
@@ -72,7 +79,7 @@ export class BatchRepository {
           }).lastInsertRowid,
         );
         const { count } = this.jobs.insertJobs(id, jobs, now);
-        this.s.setJobCount!.run(count, id);
+        this.s.setJobCount.run(count, id);
         return this.get(id)!;
       },
       'immediate',
@@ -99,7 +106,7 @@ export class BatchRepository {
         if (chunk.length === STREAM_CHUNK) flush();
       }
       if (chunk.length > 0) flush();
-      this.s.setJobCount!.run(position, id);
+      this.s.setJobCount.run(position, id);
       this.db.exec('COMMIT');
       return this.get(id)!;
     } catch (error) {
@@ -109,31 +116,31 @@ export class BatchRepository {
   }
 
   get(id: number): Batch | undefined {
-    const row = this.s.get!.get(id) as Record<string, unknown> | undefined;
+    const row = this.s.get.get(id);
     return row && toBatch(row);
   }
 
   list(): Batch[] {
-    return (this.s.list!.all() as Array<Record<string, unknown>>).map(toBatch);
+    return this.s.list.all().map(toBatch);
   }
 
   /** A paused batch keeps its jobs queued; the scheduler skips it until resumed. */
   setPaused(id: number, paused: boolean, reason: string | null = null): void {
-    this.expectOne(this.s.setPaused!.run(paused ? 1 : 0, paused ? reason : null, id).changes, id);
+    this.expectOne(this.s.setPaused.run(paused ? 1 : 0, paused ? reason : null, id).changes, id);
   }
 
   setPriority(id: number, priority: number): void {
-    this.expectOne(this.s.setPriority!.run(priority, id).changes, id);
+    this.expectOne(this.s.setPriority.run(priority, id).changes, id);
   }
 
   /** Renames for display; the folder on disk keeps its name. */
   rename(id: number, name: string): void {
-    this.expectOne(this.s.rename!.run(name, id).changes, id);
+    this.expectOne(this.s.rename.run(name, id).changes, id);
   }
 
   /** Deletes the batch's records (jobs, attempts, images rows); files on disk stay. */
   delete(id: number): void {
-    this.expectOne(this.s.delete!.run(id).changes, id);
+    this.expectOne(this.s.delete.run(id).changes, id);
   }
 
   /**
@@ -141,7 +148,7 @@ export class BatchRepository {
    * nothing deleted, once one has.
    */
   deleteUnstarted(id: number): boolean {
-    if (this.s.deleteUnstarted!.run({ id }).changes === 1) return true;
+    if (this.s.deleteUnstarted.run({ id }).changes === 1) return true;
     if (!this.get(id)) throw new Error(`Batch ${id} does not exist.`);
     return false;
   }

@@ -1,4 +1,4 @@
-import type { Database, Statement } from 'better-sqlite3';
+import type { Database } from 'better-sqlite3';
 import {
   DOWNLOAD_STATES,
   assertDownloadTransition,
@@ -7,6 +7,7 @@ import {
 import { pathKey } from '../library/naming.ts';
 import { toImage, type Image } from './rows.ts';
 import { transact } from './transaction.ts';
+import { oneRow } from './one-row.ts';
 
 /** One image of a gateway answer: a temporary URL, base64 bytes, or both. */
 export interface ImageResult {
@@ -55,82 +56,93 @@ const lostToExpiredLink = (prefix: string) =>
 const EXPIRED_LINKS_IN_SCOPE = `i.download_state = 'failed' AND ${lostToExpiredLink('i.')}
   AND (@batchId IS NULL OR (SELECT batch_id FROM jobs WHERE id = i.job_id) = @batchId)`;
 
+/** Every statement of ImageRepository, prepared once per open (a damaged database shows at open). */
+function imageStatements(db: Database) {
+  const sql = <Row = unknown>(text: string) => db.prepare<unknown[], Row>(text);
+  return {
+    insert: sql<Record<string, unknown>>(
+      `INSERT INTO images (job_id, idx, source_url, has_payload, revised_prompt,
+         download_state, download_tries, rel_path, path_key, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+    ),
+    insertPayload: sql('INSERT INTO image_payloads (image_id, bytes) VALUES (?, ?)'),
+    get: sql<Record<string, unknown>>('SELECT * FROM images WHERE id = ?'),
+    forJob: sql<Record<string, unknown>>('SELECT * FROM images WHERE job_id = ? ORDER BY idx'),
+    // (`?+0`: see SCHEDULER_QUERIES)
+    due: sql<{ id: number }>(
+      `SELECT id FROM images WHERE download_state = 'pending' AND next_download_at <= ?
+       ORDER BY next_download_at, id LIMIT ?+0`,
+    ),
+    nextDue: sql<{ at: number | null }>(
+      `SELECT min(next_download_at) AS at FROM images WHERE download_state = 'pending'`,
+    ),
+    start: sql<Record<string, unknown>>(
+      `UPDATE images SET download_state = 'downloading', download_tries = download_tries + 1,
+         updated_at = ?
+       WHERE id = ? AND download_state = 'pending' RETURNING *`,
+    ),
+    payload: sql<{ bytes: Buffer }>('SELECT bytes FROM image_payloads WHERE image_id = ?'),
+    reserve: sql('UPDATE images SET rel_path = ?, path_key = ?, updated_at = ? WHERE id = ?'),
+    release: sql(
+      `UPDATE images SET rel_path = NULL, path_key = NULL, updated_at = ?
+       WHERE id = ? AND download_state <> 'done'`,
+    ),
+    pathTaken: sql('SELECT 1 FROM images WHERE path_key = ?'),
+    done: sql(
+      `UPDATE images SET download_state = 'done', bytes = @bytes, sha256 = @sha256,
+         width = @width, height = @height, format = @format, has_payload = 0,
+         failure_code = NULL, failure_reason = NULL, updated_at = @now
+       WHERE id = @id AND download_state = 'downloading' AND rel_path IS NOT NULL`,
+    ),
+    dropPayload: sql('DELETE FROM image_payloads WHERE image_id = ?'),
+    failed: sql(
+      `UPDATE images SET download_state = @state, next_download_at = @retryAt,
+         failure_code = @code, failure_reason = @reason, updated_at = @now,
+         download_tries = max(download_tries - @refund, 0)
+       WHERE id = @id AND download_state = 'downloading'`,
+    ),
+    retryFailed: sql(
+      `UPDATE images SET download_state = 'pending', next_download_at = 0, download_tries = 0,
+         updated_at = @now
+       WHERE download_state = 'failed'
+         AND (@batchId IS NULL OR job_id IN (SELECT id FROM jobs WHERE batch_id = @batchId))
+         AND (@codes IS NULL OR failure_code IN (SELECT value FROM json_each(@codes)))`,
+    ),
+    resume: sql(
+      `UPDATE images SET download_state = 'pending', next_download_at = 0, updated_at = ?
+       WHERE download_state = 'downloading'`,
+    ),
+    failedList: sql<Record<string, unknown>>(
+      `SELECT * FROM images WHERE download_state = 'failed' AND id > ? ORDER BY id LIMIT ?`,
+    ),
+    expiredLinks: sql<{ n: number }>(
+      `SELECT count(*) AS n FROM images AS i WHERE ${EXPIRED_LINKS_IN_SCOPE}`,
+    ),
+    expiredLinksList: sql<Record<string, unknown>>(
+      `SELECT * FROM images AS i WHERE ${EXPIRED_LINKS_IN_SCOPE} ORDER BY i.id LIMIT @limit`,
+    ),
+    // kept by triggers (schema v2): no scan of the images, however many
+    countsAll: sql('SELECT state, sum(n) AS n FROM batch_download_counts GROUP BY state'),
+    countsBatch: sql('SELECT state, n FROM batch_download_counts WHERE batch_id = ?'),
+    stateOf: sql<{ download_state: DownloadState }>(
+      'SELECT download_state FROM images WHERE id = ?',
+    ),
+  };
+}
+
+type ImageStatements = ReturnType<typeof imageStatements>;
+
 /**
  * Images and their downloads. A result is stored (URL and bytes) before anything is
  * downloaded, so a failed download is retried from here, never by generating again.
  */
 export class ImageRepository {
   private readonly db: Database;
-  private readonly s: Record<string, Statement>;
+  private readonly s: ImageStatements;
 
   constructor(db: Database) {
     this.db = db;
-    const sql = (text: string) => db.prepare(text);
-    this.s = {
-      insert: sql(
-        `INSERT INTO images (job_id, idx, source_url, has_payload, revised_prompt,
-           download_state, download_tries, rel_path, path_key, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
-      ),
-      insertPayload: sql('INSERT INTO image_payloads (image_id, bytes) VALUES (?, ?)'),
-      get: sql('SELECT * FROM images WHERE id = ?'),
-      forJob: sql('SELECT * FROM images WHERE job_id = ? ORDER BY idx'),
-      // (`?+0`: see SCHEDULER_QUERIES)
-      due: sql(
-        `SELECT id FROM images WHERE download_state = 'pending' AND next_download_at <= ?
-         ORDER BY next_download_at, id LIMIT ?+0`,
-      ),
-      nextDue: sql(
-        `SELECT min(next_download_at) AS at FROM images WHERE download_state = 'pending'`,
-      ),
-      start: sql(
-        `UPDATE images SET download_state = 'downloading', download_tries = download_tries + 1,
-           updated_at = ?
-         WHERE id = ? AND download_state = 'pending' RETURNING *`,
-      ),
-      payload: sql('SELECT bytes FROM image_payloads WHERE image_id = ?'),
-      reserve: sql('UPDATE images SET rel_path = ?, path_key = ?, updated_at = ? WHERE id = ?'),
-      release: sql(
-        `UPDATE images SET rel_path = NULL, path_key = NULL, updated_at = ?
-         WHERE id = ? AND download_state <> 'done'`,
-      ),
-      pathTaken: sql('SELECT 1 FROM images WHERE path_key = ?'),
-      done: sql(
-        `UPDATE images SET download_state = 'done', bytes = @bytes, sha256 = @sha256,
-           width = @width, height = @height, format = @format, has_payload = 0,
-           failure_code = NULL, failure_reason = NULL, updated_at = @now
-         WHERE id = @id AND download_state = 'downloading' AND rel_path IS NOT NULL`,
-      ),
-      dropPayload: sql('DELETE FROM image_payloads WHERE image_id = ?'),
-      failed: sql(
-        `UPDATE images SET download_state = @state, next_download_at = @retryAt,
-           failure_code = @code, failure_reason = @reason, updated_at = @now,
-           download_tries = max(download_tries - @refund, 0)
-         WHERE id = @id AND download_state = 'downloading'`,
-      ),
-      retryFailed: sql(
-        `UPDATE images SET download_state = 'pending', next_download_at = 0, download_tries = 0,
-           updated_at = @now
-         WHERE download_state = 'failed'
-           AND (@batchId IS NULL OR job_id IN (SELECT id FROM jobs WHERE batch_id = @batchId))
-           AND (@codes IS NULL OR failure_code IN (SELECT value FROM json_each(@codes)))`,
-      ),
-      resume: sql(
-        `UPDATE images SET download_state = 'pending', next_download_at = 0, updated_at = ?
-         WHERE download_state = 'downloading'`,
-      ),
-      failedList: sql(
-        `SELECT * FROM images WHERE download_state = 'failed' AND id > ? ORDER BY id LIMIT ?`,
-      ),
-      expiredLinks: sql(`SELECT count(*) AS n FROM images AS i WHERE ${EXPIRED_LINKS_IN_SCOPE}`),
-      expiredLinksList: sql(
-        `SELECT * FROM images AS i WHERE ${EXPIRED_LINKS_IN_SCOPE} ORDER BY i.id LIMIT @limit`,
-      ),
-      // kept by triggers (schema v2): no scan of the images, however many
-      countsAll: sql('SELECT state, sum(n) AS n FROM batch_download_counts GROUP BY state'),
-      countsBatch: sql('SELECT state, n FROM batch_download_counts WHERE batch_id = ?'),
-      stateOf: sql('SELECT download_state FROM images WHERE id = ?'),
-    };
+    this.s = imageStatements(db);
   }
 
   /**
@@ -158,7 +170,8 @@ export class ImageRepository {
         // (a name goes only with a download under way: a pending image is named when claimed)
         const relPath = state === 'downloading' ? (result.relPath ?? null) : null;
         const image = toImage(
-          this.s.insert!.get(
+          oneRow(
+            this.s.insert,
             jobId,
             result.idx,
             result.url ?? null,
@@ -170,43 +183,40 @@ export class ImageRepository {
             relPath === null ? null : pathKey(relPath),
             now,
             now,
-          ) as Record<string, unknown>,
+          ),
         );
-        if (bytes?.length) this.s.insertPayload!.run(image.id, bytes);
+        if (bytes?.length) this.s.insertPayload.run(image.id, bytes);
         return image;
       }),
     );
   }
 
   get(id: number): Image | undefined {
-    const row = this.s.get!.get(id) as Record<string, unknown> | undefined;
+    const row = this.s.get.get(id);
     return row && toImage(row);
   }
 
   listForJob(jobId: number): Image[] {
-    return (this.s.forJob!.all(jobId) as Array<Record<string, unknown>>).map(toImage);
+    return this.s.forJob.all(jobId).map(toImage);
   }
 
   /** Moves up to `limit` due pending downloads to `downloading` and returns them. */
   claimDownloads(limit: number, now: number): Image[] {
     return transact(
       this.db,
-      () =>
-        (this.s.due!.all(now, limit) as Array<{ id: number }>).map(({ id }) =>
-          toImage(this.s.start!.get(now, id) as Record<string, unknown>),
-        ),
+      () => this.s.due.all(now, limit).map(({ id }) => toImage(oneRow(this.s.start, now, id))),
       'immediate',
     );
   }
 
   /** When the earliest pending download falls due (null: none pends). */
   nextDownloadAt(): number | null {
-    return (this.s.nextDue!.get() as { at: number | null }).at;
+    return oneRow(this.s.nextDue).at;
   }
 
   /** The stored bytes of a base64 result, if any (dropped once the file is on disk). */
   payload(id: number): Buffer | undefined {
-    return (this.s.payload!.get(id) as { bytes: Buffer } | undefined)?.bytes;
+    return this.s.payload.get(id)?.bytes;
   }
 
   /**
@@ -216,7 +226,7 @@ export class ImageRepository {
    */
   reservePath(id: number, relPath: string, now: number): boolean {
     try {
-      const { changes } = this.s.reserve!.run(relPath, pathKey(relPath), now, id);
+      const { changes } = this.s.reserve.run(relPath, pathKey(relPath), now, id);
       if (changes !== 1) throw new Error(`Image ${id} does not exist.`);
       return true;
     } catch (error) {
@@ -230,24 +240,24 @@ export class ImageRepository {
    * free for another image. False when the image is done: its file is on disk under that name.
    */
   releasePath(id: number, now: number): boolean {
-    if (this.s.release!.run(now, id).changes === 1) return true;
+    if (this.s.release.run(now, id).changes === 1) return true;
     if (!this.get(id)) throw new Error(`Image ${id} does not exist.`);
     return false;
   }
 
   isPathTaken(relPath: string): boolean {
-    return Boolean(this.s.pathTaken!.get(pathKey(relPath)));
+    return Boolean(this.s.pathTaken.get(pathKey(relPath)));
   }
 
   /** downloading → done, once the file is fsynced and renamed into place; drops the bytes. */
   markDone(id: number, file: DownloadedFile): void {
     transact(this.db, () => {
       // The update checks the state itself; the read that explains a refusal runs only then.
-      if (this.s.done!.run({ id, ...file }).changes !== 1) {
+      if (this.s.done.run({ id, ...file }).changes !== 1) {
         this.assertMove(id, 'done');
         throw new Error(`Image ${id} has no reserved path: reserve one before marking it done.`);
       }
-      this.s.dropPayload!.run(id);
+      this.s.dropPayload.run(id);
     });
   }
 
@@ -269,7 +279,7 @@ export class ImageRepository {
     const state: DownloadState = failure.retryAt === null ? 'failed' : 'pending';
     transact(this.db, () => {
       this.assertMove(id, state);
-      this.s.failed!.run({
+      this.s.failed.run({
         id,
         state,
         retryAt: failure.retryAt ?? 0,
@@ -287,7 +297,7 @@ export class ImageRepository {
    * a GET costs nothing, and some stores answer 404 for a while before a file appears.
    */
   retryFailedDownloads(now: number, batchId?: number, codes?: readonly string[]): number {
-    return this.s.retryFailed!.run({
+    return this.s.retryFailed.run({
       now,
       batchId: batchId ?? null,
       codes: codes ? JSON.stringify(codes) : null,
@@ -296,11 +306,11 @@ export class ImageRepository {
 
   /** After a crash: downloads cut short start again. Returns how many. */
   resumeInterrupted(now: number): number {
-    return this.s.resume!.run(now).changes;
+    return this.s.resume.run(now).changes;
   }
 
   listFailed(afterId = 0, limit = 100): Image[] {
-    return (this.s.failedList!.all(afterId, limit) as Array<Record<string, unknown>>).map(toImage);
+    return this.s.failedList.all(afterId, limit).map(toImage);
   }
 
   /**
@@ -308,30 +318,30 @@ export class ImageRepository {
    * batch or all batches (retryFailedDownloads asks their links again like any other).
    */
   countExpiredLinks(batchId?: number): number {
-    return (this.s.expiredLinks!.get({ batchId: batchId ?? null }) as { n: number }).n;
+    return oneRow(this.s.expiredLinks, { batchId: batchId ?? null }).n;
   }
 
   /** The first `limit` of the images countExpiredLinks counts, oldest first. */
   listExpiredLinks(options: { batchId?: number; limit?: number } = {}): Image[] {
-    return (
-      this.s.expiredLinksList!.all({
+    return this.s.expiredLinksList
+      .all({
         batchId: options.batchId ?? null,
         limit: options.limit ?? 100,
-      }) as Array<Record<string, unknown>>
-    ).map(toImage);
+      })
+      .map(toImage);
   }
 
   counts(batchId?: number): DownloadCounts {
     const counts = Object.fromEntries(DOWNLOAD_STATES.map((s) => [s, 0])) as DownloadCounts;
     const rows = (
-      batchId === undefined ? this.s.countsAll!.all() : this.s.countsBatch!.all(batchId)
+      batchId === undefined ? this.s.countsAll.all() : this.s.countsBatch.all(batchId)
     ) as Array<{ state: DownloadState; n: number }>;
     for (const { state, n } of rows) counts[state] = n;
     return counts;
   }
 
   private assertMove(id: number, to: DownloadState): void {
-    const row = this.s.stateOf!.get(id) as { download_state: DownloadState } | undefined;
+    const row = this.s.stateOf.get(id);
     if (!row) throw new Error(`Image ${id} does not exist.`);
     assertDownloadTransition(row.download_state, to, `Image ${id}`);
   }

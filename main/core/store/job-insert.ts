@@ -1,6 +1,7 @@
-import type { Database, Statement } from 'better-sqlite3';
+import type { Database } from 'better-sqlite3';
 import type { JobKind } from './rows.ts';
 import { transact } from './transaction.ts';
+import { oneRow } from './one-row.ts';
 
 /** One job to insert; position defaults to the next row of the batch. */
 export interface NewJob {
@@ -36,33 +37,40 @@ const INSERT_COLUMNS = [
 // rows per INSERT statement: a multi-row insert is twice as fast as one row per call
 const INSERT_CHUNK = 100;
 
+/** Every statement of JobInserter, prepared once per open (a damaged database shows at open). */
+function insertStatements(db: Database) {
+  const sql = <Row = unknown>(text: string) => db.prepare<unknown[], Row>(text);
+  const cols = INSERT_COLUMNS.join(', ');
+  const row = `(${INSERT_COLUMNS.map(() => '?').join(', ')})`;
+  return {
+    insertOne: sql(`INSERT INTO jobs (${cols}) VALUES ${row}`),
+    insertChunk: sql(
+      `INSERT INTO jobs (${cols}) VALUES ${Array(INSERT_CHUNK).fill(row).join(', ')}`,
+    ),
+    maxId: sql<{ id: number }>('SELECT coalesce(max(id), 0) AS id FROM jobs'),
+    indexPrompts: sql(
+      'INSERT INTO jobs_fts (rowid, prompt) SELECT id, prompt FROM jobs WHERE id > ?',
+    ),
+    addCount: sql(
+      `INSERT INTO batch_state_counts (batch_id, state, n) VALUES (?, 'queued', ?)
+       ON CONFLICT (batch_id, state) DO UPDATE SET n = n + excluded.n`,
+    ),
+  };
+}
+
+type InsertStatements = ReturnType<typeof insertStatements>;
+
 /**
  * The one way jobs enter the database: multi-row inserts, then their prompts indexed and
  * their batch's counts raised with one statement each (per-row triggers were 4x slower).
  */
 export class JobInserter {
   private readonly db: Database;
-  private readonly s: Record<string, Statement>;
+  private readonly s: InsertStatements;
 
   constructor(db: Database) {
     this.db = db;
-    const cols = INSERT_COLUMNS.join(', ');
-    const row = `(${INSERT_COLUMNS.map(() => '?').join(', ')})`;
-    const sql = (text: string) => db.prepare(text);
-    this.s = {
-      insertOne: sql(`INSERT INTO jobs (${cols}) VALUES ${row}`),
-      insertChunk: sql(
-        `INSERT INTO jobs (${cols}) VALUES ${Array(INSERT_CHUNK).fill(row).join(', ')}`,
-      ),
-      maxId: sql('SELECT coalesce(max(id), 0) AS id FROM jobs'),
-      indexPrompts: sql(
-        'INSERT INTO jobs_fts (rowid, prompt) SELECT id, prompt FROM jobs WHERE id > ?',
-      ),
-      addCount: sql(
-        `INSERT INTO batch_state_counts (batch_id, state, n) VALUES (?, 'queued', ?)
-         ON CONFLICT (batch_id, state) DO UPDATE SET n = n + excluded.n`,
-      ),
-    };
+    this.s = insertStatements(db);
   }
 
   /**
@@ -77,23 +85,22 @@ export class JobInserter {
     origin: { retryOf?: number; imageOffset?: number } = {},
   ): { count: number; firstId: number } {
     return transact(this.db, () => {
-      const before = (this.s.maxId!.get() as { id: number }).id;
+      const before = oneRow(this.s.maxId).id;
       let count = 0;
       let chunk: unknown[] = [];
       for (const job of jobs) {
         count++;
         chunk.push(...this.values(batchId, job, count, now, origin));
         if (count % INSERT_CHUNK === 0) {
-          this.s.insertChunk!.run(chunk);
+          this.s.insertChunk.run(chunk);
           chunk = [];
         }
       }
       const width = INSERT_COLUMNS.length;
-      for (let i = 0; i < chunk.length; i += width)
-        this.s.insertOne!.run(chunk.slice(i, i + width));
+      for (let i = 0; i < chunk.length; i += width) this.s.insertOne.run(chunk.slice(i, i + width));
       if (count > 0) {
-        this.s.indexPrompts!.run(before);
-        this.s.addCount!.run(batchId, count);
+        this.s.indexPrompts.run(before);
+        this.s.addCount.run(batchId, count);
       }
       return { count, firstId: before + 1 };
     });

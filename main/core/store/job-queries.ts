@@ -1,9 +1,10 @@
-import type { Database, Statement } from 'better-sqlite3';
+import type { Database } from 'better-sqlite3';
 import type { FailureKind } from '../../../shared/jobs/outcomes.ts';
 import { JOB_STATES, type JobState } from '../../../shared/jobs/states.ts';
 import { toFtsQuery } from './fts-query.ts';
 import { NOT_AN_IMAGE_CODE } from './image-repository.ts';
 import { toJob, toTransition, type Job, type Transition } from './rows.ts';
+import { oneRow } from './one-row.ts';
 
 export type StateCounts = Record<JobState, number>;
 
@@ -37,72 +38,83 @@ export interface PartialSuccessQuery {
 const PARTIAL_NOT_TOPPED_UP = `j.state = 'succeeded' AND j.returned_n < j.n
   AND NOT EXISTS (SELECT 1 FROM jobs AS t WHERE t.retry_of = j.id)`;
 
+/** Every statement of JobQueries, prepared once per open (a damaged database shows at open). */
+function queryStatements(db: Database) {
+  const sql = <Row = unknown>(text: string) => db.prepare<unknown[], Row>(text);
+  return {
+    get: sql<Record<string, unknown>>('SELECT * FROM jobs WHERE id = ?'),
+    counts: sql('SELECT state, n FROM batch_state_counts WHERE batch_id = ?'),
+    countsAll: sql('SELECT state, sum(n) AS n FROM batch_state_counts GROUP BY state'),
+    running: sql<Record<string, unknown>>(`SELECT * FROM jobs WHERE state = 'running' ORDER BY id`),
+    failed: sql<Record<string, unknown>>(
+      `SELECT * FROM jobs
+       WHERE state = 'failed' AND id > @afterId
+         AND (@kinds IS NULL OR failure_kind IN (SELECT value FROM json_each(@kinds)))
+         AND (@batchId IS NULL OR batch_id = @batchId)
+       ORDER BY id LIMIT @limit`,
+    ),
+    inBatch: sql<Record<string, unknown>>(
+      `SELECT * FROM jobs WHERE batch_id = ? AND (position, id) > (?, ?)
+       ORDER BY position, id LIMIT ?`,
+    ),
+    // no index on returned_n: these read the batch's jobs (or every job), once per summary
+    partialInBatch: sql(
+      `SELECT count(*) AS jobs, coalesce(sum(j.n - j.returned_n), 0) AS missingImages
+       FROM jobs AS j WHERE j.batch_id = ? AND ${PARTIAL_NOT_TOPPED_UP}`,
+    ),
+    partialAll: sql(
+      `SELECT count(*) AS jobs, coalesce(sum(j.n - j.returned_n), 0) AS missingImages
+       FROM jobs AS j WHERE ${PARTIAL_NOT_TOPPED_UP}`,
+    ),
+    // through the jobs_retry_of partial index: top-ups only
+    topUps: sql<{ n: number }>(
+      `SELECT count(*) AS n FROM jobs
+       WHERE retry_of IS NOT NULL AND (@batchId IS NULL OR batch_id = @batchId)`,
+    ),
+    // through the failed downloads' index: jobs with an image whose link gave no image
+    notImageList: sql<Record<string, unknown>>(
+      `SELECT DISTINCT j.* FROM images AS i JOIN jobs AS j ON j.id = i.job_id
+       WHERE i.download_state = 'failed' AND i.failure_code = '${NOT_AN_IMAGE_CODE}'
+         AND j.id > @afterId AND (@batchId IS NULL OR j.batch_id = @batchId)
+         AND j.state = 'succeeded'
+         AND NOT EXISTS (SELECT 1 FROM jobs AS t WHERE t.retry_of = j.id)
+       ORDER BY j.id LIMIT @limit`,
+    ),
+    partialList: sql<Record<string, unknown>>(
+      `SELECT * FROM jobs AS j
+       WHERE j.id > @afterId AND (@batchId IS NULL OR j.batch_id = @batchId)
+         AND ${PARTIAL_NOT_TOPPED_UP}
+       ORDER BY j.id LIMIT @limit`,
+    ),
+    transitions: sql<Record<string, unknown>>(
+      'SELECT * FROM job_transitions WHERE job_id = ? ORDER BY id',
+    ),
+    transitionsSince: sql<Record<string, unknown>>(
+      'SELECT * FROM job_transitions WHERE id > ? ORDER BY id LIMIT ?',
+    ),
+    search: sql<Record<string, unknown>>(
+      `SELECT j.* FROM jobs_fts AS f JOIN jobs AS j ON j.id = f.rowid
+       WHERE jobs_fts MATCH @query AND f.rowid < @beforeId
+         AND (@batchId IS NULL OR j.batch_id = @batchId)
+       ORDER BY f.rowid DESC LIMIT @limit`,
+    ),
+  };
+}
+
+type QueryStatements = ReturnType<typeof queryStatements>;
+
 /** Reads about jobs: one job, counts, lists for recovery and retries, the log, search. */
 export class JobQueries {
   protected readonly db: Database;
-  private readonly q: Record<string, Statement>;
+  private readonly q: QueryStatements;
 
   constructor(db: Database) {
     this.db = db;
-    const sql = (text: string) => db.prepare(text);
-    this.q = {
-      get: sql('SELECT * FROM jobs WHERE id = ?'),
-      counts: sql('SELECT state, n FROM batch_state_counts WHERE batch_id = ?'),
-      countsAll: sql('SELECT state, sum(n) AS n FROM batch_state_counts GROUP BY state'),
-      running: sql(`SELECT * FROM jobs WHERE state = 'running' ORDER BY id`),
-      failed: sql(
-        `SELECT * FROM jobs
-         WHERE state = 'failed' AND id > @afterId
-           AND (@kinds IS NULL OR failure_kind IN (SELECT value FROM json_each(@kinds)))
-           AND (@batchId IS NULL OR batch_id = @batchId)
-         ORDER BY id LIMIT @limit`,
-      ),
-      inBatch: sql(
-        `SELECT * FROM jobs WHERE batch_id = ? AND (position, id) > (?, ?)
-         ORDER BY position, id LIMIT ?`,
-      ),
-      // no index on returned_n: these read the batch's jobs (or every job), once per summary
-      partialInBatch: sql(
-        `SELECT count(*) AS jobs, coalesce(sum(j.n - j.returned_n), 0) AS missingImages
-         FROM jobs AS j WHERE j.batch_id = ? AND ${PARTIAL_NOT_TOPPED_UP}`,
-      ),
-      partialAll: sql(
-        `SELECT count(*) AS jobs, coalesce(sum(j.n - j.returned_n), 0) AS missingImages
-         FROM jobs AS j WHERE ${PARTIAL_NOT_TOPPED_UP}`,
-      ),
-      // through the jobs_retry_of partial index: top-ups only
-      topUps: sql(
-        `SELECT count(*) AS n FROM jobs
-         WHERE retry_of IS NOT NULL AND (@batchId IS NULL OR batch_id = @batchId)`,
-      ),
-      // through the failed downloads' index: jobs with an image whose link gave no image
-      notImageList: sql(
-        `SELECT DISTINCT j.* FROM images AS i JOIN jobs AS j ON j.id = i.job_id
-         WHERE i.download_state = 'failed' AND i.failure_code = '${NOT_AN_IMAGE_CODE}'
-           AND j.id > @afterId AND (@batchId IS NULL OR j.batch_id = @batchId)
-           AND j.state = 'succeeded'
-           AND NOT EXISTS (SELECT 1 FROM jobs AS t WHERE t.retry_of = j.id)
-         ORDER BY j.id LIMIT @limit`,
-      ),
-      partialList: sql(
-        `SELECT * FROM jobs AS j
-         WHERE j.id > @afterId AND (@batchId IS NULL OR j.batch_id = @batchId)
-           AND ${PARTIAL_NOT_TOPPED_UP}
-         ORDER BY j.id LIMIT @limit`,
-      ),
-      transitions: sql('SELECT * FROM job_transitions WHERE job_id = ? ORDER BY id'),
-      transitionsSince: sql('SELECT * FROM job_transitions WHERE id > ? ORDER BY id LIMIT ?'),
-      search: sql(
-        `SELECT j.* FROM jobs_fts AS f JOIN jobs AS j ON j.id = f.rowid
-         WHERE jobs_fts MATCH @query AND f.rowid < @beforeId
-           AND (@batchId IS NULL OR j.batch_id = @batchId)
-         ORDER BY f.rowid DESC LIMIT @limit`,
-      ),
-    };
+    this.q = queryStatements(db);
   }
 
   get(id: number): Job | undefined {
-    const row = this.q.get!.get(id) as Record<string, unknown> | undefined;
+    const row = this.q.get.get(id);
     return row && toJob(row);
   }
 
@@ -110,7 +122,7 @@ export class JobQueries {
   counts(batchId?: number): StateCounts {
     const counts = Object.fromEntries(JOB_STATES.map((state) => [state, 0])) as StateCounts;
     const rows = (
-      batchId === undefined ? this.q.countsAll!.all() : this.q.counts!.all(batchId)
+      batchId === undefined ? this.q.countsAll.all() : this.q.counts.all(batchId)
     ) as Array<{ state: JobState; n: number }>;
     for (const { state, n } of rows) counts[state] = n;
     return counts;
@@ -118,41 +130,41 @@ export class JobQueries {
 
   /** Jobs left running: after a crash, what recovery must settle. */
   listRunning(): Job[] {
-    return (this.q.running!.all() as Array<Record<string, unknown>>).map(toJob);
+    return this.q.running.all().map(toJob);
   }
 
   listFailed(query: FailedQuery = {}): Job[] {
-    return (
-      this.q.failed!.all({
+    return this.q.failed
+      .all({
         afterId: query.afterId ?? 0,
         kinds: query.kinds ? JSON.stringify(query.kinds) : null,
         batchId: query.batchId ?? null,
         limit: query.limit ?? 100,
-      }) as Array<Record<string, unknown>>
-    ).map(toJob);
+      })
+      .map(toJob);
   }
 
   /** Partial successes not topped up yet, in a batch or all batches, and the images they miss. */
   partialSuccesses(batchId?: number): PartialSuccessCounts {
     return (
-      batchId === undefined ? this.q.partialAll!.get() : this.q.partialInBatch!.get(batchId)
+      batchId === undefined ? this.q.partialAll.get() : this.q.partialInBatch.get(batchId)
     ) as PartialSuccessCounts;
   }
 
   /** Top-up jobs (asking for a partial success's missing images), in a batch or all batches. */
   countTopUps(batchId?: number): number {
-    return (this.q.topUps!.get({ batchId: batchId ?? null }) as { n: number }).n;
+    return oneRow(this.q.topUps, { batchId: batchId ?? null }).n;
   }
 
   /** The jobs partialSuccesses counts, oldest first; pass the last id as `afterId` for the next. */
   listPartialSuccesses(query: PartialSuccessQuery = {}): Job[] {
-    return (
-      this.q.partialList!.all({
+    return this.q.partialList
+      .all({
         afterId: query.afterId ?? 0,
         batchId: query.batchId ?? null,
         limit: query.limit ?? 100,
-      }) as Array<Record<string, unknown>>
-    ).map(toJob);
+      })
+      .map(toJob);
   }
 
   /**
@@ -160,26 +172,22 @@ export class JobQueries {
    * yet: what `retry --failed` asks again. Oldest first; pass the last id as `afterId`.
    */
   listWithNotImages(query: PartialSuccessQuery = {}): Job[] {
-    return (
-      this.q.notImageList!.all({
+    return this.q.notImageList
+      .all({
         afterId: query.afterId ?? 0,
         batchId: query.batchId ?? null,
         limit: query.limit ?? 100,
-      }) as Array<Record<string, unknown>>
-    ).map(toJob);
+      })
+      .map(toJob);
   }
 
   /** A page of a batch in row order; pass the last job's position and id for the next. */
   listInBatch(batchId: number, after = { position: 0, id: 0 }, limit = 100): Job[] {
-    return (
-      this.q.inBatch!.all(batchId, after.position, after.id, limit) as Array<
-        Record<string, unknown>
-      >
-    ).map(toJob);
+    return this.q.inBatch.all(batchId, after.position, after.id, limit).map(toJob);
   }
 
   transitionsOf(id: number): Transition[] {
-    return (this.q.transitions!.all(id) as Array<Record<string, unknown>>).map(toTransition);
+    return this.q.transitions.all(id).map(toTransition);
   }
 
   /**
@@ -187,9 +195,7 @@ export class JobQueries {
    * progress event, without polling every job.
    */
   transitionsSince(afterId: number, limit = 1_000): Transition[] {
-    return (this.q.transitionsSince!.all(afterId, limit) as Array<Record<string, unknown>>).map(
-      toTransition,
-    );
+    return this.q.transitionsSince.all(afterId, limit).map(toTransition);
   }
 
   /** Prompt search, newest first; pass the last id as `beforeId` for the next page. */
@@ -199,14 +205,14 @@ export class JobQueries {
   ): Job[] {
     const query = toFtsQuery(text);
     if (query === null) return [];
-    return (
-      this.q.search!.all({
+    return this.q.search
+      .all({
         query,
         beforeId: options.beforeId ?? Number.MAX_SAFE_INTEGER,
         batchId: options.batchId ?? null,
         limit: options.limit ?? 100,
-      }) as Array<Record<string, unknown>>
-    ).map(toJob);
+      })
+      .map(toJob);
   }
 
   protected require(id: number): Job {

@@ -1,4 +1,4 @@
-import type { Database, Statement } from 'better-sqlite3';
+import type { Database } from 'better-sqlite3';
 import type { FailureKind } from '../../../shared/jobs/outcomes.ts';
 import {
   assertTransition,
@@ -11,6 +11,7 @@ import { JobInserter, type NewJob } from './job-insert.ts';
 import { JobQueries, noSuchJob } from './job-queries.ts';
 import { toJob, type Job } from './rows.ts';
 import { transact } from './transaction.ts';
+import { oneRow } from './one-row.ts';
 
 export type { NewJob } from './job-insert.ts';
 export type { FailedQuery, StateCounts } from './job-queries.ts';
@@ -56,6 +57,109 @@ const FORGET_VIDEO_TASK = ['video_task_id', 'video_task_status', 'video_task_pro
   .map((column) => `${column} = CASE WHEN failure_kind = 'uncertain' THEN ${column} END`)
   .join(', ');
 
+/** Every statement of JobRepository, prepared once per open (a damaged database shows at open). */
+function jobStatements(db: Database) {
+  const sql = <Row = unknown>(text: string) => db.prepare<unknown[], Row>(text);
+  return {
+    topUpOf: sql<{ id: number }>('SELECT id FROM jobs WHERE retry_of = ? LIMIT 1'),
+    notImagesOf: sql<{ id: number }>(
+      `SELECT id FROM images WHERE job_id = ? AND download_state = 'failed'
+         AND failure_code = '${NOT_AN_IMAGE_CODE}'`,
+    ),
+    highestImageIdx: sql<{ idx: number | null }>(
+      'SELECT max(idx) AS idx FROM images WHERE job_id = ?',
+    ),
+    dropImage: sql('DELETE FROM images WHERE id = ?'),
+    lowerReturned: sql('UPDATE jobs SET returned_n = ? WHERE id = ?'),
+    stateOf: sql('SELECT state, failure_kind FROM jobs WHERE id = ?'),
+    queuePaused: sql<{ paused: number }>('SELECT paused FROM queue_state WHERE id = 1'),
+    dueRetrying: sql<{ id: number }>(SCHEDULER_QUERIES.dueRetrying),
+    // skips paused batches as dueRetrying does: else the scheduler wakes for a retry it
+    // will not claim, again and again
+    nextRetryAt: sql<{ at: number | null }>(
+      `SELECT min(next_attempt_at) AS at FROM jobs AS j
+       WHERE state = 'retrying' AND paused = 0
+         AND (SELECT paused FROM batches WHERE id = j.batch_id) = 0`,
+    ),
+    runnableBatches: sql<{ id: number; priority: number }>(SCHEDULER_QUERIES.runnableBatches),
+    queuedInBatch: sql<{ id: number; priority: number }>(SCHEDULER_QUERIES.queuedInBatch),
+    claim: sql<Record<string, unknown>>(
+      `UPDATE jobs SET state = 'running', state_reason = @reason, tries = tries + 1,
+         next_attempt_at = NULL, started_at = coalesce(started_at, @now), updated_at = @now
+       WHERE id = @id AND state = @from RETURNING *`,
+    ),
+    succeed: sql(
+      `UPDATE jobs SET state = 'succeeded', state_reason = @reason, returned_n = @returnedN,
+         failure_kind = NULL, error_code = NULL, error_message = NULL,
+         finished_at = @now, updated_at = @now
+       WHERE id = @id AND state = @from RETURNING *`,
+    ),
+    scheduleRetry: sql(
+      `UPDATE jobs SET state = 'retrying', state_reason = @reason,
+         next_attempt_at = @nextAttemptAt, error_code = @errorCode,
+         error_message = @errorMessage, updated_at = @now
+       WHERE id = @id AND state = @from RETURNING *`,
+    ),
+    fail: sql(
+      `UPDATE jobs SET state = 'failed', state_reason = @reason, failure_kind = @kind,
+         error_code = @errorCode, error_message = @errorMessage, next_attempt_at = NULL,
+         finished_at = @now, updated_at = @now
+       WHERE id = @id AND state = @from RETURNING *`,
+    ),
+    // unsent or refused before billing: the try does not count against the job
+    handBack: sql(
+      `UPDATE jobs SET state = 'queued', state_reason = @reason, tries = max(tries - 1, 0),
+         updated_at = @now
+       WHERE id = @id AND state = @from RETURNING *`,
+    ),
+    cancel: sql(
+      `UPDATE jobs SET state = 'canceled', state_reason = @reason, next_attempt_at = NULL,
+         finished_at = @now, updated_at = @now
+       WHERE id = @id AND state = @from RETURNING *`,
+    ),
+    requeue: sql(
+      `UPDATE jobs SET state = 'queued', state_reason = @reason, tries = 0, paused = 0,
+         failure_kind = NULL, error_code = NULL, error_message = NULL, ${FORGET_VIDEO_TASK},
+         next_attempt_at = NULL, finished_at = NULL, updated_at = @now
+       WHERE id = @id AND state = @from RETURNING *`,
+    ),
+    // bulk cancel, first in chunks through the queued index: canceled rows leave it, so
+    // each chunk costs O(limit) however big the batch
+    cancelQueuedChunk: sql(
+      `UPDATE jobs SET state = 'canceled', state_reason = @reason, next_attempt_at = NULL,
+         finished_at = @now, updated_at = @now
+       WHERE id IN (SELECT id FROM jobs
+         WHERE batch_id = @batchId AND state = 'queued' AND paused = 0 LIMIT @limit + 0)`,
+    ),
+    // then the rest (paused and retrying jobs, few), source states from the shared table
+    cancelRest: sql(
+      `UPDATE jobs SET state = 'canceled', state_reason = @reason, next_attempt_at = NULL,
+         finished_at = @now, updated_at = @now
+       WHERE batch_id = @batchId
+         AND state IN (${inList(statesLeadingTo('canceled').filter((s) => s !== 'running'))})`,
+    ),
+    requeueFailed: sql(
+      `UPDATE jobs SET state = 'queued', state_reason = @reason, tries = 0, paused = 0,
+         failure_kind = NULL, error_code = NULL, error_message = NULL, ${FORGET_VIDEO_TASK},
+         next_attempt_at = NULL, finished_at = NULL, updated_at = @now
+       WHERE state = 'failed' AND (failure_kind IS 'uncertain') = @uncertain
+         AND (@batchId IS NULL OR batch_id = @batchId)`,
+    ),
+    setPriority: sql('UPDATE jobs SET priority = ?, updated_at = ? WHERE id = ?'),
+    setPaused: sql('UPDATE jobs SET paused = ?, updated_at = ? WHERE id = ?'),
+    setVideoTask: sql(
+      `UPDATE jobs SET video_task_id = @taskId, video_task_status = @status,
+         video_task_progress = @progress, updated_at = @now
+       WHERE id = @id AND state = 'running'`,
+    ),
+    runningInBatch: sql<{ id: number }>(
+      `SELECT id FROM jobs WHERE state = 'running' AND batch_id = ? ORDER BY id`,
+    ),
+  };
+}
+
+type JobStatements = ReturnType<typeof jobStatements>;
+
 /**
  * Jobs: the scheduler's claim and every state change (reads are in JobQueries). Each change
  * checks the shared transition table first (a clear error), runs in a transaction, and
@@ -64,106 +168,12 @@ const FORGET_VIDEO_TASK = ['video_task_id', 'video_task_status', 'video_task_pro
  */
 export class JobRepository extends JobQueries {
   private readonly inserter: JobInserter;
-  private readonly s: Record<string, Statement>;
+  private readonly s: JobStatements;
 
   constructor(db: Database) {
     super(db);
     this.inserter = new JobInserter(db);
-    const sql = (text: string) => db.prepare(text);
-    this.s = {
-      topUpOf: sql('SELECT id FROM jobs WHERE retry_of = ? LIMIT 1'),
-      notImagesOf: sql(
-        `SELECT id FROM images WHERE job_id = ? AND download_state = 'failed'
-           AND failure_code = '${NOT_AN_IMAGE_CODE}'`,
-      ),
-      highestImageIdx: sql('SELECT max(idx) AS idx FROM images WHERE job_id = ?'),
-      dropImage: sql('DELETE FROM images WHERE id = ?'),
-      lowerReturned: sql('UPDATE jobs SET returned_n = ? WHERE id = ?'),
-      stateOf: sql('SELECT state, failure_kind FROM jobs WHERE id = ?'),
-      queuePaused: sql('SELECT paused FROM queue_state WHERE id = 1'),
-      dueRetrying: sql(SCHEDULER_QUERIES.dueRetrying),
-      // skips paused batches as dueRetrying does: else the scheduler wakes for a retry it
-      // will not claim, again and again
-      nextRetryAt: sql(
-        `SELECT min(next_attempt_at) AS at FROM jobs AS j
-         WHERE state = 'retrying' AND paused = 0
-           AND (SELECT paused FROM batches WHERE id = j.batch_id) = 0`,
-      ),
-      runnableBatches: sql(SCHEDULER_QUERIES.runnableBatches),
-      queuedInBatch: sql(SCHEDULER_QUERIES.queuedInBatch),
-      claim: sql(
-        `UPDATE jobs SET state = 'running', state_reason = @reason, tries = tries + 1,
-           next_attempt_at = NULL, started_at = coalesce(started_at, @now), updated_at = @now
-         WHERE id = @id AND state = @from RETURNING *`,
-      ),
-      succeed: sql(
-        `UPDATE jobs SET state = 'succeeded', state_reason = @reason, returned_n = @returnedN,
-           failure_kind = NULL, error_code = NULL, error_message = NULL,
-           finished_at = @now, updated_at = @now
-         WHERE id = @id AND state = @from RETURNING *`,
-      ),
-      scheduleRetry: sql(
-        `UPDATE jobs SET state = 'retrying', state_reason = @reason,
-           next_attempt_at = @nextAttemptAt, error_code = @errorCode,
-           error_message = @errorMessage, updated_at = @now
-         WHERE id = @id AND state = @from RETURNING *`,
-      ),
-      fail: sql(
-        `UPDATE jobs SET state = 'failed', state_reason = @reason, failure_kind = @kind,
-           error_code = @errorCode, error_message = @errorMessage, next_attempt_at = NULL,
-           finished_at = @now, updated_at = @now
-         WHERE id = @id AND state = @from RETURNING *`,
-      ),
-      // unsent or refused before billing: the try does not count against the job
-      handBack: sql(
-        `UPDATE jobs SET state = 'queued', state_reason = @reason, tries = max(tries - 1, 0),
-           updated_at = @now
-         WHERE id = @id AND state = @from RETURNING *`,
-      ),
-      cancel: sql(
-        `UPDATE jobs SET state = 'canceled', state_reason = @reason, next_attempt_at = NULL,
-           finished_at = @now, updated_at = @now
-         WHERE id = @id AND state = @from RETURNING *`,
-      ),
-      requeue: sql(
-        `UPDATE jobs SET state = 'queued', state_reason = @reason, tries = 0, paused = 0,
-           failure_kind = NULL, error_code = NULL, error_message = NULL, ${FORGET_VIDEO_TASK},
-           next_attempt_at = NULL, finished_at = NULL, updated_at = @now
-         WHERE id = @id AND state = @from RETURNING *`,
-      ),
-      // bulk cancel, first in chunks through the queued index: canceled rows leave it, so
-      // each chunk costs O(limit) however big the batch
-      cancelQueuedChunk: sql(
-        `UPDATE jobs SET state = 'canceled', state_reason = @reason, next_attempt_at = NULL,
-           finished_at = @now, updated_at = @now
-         WHERE id IN (SELECT id FROM jobs
-           WHERE batch_id = @batchId AND state = 'queued' AND paused = 0 LIMIT @limit + 0)`,
-      ),
-      // then the rest (paused and retrying jobs, few), source states from the shared table
-      cancelRest: sql(
-        `UPDATE jobs SET state = 'canceled', state_reason = @reason, next_attempt_at = NULL,
-           finished_at = @now, updated_at = @now
-         WHERE batch_id = @batchId
-           AND state IN (${inList(statesLeadingTo('canceled').filter((s) => s !== 'running'))})`,
-      ),
-      requeueFailed: sql(
-        `UPDATE jobs SET state = 'queued', state_reason = @reason, tries = 0, paused = 0,
-           failure_kind = NULL, error_code = NULL, error_message = NULL, ${FORGET_VIDEO_TASK},
-           next_attempt_at = NULL, finished_at = NULL, updated_at = @now
-         WHERE state = 'failed' AND (failure_kind IS 'uncertain') = @uncertain
-           AND (@batchId IS NULL OR batch_id = @batchId)`,
-      ),
-      setPriority: sql('UPDATE jobs SET priority = ?, updated_at = ? WHERE id = ?'),
-      setPaused: sql('UPDATE jobs SET paused = ?, updated_at = ? WHERE id = ?'),
-      setVideoTask: sql(
-        `UPDATE jobs SET video_task_id = @taskId, video_task_status = @status,
-           video_task_progress = @progress, updated_at = @now
-         WHERE id = @id AND state = 'running'`,
-      ),
-      runningInBatch: sql(
-        `SELECT id FROM jobs WHERE state = 'running' AND batch_id = ? ORDER BY id`,
-      ),
-    };
+    this.s = jobStatements(db);
   }
 
   /** See JobInserter.insertJobs: the only way jobs enter the database. */
@@ -186,9 +196,7 @@ export class JobRepository extends JobQueries {
     return transact(this.db, () => {
       const origin = this.require(originId);
       const returned = origin.returnedN ?? origin.n;
-      const notImages = (this.s.notImagesOf!.all(originId) as Array<{ id: number }>).map(
-        (row) => row.id,
-      );
+      const notImages = this.s.notImagesOf.all(originId).map((row) => row.id);
       const missing = origin.n - returned + notImages.length;
       if (origin.state !== 'succeeded' || missing <= 0) {
         throw new Error(
@@ -197,15 +205,15 @@ export class JobRepository extends JobQueries {
             `${notImages.length} not an image).`,
         );
       }
-      const existing = this.s.topUpOf!.get(originId) as { id: number } | undefined;
+      const existing = this.s.topUpOf.get(originId);
       if (existing) {
         throw new Error(
           `Job ${originId} was already topped up by job ${existing.id}: retry that one instead.`,
         );
       }
-      const highest = (this.s.highestImageIdx!.get(originId) as { idx: number | null }).idx;
-      for (const id of notImages) this.s.dropImage!.run(id);
-      if (notImages.length > 0) this.s.lowerReturned!.run(returned - notImages.length, originId);
+      const highest = oneRow(this.s.highestImageIdx, originId).idx;
+      for (const id of notImages) this.s.dropImage.run(id);
+      if (notImages.length > 0) this.s.lowerReturned.run(returned - notImages.length, originId);
       const { firstId } = this.insertJobs(
         origin.batchId,
         [{ ...origin, n: missing, priority: origin.priority }],
@@ -226,21 +234,18 @@ export class JobRepository extends JobQueries {
     return transact(
       this.db,
       () => {
-        if (limit <= 0 || (this.s.queuePaused!.get() as { paused: number }).paused === 1) return [];
+        if (limit <= 0 || oneRow(this.s.queuePaused).paused === 1) return [];
         const claimed: Job[] = [];
-        for (const { id } of this.s.dueRetrying!.all(now, limit) as Array<{ id: number }>) {
+        for (const { id } of this.s.dueRetrying.all(now, limit)) {
           claimed.push(this.claimOne(id, 'retrying', 'retry due', now));
         }
         const wanted = limit - claimed.length;
         if (wanted === 0) return claimed;
         const candidates: Array<{ id: number; batchPriority: number; priority: number }> = [];
-        const batches = this.s.runnableBatches!.all() as Array<{ id: number; priority: number }>;
+        const batches = this.s.runnableBatches.all();
         for (let i = 0; i < batches.length; i++) {
           const batch = batches[i]!;
-          for (const job of this.s.queuedInBatch!.all(batch.id, wanted) as Array<{
-            id: number;
-            priority: number;
-          }>) {
+          for (const job of this.s.queuedInBatch.all(batch.id, wanted)) {
             candidates.push({ id: job.id, batchPriority: batch.priority, priority: job.priority });
           }
           // a batch of lower priority can no longer place a job among the first `wanted`
@@ -261,17 +266,17 @@ export class JobRepository extends JobQueries {
 
   /** When the earliest waiting retry falls due (null: none waits), so the scheduler can sleep. */
   nextRetryAt(): number | null {
-    return (this.s.nextRetryAt!.get() as { at: number | null }).at;
+    return oneRow(this.s.nextRetryAt).at;
   }
 
   private claimOne(id: number, from: JobState, reason: string, now: number): Job {
-    return toJob(this.s.claim!.get({ id, from, reason, now }) as Record<string, unknown>);
+    return toJob(oneRow(this.s.claim, { id, from, reason, now }));
   }
 
   /** running → succeeded; `returnedN` below `n` marks a partial success (see createTopUp). */
   succeed(id: number, result: { returnedN: number; now: number; reason?: string }): Job {
     return this.change(id, 'succeeded', (from) =>
-      this.s.succeed!.get({
+      this.s.succeed.get({
         id,
         from,
         now: result.now,
@@ -293,7 +298,7 @@ export class JobRepository extends JobQueries {
     },
   ): Job {
     return this.change(id, 'retrying', (from) =>
-      this.s.scheduleRetry!.get({
+      this.s.scheduleRetry.get({
         id,
         from,
         now: retry.now,
@@ -317,7 +322,7 @@ export class JobRepository extends JobQueries {
     },
   ): Job {
     return this.change(id, 'failed', (from) =>
-      this.s.fail!.get({
+      this.s.fail.get({
         id,
         from,
         now: failure.now,
@@ -331,12 +336,12 @@ export class JobRepository extends JobQueries {
 
   /** running → queued: the request was never sent, or refused before billing (auth, balance). */
   handBack(id: number, now: number, reason: string): Job {
-    return this.change(id, 'queued', (from) => this.s.handBack!.get({ id, from, now, reason }));
+    return this.change(id, 'queued', (from) => this.s.handBack.get({ id, from, now, reason }));
   }
 
   /** Cancels one job. A running job: abort its request first, then call this. */
   cancel(id: number, now: number, reason = 'canceled'): Job {
-    return this.change(id, 'canceled', (from) => this.s.cancel!.get({ id, from, now, reason }));
+    return this.change(id, 'canceled', (from) => this.s.cancel.get({ id, from, now, reason }));
   }
 
   /**
@@ -353,12 +358,10 @@ export class JobRepository extends JobQueries {
     // about 50 ms of lock per chunk on a busy laptop
     const limit = options.limit ?? 2_000;
     return transact(this.db, () => {
-      let canceled = this.s.cancelQueuedChunk!.run({ batchId, now, reason, limit }).changes;
+      let canceled = this.s.cancelQueuedChunk.run({ batchId, now, reason, limit }).changes;
       const done = canceled < limit;
-      if (done) canceled += this.s.cancelRest!.run({ batchId, now, reason }).changes;
-      const running = (this.s.runningInBatch!.all(batchId) as Array<{ id: number }>).map(
-        (row) => row.id,
-      );
+      if (done) canceled += this.s.cancelRest.run({ batchId, now, reason }).changes;
+      const running = this.s.runningInBatch.all(batchId).map((row) => row.id);
       return { canceled, running, done };
     });
   }
@@ -378,13 +381,13 @@ export class JobRepository extends JobQueries {
       }
       const reason =
         from === 'canceled' ? 'retry after cancel' : options.anyway ? 'retry anyway' : 'retry';
-      return this.s.requeue!.get({ id, from, now, reason });
+      return this.s.requeue.get({ id, from, now, reason });
     });
   }
 
   /** `retry --failed` (uncertain: false) or `retry --uncertain` (true), for one batch or all. */
   requeueFailed(options: { uncertain: boolean; now: number; batchId?: number }): number {
-    return this.s.requeueFailed!.run({
+    return this.s.requeueFailed.run({
       uncertain: options.uncertain ? 1 : 0,
       batchId: options.batchId ?? null,
       now: options.now,
@@ -395,7 +398,7 @@ export class JobRepository extends JobQueries {
   /** All or none: an id that names no job changes nothing and says so. */
   setPriority(ids: readonly number[], priority: number, now: number): void {
     transact(this.db, () => {
-      for (const id of ids) this.expectJob(this.s.setPriority!.run(priority, now, id).changes, id);
+      for (const id of ids) this.expectJob(this.s.setPriority.run(priority, now, id).changes, id);
     });
   }
 
@@ -403,7 +406,7 @@ export class JobRepository extends JobQueries {
   setPaused(ids: readonly number[], paused: boolean, now: number): void {
     transact(this.db, () => {
       for (const id of ids) {
-        this.expectJob(this.s.setPaused!.run(paused ? 1 : 0, now, id).changes, id);
+        this.expectJob(this.s.setPaused.run(paused ? 1 : 0, now, id).changes, id);
       }
     });
   }
@@ -417,7 +420,7 @@ export class JobRepository extends JobQueries {
     id: number,
     task: { taskId: string; status: string | null; progress?: string | null; now: number },
   ): void {
-    const { changes } = this.s.setVideoTask!.run({
+    const { changes } = this.s.setVideoTask.run({
       id,
       taskId: task.taskId,
       status: task.status,
@@ -442,7 +445,7 @@ export class JobRepository extends JobQueries {
         const row = apply(sole, null) as Record<string, unknown> | undefined;
         if (row) return toJob(row);
       }
-      const current = this.s.stateOf!.get(id) as
+      const current = this.s.stateOf.get(id) as
         { state: JobState; failure_kind: string | null } | undefined;
       if (!current) throw noSuchJob(id);
       assertTransition(current.state, to, `Job ${id}`);

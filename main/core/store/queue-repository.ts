@@ -1,6 +1,7 @@
-import type { Database, Statement } from 'better-sqlite3';
+import type { Database } from 'better-sqlite3';
 import { mayTakeOver, type LeaseRules, type RunnerLease } from './runner-lease.ts';
 import { transact } from './transaction.ts';
+import { oneRow } from './one-row.ts';
 
 export interface QueueState {
   paused: boolean;
@@ -9,45 +10,52 @@ export interface QueueState {
   pausedAt: number | null;
 }
 
+/** Every statement of QueueRepository, prepared once per open (a damaged database shows at open). */
+function queueStatements(db: Database) {
+  return {
+    runner: db.prepare<unknown[], RunnerLease>(
+      `SELECT runner_id AS id, runner_pid AS pid, runner_host AS host,
+         runner_heartbeat_at AS heartbeatAt
+       FROM queue_state WHERE id = 1 AND runner_id IS NOT NULL`,
+    ),
+    takeRunner: db.prepare(
+      `UPDATE queue_state SET runner_id = @id, runner_pid = @pid, runner_host = @host,
+         runner_heartbeat_at = @heartbeatAt WHERE id = 1`,
+    ),
+    heartbeat: db.prepare(
+      'UPDATE queue_state SET runner_heartbeat_at = ? WHERE id = 1 AND runner_id = ?',
+    ),
+    release: db.prepare(
+      `UPDATE queue_state SET runner_id = NULL, runner_pid = NULL, runner_host = NULL,
+         runner_heartbeat_at = NULL WHERE id = 1 AND runner_id = ?`,
+    ),
+    get: db.prepare<unknown[], Record<string, unknown>>('SELECT * FROM queue_state WHERE id = 1'),
+    pause: db.prepare(
+      'UPDATE queue_state SET paused = 1, pause_reason = ?, pause_code = ?, paused_at = ? WHERE id = 1',
+    ),
+    resume: db.prepare(
+      'UPDATE queue_state SET paused = 0, pause_reason = NULL, pause_code = NULL, paused_at = NULL WHERE id = 1',
+    ),
+  };
+}
+
+type QueueStatements = ReturnType<typeof queueStatements>;
+
 /**
  * The whole queue's pause, persisted so a restart keeps it: a pause-queue decision (auth,
  * permission, balance) sets it with the reason shown to the person; resume is explicit.
  */
 export class QueueRepository {
   private readonly db: Database;
-  private readonly s: Record<string, Statement>;
+  private readonly s: QueueStatements;
 
   constructor(db: Database) {
     this.db = db;
-    this.s = {
-      runner: db.prepare(
-        `SELECT runner_id AS id, runner_pid AS pid, runner_host AS host,
-           runner_heartbeat_at AS heartbeatAt
-         FROM queue_state WHERE id = 1 AND runner_id IS NOT NULL`,
-      ),
-      takeRunner: db.prepare(
-        `UPDATE queue_state SET runner_id = @id, runner_pid = @pid, runner_host = @host,
-           runner_heartbeat_at = @heartbeatAt WHERE id = 1`,
-      ),
-      heartbeat: db.prepare(
-        'UPDATE queue_state SET runner_heartbeat_at = ? WHERE id = 1 AND runner_id = ?',
-      ),
-      release: db.prepare(
-        `UPDATE queue_state SET runner_id = NULL, runner_pid = NULL, runner_host = NULL,
-           runner_heartbeat_at = NULL WHERE id = 1 AND runner_id = ?`,
-      ),
-      get: db.prepare('SELECT * FROM queue_state WHERE id = 1'),
-      pause: db.prepare(
-        'UPDATE queue_state SET paused = 1, pause_reason = ?, pause_code = ?, paused_at = ? WHERE id = 1',
-      ),
-      resume: db.prepare(
-        'UPDATE queue_state SET paused = 0, pause_reason = NULL, pause_code = NULL, paused_at = NULL WHERE id = 1',
-      ),
-    };
+    this.s = queueStatements(db);
   }
 
   get(): QueueState {
-    const row = this.s.get!.get() as Record<string, unknown>;
+    const row = oneRow(this.s.get);
     return {
       paused: row.paused === 1,
       pauseReason: row.pause_reason as string | null,
@@ -57,11 +65,11 @@ export class QueueRepository {
   }
 
   pause(reason: string, now: number, code: string | null = null): void {
-    this.s.pause!.run(reason, code, now);
+    this.s.pause.run(reason, code, now);
   }
 
   resume(): void {
-    this.s.resume!.run();
+    this.s.resume.run();
   }
 
   /**
@@ -75,11 +83,11 @@ export class QueueRepository {
     return transact(
       this.db,
       () => {
-        const holder = (this.s.runner!.get() as RunnerLease | undefined) ?? null;
+        const holder = this.s.runner.get() ?? null;
         if (holder && !mayTakeOver(holder, me, me.heartbeatAt, rules)) {
           return { acquired: false as const, holder };
         }
-        this.s.takeRunner!.run(me);
+        this.s.takeRunner.run(me);
         return { acquired: true as const };
       },
       'immediate',
@@ -88,14 +96,14 @@ export class QueueRepository {
 
   /** Renews the lease; false when another process took it over (then stop running). */
   heartbeat(runnerId: string, now: number): boolean {
-    return this.s.heartbeat!.run(now, runnerId).changes === 1;
+    return this.s.heartbeat.run(now, runnerId).changes === 1;
   }
 
   releaseRunner(runnerId: string): void {
-    this.s.release!.run(runnerId);
+    this.s.release.run(runnerId);
   }
 
   runner(): RunnerLease | null {
-    return (this.s.runner!.get() as RunnerLease | undefined) ?? null;
+    return this.s.runner.get() ?? null;
   }
 }
