@@ -15,8 +15,7 @@ export function createRandom(seed: number): Random {
 /**
  * A 32-bit seed derived from any values, for deterministic content (same inputs, same bytes).
  * FNV-1a over the text, then MurmurHash3's finalizer to spread its bits: a seed needs
- * determinism and mixing, not a cryptographic hash, and this runs twice per image request
- * (sha256 cost about 15 µs a call there).
+ * determinism and mixing, not a cryptographic hash, and this runs twice per image request.
  */
 export function seedFrom(...parts: Array<string | number>): number {
   const text = parts.join('\u0000');

@@ -330,7 +330,7 @@ function wantedName(ctx: EngineContext, batch: Batch, job: Job, idx: number, for
  * The first free name for the image, reserved in the store and, with `checkDisk`, absent from
  * the disk. Without it (bytes in hand), a file found at the name when linking is compared and
  * the next name taken then: a look at the disk per image costs the engine's thread more than
- * the rare collision (measured: 5 % of the overhead-bound throughput).
+ * the rare collision.
  */
 function reserveName(
   ctx: EngineContext,

@@ -4,9 +4,8 @@ import v8 from 'node:v8';
  * Keeps V8's young generation at its starting size, in a process that runs the engine or an
  * import. On a machine with plenty of memory V8 may grow it to 64 MB per semi-space (128 MB of
  * resident memory), and it does so when many objects survive a collection: the engine's
- * requests in flight and images on their way to disk always do. Measured here: the import of
- * 100,000 prompts peaks at 152 MB instead of 205, a 5,000-job run at about 260 MB instead of
- * 300, for the same CPU.
+ * requests in flight and images on their way to disk always do. Kept small, the same work
+ * needs far less memory for the same CPU (figures in docs/performance.md).
  *
  * The growth factor is read at each growth decision, so it can be set after start-up (the
  * maximum semi-space size cannot: V8 reads it when the heap is created). Call it first thing.

@@ -62,7 +62,7 @@ type InsertStatements = ReturnType<typeof insertStatements>;
 
 /**
  * The one way jobs enter the database: multi-row inserts, then their prompts indexed and
- * their batch's counts raised with one statement each (per-row triggers were 4x slower).
+ * their batch's counts raised with one statement each (per-row triggers cost far more).
  */
 export class JobInserter {
   private readonly db: Database;

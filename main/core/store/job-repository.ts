@@ -21,8 +21,8 @@ export type { FailedQuery, StateCounts } from './job-queries.ts';
  *
  * `?+0` where a plain `?` would do: SQLite's planner reads the bound value of a bare parameter
  * in a LIMIT, or in a term an ORDER BY index is chosen on, and then prepares the statement again
- * every time a new value is bound — 25–35 µs instead of 2 per run, measured, and these run for
- * every claim. An expression keeps the same plan without that.
+ * every time a new value is bound, which costs many times the query itself, at every claim. An
+ * expression keeps the same plan without that.
  */
 export const SCHEDULER_QUERIES = {
   // the correlated batch lookup keeps SQLite walking the due-time index, not the batches
@@ -355,7 +355,7 @@ export class JobRepository extends JobQueries {
     options: { reason?: string; limit?: number } = {},
   ): { canceled: number; running: number[]; done: boolean } {
     const reason = options.reason ?? 'batch canceled';
-    // about 50 ms of lock per chunk on a busy laptop
+    // chunks keep each write lock short: the engine's commits must not wait behind one
     const limit = options.limit ?? 2_000;
     return transact(this.db, () => {
       let canceled = this.s.cancelQueuedChunk.run({ batchId, now, reason, limit }).changes;

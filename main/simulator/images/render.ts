@@ -121,7 +121,7 @@ function encode(pipeline: Sharp, format: ImageFormat): Promise<Buffer> {
     case 'jpeg':
       return pipeline.jpeg({ quality: 85 }).toBuffer();
     case 'webp':
-      // effort 6 (the default) takes ~100 ms at 1024x1024; 1 is a tenth of that.
+      // the lowest effort: a simulator's pictures need speed, not size
       return pipeline.webp({ quality: 80, effort: 1 }).toBuffer();
   }
 }

@@ -16,8 +16,8 @@ export interface ImageServices {
   render(spec: RenderSpec): Promise<Buffer>;
   /**
    * Without the cache: for a picture sent once as base64 and never linked. Caching it would
-   * only keep it alive long enough to be promoted out of the young generation: measured at
-   * latency 0, 0.73 ms of simulator CPU per b64_json request through the cache, 0.57 without.
+   * only keep it alive long enough to be promoted out of the young generation, which costs
+   * more than the cache saves.
    */
   renderOnce(spec: RenderSpec): Promise<Buffer>;
 }
