@@ -1,6 +1,7 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { engineRig, jobsOf, type EngineRig } from '../../support/engine-harness.ts';
+import { pollUntil } from '../../support/poll-until.ts';
 
 // The claim is the last write of a turn's commit, and its work starts the moment it commits.
 
@@ -40,7 +41,7 @@ describe('the claim and what follows its commit', () => {
     console.error = (...args: unknown[]) => void errors.push(args);
     try {
       void rig.engine.whenIdle(); // any nudge: a claim is tried and refused
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await pollUntil(() => errors.length > 0, 'a claim was refused');
     } finally {
       console.error = original;
       other.prepare('ROLLBACK').run();
