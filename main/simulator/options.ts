@@ -21,6 +21,8 @@ export interface GatewayOptions {
   models?: ModelSpec[];
   /** How long a returned image URL stays downloadable. */
   urlTtlMs?: number;
+  /** The clock links expire by (tests move it instead of waiting); default Date.now. */
+  now?: () => number;
   retryAfterSeconds?: number;
   slowBodyMs?: number;
   /** How long a video task takes from submit to SUCCESS. */
@@ -53,6 +55,7 @@ export interface ResolvedOptions {
   balance: number;
   models: ModelSpec[];
   urlTtlMs: number;
+  now: () => number;
   retryAfterSeconds: number;
   slowBodyMs: number;
   videoDurationMs: number;
@@ -79,6 +82,7 @@ export function resolveOptions(options: GatewayOptions): ResolvedOptions {
     balance: options.balance ?? 1e15,
     models: options.models ?? DEFAULT_MODELS,
     urlTtlMs: options.urlTtlMs ?? 10 * 60_000,
+    now: options.now ?? Date.now,
     retryAfterSeconds: options.retryAfterSeconds ?? 1,
     slowBodyMs: options.slowBodyMs ?? 1000,
     videoDurationMs: options.videoDurationMs ?? 3000,

@@ -16,14 +16,20 @@ export class FileLinks {
   private readonly links = new Map<string, { spec: RenderSpec; expiresAt: number }>();
   private readonly ttlMs: number;
   private readonly onForget: (spec: RenderSpec) => void;
+  private readonly now: () => number;
 
-  constructor(ttlMs: number, onForget: (spec: RenderSpec) => void = () => {}) {
+  constructor(
+    ttlMs: number,
+    onForget: (spec: RenderSpec) => void = () => {},
+    now: () => number = Date.now,
+  ) {
     this.ttlMs = ttlMs;
     this.onForget = onForget;
+    this.now = now;
   }
 
   /** Returns the path of a new link: `/files/<id>.<ext>`. */
-  create(spec: RenderSpec, now = Date.now()): string {
+  create(spec: RenderSpec, now = this.now()): string {
     this.sweep(now);
     const expiresAt = now + this.ttlMs;
     const id = randomBytes(RANDOM_CHARS / 2).toString('hex') + expiresAt.toString(36);
@@ -31,7 +37,7 @@ export class FileLinks {
     return `/files/${id}.${EXTENSIONS[spec.format]}`;
   }
 
-  lookup(id: string, extension: string, now = Date.now()): LinkLookup {
+  lookup(id: string, extension: string, now = this.now()): LinkLookup {
     this.sweep(now);
     const link = this.links.get(id);
     if (link && EXTENSIONS[link.spec.format] === extension) {
@@ -47,7 +53,7 @@ export class FileLinks {
   }
 
   /** Drops expired links. All links share one TTL, so insertion order is expiry order. */
-  sweep(now = Date.now()): void {
+  sweep(now = this.now()): void {
     for (const [id, link] of this.links) {
       if (link.expiresAt > now) return;
       this.links.delete(id);

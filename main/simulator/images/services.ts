@@ -35,7 +35,7 @@ export function imageServices(state: GatewayState): ImageServices {
       if (spec.mask) sources.release(spec.mask);
     };
     services = {
-      links: new FileLinks(state.options.urlTtlMs, forget),
+      links: new FileLinks(state.options.urlTtlMs, forget, state.options.now),
       sources,
       cache,
       seeds: createRandom(seedFrom('image-seeds', state.options.seed)),

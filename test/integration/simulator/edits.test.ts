@@ -210,7 +210,8 @@ describe('POST /v1/images/edits, Qwen-style JSON', () => {
   });
 
   it('refuses an expired own link and a non-http URL, charging nothing', async () => {
-    gateway = await startGateway({ urlTtlMs: 30 });
+    let now = Date.now();
+    gateway = await startGateway({ urlTtlMs: 30, now: () => now });
     const generated = await okJson(
       await postJson(gateway, '/v1/images/generations', {
         model: 'flux-schnell',
@@ -218,7 +219,7 @@ describe('POST /v1/images/edits, Qwen-style JSON', () => {
         size: '16x16',
       }),
     );
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    now += 60; // past the link's lifetime
     const expired = await errorJson(
       await postJson(gateway, EDITS, qwenEdit(generated.data[0]!.url!)),
       400,
@@ -247,14 +248,15 @@ describe('POST /v1/images/edits, Qwen-style JSON', () => {
   });
 
   it("serves an edit's link until it expires", async () => {
-    gateway = await startGateway({ urlTtlMs: 40 });
+    let now = Date.now();
+    gateway = await startGateway({ urlTtlMs: 40, now: () => now });
     const input = await solidPng(32, 32, [1, 2, 3]);
     const body = await okJson(
       await postForm({ model: 'flux-schnell', prompt: 'x', image: pngBlob(input) }),
     );
     expect((await onlyEntry(gateway)).state).toBe('settled');
     expect(await pictureOf(await download(body.data[0]!.url!))).toMatchObject({ width: 32 });
-    await new Promise((resolve) => setTimeout(resolve, 80));
+    now += 80; // past the link's lifetime
     expect((await fetch(body.data[0]!.url!)).status).toBe(404);
   });
 });

@@ -40,10 +40,11 @@ describe('GET /files/<id>.<ext>', () => {
   });
 
   it('answers 404 with an "expired" message once urlTtlMs has passed', async () => {
-    gateway = await startGateway({ urlTtlMs: 50 });
+    let now = Date.now();
+    gateway = await startGateway({ urlTtlMs: 50, now: () => now });
     const url = await oneUrl();
     await download(url);
-    await new Promise((resolve) => setTimeout(resolve, 80));
+    now += 80; // past the link's lifetime
     const response = await fetch(url);
     expect(response.status).toBe(404);
     const body = (await response.json()) as { error: { code: string; message: string } };
