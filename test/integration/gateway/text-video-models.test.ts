@@ -9,6 +9,7 @@ import {
 } from '../../../main/simulator/video/tasks.ts';
 import { createCatalogue } from '../../../shared/gateway/catalogue.ts';
 import { bytesOf, closeLater, failure, rig, success } from './harness.ts';
+import { pollUntil } from '../../support/poll-until.ts';
 
 const messages = [{ role: 'user', content: 'Describe a lighthouse at dusk in one line.' }];
 
@@ -85,12 +86,16 @@ describe('video endpoints', () => {
     id: string,
     api?: 'videos' | 'video-generations',
   ) {
-    for (let i = 0; i < 100; i++) {
-      const outcome = await client.getVideo({ id, ...(api ? { api } : {}) });
-      if (!outcome.ok || outcome.value.state === 'SUCCESS') return outcome;
-      await new Promise((resolve) => setTimeout(resolve, 30));
-    }
-    throw new Error('video never finished');
+    let outcome = await client.getVideo({ id, ...(api ? { api } : {}) });
+    await pollUntil(
+      async () => {
+        outcome = await client.getVideo({ id, ...(api ? { api } : {}) });
+        return !outcome.ok || outcome.value.state === 'SUCCESS';
+      },
+      `video ${id} is finished`,
+      { timeoutMs: 5000, intervalMs: 30 },
+    );
+    return outcome;
   }
 
   it('submits, polls to SUCCESS and streams the content', async () => {

@@ -13,6 +13,7 @@ import { readEmbeddedMetadataFromFile } from '../../../main/core/library/read-me
 import { LibraryWriteError } from '../../../main/core/library/write-error.ts';
 import { writeImage, type WriteImageOptions } from '../../../main/core/library/write-image.ts';
 import { FIXTURES, makeImage, rawPixels, sampleMetadata } from '../../support/library-fixtures.ts';
+import { pollUntil } from '../../support/poll-until.ts';
 
 let dir: string;
 beforeEach(async () => {
@@ -321,7 +322,7 @@ describe('streaming a download', () => {
   it('an abort mid-stream fails as aborted, leaving nothing', async () => {
     const controller = new AbortController();
     const pending = download('/stall', {}, controller.signal);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await pollUntil(async () => (await readdir(dir)).length > 0, 'the body is arriving');
     const temps = await readdir(dir);
     expect(temps).toHaveLength(1); // the temp file, while the body is arriving
     expect(temps[0]).toMatch(/^\.atelier-/);
@@ -336,7 +337,7 @@ describe('streaming a download', () => {
     source.write(png.subarray(0, 1000)); // then nothing more, ever
     const controller = new AbortController();
     const pending = writeImage(source, join(dir, 'a.png'), options({ signal: controller.signal }));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await pollUntil(async () => (await readdir(dir)).length > 0, 'the write has begun');
     controller.abort();
     const error = await failure(pending);
     expect(error.kind).toBe('aborted');

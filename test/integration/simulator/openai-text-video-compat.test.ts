@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startGateway, type RunningGateway } from '../../../main/simulator/index.ts';
+import { pollUntil } from '../../support/poll-until.ts';
 
 let gateway: RunningGateway;
 afterEach(() => gateway?.close());
@@ -115,11 +116,15 @@ describe('the official openai client against the simulator: video', () => {
     expect(['queued', 'in_progress']).toContain(created.status);
     let video = created;
     const seen = new Set<string>();
-    while (video.status !== 'completed' && video.status !== 'failed') {
-      await new Promise((resolve) => setTimeout(resolve, 40));
-      video = await openai.videos.retrieve(created.id);
-      seen.add(video.status);
-    }
+    await pollUntil(
+      async () => {
+        video = await openai.videos.retrieve(created.id);
+        seen.add(video.status);
+        return video.status === 'completed' || video.status === 'failed';
+      },
+      `video ${created.id} is finished`,
+      { timeoutMs: 5000, intervalMs: 40 },
+    );
     expect(video.status).toBe('completed');
     expect(video.progress).toBe(100);
     expect(seen.has('in_progress')).toBe(true);

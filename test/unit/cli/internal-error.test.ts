@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   describeInternalError,
   INTERNAL_ERROR_EXIT_CODE,
@@ -88,15 +88,20 @@ describe('internalErrorHandler', () => {
     expect(exit.codes).toEqual([70]);
   });
 
-  it('leaves at once on an error raised while the first is being reported', async () => {
-    const stderr = fakeStream(false);
-    const exit = exits();
-    const handle = internalErrorHandler({ stderr, exit: exit.exit, env: {}, timeoutMs: 50 });
-    handle(new Error('first'));
-    handle(new Error('second'));
-    expect(exit.codes).toEqual([70]);
-    expect(stderr.written).toHaveLength(1);
-    await new Promise((r) => setTimeout(r, 80));
-    expect(exit.codes).toEqual([70, 70]);
+  it('leaves at once on an error raised while the first is being reported', () => {
+    vi.useFakeTimers();
+    try {
+      const stderr = fakeStream(false);
+      const exit = exits();
+      const handle = internalErrorHandler({ stderr, exit: exit.exit, env: {}, timeoutMs: 50 });
+      handle(new Error('first'));
+      handle(new Error('second'));
+      expect(exit.codes).toEqual([70]);
+      expect(stderr.written).toHaveLength(1);
+      vi.advanceTimersByTime(50); // stderr never drained: the first report's wait ends
+      expect(exit.codes).toEqual([70, 70]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
