@@ -12,6 +12,7 @@ import { modelRoutes } from './routes/models.ts';
 import { responsesRoutes } from './routes/responses.ts';
 import { videoRoutes } from './routes/videos.ts';
 import { createGatewayServer } from './server.ts';
+import type { LatencyModel } from './latency.ts';
 
 export { DEMO_KEY, type GatewayOptions } from './options.ts';
 export type { LedgerEntry } from './ledger.ts';
@@ -26,6 +27,8 @@ export interface RunningGateway {
   keys: KeyRing;
   /** Replaces the fault rules of the running simulator. */
   setFaults(spec: string | FaultRule[]): void;
+  /** Changes the latency of the requests that arrive from now on. */
+  setLatency(latency: Partial<LatencyModel>): void;
   /** Resolves once no request is in flight. */
   idle(): Promise<void>;
   close(): Promise<void>;
@@ -73,6 +76,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
     ledger: state.ledger,
     keys: state.keys,
     setFaults: (spec) => state.faults.set(typeof spec === 'string' ? parseFaultSpec(spec) : spec),
+    setLatency: (latency) => Object.assign(state.options.latency, latency),
     idle,
     close: () =>
       new Promise<void>((resolve) => {

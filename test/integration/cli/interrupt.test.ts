@@ -61,6 +61,7 @@ describe('Ctrl+C during atelier run', () => {
     expect((status as StatusView).paused).toMatchObject({ kind: 'manual' });
     expect((status as StatusView).batches[0]?.jobs).toMatchObject({ succeeded: 2, queued: 4 });
 
+    sim.setLatency({ fixedMs: 0 }); // the rest needs no slow answers
     const resumed = await runCli(['resume', '--json'], { cwd: ws.dir, key: sim.key });
     expect(resumed.code).toBe(0);
     expect(summaryOf(resumed)).toMatchObject({
@@ -84,6 +85,7 @@ describe('Ctrl+C during atelier run', () => {
     expect(result.stderr).toContain('Stopped at once');
 
     // resume: the two cut off may have been charged, so they fail as uncertain, not resent
+    sim.setLatency({ fixedMs: 0 }); // the rest needs no slow answers
     const resumed = await runCli(['resume', '--json'], { cwd: ws.dir, key: sim.key });
     expect(resumed.code).toBe(1);
     const summary = summaryOf(resumed);
@@ -138,6 +140,7 @@ describe('a second Ctrl+C', () => {
     expect(sim.ledger.entries()).toHaveLength(2);
 
     // resume: the two cut off may have been charged, so they fail as uncertain, not resent
+    sim.setLatency({ fixedMs: 0 }); // the rest needs no slow answers
     const resumed = await runCli(['resume', '--json'], { cwd: ws.dir, key: sim.key });
     expect(resumed.code).toBe(1);
     expect(summaryOf(resumed)).toMatchObject({
@@ -190,6 +193,7 @@ describe('SIGTERM and SIGHUP during atelier run', () => {
     });
     expect(ws.files('atelier-library', 'p')).toHaveLength(2);
 
+    sim.setLatency({ fixedMs: 0 }); // the rest needs no slow answers
     const resumed = await runCli(['resume', '--json'], { cwd: ws.dir, key: sim.key });
     expect(resumed.code).toBe(0);
     expect(summaryOf(resumed)).toMatchObject({
@@ -213,6 +217,7 @@ describe('SIGTERM and SIGHUP during atelier run', () => {
     expect(result.signal).toBeNull();
     expect(result.code).toBe(129);
     expect(sim.ledger.entries().map((e) => e.state)).toEqual(['settled', 'settled']);
+    sim.setLatency({ fixedMs: 0 }); // the rest needs no slow answers
     const resumed = await runCli(['resume', '--json'], { cwd: ws.dir, key: sim.key });
     expect(summaryOf(resumed)).toMatchObject({
       outcome: 'done',
