@@ -59,6 +59,34 @@ export function linkAnswer(response: ServerResponse, links: string[], requestId 
   response.end(JSON.stringify({ created: 1, data: links.map((url) => ({ url })) }));
 }
 
+/**
+ * A gateway whose first answer links an HTML page and a picture, and every later answer one
+ * picture: an image whose link gives no image, and what asking for it again brings.
+ * `generations()` counts the generation requests.
+ */
+export function htmlThenPictures(png: Buffer): {
+  handler: HostileHandler;
+  generations: () => number;
+} {
+  let generations = 0;
+  return {
+    generations: () => generations,
+    handler: (req, res, { url }) => {
+      if (req.method === 'POST') {
+        generations++;
+        const links = generations === 1 ? ['page.html', 'good.png'] : ['again.png'];
+        return linkAnswer(
+          res,
+          links.map((name) => `${url}/files/${name}`),
+        );
+      }
+      const html = req.url === '/files/page.html';
+      res.writeHead(200, { 'content-type': html ? 'text/html' : 'image/png' });
+      res.end(html ? '<html>Please log in</html>' : png);
+    },
+  };
+}
+
 /** An image answer carrying the bytes as base64. */
 export function b64Answer(response: ServerResponse, images: Buffer[], requestId = 'req_hostile') {
   response.writeHead(200, { 'content-type': 'application/json', 'x-svc-request-id': requestId });

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StatusView } from '../../../main/cli/status/status-view.ts';
 import {
+  htmlThenPictures,
   linkAnswer,
   startHostileGateway,
   type HostileGateway,
@@ -114,21 +115,8 @@ describe('Ctrl+C during a download that stalls', () => {
 
 describe('a link that gives something that is not an image', () => {
   it('run exits 1 saying so; retry --failed asks for that image alone, once, and everything is on disk', async () => {
-    const png = await makeImage('png', 16, 16);
-    let generations = 0;
-    gateway = await startHostileGateway((req, res, { url }) => {
-      if (req.method === 'POST') {
-        generations++;
-        const links = generations === 1 ? ['page.html', 'good.png'] : ['again.png'];
-        return linkAnswer(
-          res,
-          links.map((name) => `${url}/files/${name}`),
-        );
-      }
-      const html = req.url === '/files/page.html';
-      res.writeHead(200, { 'content-type': html ? 'text/html' : 'image/png' });
-      res.end(html ? '<html>Please log in</html>' : png);
-    });
+    const sim = htmlThenPictures(await makeImage('png', 16, 16));
+    gateway = await startHostileGateway(sim.handler);
     ws = workspace({ 'p.txt': 'a lighthouse\n' });
     const flags = ['--gateway', gateway.url, '--model', 'flux-schnell', '--size', '256x256'];
     const run = await runCli(['run', 'p.txt', ...flags, '--n', '2', '--json'], {
@@ -147,7 +135,7 @@ describe('a link that gives something that is not an image', () => {
     });
     expect(retry.stderr).toMatch(/1 image\(s\) whose link gave no image, as new requests/);
     expect(retry.code).toBe(0);
-    expect(generations).toBe(2);
+    expect(sim.generations()).toBe(2);
     const status = JSON.parse((await runCli(['status', '--json'], { cwd: ws.dir })).stdout);
     expect((status as StatusView).batches[0]?.downloads).toMatchObject({ failed: 0, done: 2 });
     expect(ws.files('atelier-library', 'p')).toHaveLength(2);

@@ -11,6 +11,7 @@ import {
 import {
   b64Answer,
   hostileRig,
+  htmlThenPictures,
   linkAnswer,
   type HostileRig,
 } from '../../support/hostile-gateway.ts';
@@ -300,22 +301,9 @@ describe('a result that is not an image', () => {
   });
 
   it('an image whose link gave no image is generated again only when asked, as a new job for it alone, numbered after the kept one', async () => {
-    const png = await makeImage('png', 16, 16);
-    let generations = 0;
-    rig = await hostileRig((req, res, { url }) => {
-      if (isGenerate(req.method, req.url)) {
-        generations++;
-        // the first answer: image 1 is HTML, image 2 a picture; the follow-up: a picture
-        const links = generations === 1 ? ['page.html', 'good.png'] : ['again.png'];
-        return linkAnswer(
-          res,
-          links.map((name) => `${url}/files/${name}`),
-        );
-      }
-      const html = req.url === '/files/page.html';
-      res.writeHead(200, { 'content-type': html ? 'text/html' : 'image/png' });
-      res.end(html ? '<html>Please log in</html>' : png);
-    });
+    // the first answer: image 1 is HTML, image 2 a picture; the follow-up: a picture
+    const sim = htmlThenPictures(await makeImage('png', 16, 16));
+    rig = await hostileRig(sim.handler);
     const batch = rig.store.batches.create({ name: 'two' }, [baseJob(1, { n: 2 })], 1).id;
     expect(await rig.engine.whenIdle()).toBe('done');
     const [origin] = jobsOf(rig.store, batch);
@@ -328,11 +316,11 @@ describe('a result that is not an image', () => {
       prompts: 0,
       images: 0,
     });
-    expect(generations).toBe(1);
+    expect(sim.generations()).toBe(1);
 
     expect(rig.engine.regenerateNotImages({ batchId: batch })).toEqual({ prompts: 1, images: 1 });
     expect(await rig.engine.whenIdle()).toBe('done');
-    expect(generations).toBe(2);
+    expect(sim.generations()).toBe(2);
     const jobs = jobsOf(rig.store, batch);
     expect(jobs).toHaveLength(2);
     expect(jobs[1]).toMatchObject({ retryOf: origin!.id, n: 1, state: 'succeeded' });
