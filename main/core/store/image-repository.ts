@@ -56,6 +56,8 @@ const lostToExpiredLink = (prefix: string) =>
 const EXPIRED_LINKS_IN_SCOPE = `i.download_state = 'failed' AND ${lostToExpiredLink('i.')}
   AND (@batchId IS NULL OR (SELECT batch_id FROM jobs WHERE id = i.job_id) = @batchId)`;
 
+type StateCount = { state: DownloadState; n: number };
+
 /** Every statement of ImageRepository, prepared once per open (a damaged database shows at open). */
 function imageStatements(db: Database) {
   const sql = <Row = unknown>(text: string) => db.prepare<unknown[], Row>(text);
@@ -122,8 +124,10 @@ function imageStatements(db: Database) {
       `SELECT * FROM images AS i WHERE ${EXPIRED_LINKS_IN_SCOPE} ORDER BY i.id LIMIT @limit`,
     ),
     // kept by triggers (schema v2): no scan of the images, however many
-    countsAll: sql('SELECT state, sum(n) AS n FROM batch_download_counts GROUP BY state'),
-    countsBatch: sql('SELECT state, n FROM batch_download_counts WHERE batch_id = ?'),
+    countsAll: sql<StateCount>(
+      'SELECT state, sum(n) AS n FROM batch_download_counts GROUP BY state',
+    ),
+    countsBatch: sql<StateCount>('SELECT state, n FROM batch_download_counts WHERE batch_id = ?'),
     stateOf: sql<{ download_state: DownloadState }>(
       'SELECT download_state FROM images WHERE id = ?',
     ),
@@ -333,9 +337,7 @@ export class ImageRepository {
 
   counts(batchId?: number): DownloadCounts {
     const counts = Object.fromEntries(DOWNLOAD_STATES.map((s) => [s, 0])) as DownloadCounts;
-    const rows = (
-      batchId === undefined ? this.s.countsAll.all() : this.s.countsBatch.all(batchId)
-    ) as Array<{ state: DownloadState; n: number }>;
+    const rows = batchId === undefined ? this.s.countsAll.all() : this.s.countsBatch.all(batchId);
     for (const { state, n } of rows) counts[state] = n;
     return counts;
   }

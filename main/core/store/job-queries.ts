@@ -38,13 +38,15 @@ export interface PartialSuccessQuery {
 const PARTIAL_NOT_TOPPED_UP = `j.state = 'succeeded' AND j.returned_n < j.n
   AND NOT EXISTS (SELECT 1 FROM jobs AS t WHERE t.retry_of = j.id)`;
 
+type StateCount = { state: JobState; n: number };
+
 /** Every statement of JobQueries, prepared once per open (a damaged database shows at open). */
 function queryStatements(db: Database) {
   const sql = <Row = unknown>(text: string) => db.prepare<unknown[], Row>(text);
   return {
     get: sql<Record<string, unknown>>('SELECT * FROM jobs WHERE id = ?'),
-    counts: sql('SELECT state, n FROM batch_state_counts WHERE batch_id = ?'),
-    countsAll: sql('SELECT state, sum(n) AS n FROM batch_state_counts GROUP BY state'),
+    counts: sql<StateCount>('SELECT state, n FROM batch_state_counts WHERE batch_id = ?'),
+    countsAll: sql<StateCount>('SELECT state, sum(n) AS n FROM batch_state_counts GROUP BY state'),
     running: sql<Record<string, unknown>>(`SELECT * FROM jobs WHERE state = 'running' ORDER BY id`),
     failed: sql<Record<string, unknown>>(
       `SELECT * FROM jobs
@@ -58,11 +60,11 @@ function queryStatements(db: Database) {
        ORDER BY position, id LIMIT ?`,
     ),
     // no index on returned_n: these read the batch's jobs (or every job), once per summary
-    partialInBatch: sql(
+    partialInBatch: sql<PartialSuccessCounts>(
       `SELECT count(*) AS jobs, coalesce(sum(j.n - j.returned_n), 0) AS missingImages
        FROM jobs AS j WHERE j.batch_id = ? AND ${PARTIAL_NOT_TOPPED_UP}`,
     ),
-    partialAll: sql(
+    partialAll: sql<PartialSuccessCounts>(
       `SELECT count(*) AS jobs, coalesce(sum(j.n - j.returned_n), 0) AS missingImages
        FROM jobs AS j WHERE ${PARTIAL_NOT_TOPPED_UP}`,
     ),
@@ -121,9 +123,7 @@ export class JobQueries {
   /** Counts per state for a batch (or all batches): read from counters, never a scan. */
   counts(batchId?: number): StateCounts {
     const counts = Object.fromEntries(JOB_STATES.map((state) => [state, 0])) as StateCounts;
-    const rows = (
-      batchId === undefined ? this.q.countsAll.all() : this.q.counts.all(batchId)
-    ) as Array<{ state: JobState; n: number }>;
+    const rows = batchId === undefined ? this.q.countsAll.all() : this.q.counts.all(batchId);
     for (const { state, n } of rows) counts[state] = n;
     return counts;
   }
@@ -146,9 +146,10 @@ export class JobQueries {
 
   /** Partial successes not topped up yet, in a batch or all batches, and the images they miss. */
   partialSuccesses(batchId?: number): PartialSuccessCounts {
-    return (
-      batchId === undefined ? this.q.partialAll.get() : this.q.partialInBatch.get(batchId)
-    ) as PartialSuccessCounts;
+    // an aggregate: always one row
+    return batchId === undefined
+      ? oneRow(this.q.partialAll)
+      : oneRow(this.q.partialInBatch, batchId);
   }
 
   /** Top-up jobs (asking for a partial success's missing images), in a batch or all batches. */
