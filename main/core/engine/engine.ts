@@ -318,13 +318,19 @@ export class Engine extends EventEmitter<EngineEvents> {
     this.settleIdle('stopped');
   }
 
-  /** True once no download runs and none waits to be claimed now, or after `ms`. */
+  /** Resolves once no download runs and none waits to be claimed now, or after `ms`. */
   private async downloadsFinishedWithin(ms: number): Promise<void> {
-    const deadline = this.ctx.now() + ms;
+    // real time, whatever clock the engine was given: this waits on real downloads
+    let late = false;
     let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+    const deadline = new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        late = true;
+        resolve();
+      }, ms);
+    });
     const settled = (async () => {
-      while (this.ctx.now() < deadline) {
+      while (!late) {
         await this.downloads.onIdle();
         // outcomes and done marks committed, then one more claim for what they handed over
         this.writes.flush();
@@ -333,7 +339,7 @@ export class Engine extends EventEmitter<EngineEvents> {
         if (this.downloading.size + this.downloadsReserved === 0 && !this.pumpQueued) return;
       }
     })();
-    await Promise.race([settled, late]);
+    await Promise.race([settled, deadline]);
     clearTimeout(timer);
   }
 
