@@ -2,7 +2,7 @@ import type { GatewayFailure, GeneratedImage, Success } from '../../../shared/ga
 import type { ImageResult } from '../../../shared/gateway/outcome.ts';
 import { classifyFailure } from '../gateway/classify/classify.ts';
 import type { GatewayContext } from '../gateway/context.ts';
-import { inspectImage } from '../library/verify-image.ts';
+import { inspectImageHeader } from '../library/verify-image.ts';
 import { LibraryWriteError } from '../library/write-error.ts';
 
 /** An answer's images that can be written, each with its bytes decoded once. */
@@ -13,8 +13,9 @@ export interface CheckedImages {
 }
 
 /**
- * Decodes each base64 image and keeps those that are images Atelier can write (format,
- * structure, pixel limit: what a write would check), before the answer counts as a success.
+ * Decodes each base64 image and keeps those whose header makes them images Atelier can write
+ * (format, size, pixel limit), before the answer counts as a success; a body broken after its
+ * header fails when it is written, as a download that gave no image.
  * Bytes that are no image, but come with a link, keep the link: the download decides.
  */
 export function checkImages(images: readonly GeneratedImage[], maxPixels: number): CheckedImages {
@@ -31,7 +32,7 @@ export function checkImages(images: readonly GeneratedImage[], maxPixels: number
 
 function problemOf(bytes: Buffer, maxPixels: number): string | null {
   try {
-    inspectImage(bytes, { maxPixels });
+    inspectImageHeader(bytes, { maxPixels });
     return null;
   } catch (error) {
     if (error instanceof LibraryWriteError) return error.message;

@@ -72,6 +72,35 @@ export function inspectImage(bytes: Uint8Array, limits: { maxPixels?: number } =
 }
 
 /**
+ * The header only (format, dimensions, the pixel limit): cheap enough for the engine's thread
+ * before an answer counts as a success. The whole structure is checked when the file is written.
+ */
+export function inspectImageHeader(
+  bytes: Uint8Array,
+  limits: { maxPixels?: number } = {},
+): ImageFacts {
+  const embedder = createEmbedder({
+    metadata: PROBE_METADATA,
+    expectedFormat: null,
+    ...(limits.maxPixels === undefined ? {} : { maxPixels: limits.maxPixels }),
+  });
+  const whole = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let at = 0; at < whole.length && embedder.stats.width === 0; at += HEADER_STEP) {
+    embedder.write(whole.subarray(at, at + HEADER_STEP));
+  }
+  const { format, width, height } = embedder.stats;
+  if (width === 0) {
+    throw new LibraryWriteError('corrupt', 'The image ends before its header says its size.');
+  }
+  const image: ImageFacts = { format: format!, width, height };
+  checkDimensions(image);
+  return image;
+}
+
+/** Small steps: a header is in the first bytes, and the rest need not be parsed here. */
+const HEADER_STEP = 4 * 1024;
+
+/**
  * Decodes every pixel of the file with an independent decoder (libvips) and checks that it
  * agrees with the header: the thorough check, for when a damaged image must not get through.
  */
