@@ -1,0 +1,142 @@
+import { z } from 'zod';
+import { Done, Id, method, NoInput } from './define.ts';
+import {
+  ByIdsInput,
+  Changed,
+  IdPage,
+  IdPageInput,
+  PageInput,
+  pageOf,
+  Selection,
+} from './paging.ts';
+import {
+  AppInfo,
+  Catalogue,
+  ConnectionTest,
+  KeyInput,
+  KeyStatus,
+  LibraryInfo,
+  SaveModelsInput,
+  SetLibraryInput,
+  TemplateInput,
+  TemplatePreview,
+} from './schemas/app.ts';
+import {
+  BatchCheck,
+  BatchDetail,
+  BatchPositionInput,
+  BatchSummary,
+  CheckBatchInput,
+  CreateBatchInput,
+} from './schemas/batches.ts';
+import {
+  FavoriteInput,
+  ImageDetail,
+  ImageIdsInput,
+  ImagePageInput,
+  ImageQuery,
+  ImageSummary,
+  RetryDownloadsInput,
+  RetryDownloadsReport,
+} from './schemas/images.ts';
+import {
+  AttemptsInput,
+  AttemptSummary,
+  JobDetail,
+  JobIdsInput,
+  JobSummary,
+  MoveJobsInput,
+  RetryJobsInput,
+  TopUpReport,
+} from './schemas/jobs.ts';
+import {
+  Canceled,
+  Limits,
+  QueueState,
+  RetryInput,
+  RetryReport,
+  SetLimitsInput,
+} from './schemas/queue.ts';
+import { Settings, SettingsPatch } from './schemas/settings.ts';
+
+const ById = z.object({ id: Id });
+
+/**
+ * The whole renderer <-> service API, grouped by area. This is the only place a method is
+ * added: the service's handlers, the Electron preload, IPC, the web host and the web client
+ * are all generic over it, and TypeScript fails wherever one is missing.
+ */
+export const contract = {
+  batches: {
+    list: method(PageInput, pageOf(BatchSummary)),
+    get: method(ById, BatchDetail),
+    /** Checks every row as the run would, without creating anything. */
+    check: method(CheckBatchInput, BatchCheck),
+    /** Fails with `prompt-file` (details.rows, details.bad) and creates nothing on a bad row. */
+    create: method(CreateBatchInput, BatchSummary),
+    rename: method(z.object({ id: Id, name: z.string().trim().min(1).max(200) }), Done),
+    move: method(BatchPositionInput, Done),
+    pause: method(ById, Done),
+    resume: method(ById, Done),
+    cancel: method(ById, Canceled),
+    /** Forgets the batch's records; its files stay in the library. */
+    delete: method(ById, Done),
+  },
+  queue: {
+    state: method(NoInput, QueueState),
+    pause: method(z.object({ reason: z.string().max(500).optional() }).prefault({}), Done),
+    resume: method(NoInput, Done),
+    setLimits: method(SetLimitsInput, Limits),
+    cancelAll: method(NoInput, Canceled),
+    retry: method(RetryInput, RetryReport),
+  },
+  jobs: {
+    ids: method(JobIdsInput, IdPage),
+    /** In the order asked; ids that no longer exist are left out. */
+    byIds: method(ByIdsInput, z.array(JobSummary)),
+    get: method(ById, JobDetail),
+    attempts: method(AttemptsInput, pageOf(AttemptSummary)),
+    cancel: method(Selection, Changed),
+    /** Hold: the jobs stay queued and are skipped until released. */
+    hold: method(Selection, Changed),
+    release: method(Selection, Changed),
+    move: method(MoveJobsInput, Changed),
+    retry: method(RetryJobsInput, Changed),
+    topUp: method(Selection, TopUpReport),
+  },
+  images: {
+    page: method(ImagePageInput, pageOf(ImageSummary)),
+    ids: method(ImageIdsInput, IdPage),
+    byIds: method(ByIdsInput, z.array(ImageSummary)),
+    count: method(z.object({ query: ImageQuery.prefault({}) }), z.object({ total: z.number() })),
+    get: method(ById, ImageDetail),
+    setFavorite: method(FavoriteInput, Changed),
+    /** From the stored link or bytes: never a generation request. */
+    retryDownloads: method(RetryDownloadsInput, RetryDownloadsReport),
+    reveal: method(ById, Done),
+    openWithViewer: method(ById, Done),
+  },
+  settings: {
+    get: method(NoInput, Settings),
+    update: method(SettingsPatch, Settings),
+  },
+  key: {
+    status: method(NoInput, KeyStatus),
+    set: method(KeyInput, KeyStatus),
+    clear: method(NoInput, KeyStatus),
+    /** One cheap call to the gateway (/v1/models where offered). */
+    test: method(NoInput, ConnectionTest),
+  },
+  models: {
+    catalogue: method(NoInput, Catalogue),
+    saveUserEntries: method(SaveModelsInput, Catalogue),
+  },
+  library: {
+    info: method(NoInput, LibraryInfo),
+    setLocation: method(SetLibraryInput, LibraryInfo),
+    previewTemplate: method(TemplateInput, TemplatePreview),
+  },
+  app: {
+    info: method(NoInput, AppInfo),
+  },
+} as const;

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+
+/** One method of the contract: the schema of what is sent and of what comes back. */
+export interface MethodSpec<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
+  readonly input: I;
+  readonly output: O;
+}
+
+export const method = <I extends z.ZodType, O extends z.ZodType>(
+  input: I,
+  output: O,
+): MethodSpec<I, O> => ({ input, output });
+
+/** Input of a method that takes nothing: callers may leave it out. */
+export const NoInput = z.object({}).strict().default({});
+
+/** Output of a method that only acts. */
+export const Done = z.null();
+
+export const Id = z.number().int().positive();
+/** Milliseconds since the epoch. */
+export const Time = z.number().int().nonnegative();
+export const Count = z.number().int().nonnegative();

@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { Count, Id } from './define.ts';
+import { Cursor } from './paging.ts';
+import { KeyStatus } from './schemas/app.ts';
+import {
+  DownloadCounts,
+  FailureCounts,
+  JobStateSchema,
+  PauseInfo,
+  StateCounts,
+} from './schemas/counts.ts';
+import { Limits, Progress } from './schemas/queue.ts';
+
+const event = <T extends string, P extends z.ZodType>(type: T, payload: P) =>
+  z.object({ type: z.literal(type), payload });
+
+/**
+ * What the service tells its clients, coalesced: at most about ten deliveries a second
+ * whatever the job rate, each an array of these.
+ */
+export const ApiEventSchema = z.discriminatedUnion('type', [
+  event(
+    'progress',
+    Progress.extend({
+      paused: PauseInfo.nullable(),
+      /** Only the batches touched since the last progress. */
+      batches: z.array(z.object({ id: Id, jobs: StateCounts, downloads: DownloadCounts })),
+    }),
+  ),
+  /** The last state of each job that changed in the window. */
+  event(
+    'jobs.changed',
+    z.object({ changes: z.array(z.tuple([Id, JobStateSchema])), batches: z.array(Id) }),
+  ),
+  event(
+    'images.written',
+    z.object({
+      images: z.array(
+        z.object({
+          id: Id,
+          jobId: Id,
+          batchId: Id,
+          relPath: z.string(),
+          thumbRelPath: z.string().nullable(),
+        }),
+      ),
+    }),
+  ),
+  event('queue.paused', PauseInfo),
+  event('queue.resumed', z.object({})),
+  event(
+    'batch.finished',
+    z.object({
+      batchId: Id,
+      name: z.string(),
+      jobs: StateCounts,
+      failures: FailureCounts,
+      downloads: DownloadCounts,
+      partial: Count,
+    }),
+  ),
+  event('limits.changed', Limits),
+  event('settings.changed', z.object({})),
+  event('key.changed', KeyStatus),
+  /** The client fell too far behind: refetch what it shows. */
+  event('resync', z.object({ reason: z.string() })),
+]);
+export type ApiEvent = z.infer<typeof ApiEventSchema>;
+export type ApiEventType = ApiEvent['type'];
+export type ApiEventOf<T extends ApiEventType> = Extract<ApiEvent, { type: T }>;
+
+/** One delivery: the events of a window, and the cursor to resume after them. */
+export const EventBatchSchema = z.object({ cursor: Cursor, events: z.array(ApiEventSchema) });
+export type EventBatch = z.infer<typeof EventBatchSchema>;

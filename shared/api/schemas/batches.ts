@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import { OUTPUT_FORMATS } from '../../gateway/catalogue.ts';
+import { Count, Id, Time } from '../define.ts';
+import { DownloadCounts, FailureCounts, StateCounts } from './counts.ts';
+
+/** Longest prompt text accepted through the contract (the import's own limit is lower). */
+const MAX_TEXT_BYTES = 64 * 1024 * 1024;
+/** Rows sent as data in one call; a larger batch comes as a file or as text. */
+export const MAX_ROWS = 10_000;
+
+/** One prompt as composed in the UI: the same columns as a prompt file's row. */
+export const PromptRowInput = z.object({
+  prompt: z.string().min(1, 'the prompt is empty'),
+  model: z.string().min(1).optional(),
+  size: z.string().min(1).optional(),
+  n: z.number().int().min(1).optional(),
+  seed: z.number().int().optional(),
+  quality: z.string().min(1).optional(),
+  output_format: z.enum(OUTPUT_FORMATS).optional(),
+  negative_prompt: z.string().optional(),
+  name: z.string().optional(),
+  /** Model-private fields, passed through as the model's catalogue allows. */
+  extra: z.record(z.string(), z.unknown()).optional(),
+});
+
+/** Values for what a row leaves out (the CLI's --model, --size, --n…). */
+export const RowDefaults = z.object({
+  model: z.string().min(1).optional(),
+  size: z.string().min(1).optional(),
+  n: z.number().int().min(1).optional(),
+  seed: z.number().int().optional(),
+  quality: z.string().min(1).optional(),
+  output_format: z.enum(OUTPUT_FORMATS).optional(),
+  response_format: z.enum(['url', 'b64_json']).optional(),
+});
+
+/** Where a batch's prompts come from: composed rows, pasted or dropped text, or a file path. */
+export const BatchSource = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('rows'), rows: z.array(PromptRowInput).min(1).max(MAX_ROWS) }),
+  z.object({
+    kind: z.literal('text'),
+    /** Decides the format: .txt, .csv or .jsonl. */
+    fileName: z.string().min(1).max(255),
+    text: z.string().max(MAX_TEXT_BYTES),
+  }),
+  /** Only where the host can read the person's files (desktop, CLI, the local web host). */
+  z.object({ kind: z.literal('path'), path: z.string().min(1).max(4096) }),
+]);
+
+/** A row the service refused, by its 1-based line (or row number for composed rows). */
+export const RowError = z.object({ line: z.number().int().nonnegative(), message: z.string() });
+
+export const BatchCheck = z.object({
+  /** Jobs the batch would have (one per valid row). */
+  jobs: Count,
+  /** Images it would ask for (the sum of n). */
+  images: Count,
+  /** Rows with errors, capped; `bad` is the full count. */
+  errors: z.array(RowError),
+  bad: Count,
+  /** Jobs per model, for the estimate. */
+  models: z.record(z.string(), z.object({ jobs: Count, images: Count })),
+});
+
+export const BatchSummary = z.object({
+  id: Id,
+  name: z.string(),
+  /** The file it came from, if any. */
+  source: z.string().nullable(),
+  createdAt: Time,
+  paused: z.boolean(),
+  pauseReason: z.string().nullable(),
+  priority: z.number().int(),
+  jobCount: Count,
+  /** Its folder inside the library. */
+  dirName: z.string(),
+  jobs: StateCounts,
+  downloads: DownloadCounts,
+});
+
+export const BatchDetail = BatchSummary.extend({
+  failures: FailureCounts,
+  /** Succeeded jobs that returned fewer images than asked (a top-up can ask for the rest). */
+  partial: Count,
+  /** Failed downloads whose link expired: only generating again brings them back. */
+  expiredLinks: Count,
+  /** The values its rows were completed with. */
+  defaults: z.record(z.string(), z.unknown()),
+  /** Absolute path of its folder. */
+  folder: z.string(),
+});
+
+export const CreateBatchInput = z.object({
+  source: BatchSource,
+  /** By default the file's name, or "Batch" and the date. */
+  name: z.string().min(1).max(200).optional(),
+  defaults: RowDefaults.optional(),
+  /** Created held: nothing runs until it is resumed. */
+  paused: z.boolean().optional(),
+  /** Run before everything queued ("run at the front of the queue"). */
+  position: z.enum(['back', 'front']).default('back'),
+});
+
+export const CheckBatchInput = z.object({ source: BatchSource, defaults: RowDefaults.optional() });
+
+export const BatchPositionInput = z.object({ id: Id, position: z.enum(['front', 'back']) });

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { Count, Id, Time } from '../define.ts';
+import { Cursor } from '../paging.ts';
+import { DownloadStateSchema } from './counts.ts';
+
+export const ImageSummary = z.object({
+  id: Id,
+  jobId: Id,
+  batchId: Id,
+  /** Its number within the job. */
+  idx: z.number().int().nonnegative(),
+  kind: z.enum(['image', 'video']),
+  /** Inside the library; null until written. */
+  relPath: z.string().nullable(),
+  /** The thumbnail's path inside the library, when thumbnails are made. */
+  thumbRelPath: z.string().nullable(),
+  width: z.number().int().nullable(),
+  height: z.number().int().nullable(),
+  format: z.string().nullable(),
+  bytes: z.number().int().nullable(),
+  model: z.string(),
+  /** The size asked for (width and height are the file's). */
+  size: z.string().nullable(),
+  favorite: z.boolean(),
+  downloadState: DownloadStateSchema,
+  /** Why its download failed (`link-expired`, `disk-full`…), when it did. */
+  failureCode: z.string().nullable(),
+  failureReason: z.string().nullable(),
+  createdAt: Time,
+  /** Cut like a job summary's prompt. */
+  prompt: z.string(),
+});
+
+export const ImageDetail = ImageSummary.extend({
+  prompt: z.string(),
+  revisedPrompt: z.string().nullable(),
+  negativePrompt: z.string().nullable(),
+  seed: z.number().int().nullable(),
+  params: z.record(z.string(), z.unknown()),
+  batchName: z.string(),
+  requestId: z.string().nullable(),
+  upstreamRequestId: z.string().nullable(),
+  sha256: z.string().nullable(),
+  /** Absolute path on this machine, null until written. */
+  path: z.string().nullable(),
+});
+
+/** Every filter the gallery composes; all optional, AND-ed. */
+export const ImageQuery = z.object({
+  batchId: Id.optional(),
+  model: z.string().min(1).optional(),
+  size: z.string().min(1).optional(),
+  /** Created at or after (ms). */
+  from: Time.optional(),
+  /** Created before (ms). */
+  to: Time.optional(),
+  favorite: z.boolean().optional(),
+  downloadStates: z.array(DownloadStateSchema).min(1).default(['done']),
+  /** Only failed downloads with these codes (e.g. `link-expired`). */
+  failureCodes: z.array(z.string().min(1)).min(1).optional(),
+  /** Full-text search over prompts: words, "quoted phrases", prefix*. */
+  text: z.string().max(500).optional(),
+  order: z.enum(['newest', 'oldest']).default('newest'),
+});
+
+export const ImagePageInput = z.object({
+  query: ImageQuery.prefault({}),
+  cursor: Cursor.nullish(),
+  limit: z.number().int().min(1).max(500).default(100),
+});
+export const ImageIdsInput = z.object({
+  query: ImageQuery.prefault({}),
+  cursor: Cursor.nullish(),
+  limit: z.number().int().min(1).max(10_000).default(10_000),
+});
+
+export const FavoriteInput = z.object({
+  ids: z.array(Id).min(1).max(10_000),
+  favorite: z.boolean(),
+});
+
+export const RetryDownloadsInput = z.object({ ids: z.array(Id).min(1).max(10_000) });
+export const RetryDownloadsReport = z.object({
+  /** Downloads queued again from the stored link or bytes: no generation request. */
+  queued: Count,
+  /** Links that expired: only generating again brings these back. */
+  expired: Count,
+});

@@ -1,0 +1,103 @@
+import { z } from 'zod';
+import { ATTEMPT_OUTCOMES } from '../../jobs/outcomes.ts';
+import { Count, Id, Time } from '../define.ts';
+import { Cursor } from '../paging.ts';
+import { FailureKindSchema, JobStateSchema } from './counts.ts';
+import { ImageSummary } from './images.ts';
+
+/** Prompts in lists are cut to this many characters; the detail has the whole text. */
+export const SUMMARY_PROMPT_CHARS = 300;
+
+export const JobSummary = z.object({
+  id: Id,
+  batchId: Id,
+  position: z.number().int(),
+  kind: z.enum(['image', 'video']),
+  /** Cut to SUMMARY_PROMPT_CHARS; `promptChars` is the full length. */
+  prompt: z.string(),
+  promptChars: Count,
+  name: z.string().nullable(),
+  model: z.string(),
+  size: z.string().nullable(),
+  n: z.number().int(),
+  seed: z.number().int().nullable(),
+  state: JobStateSchema,
+  /** Held by the person (the job stays queued behind the flag). */
+  paused: z.boolean(),
+  tries: Count,
+  failureKind: FailureKindSchema.nullable(),
+  errorCode: z.string().nullable(),
+  errorMessage: z.string().nullable(),
+  /** What support asks for: the gateway's id of the last request. */
+  lastRequestId: z.string().nullable(),
+  returnedN: z.number().int().nullable(),
+  nextAttemptAt: Time.nullable(),
+  createdAt: Time,
+  startedAt: Time.nullable(),
+  finishedAt: Time.nullable(),
+});
+
+export const Transition = z.object({
+  from: JobStateSchema,
+  to: JobStateSchema,
+  at: Time,
+  reason: z.string().nullable(),
+});
+
+export const JobDetail = JobSummary.extend({
+  /** Every parameter sent, as the request had it. */
+  params: z.record(z.string(), z.unknown()),
+  stateReason: z.string().nullable(),
+  lastUpstreamRequestId: z.string().nullable(),
+  /** The job this one tops up or retries. */
+  retryOf: Id.nullable(),
+  images: z.array(ImageSummary),
+  /** The latest transitions, oldest first (capped). */
+  transitions: z.array(Transition),
+});
+
+export const AttemptSummary = z.object({
+  id: Id,
+  startedAt: Time,
+  endedAt: Time.nullable(),
+  httpStatus: z.number().int().nullable(),
+  outcome: z.enum(ATTEMPT_OUTCOMES).nullable(),
+  decision: z.string().nullable(),
+  errorCode: z.string().nullable(),
+  errorMessage: z.string().nullable(),
+  requestId: z.string().nullable(),
+  upstreamRequestId: z.string().nullable(),
+  retryAfterMs: z.number().int().nullable(),
+});
+
+export const JobIdsInput = z.object({
+  batchId: Id,
+  /** Every state when left out. */
+  states: z.array(JobStateSchema).min(1).optional(),
+  /** Only failed jobs of these kinds (implies state failed). */
+  failureKinds: z.array(FailureKindSchema).min(1).optional(),
+  cursor: Cursor.nullish(),
+  limit: z.number().int().min(1).max(10_000).default(10_000),
+});
+
+export const AttemptsInput = z.object({
+  jobId: Id,
+  cursor: Cursor.nullish(),
+  limit: z.number().int().min(1).max(500).default(100),
+});
+
+export const RetryJobsInput = z.object({
+  ids: z.array(Id).min(1).max(10_000),
+  /**
+   * Also resend jobs whose outcome is uncertain: the work may have finished and been
+   * charged, so only the person's explicit "retry anyway" does it.
+   */
+  anyway: z.boolean().default(false),
+});
+
+export const MoveJobsInput = z.object({
+  ids: z.array(Id).min(1).max(10_000),
+  position: z.enum(['front', 'back']),
+});
+
+export const TopUpReport = z.object({ prompts: Count, images: Count });

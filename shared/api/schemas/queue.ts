@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { Count, Id } from '../define.ts';
+import { DownloadCounts, PauseInfo, StateCounts } from './counts.ts';
+
+export const Limits = z.object({
+  /** The most requests in flight the person allows. */
+  concurrency: z.number().int().min(1).max(1024),
+  /** The pool's size now (lowered after 429s, grown back slowly). */
+  current: z.number().int().nonnegative(),
+  /** Requests per minute, or null for no cap. */
+  requestsPerMinute: z.number().int().positive().nullable(),
+});
+
+export const Progress = z.object({
+  jobs: StateCounts,
+  downloads: DownloadCounts,
+  inFlight: Count,
+  downloading: Count,
+  jobsPerSecond: z.number().nonnegative(),
+  requestsSent: Count,
+  imagesWritten: Count,
+  bytesWritten: Count,
+});
+
+export const QueueState = z.object({
+  paused: PauseInfo.nullable(),
+  /** Whether this process runs the queue now. */
+  engine: z.enum(['stopped', 'running', 'stopping']),
+  /** Another process holding the queue, when one does. */
+  runner: z.object({ pid: z.number().int(), host: z.string() }).nullable(),
+  limits: Limits,
+  progress: Progress,
+});
+
+export const SetLimitsInput = z
+  .object({
+    concurrency: z.number().int().min(1).max(1024).optional(),
+    requestsPerMinute: z.number().int().positive().max(100_000).nullable().optional(),
+  })
+  .refine((v) => v.concurrency !== undefined || v.requestsPerMinute !== undefined, {
+    message: 'give a concurrency, a requests-per-minute cap, or both',
+  });
+
+export const RetryInput = z.object({
+  /** Only this batch; every batch when left out. */
+  batchId: Id.optional(),
+  /** Failed jobs whose work certainly did not happen. */
+  failed: z.boolean().default(false),
+  /** Jobs whose outcome is uncertain: they may have been charged ("retry anyway"). */
+  uncertain: z.boolean().default(false),
+  /** Failed downloads, from the stored link or bytes: never a generation request. */
+  downloads: z.boolean().default(false),
+  /** Ask again for the images a partial success did not return. */
+  partial: z.boolean().default(false),
+});
+
+export const RetryReport = z.object({
+  failed: Count,
+  uncertain: Count,
+  downloads: Count,
+  expiredLinks: Count,
+  topUps: z.object({ prompts: Count, images: Count }),
+});
+
+export const Canceled = z.object({ canceled: Count });

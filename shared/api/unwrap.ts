@@ -1,0 +1,35 @@
+import { contractMethods } from './channels.ts';
+import type { ApiError, ApiErrorCode, Result } from './errors.ts';
+import type { Api, RawApi } from './types.ts';
+
+/** An error the service returned, thrown on the caller's side. */
+export class ApiRequestError extends Error {
+  readonly code: ApiErrorCode;
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(error: ApiError) {
+    super(error.message);
+    this.name = 'ApiRequestError';
+    this.code = error.code;
+    this.details = error.details;
+  }
+}
+
+/** The API with errors thrown, for screens: one wrapper over any transport. */
+export function unwrap(raw: RawApi): Api {
+  const api: Record<string, Record<string, (input?: unknown) => Promise<unknown>>> = {};
+  const rawAreas = raw as unknown as Record<
+    string,
+    Record<string, (input?: unknown) => Promise<Result<unknown>>>
+  >;
+  for (const { area, method } of contractMethods()) {
+    const call = rawAreas[area]![method]!;
+    api[area] ??= {};
+    api[area][method] = async (input?: unknown) => {
+      const result = await call(input);
+      if (!result.ok) throw new ApiRequestError(result.error);
+      return result.value;
+    };
+  }
+  return { ...api, events: raw.events } as unknown as Api;
+}

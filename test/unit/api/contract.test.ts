@@ -1,0 +1,174 @@
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { z } from 'zod';
+import { channelOf, contractMethods, findMethod } from '../../../shared/api/channels.ts';
+import { contract } from '../../../shared/api/contract.ts';
+import type { Result } from '../../../shared/api/errors.ts';
+import { EventBatchSchema } from '../../../shared/api/events.ts';
+import { buildRawApi } from '../../../shared/api/raw-client.ts';
+import type { Api, Handlers, RawApi } from '../../../shared/api/types.ts';
+import { ApiRequestError, unwrap } from '../../../shared/api/unwrap.ts';
+import { dispatch } from '../../../main/core/app/dispatch.ts';
+
+const noEvents = { subscribe: () => () => {} };
+
+describe('the contract', () => {
+  it('gives every method a zod schema for its input and its output', () => {
+    const methods = contractMethods();
+    expect(methods.length).toBeGreaterThan(40);
+    for (const { area, method } of methods) {
+      const spec = findMethod(area, method)!;
+      expect(spec.input, `${area}.${method}`).toBeInstanceOf(z.ZodType);
+      expect(spec.output, `${area}.${method}`).toBeInstanceOf(z.ZodType);
+    }
+  });
+
+  it('does not treat inherited property names as methods', () => {
+    expect(findMethod('batches', 'constructor')).toBeNull();
+    expect(findMethod('__proto__', 'list')).toBeNull();
+    expect(findMethod('toString', 'call')).toBeNull();
+  });
+
+  it('names one IPC channel per method', () => {
+    const channels = contractMethods().map(({ area, method }) => channelOf(area, method));
+    expect(new Set(channels).size).toBe(channels.length);
+    expect(channelOf('jobs', 'ids')).toBe('atelier:jobs.ids');
+  });
+
+  it('lets methods that take nothing be called without an argument', () => {
+    expect(contract.queue.state.input.parse(undefined)).toEqual({});
+    expect(() => contract.queue.state.input.parse({ extra: 1 })).toThrow();
+    expectTypeOf<Api['queue']['state']>().parameters.toEqualTypeOf<[input?: {}]>();
+  });
+
+  it('applies defaults and refuses what a UI must not send', () => {
+    expect(contract.images.page.input.parse({})).toMatchObject({
+      query: { downloadStates: ['done'], order: 'newest' },
+      limit: 100,
+    });
+    expect(
+      contract.jobs.byIds.input.safeParse({ ids: Array.from({ length: 501 }, (_, i) => i + 1) })
+        .success,
+    ).toBe(false);
+    expect(contract.queue.setLimits.input.safeParse({}).success).toBe(false);
+    expect(
+      contract.batches.create.input.safeParse({ source: { kind: 'rows', rows: [] } }).success,
+    ).toBe(false);
+    expect(contract.settings.update.input.safeParse({ concurrency: 0 }).success).toBe(false);
+    expect(contract.settings.update.input.safeParse({ apiKey: 'sk-x' }).success).toBe(false);
+  });
+
+  it('parses an event delivery', () => {
+    const batch = EventBatchSchema.parse({
+      cursor: 'abc',
+      events: [
+        { type: 'jobs.changed', payload: { changes: [[1, 'running']], batches: [1] } },
+        {
+          type: 'queue.paused',
+          payload: { reason: 'key refused', code: 'invalid_api_key', kind: 'auth' },
+        },
+      ],
+    });
+    expect(batch.events).toHaveLength(2);
+    expect(() =>
+      EventBatchSchema.parse({ cursor: 'c', events: [{ type: 'nope', payload: {} }] }),
+    ).toThrow();
+  });
+});
+
+describe('clients built from the contract', () => {
+  it('have exactly the contract’s methods, each sending its own area and name', async () => {
+    const sent: Array<[string, string, unknown]> = [];
+    const raw = buildRawApi(async (area, method, input) => {
+      sent.push([area, method, input]);
+      return { ok: true, value: null };
+    }, noEvents) satisfies RawApi;
+    const areas = Object.keys(raw)
+      .filter((k) => k !== 'events')
+      .sort();
+    expect(areas).toEqual(Object.keys(contract).sort());
+    for (const area of areas) {
+      expect(Object.keys((raw as never)[area]).sort()).toEqual(
+        Object.keys(contract[area as keyof typeof contract]).sort(),
+      );
+    }
+    await raw.jobs.cancel({ ids: [3] });
+    await raw.queue.state();
+    expect(sent).toEqual([
+      ['jobs', 'cancel', { ids: [3] }],
+      ['queue', 'state', {}],
+    ]);
+  });
+
+  it('throw the service’s error, code and details kept, once unwrapped', async () => {
+    const raw = buildRawApi(
+      async () =>
+        ({
+          ok: false,
+          error: { code: 'not-found', message: 'No batch 9.', details: { id: 9 } },
+        }) as Result<unknown>,
+      noEvents,
+    );
+    const api = unwrap(raw);
+    const error = await api.batches.get({ id: 9 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiRequestError);
+    expect(error).toMatchObject({ code: 'not-found', message: 'No batch 9.', details: { id: 9 } });
+  });
+});
+
+describe('dispatch', () => {
+  const handlers = {
+    batches: {
+      get: async ({ id }: { id: number }) => {
+        if (id === 404) throw new Error('secret sk-abcdefghijklmnop');
+        return { id } as never;
+      },
+    },
+    queue: { setLimits: async (input: unknown) => input },
+  } as unknown as Handlers;
+  const options = { toApiError: () => ({ code: 'internal' as const, message: 'mapped' }) };
+
+  it('refuses a method the contract lacks, without touching the handlers', async () => {
+    expect(await dispatch(handlers, 'batches', 'drop', {}, options)).toMatchObject({
+      ok: false,
+      error: { code: 'not-found' },
+    });
+    expect(await dispatch(handlers, 'batches', 'hasOwnProperty', {}, options)).toMatchObject({
+      ok: false,
+      error: { code: 'not-found' },
+    });
+  });
+
+  it('refuses an input that fails the schema, naming the field', async () => {
+    const result = await dispatch(handlers, 'batches', 'get', { id: -1 }, options);
+    expect(result).toMatchObject({ ok: false, error: { code: 'invalid-argument' } });
+    expect(!result.ok && result.error.message).toMatch(/^batches\.get: id: /);
+  });
+
+  it('hands the handler the parsed input and returns its value', async () => {
+    expect(await dispatch(handlers, 'queue', 'setLimits', { concurrency: 4 }, options)).toEqual({
+      ok: true,
+      value: { concurrency: 4 },
+    });
+  });
+
+  it('maps what a handler throws through the host’s mapper', async () => {
+    expect(await dispatch(handlers, 'batches', 'get', { id: 404 }, options)).toEqual({
+      ok: false,
+      error: { code: 'internal', message: 'mapped' },
+    });
+  });
+
+  it('checks outputs when asked to', async () => {
+    const result = await dispatch(
+      handlers,
+      'batches',
+      'get',
+      { id: 5 },
+      {
+        toApiError: (e) => ({ code: 'internal', message: String(e).slice(0, 40) }),
+        checkOutput: true,
+      },
+    );
+    expect(result).toMatchObject({ ok: false, error: { code: 'internal' } });
+  });
+});
