@@ -4,7 +4,6 @@ import {
   ByIdsInput,
   Changed,
   IdPage,
-  IdPageInput,
   PageInput,
   pageOf,
   Selection,

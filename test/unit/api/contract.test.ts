@@ -37,7 +37,8 @@ describe('the contract', () => {
   it('lets methods that take nothing be called without an argument', () => {
     expect(contract.queue.state.input.parse(undefined)).toEqual({});
     expect(() => contract.queue.state.input.parse({ extra: 1 })).toThrow();
-    expectTypeOf<Api['queue']['state']>().parameters.toEqualTypeOf<[input?: {}]>();
+    expectTypeOf<Api['queue']['state']>().toBeCallableWith();
+    expectTypeOf<Api['jobs']['cancel']>().toBeCallableWith({ ids: [1] });
   });
 
   it('applies defaults and refuses what a UI must not send', () => {
