@@ -1,0 +1,60 @@
+import { realpath, stat } from 'node:fs/promises';
+import { extname, join, sep } from 'node:path';
+import { thumbnailPath } from './thumbnail.ts';
+
+/** An image (or video) of the library, or the thumbnail made of one. */
+export type MediaKind = 'image' | 'thumb';
+
+const MEDIA_EXTENSIONS = new Set(['.png', '.jpg', '.jpeg', '.webp', '.mp4']);
+// Encoded separators and NUL would change meaning after decoding: refused before it.
+const ENCODED_DANGER = /%(2f|5c|00)/i;
+// Separators, a drive's colon, and control characters have no place in a library name.
+// eslint-disable-next-line no-control-regex
+const UNSAFE_CHARACTER = /[\\/:\u0000-\u001f\u007f]/;
+
+/**
+ * The file on disk that a URL path names inside the library, or null when it names
+ * anything else. Both hosts (the desktop protocol, the web host) serve media through this
+ * one check: `..`, encoded separators, absolute paths, hidden folders and symlinks leading
+ * out are refused, and only regular media files are served.
+ *
+ * `rawPath` is the URL path after `/media/` or `/thumbs/`, still percent-encoded.
+ */
+export async function resolveMediaPath(
+  libraryDir: string,
+  rawPath: string,
+  kind: MediaKind,
+): Promise<string | null> {
+  const segments = decodeSegments(rawPath);
+  if (!segments) return null;
+  const imagePath = join(libraryDir, ...segments);
+  const path = kind === 'thumb' ? thumbnailPath(imagePath) : imagePath;
+  if (!MEDIA_EXTENSIONS.has(extname(path).toLowerCase())) return null;
+  try {
+    const [root, real] = await Promise.all([realpath(libraryDir), realpath(path)]);
+    if (!real.startsWith(root.endsWith(sep) ? root : root + sep)) return null;
+    return (await stat(real)).isFile() ? real : null;
+  } catch {
+    return null; // missing, or a link to nowhere
+  }
+}
+
+/** The decoded path segments, or null if any is unsafe. Exported for the tests' table. */
+export function decodeSegments(rawPath: string): string[] | null {
+  if (rawPath.includes('\\') || ENCODED_DANGER.test(rawPath)) return null;
+  const trimmed = rawPath.startsWith('/') ? rawPath.slice(1) : rawPath;
+  if (trimmed === '') return null;
+  const segments: string[] = [];
+  for (const raw of trimmed.split('/')) {
+    let segment: string;
+    try {
+      segment = decodeURIComponent(raw);
+    } catch {
+      return null; // malformed escape
+    }
+    // '.' also refuses '..' and hidden folders (.thumbs, .atelier-unrecorded) by name
+    if (segment === '' || segment.startsWith('.') || UNSAFE_CHARACTER.test(segment)) return null;
+    segments.push(segment);
+  }
+  return segments;
+}
