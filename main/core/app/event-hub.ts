@@ -1,0 +1,268 @@
+import type { ApiEvent, ApiEventOf, EventBatch } from '../../../shared/api/events.ts';
+import type { EventListener, EventSource } from '../../../shared/api/types.ts';
+import type { JobState } from '../../../shared/jobs/states.ts';
+import { decodeCursor, encodeCursor } from './cursor.ts';
+
+type Payload<T extends ApiEvent['type']> = ApiEventOf<T>['payload'];
+export type BatchCounts = Payload<'progress'>['batches'][number];
+export type WrittenImage = Payload<'images.written'>['images'][number];
+/** Where the images written so far end: `(done_at, id)` of the last one. */
+export interface ImageMark {
+  doneAt: number;
+  id: number;
+}
+
+/** What the hub reads: committed rows only, so nothing it sends can be taken back. */
+export interface HubFeed {
+  lastTransitionId(): number;
+  transitionsSince(
+    afterId: number,
+    limit: number,
+  ): Array<{ id: number; jobId: number; batchId: number; to: JobState }>;
+  lastImageMark(): ImageMark;
+  imagesWrittenSince(after: ImageMark, limit: number): Array<WrittenImage & { doneAt: number }>;
+  batchCounts(ids: readonly number[]): BatchCounts[];
+  /** The batches with work left (jobs to run or images to download). */
+  openBatches(): number[];
+  /** The finished batch's report, or null while it has work left. */
+  finishedBatch(id: number): Payload<'batch.finished'> | null;
+  progress(): Omit<Payload<'progress'>, 'batches'>;
+}
+
+export interface EventHubOptions {
+  feed: HubFeed;
+  /** Shortest time between two deliveries (default 100 ms: about ten a second). */
+  intervalMs?: number;
+  now?: () => number;
+  /** Rows read per query. */
+  chunk?: number;
+  /** A client further behind than this many transitions or images is told to resync. */
+  maxCatchUp?: number;
+}
+
+/** Events the engine or the service raise themselves, sent with the next delivery. */
+type DirectEvent = Exclude<ApiEvent, { type: 'progress' | 'jobs.changed' | 'images.written' }>;
+
+/**
+ * Turns the engine's stream of commits into coalesced events: however many jobs change, each
+ * subscriber gets at most about ten deliveries a second, each with the last state of every
+ * job that changed, the images written, fresh counts of the batches touched, and the batches
+ * that finished. The transition log and the images' `done_at` make the cursor, so a client
+ * that reconnects catches up from where it left off with no gap and no duplicate.
+ */
+export class EventHub implements EventSource {
+  private readonly feed: HubFeed;
+  private readonly intervalMs: number;
+  private readonly now: () => number;
+  private readonly chunk: number;
+  private readonly maxCatchUp: number;
+  private readonly listeners = new Set<EventListener>();
+  private readonly open: Set<number>;
+  private readonly touched = new Set<number>();
+  private direct: DirectEvent[] = [];
+  private transitionId: number;
+  private imageMark: ImageMark;
+  private dirty = false;
+  private timer: NodeJS.Timeout | null = null;
+  private lastFlush = -Infinity;
+  private closed = false;
+
+  constructor(options: EventHubOptions) {
+    this.feed = options.feed;
+    this.intervalMs = options.intervalMs ?? 100;
+    this.now = options.now ?? Date.now;
+    this.chunk = options.chunk ?? 5_000;
+    this.maxCatchUp = options.maxCatchUp ?? 50_000;
+    this.transitionId = this.feed.lastTransitionId();
+    this.imageMark = this.feed.lastImageMark();
+    this.open = new Set(this.feed.openBatches());
+  }
+
+  /** The cursor a client holding everything delivered so far would have. */
+  cursor(): string {
+    return encodeCursor([this.transitionId, this.imageMark.doneAt, this.imageMark.id]);
+  }
+
+  /** Something was committed: read it with the next delivery. */
+  notify(): void {
+    this.dirty = true;
+    this.schedule(false);
+  }
+
+  /** These batches have work again (created, retried, downloads retried). */
+  reopen(batchIds: readonly number[]): void {
+    for (const id of batchIds) {
+      this.open.add(id);
+      this.touched.add(id);
+    }
+    this.notify();
+  }
+
+  /** A rare event (pause, limits, settings, key): delivered at once, with what is pending. */
+  send(event: DirectEvent): void {
+    this.direct.push(event);
+    this.schedule(true);
+  }
+
+  subscribe(cursor: string | null, listener: EventListener): () => void {
+    if (this.closed) return () => {};
+    const first = this.catchUp(cursor);
+    this.listeners.add(listener);
+    // after subscribe returns, and before any later delivery (those wait for a timer)
+    queueMicrotask(() => {
+      if (this.listeners.has(listener)) listener(first);
+    });
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Delivers what is pending now (tests, and before the service stops). */
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.lastFlush = this.now();
+    const events: ApiEvent[] = [...this.direct];
+    this.direct = [];
+    const { changes, batches, busy, last } = this.readTransitions(this.transitionId, this.chunk);
+    this.transitionId = last;
+    for (const id of batches) this.touched.add(id);
+    for (const id of busy) this.open.add(id); // a retried job reopens its batch
+    if (changes.length > 0) events.push({ type: 'jobs.changed', payload: { changes, batches } });
+    const images = this.feed.imagesWrittenSince(this.imageMark, this.chunk);
+    if (images.length > 0) {
+      const lastImage = images[images.length - 1]!;
+      this.imageMark = { doneAt: lastImage.doneAt, id: lastImage.id };
+      for (const image of images) this.touched.add(image.batchId);
+      events.push({ type: 'images.written', payload: { images: images.map(withoutDoneAt) } });
+    }
+    const more = changes.length > 0 && this.feed.lastTransitionId() > this.transitionId;
+    if (this.dirty || this.touched.size > 0) {
+      const touched = [...this.touched];
+      events.push({
+        type: 'progress',
+        payload: { ...this.feed.progress(), batches: this.feed.batchCounts(touched) },
+      });
+      for (const id of touched) {
+        if (!this.open.has(id)) continue;
+        const finished = this.feed.finishedBatch(id);
+        if (finished) {
+          this.open.delete(id);
+          events.push({ type: 'batch.finished', payload: finished });
+        }
+      }
+      this.touched.clear();
+      this.dirty = false;
+    }
+    // a flood bigger than one chunk continues at the next delivery, never in one huge message
+    if (more || images.length === this.chunk) this.notify();
+    if (events.length > 0) this.deliver({ cursor: this.cursor(), events });
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.listeners.clear();
+  }
+
+  private schedule(urgent: boolean): void {
+    if (this.closed) return;
+    if (urgent && this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+    if (this.timer) return;
+    const wait = urgent ? 0 : Math.max(0, this.lastFlush + this.intervalMs - this.now());
+    this.timer = setTimeout(() => this.flush(), wait);
+    this.timer.unref();
+  }
+
+  private deliver(batch: EventBatch): void {
+    for (const listener of this.listeners) listener(batch);
+  }
+
+  /** Last state per job after `afterId`, up to `limit` rows. */
+  private readTransitions(afterId: number, limit: number) {
+    const rows = this.feed.transitionsSince(afterId, limit);
+    const last = new Map<number, JobState>();
+    const batches = new Set<number>();
+    const busy = new Set<number>();
+    for (const row of rows) {
+      last.delete(row.jobId); // keeps each job where its latest change puts it
+      last.set(row.jobId, row.to);
+      batches.add(row.batchId);
+      if (!isSettled(row.to)) busy.add(row.batchId);
+    }
+    return {
+      changes: [...last] as Array<[number, JobState]>,
+      batches: [...batches],
+      busy,
+      last: rows.length > 0 ? rows[rows.length - 1]!.id : afterId,
+    };
+  }
+
+  /** What a client that saw everything up to `cursor` missed, up to now. */
+  private catchUp(cursor: string | null): EventBatch {
+    const events: ApiEvent[] = [];
+    const keys = cursor === null ? null : decodeCursor(cursor, ['number', 'number', 'number']);
+    if (cursor !== null) {
+      const behind = keys ? this.transitionId - keys[0] : Infinity;
+      if (!keys || behind < 0 || behind > this.maxCatchUp || !this.replay(keys, events)) {
+        events.length = 0;
+        events.push({
+          type: 'resync',
+          payload: {
+            reason: keys
+              ? 'Too much happened since this client last heard: showing the current state.'
+              : 'The event cursor was not recognised: showing the current state.',
+          },
+        });
+      }
+    }
+    events.push({
+      type: 'progress',
+      payload: { ...this.feed.progress(), batches: this.feed.batchCounts([...this.open]) },
+    });
+    return { cursor: this.cursor(), events };
+  }
+
+  /** Replays transitions and images between `keys` and the hub's position; false if too many. */
+  private replay(keys: readonly [number, number, number], events: ApiEvent[]): boolean {
+    let after = keys[0];
+    while (after < this.transitionId) {
+      const { changes, batches, last } = this.readTransitions(
+        after,
+        Math.min(this.chunk, this.transitionId - after),
+      );
+      if (last === after) break;
+      after = last;
+      events.push({ type: 'jobs.changed', payload: { changes, batches } });
+    }
+    let mark: ImageMark = { doneAt: keys[1], id: keys[2] };
+    let replayed = 0;
+    while (compareMarks(mark, this.imageMark) < 0) {
+      const images = this.feed
+        .imagesWrittenSince(mark, this.chunk)
+        .filter((image) => compareMarks(image, this.imageMark) <= 0);
+      if (images.length === 0) break;
+      replayed += images.length;
+      if (replayed > this.maxCatchUp) return false;
+      const lastImage = images[images.length - 1]!;
+      mark = { doneAt: lastImage.doneAt, id: lastImage.id };
+      events.push({ type: 'images.written', payload: { images: images.map(withoutDoneAt) } });
+    }
+    return true;
+  }
+}
+
+function compareMarks(a: ImageMark, b: ImageMark): number {
+  return a.doneAt - b.doneAt || a.id - b.id;
+}
+
+function withoutDoneAt({ doneAt: _doneAt, ...image }: WrittenImage & { doneAt: number }) {
+  return image;
+}
+
+/** States that leave nothing for the engine to do. */
+function isSettled(state: JobState): boolean {
+  return state === 'succeeded' || state === 'failed' || state === 'canceled';
+}

@@ -1,0 +1,254 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { EventBatch } from '../../../shared/api/events.ts';
+import type { JobState } from '../../../shared/jobs/states.ts';
+import { EventHub, type HubFeed, type ImageMark } from '../../../main/core/app/event-hub.ts';
+import { encodeCursor } from '../../../main/core/app/cursor.ts';
+
+const zeroJobs = { queued: 0, running: 0, retrying: 0, succeeded: 0, failed: 0, canceled: 0 };
+const zeroDownloads = { pending: 0, downloading: 0, done: 0, failed: 0 };
+
+/** An in-memory queue: jobs of batches, a transition log, images written. */
+class FakeFeed implements HubFeed {
+  transitions: Array<{ id: number; jobId: number; batchId: number; to: JobState }> = [];
+  images: Array<{
+    id: number;
+    jobId: number;
+    batchId: number;
+    relPath: string;
+    thumbRelPath: null;
+    doneAt: number;
+  }> = [];
+  jobs = new Map<number, { batchId: number; state: JobState }>();
+  reads = 0;
+
+  addJobs(batchId: number, ids: number[]): void {
+    for (const id of ids) this.jobs.set(id, { batchId, state: 'queued' });
+  }
+  move(jobId: number, to: JobState): void {
+    const job = this.jobs.get(jobId)!;
+    job.state = to;
+    this.transitions.push({ id: this.transitions.length + 1, jobId, batchId: job.batchId, to });
+  }
+  write(jobId: number, doneAt: number): void {
+    const job = this.jobs.get(jobId)!;
+    const id = this.images.length + 1;
+    this.images.push({
+      id,
+      jobId,
+      batchId: job.batchId,
+      relPath: `b/${id}.png`,
+      thumbRelPath: null,
+      doneAt,
+    });
+  }
+  lastTransitionId() {
+    return this.transitions.length;
+  }
+  transitionsSince(afterId: number, limit: number) {
+    this.reads++;
+    return this.transitions.filter((t) => t.id > afterId).slice(0, limit);
+  }
+  lastImageMark(): ImageMark {
+    const last = this.images.at(-1);
+    return last ? { doneAt: last.doneAt, id: last.id } : { doneAt: 0, id: 0 };
+  }
+  imagesWrittenSince(after: ImageMark, limit: number) {
+    return this.images
+      .filter((i) => i.doneAt > after.doneAt || (i.doneAt === after.doneAt && i.id > after.id))
+      .slice(0, limit);
+  }
+  counts(batchId: number) {
+    const jobs = { ...zeroJobs };
+    for (const job of this.jobs.values()) if (job.batchId === batchId) jobs[job.state]++;
+    return jobs;
+  }
+  batchCounts(ids: readonly number[]) {
+    return ids.map((id) => ({ id, jobs: this.counts(id), downloads: zeroDownloads }));
+  }
+  openBatches() {
+    return [...new Set([...this.jobs.values()].map((j) => j.batchId))].filter(
+      (id) => this.finishedBatch(id) === null,
+    );
+  }
+  finishedBatch(id: number) {
+    const jobs = this.counts(id);
+    if (jobs.queued + jobs.running + jobs.retrying > 0) return null;
+    return {
+      batchId: id,
+      name: `batch ${id}`,
+      jobs,
+      failures: {},
+      downloads: zeroDownloads,
+      partial: 0,
+    };
+  }
+  progress() {
+    return {
+      jobs: zeroJobs,
+      downloads: zeroDownloads,
+      inFlight: 0,
+      downloading: 0,
+      jobsPerSecond: 0,
+      requestsSent: 0,
+      imagesWritten: this.images.length,
+      bytesWritten: 0,
+      paused: null,
+    };
+  }
+}
+
+let now = 0;
+beforeEach(() => {
+  vi.useFakeTimers();
+  now = 0;
+});
+afterEach(() => vi.useRealTimers());
+
+function advance(ms: number): void {
+  now += ms;
+  vi.advanceTimersByTime(ms);
+}
+
+function collect(hub: EventHub, cursor: string | null = null): EventBatch[] {
+  const got: EventBatch[] = [];
+  hub.subscribe(cursor, (batch) => got.push(batch));
+  return got;
+}
+
+const changesIn = (batches: EventBatch[]) =>
+  batches.flatMap((b) =>
+    b.events.flatMap((e) => (e.type === 'jobs.changed' ? e.payload.changes : [])),
+  );
+
+describe('EventHub', () => {
+  it('delivers a thousand transitions a second in about ten messages, last state per job', async () => {
+    const feed = new FakeFeed();
+    feed.addJobs(
+      1,
+      Array.from({ length: 5_000 }, (_, i) => i + 1),
+    );
+    const hub = new EventHub({ feed, now: () => now });
+    const got = collect(hub);
+    await Promise.resolve();
+    expect(got).toHaveLength(1); // the first delivery: the cursor and current progress
+    for (let ms = 0; ms < 1_000; ms++) {
+      const job = ms * 5 + 1;
+      for (let j = job; j < job + 5; j++) {
+        feed.move(j, 'running');
+        feed.move(j, 'succeeded');
+      }
+      hub.notify();
+      advance(1);
+    }
+    advance(100);
+    expect(got.length - 1).toBeLessThanOrEqual(11);
+    const last = new Map(changesIn(got));
+    expect(last.size).toBe(5_000);
+    expect([...last.values()].every((s) => s === 'succeeded')).toBe(true);
+    expect(feed.reads).toBeLessThan(30);
+  });
+
+  it('lets a client that reconnects with its cursor catch up with no gap and no duplicate', async () => {
+    const feed = new FakeFeed();
+    feed.addJobs(1, [1, 2, 3, 4]);
+    const hub = new EventHub({ feed, now: () => now });
+    const live = collect(hub);
+    feed.move(1, 'running');
+    hub.notify();
+    advance(100);
+    const cursor = live.at(-1)!.cursor;
+    feed.move(1, 'succeeded');
+    feed.move(2, 'running');
+    feed.write(1, 500);
+    hub.notify();
+    advance(100);
+    const late = collect(hub, cursor);
+    await Promise.resolve();
+    feed.move(2, 'failed');
+    hub.notify();
+    advance(100);
+    expect(changesIn(late)).toEqual([
+      [1, 'succeeded'],
+      [2, 'running'],
+      [2, 'failed'],
+    ]);
+    const images = late.flatMap((b) => b.events.filter((e) => e.type === 'images.written'));
+    expect(images).toHaveLength(1);
+    expect(late.at(-1)!.cursor).toBe(live.at(-1)!.cursor);
+  });
+
+  it('tells a client too far behind, or with a cursor not its own, to resync', async () => {
+    const feed = new FakeFeed();
+    feed.addJobs(
+      1,
+      Array.from({ length: 30 }, (_, i) => i + 1),
+    );
+    const hub = new EventHub({ feed, now: () => now, maxCatchUp: 10 });
+    for (let j = 1; j <= 30; j++) feed.move(j, 'running');
+    hub.notify();
+    advance(100);
+    const behind = collect(hub, encodeCursor([0, 0, 0]));
+    const junk = collect(hub, 'not-a-cursor');
+    await Promise.resolve();
+    expect(behind[0]!.events.map((e) => e.type)).toEqual(['resync', 'progress']);
+    expect(junk[0]!.events.map((e) => e.type)).toEqual(['resync', 'progress']);
+  });
+
+  it('announces a finished batch once, and again only after it was reopened', () => {
+    const feed = new FakeFeed();
+    feed.addJobs(7, [1, 2]);
+    const hub = new EventHub({ feed, now: () => now });
+    const got = collect(hub);
+    feed.move(1, 'running');
+    feed.move(1, 'succeeded');
+    hub.notify();
+    advance(100);
+    feed.move(2, 'running');
+    feed.move(2, 'failed');
+    hub.notify();
+    advance(100);
+    hub.notify();
+    advance(100);
+    const finished = () => got.flatMap((b) => b.events.filter((e) => e.type === 'batch.finished'));
+    expect(finished()).toHaveLength(1);
+    expect(finished()[0]!.payload).toMatchObject({ batchId: 7, jobs: { succeeded: 1, failed: 1 } });
+    feed.move(2, 'queued'); // retried
+    feed.move(2, 'running');
+    hub.notify();
+    advance(100);
+    feed.move(2, 'succeeded');
+    hub.notify();
+    advance(100);
+    expect(finished()).toHaveLength(2);
+  });
+
+  it('sends a pause at once, without waiting for the interval', () => {
+    const feed = new FakeFeed();
+    const hub = new EventHub({ feed, now: () => now, intervalMs: 1_000 });
+    const got = collect(hub);
+    hub.notify();
+    advance(1);
+    hub.send({
+      type: 'queue.paused',
+      payload: { reason: 'key refused', code: 'invalid_api_key', kind: 'auth' },
+    });
+    advance(1);
+    expect(got.flatMap((b) => b.events.map((e) => e.type))).toContain('queue.paused');
+  });
+
+  it('continues a flood bigger than one read at the next delivery', () => {
+    const feed = new FakeFeed();
+    feed.addJobs(
+      1,
+      Array.from({ length: 25 }, (_, i) => i + 1),
+    );
+    const hub = new EventHub({ feed, now: () => now, chunk: 10 });
+    const got = collect(hub);
+    for (let j = 1; j <= 25; j++) feed.move(j, 'running');
+    hub.notify();
+    advance(1);
+    expect(changesIn(got)).toHaveLength(10);
+    advance(300);
+    expect(changesIn(got)).toHaveLength(25);
+  });
+});
