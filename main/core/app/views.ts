@@ -1,0 +1,138 @@
+import { posix } from 'node:path';
+import type { z } from 'zod';
+import type { AttemptSummary, JobDetail, JobSummary } from '../../../shared/api/schemas/jobs.ts';
+import { SUMMARY_PROMPT_CHARS } from '../../../shared/api/schemas/jobs.ts';
+import type { BatchSummary } from '../../../shared/api/schemas/batches.ts';
+import type { ImageSummary } from '../../../shared/api/schemas/images.ts';
+import type { DownloadCounts } from '../store/image-repository.ts';
+import type { StateCounts } from '../store/job-repository.ts';
+import type { Attempt, Batch, Image, Job, Transition } from '../store/rows.ts';
+
+/** Store rows become the contract's shapes here, and only here. */
+
+export function cutPrompt(prompt: string): string {
+  return prompt.length <= SUMMARY_PROMPT_CHARS ? prompt : prompt.slice(0, SUMMARY_PROMPT_CHARS);
+}
+
+export function batchSummary(
+  batch: Batch,
+  jobs: StateCounts,
+  downloads: DownloadCounts,
+): z.input<typeof BatchSummary> {
+  return {
+    id: batch.id,
+    name: batch.name,
+    source: batch.source,
+    createdAt: batch.createdAt,
+    paused: batch.paused,
+    pauseReason: batch.pauseReason,
+    priority: batch.priority,
+    jobCount: batch.jobCount,
+    dirName: batch.dirName,
+    jobs,
+    downloads,
+  };
+}
+
+export function jobSummary(job: Job): z.input<typeof JobSummary> {
+  return {
+    id: job.id,
+    batchId: job.batchId,
+    position: job.position,
+    kind: job.kind,
+    prompt: cutPrompt(job.prompt),
+    promptChars: job.prompt.length,
+    name: job.name,
+    model: job.model,
+    size: job.size,
+    n: job.n,
+    seed: job.seed,
+    state: job.state,
+    paused: job.paused,
+    tries: job.tries,
+    failureKind: job.failureKind,
+    errorCode: job.errorCode,
+    errorMessage: job.errorMessage,
+    lastRequestId: job.lastRequestId,
+    returnedN: job.returnedN,
+    nextAttemptAt: job.nextAttemptAt,
+    createdAt: job.createdAt,
+    startedAt: job.startedAt,
+    finishedAt: job.finishedAt,
+  };
+}
+
+export function jobDetail(
+  job: Job,
+  images: Array<z.input<typeof ImageSummary>>,
+  transitions: Transition[],
+): z.input<typeof JobDetail> {
+  return {
+    ...jobSummary(job),
+    prompt: job.prompt,
+    params: job.params,
+    stateReason: job.stateReason,
+    lastUpstreamRequestId: job.lastUpstreamRequestId,
+    retryOf: job.retryOf,
+    images,
+    transitions: transitions.map(({ from, to, at, reason }) => ({ from, to, at, reason })),
+  };
+}
+
+export function attemptSummary(attempt: Attempt): z.input<typeof AttemptSummary> {
+  return {
+    id: attempt.id,
+    startedAt: attempt.startedAt,
+    endedAt: attempt.endedAt,
+    httpStatus: attempt.httpStatus,
+    outcome: attempt.outcome,
+    decision: attempt.decision,
+    errorCode: attempt.errorCode,
+    errorMessage: attempt.errorMessage,
+    requestId: attempt.requestId,
+    upstreamRequestId: attempt.upstreamRequestId,
+    retryAfterMs: attempt.retryAfterMs,
+  };
+}
+
+/** What an image row lacks for the gallery: its job's fields. */
+export interface ImageJobFields {
+  batchId: number;
+  model: string;
+  size: string | null;
+  kind: Job['kind'];
+  prompt: string;
+}
+
+export function imageSummary(
+  image: Image,
+  job: ImageJobFields,
+  thumbnails: boolean,
+): z.input<typeof ImageSummary> {
+  return {
+    id: image.id,
+    jobId: image.jobId,
+    batchId: job.batchId,
+    idx: image.idx,
+    kind: job.kind,
+    relPath: image.relPath,
+    thumbRelPath: thumbnails && image.relPath ? thumbRelPath(image.relPath) : null,
+    width: image.width,
+    height: image.height,
+    format: image.format,
+    bytes: image.bytes,
+    model: job.model,
+    size: job.size,
+    favorite: image.favorite,
+    downloadState: image.downloadState,
+    failureCode: image.failureCode,
+    failureReason: image.failureReason,
+    createdAt: image.createdAt,
+    prompt: cutPrompt(job.prompt),
+  };
+}
+
+/** Where the library keeps an image's thumbnail (thumbnail.ts), as a library path. */
+export function thumbRelPath(relPath: string): string {
+  return posix.join(posix.dirname(relPath), '.thumbs', `${posix.basename(relPath)}.webp`);
+}
