@@ -6,8 +6,13 @@ import { imageRequestFor } from '../engine/job-request.ts';
 import type { Batch } from '../store/rows.ts';
 import type { NewJob } from '../store/job-repository.ts';
 import type { Store } from '../store/store.ts';
-import { PromptFileError, readPromptFile } from './prompt-file.ts';
-import type { PromptRow, RowError } from './prompt-row.ts';
+import {
+  PromptFileError,
+  readPromptFile,
+  readPromptText,
+  type ParsedRecord,
+} from './prompt-file.ts';
+import { toPromptRow, type PromptRow, type RowError } from './prompt-row.ts';
 
 /** Values for the columns a row leaves out (the CLI's --model, --size, --n, --seed…). */
 export type RowDefaults = Partial<
@@ -39,58 +44,145 @@ const MAX_REPORTED_ERRORS = 1_000;
  */
 const KEPT_ROWS = 200_000;
 
-/**
- * Imports a prompt file as one batch. Every row is checked first (types, then what the
- * model accepts, by the same validation the gateway client applies before sending), so a
- * bad row is reported with its line number and nothing is imported; then the rows are
- * inserted in one transaction (read again for a long file, never holding it in memory).
- */
-export async function importPromptFile(
+/** Where a batch's prompts come from: read once to check, and again for a long one. */
+export interface PromptSource {
+  /** What messages call it: the file's path, or the name pasted text was given. */
+  label: string;
+  /** The batch's `source` column: the file's name, or null for composed rows. */
+  fileName: string | null;
+  /** The batch's name unless one is given. */
+  defaultName: string;
+  read(): AsyncIterable<ParsedRecord>;
+}
+
+export function fileSource(path: string): PromptSource {
+  return {
+    label: path,
+    fileName: basename(path),
+    defaultName: basename(path, extname(path)),
+    read: () => readPromptFile(path),
+  };
+}
+
+/** Pasted or dropped text; `fileName` decides the format (.txt, .csv, .jsonl). */
+export function textSource(fileName: string, text: string): PromptSource {
+  return {
+    label: fileName,
+    fileName,
+    defaultName: basename(fileName, extname(fileName)),
+    read: () => readPromptText(fileName, text),
+  };
+}
+
+/** Rows composed in a UI: the same checks as a file's, numbered from 1. */
+export function rowsSource(
+  rows: ReadonlyArray<{ extra?: Record<string, unknown> } & Record<string, unknown>>,
+  name: string,
+): PromptSource {
+  return {
+    label: 'the composed prompts',
+    fileName: null,
+    defaultName: name,
+    async *read() {
+      for (const [i, { extra, ...columns }] of rows.entries()) {
+        // (named columns win over an extra field of the same name)
+        yield toPromptRow({ ...extra, ...columns }, i + 1);
+      }
+    },
+  };
+}
+
+/** What a batch would be, or why it cannot be: `batches.check` and the import's first pass. */
+export interface PromptCheck {
+  jobs: number;
+  images: number;
+  /** The bad rows listed (at most MAX_REPORTED_ERRORS); `bad` counts them all. */
+  errors: RowError[];
+  bad: number;
+  models: Record<string, { jobs: number; images: number }>;
+}
+
+/** Checks every row as the import would, creating nothing. */
+export async function checkPrompts(
+  source: PromptSource,
+  options: ImportOptions,
+): Promise<PromptCheck> {
+  const { check } = await firstPass(source, options, 0);
+  return check;
+}
+
+/** Imports a prompt file as one batch (see importPrompts). */
+export function importPromptFile(
   store: Store,
   path: string,
   options: ImportOptions,
 ): Promise<Batch> {
-  const errors: RowError[] = [];
-  let bad = 0;
-  let rows = 0;
-  const checked: CheckCache = new Map();
+  return importPrompts(store, fileSource(path), options);
+}
+
+/**
+ * Imports prompts as one batch. Every row is checked first (types, then what the model
+ * accepts, by the same validation the gateway client applies before sending), so a bad row
+ * is reported with its line number and nothing is imported; then the rows are inserted in
+ * one transaction (read again for a long file, never holding it in memory).
+ */
+export async function importPrompts(
+  store: Store,
+  source: PromptSource,
+  options: ImportOptions,
+): Promise<Batch> {
+  const { check, kept } = await firstPass(source, options, options.keptRows ?? KEPT_ROWS);
+  if (check.bad > 0) throw new PromptFileError(source.label, check.errors, check.bad);
+  if (check.jobs === 0) {
+    throw new PromptFileError(source.label, [{ line: 0, message: 'the file holds no prompt' }], 1);
+  }
+  const batch = {
+    name: options.name ?? source.defaultName,
+    source: source.fileName,
+    paused: options.paused ?? false,
+    settings: { defaults: options.defaults ?? {} },
+  };
+  if (kept) return store.batches.create(batch, kept, Date.now());
+  return store.batches.createStreaming(batch, jobsOf(source, options), Date.now());
+}
+
+async function firstPass(
+  source: PromptSource,
+  options: ImportOptions,
+  keep: number,
+): Promise<{ check: PromptCheck; kept: NewJob[] | null }> {
+  const check: PromptCheck = { jobs: 0, images: 0, errors: [], bad: 0, models: {} };
+  const cache: CheckCache = new Map();
   let kept: NewJob[] | null = [];
   const maxPromptChars = options.maxPromptChars ?? DEFAULT_MAX_PROMPT_CHARS;
-  for await (const record of readPromptFile(path)) {
+  for await (const record of source.read()) {
     const job = 'row' in record ? toNewJob(record.row, options) : null;
     const problem =
       'error' in record
         ? record.error
         : (promptTooLong(record.row, maxPromptChars) ??
-          checkJob(job as NewJob, record.row.line, options, checked));
+          checkJob(job as NewJob, record.row.line, options, cache));
     if (problem || !job) {
-      bad++;
+      check.bad++;
       kept = null;
-      if (problem && errors.length < MAX_REPORTED_ERRORS) errors.push(problem);
+      if (problem && check.errors.length < MAX_REPORTED_ERRORS) check.errors.push(problem);
       continue;
     }
-    rows++;
-    if (kept && rows > (options.keptRows ?? KEPT_ROWS)) kept = null;
+    check.jobs++;
+    check.images += job.n ?? 1;
+    const model = (check.models[job.model] ??= { jobs: 0, images: 0 });
+    model.jobs++;
+    model.images += job.n ?? 1;
+    if (kept && check.jobs > keep) kept = null;
     else kept?.push(job);
   }
-  if (bad > 0) throw new PromptFileError(path, errors, bad);
-  if (rows === 0)
-    throw new PromptFileError(path, [{ line: 0, message: 'the file holds no prompt' }], 1);
-
-  const batch = {
-    name: options.name ?? basename(path, extname(path)),
-    source: basename(path),
-    paused: options.paused ?? false,
-    settings: { defaults: options.defaults ?? {} },
-  };
-  if (kept) return store.batches.create(batch, kept, Date.now());
-  return store.batches.createStreaming(batch, jobsOf(path, options), Date.now());
+  return { check, kept };
 }
 
-async function* jobsOf(path: string, options: ImportOptions): AsyncGenerator<NewJob> {
-  for await (const record of readPromptFile(path)) {
+async function* jobsOf(source: PromptSource, options: ImportOptions): AsyncGenerator<NewJob> {
+  for await (const record of source.read()) {
     // The file changed between the two passes: refuse rather than import something unchecked.
-    if ('error' in record) throw new PromptFileError(path, [record.error], 1);
+    if ('error' in record) throw new PromptFileError(source.label, [record.error], 1);
     yield toNewJob(record.row, options);
   }
 }

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { extname } from 'node:path';
 import { createInterface } from 'node:readline';
-import { pipeline } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { printable } from '../../../shared/text/printable.ts';
 import { toPromptRow, type PromptRow, type RowError } from './prompt-row.ts';
@@ -25,13 +25,28 @@ export type ParsedRecord = { row: PromptRow } | { error: RowError };
  * file may be UTF-8 or UTF-16 (what Windows calls "Unicode"); bytes that are not text (invalid
  * UTF-8, a NUL) end the reading with an error for their line.
  */
-export async function* readPromptFile(path: string): AsyncGenerator<ParsedRecord> {
-  const format = formatOf(path);
+export function readPromptFile(path: string): AsyncGenerator<ParsedRecord> {
+  return readPrompts(path, () => createReadStream(path));
+}
+
+/**
+ * The rows of prompt text that did not come from a file (pasted, or dropped in a browser),
+ * read by the same code as a file: `fileName` decides the format (.txt, .csv, .jsonl).
+ */
+export function readPromptText(fileName: string, text: string): AsyncGenerator<ParsedRecord> {
+  return readPrompts(fileName, () => Readable.from([Buffer.from(text, 'utf8')]));
+}
+
+/** What prompt text is read from: opened once per pass (a long file is read twice). */
+type Open = () => Readable;
+
+async function* readPrompts(name: string, open: Open): AsyncGenerator<ParsedRecord> {
+  const format = formatOf(name);
   try {
-    if (format === 'csv') yield* readCsv(path);
-    else yield* readLines(path, format);
+    if (format === 'csv') yield* readCsv(open);
+    else yield* readLines(open, format);
   } catch (error) {
-    if (isFileSystemError(error)) throw new PromptFileReadError(path, error);
+    if (isFileSystemError(error)) throw new PromptFileReadError(name, error);
     if (error instanceof PromptTextError) {
       yield { error: { line: error.line, message: error.message } };
       return;
@@ -41,9 +56,9 @@ export async function* readPromptFile(path: string): AsyncGenerator<ParsedRecord
 }
 
 /** The file's text as checked UTF-8 bytes; a read or encoding error reaches the reader. */
-function textOf(path: string) {
+function textOf(open: Open) {
   // pipeline, not pipe: an error of either stream must reach the loop that reads the result
-  return pipeline(createReadStream(path), promptText(), () => {});
+  return pipeline(open(), promptText(), () => {});
 }
 
 /** An error from the file itself (EACCES, EISDIR, EIO…), not from its content. */
@@ -51,8 +66,8 @@ function isFileSystemError(error: unknown): error is NodeJS.ErrnoException {
   return error instanceof Error && typeof (error as NodeJS.ErrnoException).syscall === 'string';
 }
 
-async function* readLines(path: string, format: 'txt' | 'jsonl'): AsyncGenerator<ParsedRecord> {
-  const text = textOf(path).setEncoding('utf8');
+async function* readLines(open: Open, format: 'txt' | 'jsonl'): AsyncGenerator<ParsedRecord> {
+  const text = textOf(open).setEncoding('utf8');
   const lines = createInterface({ input: text, crlfDelay: Infinity });
   let line = 0;
   for await (const content of lines) {
@@ -79,10 +94,10 @@ async function* readLines(path: string, format: 'txt' | 'jsonl'): AsyncGenerator
   }
 }
 
-async function* readCsv(path: string): AsyncGenerator<ParsedRecord> {
+async function* readCsv(open: Open): AsyncGenerator<ParsedRecord> {
   // pipeline, not pipe: a read error must reach the loop below, not go uncaught
   const parser = pipeline(
-    textOf(path),
+    textOf(open),
     parse({
       bom: true,
       columns: (header: string[]) => {

@@ -3,7 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCatalogue } from '../../../shared/gateway/catalogue.ts';
-import { importPromptFile } from '../../../main/core/import/import-batch.ts';
+import {
+  checkPrompts,
+  importPromptFile,
+  importPrompts,
+  rowsSource,
+  textSource,
+} from '../../../main/core/import/import-batch.ts';
 import { PromptFileError } from '../../../main/core/import/prompt-file.ts';
 import { openStore, type Store } from '../../../main/core/store/store.ts';
 
@@ -88,6 +94,75 @@ describe('importPromptFile', () => {
     expect((error as PromptFileError).errors).toEqual([
       { line: 1, message: expect.stringMatching(/^prompt holds a NUL character/) },
     ]);
+    expect(store.batches.list()).toEqual([]);
+  });
+});
+
+describe('prompts that are not a file', () => {
+  it('imports pasted CSV text by the same rules as a file, multi-line prompts kept', async () => {
+    setup([]);
+    const text = 'prompt,seed\n"a fox\nin snow",1\nan owl,2\n';
+    const batch = await importPrompts(store, textSource('pasted.csv', text), options);
+    expect(batch).toMatchObject({ name: 'pasted', source: 'pasted.csv', jobCount: 2 });
+    expect(store.jobs.listInBatch(batch.id).map((j) => j.prompt)).toEqual([
+      'a fox\nin snow',
+      'an owl',
+    ]);
+  });
+
+  it('refuses pasted text with a bad line, naming the line, and imports nothing', async () => {
+    setup([]);
+    const text = '{"prompt":"ok"}\n{"prompt":\n';
+    const error = await importPrompts(store, textSource('drop.jsonl', text), options).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(PromptFileError);
+    expect((error as PromptFileError).errors.map((e) => e.line)).toEqual([2]);
+    expect(store.batches.list()).toEqual([]);
+  });
+
+  it('imports composed rows, extra fields passed to the model, named columns winning', async () => {
+    setup([]);
+    const batch = await importPrompts(
+      store,
+      rowsSource(
+        [
+          { prompt: 'a fox', n: 2, extra: { style: 'ink', prompt: 'ignored' } },
+          { prompt: 'an owl', seed: 7 },
+        ],
+        'Composed',
+      ),
+      options,
+    );
+    expect(batch).toMatchObject({ name: 'Composed', source: null, jobCount: 2 });
+    const jobs = store.jobs.listInBatch(batch.id);
+    expect(jobs.map((j) => [j.prompt, j.n, j.seed])).toEqual([
+      ['a fox', 2, null],
+      ['an owl', 1, 7],
+    ]);
+    expect(jobs[0]!.params).toMatchObject({ extra: { style: 'ink' } });
+  });
+
+  it('checks rows without creating anything, counting jobs and images per model', async () => {
+    setup([]);
+    const check = await checkPrompts(
+      rowsSource(
+        [
+          { prompt: 'a', n: 2 },
+          { prompt: 'b', model: 'dall-e-3', size: '1024x1024' },
+          { prompt: 'c', size: '64×64' },
+        ],
+        'x',
+      ),
+      options,
+    );
+    expect(check).toMatchObject({
+      jobs: 2,
+      images: 3,
+      bad: 1,
+      models: { 'flux-schnell': { jobs: 1, images: 2 }, 'dall-e-3': { jobs: 1, images: 1 } },
+    });
+    expect(check.errors).toEqual([{ line: 3, message: expect.stringMatching(/lowercase x/) }]);
     expect(store.batches.list()).toEqual([]);
   });
 });
