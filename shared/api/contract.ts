@@ -1,13 +1,6 @@
 import { z } from 'zod';
 import { Done, Id, method, NoInput } from './define.ts';
-import {
-  ByIdsInput,
-  Changed,
-  IdPage,
-  PageInput,
-  pageOf,
-  Selection,
-} from './paging.ts';
+import { ByIdsInput, Changed, IdPage, PageInput, pageOf, Selection } from './paging.ts';
 import {
   AppInfo,
   Catalogue,
