@@ -1,0 +1,23 @@
+import type { ApiError } from '../../../shared/api/errors.ts';
+import type { EventSource, Handlers } from '../../../shared/api/types.ts';
+
+/** What only a desktop can do; a host without it leaves it out (the call says `unsupported`). */
+export interface HostActions {
+  /** Show the file in the system's file manager. */
+  reveal?(absolutePath: string): Promise<void>;
+  /** Open the file with the system's default viewer. */
+  openWithViewer?(absolutePath: string): Promise<void>;
+}
+
+/** The service as a host (IPC, the web host) serves it. */
+export interface ServedApp {
+  /** The whole contract, in process. */
+  readonly api: Handlers;
+  /** Coalesced events with a cursor, for every client. */
+  readonly events: EventSource;
+  /** The library folder now (it can change in Settings): media are served from inside it only. */
+  libraryDir(): string;
+  /** What a handler threw, as it may cross the contract (the key redacted). */
+  toApiError(error: unknown): ApiError;
+  close(): Promise<void>;
+}
