@@ -49,6 +49,7 @@ const interruptReason = (signal: StopSignal) =>
 const STOPPED = {
   reason: 'Another Atelier took over this data folder, so this one stopped.',
   code: 'stopped',
+  kind: 'other' as const,
 };
 
 /**

@@ -1,25 +1,4 @@
-/** Why the queue paused, in the words the summary and `--json` use. */
-export type PauseKind =
-  'auth' | 'permission' | 'balance' | 'rate-limit' | 'disk' | 'manual' | 'other';
-
-/**
- * The engine records the gateway's error code (`invalid_api_key`, `insufficient_user_quota`…)
- * or the failure's kind when there is none; gateways differ in their codes, so this reads
- * them by what they mention.
- */
-export function pauseKind(code: string | null): PauseKind {
-  const c = (code ?? '').toLowerCase();
-  if (c === 'manual') return 'manual';
-  // the engine's own code (RATE_LIMIT_PAUSE_CODE): the gateway kept refusing with 429
-  if (c === 'rate-limit') return 'rate-limit';
-  if (/quota|balance|credit|billing|payment/.test(c)) return 'balance';
-  if (/permission|not_allowed|forbidden|access/.test(c)) return 'permission';
-  if (/auth|key|token|401/.test(c)) return 'auth';
-  if (c === 'disk-full' || c === 'unwritable' || c === 'io' || c.startsWith('data-folder-')) {
-    return 'disk';
-  }
-  return 'other';
-}
+import type { PauseKind } from '../../../shared/jobs/pause.ts';
 
 /** What the person must do before `atelier resume`. */
 export const PAUSE_FIX: Record<PauseKind, string> = {

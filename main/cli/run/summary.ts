@@ -7,7 +7,8 @@ import { exitCodeFor } from './exit-code.ts';
 import type { FailedDownloadExample } from './failed-downloads.ts';
 import { formatWallTime } from './format-time.ts';
 import { signalName, type StopSignal } from './interrupt.ts';
-import { PAUSE_FIX, pauseKind, type PauseKind } from './pause-kind.ts';
+import type { PauseKind } from '../../../shared/jobs/pause.ts';
+import { PAUSE_FIX } from './pause-kind.ts';
 
 /** How the run ended: all work settled, the queue paused by a problem, or Ctrl+C (a signal). */
 export type RunOutcome = 'done' | 'paused' | 'interrupted';
@@ -30,7 +31,7 @@ export interface SummaryInput {
   notImages?: number;
   stats: { requestsSent: number; imagesWritten: number; bytesWritten: number };
   wallTimeMs: number;
-  paused: { reason: string; code: string | null } | null;
+  paused: { reason: string; code: string | null; kind: PauseKind } | null;
   /** What the start said (a pause lifted, uncertain prompts found…); stderr without --json. */
   notes: string[];
   /** The signal that interrupted the run, which sets the exit code (SIGINT when not said). */
@@ -98,10 +99,7 @@ export function buildSummary(input: SummaryInput): RunSummary {
     requestsSent: input.stats.requestsSent,
     bytesWritten: input.stats.bytesWritten,
     wallTimeMs: Math.round(input.wallTimeMs),
-    paused:
-      input.outcome === 'done' || !input.paused
-        ? null
-        : { ...input.paused, kind: pauseKind(input.paused.code) },
+    paused: input.outcome === 'done' || !input.paused ? null : input.paused,
     notes: input.notes,
   };
   return { ...summary, exitCode: exitCodeFor({ ...summary, signal: input.signal ?? null }) };

@@ -2,7 +2,7 @@ import type { FailureKind } from '../../../shared/jobs/outcomes.ts';
 import type { DownloadCounts } from '../../core/store/image-repository.ts';
 import type { PartialSuccessCounts } from '../../core/store/job-queries.ts';
 import type { StateCounts } from '../../core/store/job-repository.ts';
-import { pauseKind, type PauseKind } from '../run/pause-kind.ts';
+import type { PauseKind } from '../../../shared/jobs/pause.ts';
 import { topUpsNote } from '../run/summary.ts';
 
 export interface BatchStatus {
@@ -43,12 +43,13 @@ export function pausedView(queue: {
   paused: boolean;
   pauseReason: string | null;
   pauseCode: string | null;
+  pauseKind: PauseKind | null;
 }): StatusView['paused'] {
   if (!queue.paused) return null;
   return {
     reason: queue.pauseReason ?? 'Paused.',
     code: queue.pauseCode,
-    kind: pauseKind(queue.pauseCode),
+    kind: queue.pauseKind ?? 'other',
   };
 }
 

@@ -1,3 +1,4 @@
+import type { PauseKind } from '../../../shared/jobs/pause.ts';
 import type { FilePlacer } from '../library/file-placer.ts';
 import type { GatewayClient } from '../gateway/client.ts';
 import type { CompiledTemplate } from '../library/naming.ts';
@@ -52,9 +53,9 @@ export interface EngineContext {
   /** Wake the scheduler at this time (a retry or a download falls due). */
   wakeAt(at: number): void;
   /** Every later request would fail the same way (key, permission, balance, full disk). */
-  pauseQueue(reason: string, code: string): void;
+  pauseQueue(reason: string, code: string, kind: PauseKind): void;
   /** The queue was paused inside a committed write: tell the listeners. */
-  queuePaused(reason: string, code: string): void;
+  queuePaused(reason: string, code: string, kind: PauseKind): void;
   /**
    * The data folder's disk refused to record a paid answer (`error`): the engine stops, and
    * the answer is kept in the library for the next start to record.

@@ -153,7 +153,7 @@ function failWrite(ctx: EngineContext, image: Image, job: Job, error: LibraryWri
   if (error.kind === 'target-exists') ctx.store.images.releasePath(image.id, ctx.now());
   const retryable = !STOPS_THE_QUEUE.has(error.kind) && error.kind !== 'too-large';
   settle(ctx, image, error.kind, error.message, retryable);
-  if (STOPS_THE_QUEUE.has(error.kind)) ctx.pauseQueue(error.message, error.kind);
+  if (STOPS_THE_QUEUE.has(error.kind)) ctx.pauseQueue(error.message, error.kind, 'disk');
 }
 
 /**

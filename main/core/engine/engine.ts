@@ -1,3 +1,4 @@
+import type { PauseKind } from '../../../shared/jobs/pause.ts';
 import { EventEmitter } from 'node:events';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -93,7 +94,7 @@ interface Claim {
 
 interface EngineEvents {
   progress: [EngineProgress];
-  paused: [{ reason: string; code: string | null }];
+  paused: [{ reason: string; code: string | null; kind: PauseKind }];
   idle: [IdleReason];
 }
 
@@ -192,8 +193,8 @@ export class Engine extends EventEmitter<EngineEvents> {
       batchOf: (batchId) => this.batchOf(batchId),
       pollingVideos: new Set(),
       wakeAt: (at) => this.wakeAt(at),
-      pauseQueue: (reason, code) => this.pause(reason, code),
-      queuePaused: (reason, code) => this.announcePause(reason, code),
+      pauseQueue: (reason, code, kind) => this.pause(reason, code, kind),
+      queuePaused: (reason, code, kind) => this.announcePause(reason, code, kind),
       keepUnrecorded: (answer, error) => this.keepUnrecorded(answer, error),
     };
     this.writes = new GroupCommit(writeScopes(this.store.db), 5);
@@ -357,20 +358,20 @@ export class Engine extends EventEmitter<EngineEvents> {
   }
 
   /** Pauses the whole queue: requests in flight finish, nothing new starts. Persisted. */
-  pause(reason = 'Paused.', code: string | null = 'manual'): void {
+  pause(reason = 'Paused.', code: string | null = 'manual', kind: PauseKind = 'manual'): void {
     if (this.storeFailure || this.store.queue.get().paused) return this.pump();
     try {
-      this.store.queue.pause(reason, this.ctx.now(), code);
+      this.store.queue.pause(reason, this.ctx.now(), code, kind);
     } catch (error) {
       // (stopping already, and saying why: a disk that refuses writes cannot record a pause)
       if (this.storeFailed(error)) return;
       throw error;
     }
-    this.announcePause(reason, code);
+    this.announcePause(reason, code, kind);
   }
 
-  private announcePause(reason: string, code: string | null): void {
-    this.emit('paused', { reason, code });
+  private announcePause(reason: string, code: string | null, kind: PauseKind): void {
+    this.emit('paused', { reason, code, kind });
     this.pump();
   }
 
@@ -502,9 +503,13 @@ export class Engine extends EventEmitter<EngineEvents> {
       ...this.ctx.stats,
       jobsPerSecond: this.finishRate.perSecond(now, this.startedAt),
       paused: this.storeFailure
-        ? { reason: this.storeFailure.message, code: this.storeFailure.code }
+        ? { reason: this.storeFailure.message, code: this.storeFailure.code, kind: 'disk' as const }
         : queue.paused
-          ? { reason: queue.pauseReason ?? 'Paused.', code: queue.pauseCode }
+          ? {
+              reason: queue.pauseReason ?? 'Paused.',
+              code: queue.pauseCode,
+              kind: queue.pauseKind ?? 'other',
+            }
           : null,
       elapsedMs: now - this.startedAt,
     };
@@ -723,7 +728,11 @@ export class Engine extends EventEmitter<EngineEvents> {
     if (!problem) return false;
     if (this.storeFailure) return true;
     this.storeFailure = new StoreDiskError(this.store.db.name, problem, error);
-    this.emit('paused', { reason: this.storeFailure.message, code: this.storeFailure.code });
+    this.emit('paused', {
+      reason: this.storeFailure.message,
+      code: this.storeFailure.code,
+      kind: 'disk',
+    });
     void this.stop();
     return true;
   }

@@ -1,3 +1,4 @@
+import type { PauseKind } from '../../../shared/jobs/pause.ts';
 import type { GatewayFailure } from '../../../shared/gateway/outcome.ts';
 import { asFinal } from '../gateway/classify/retry-wording.ts';
 import { INTERRUPTED_MESSAGE } from '../store/recovery.ts';
@@ -74,7 +75,7 @@ export async function settleFailure(
         });
         // Paused in this very commit, as below; the job keeps its attempts counted.
         if (plan.pauseQueue && !ctx.store.queue.get().paused) {
-          ctx.store.queue.pause(plan.pauseQueue.reason, now, plan.pauseQueue.code);
+          ctx.store.queue.pause(plan.pauseQueue.reason, now, plan.pauseQueue.code, 'rate-limit');
           pausedHere = true;
         }
         break;
@@ -90,7 +91,12 @@ export async function settleFailure(
         ctx.store.jobs.handBack(job.id, now, plan.pauseReason);
         // Paused in this very commit: a claim later in it must not take the job straight back.
         if (!ctx.store.queue.get().paused) {
-          ctx.store.queue.pause(plan.pauseReason, now, failure.code ?? failure.kind);
+          ctx.store.queue.pause(
+            plan.pauseReason,
+            now,
+            failure.code ?? failure.kind,
+            queuePauseKind(failure.kind),
+          );
           pausedHere = true;
         }
         break;
@@ -100,10 +106,14 @@ export async function settleFailure(
   if (!settled) return;
   if (settled.to === 'retrying') ctx.wakeAt(settled.nextAttemptAt);
   if (pausedHere && settled.to === 'retrying' && settled.pauseQueue) {
-    ctx.queuePaused(settled.pauseQueue.reason, settled.pauseQueue.code);
+    ctx.queuePaused(settled.pauseQueue.reason, settled.pauseQueue.code, 'rate-limit');
   }
   if (pausedHere && settled.to === 'queued') {
-    ctx.queuePaused(settled.pauseReason, failure.code ?? failure.kind);
+    ctx.queuePaused(
+      settled.pauseReason,
+      failure.code ?? failure.kind,
+      queuePauseKind(failure.kind),
+    );
   }
 }
 
@@ -137,4 +147,9 @@ function settleAborted(
     errorMessage: INTERRUPTED_MESSAGE,
     reason: 'stopped while in flight',
   });
+}
+
+/** A failure that stops the whole queue is about the key, its permissions or its balance. */
+function queuePauseKind(kind: string): PauseKind {
+  return kind === 'auth' || kind === 'permission' || kind === 'balance' ? kind : 'other';
 }

@@ -1,3 +1,4 @@
+import type { PauseKind } from '../../../shared/jobs/pause.ts';
 import type { DownloadCounts } from '../store/image-repository.ts';
 import type { StateCounts } from '../store/job-repository.ts';
 
@@ -15,7 +16,7 @@ export interface EngineProgress {
   bytesWritten: number;
   /** Jobs finished per second over the last few seconds. */
   jobsPerSecond: number;
-  paused: { reason: string; code: string | null } | null;
+  paused: { reason: string; code: string | null; kind: PauseKind } | null;
   elapsedMs: number;
 }
 

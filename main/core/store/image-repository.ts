@@ -63,9 +63,12 @@ function imageStatements(db: Database) {
   const sql = <Row = unknown>(text: string) => db.prepare<unknown[], Row>(text);
   return {
     insert: sql<Record<string, unknown>>(
-      `INSERT INTO images (job_id, idx, source_url, has_payload, revised_prompt,
-         download_state, download_tries, rel_path, path_key, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+      // (the job's batch, model and size copied in: the gallery filters on them without a join)
+      `INSERT INTO images (job_id, batch_id, model, size, idx, source_url, has_payload,
+         revised_prompt, download_state, download_tries, rel_path, path_key, created_at,
+         updated_at)
+       SELECT j.id, j.batch_id, j.model, j.size, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+       FROM jobs AS j WHERE j.id = ? RETURNING *`,
     ),
     insertPayload: sql('INSERT INTO image_payloads (image_id, bytes) VALUES (?, ?)'),
     get: sql<Record<string, unknown>>('SELECT * FROM images WHERE id = ?'),
@@ -93,7 +96,7 @@ function imageStatements(db: Database) {
     done: sql(
       `UPDATE images SET download_state = 'done', bytes = @bytes, sha256 = @sha256,
          width = @width, height = @height, format = @format, has_payload = 0,
-         failure_code = NULL, failure_reason = NULL, updated_at = @now
+         failure_code = NULL, failure_reason = NULL, updated_at = @now, done_at = @now
        WHERE id = @id AND download_state = 'downloading' AND rel_path IS NOT NULL`,
     ),
     dropPayload: sql('DELETE FROM image_payloads WHERE image_id = ?'),
@@ -176,7 +179,6 @@ export class ImageRepository {
         const image = toImage(
           oneRow(
             this.s.insert,
-            jobId,
             result.idx,
             result.url ?? null,
             bytes?.length ? 1 : 0,
@@ -187,6 +189,7 @@ export class ImageRepository {
             relPath === null ? null : pathKey(relPath),
             now,
             now,
+            jobId,
           ),
         );
         if (bytes?.length) this.s.insertPayload.run(image.id, bytes);

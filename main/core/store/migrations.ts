@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { schemaV1 } from './schema/v1.ts';
 import { schemaV2 } from './schema/v2.ts';
+import { schemaV3 } from './schema/v3.ts';
 import { transact } from './transaction.ts';
 
 /** Brings the schema from `version - 1` to `version`. Runs inside a transaction. */
@@ -14,6 +15,11 @@ export interface Migration {
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'batches, jobs, attempts, images, transitions, prompt search', up: schemaV1 },
   { version: 2, name: 'download counts per batch, kept by triggers', up: schemaV2 },
+  {
+    version: 3,
+    name: 'pause kind; image batch, model, size, done_at; paging indexes',
+    up: schemaV3,
+  },
 ];
 
 export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): number {

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import type { PauseKind } from '../../../shared/jobs/pause.ts';
 import { mayTakeOver, type LeaseRules, type RunnerLease } from './runner-lease.ts';
 import { transact } from './transaction.ts';
 import { oneRow } from './one-row.ts';
@@ -7,6 +8,8 @@ export interface QueueState {
   paused: boolean;
   pauseReason: string | null;
   pauseCode: string | null;
+  /** Why it paused (null while running). */
+  pauseKind: PauseKind | null;
   pausedAt: number | null;
 }
 
@@ -31,10 +34,12 @@ function queueStatements(db: Database) {
     ),
     get: db.prepare<unknown[], Record<string, unknown>>('SELECT * FROM queue_state WHERE id = 1'),
     pause: db.prepare(
-      'UPDATE queue_state SET paused = 1, pause_reason = ?, pause_code = ?, paused_at = ? WHERE id = 1',
+      `UPDATE queue_state SET paused = 1, pause_reason = ?, pause_code = ?, pause_kind = ?,
+         paused_at = ? WHERE id = 1`,
     ),
     resume: db.prepare(
-      'UPDATE queue_state SET paused = 0, pause_reason = NULL, pause_code = NULL, paused_at = NULL WHERE id = 1',
+      `UPDATE queue_state SET paused = 0, pause_reason = NULL, pause_code = NULL,
+         pause_kind = NULL, paused_at = NULL WHERE id = 1`,
     ),
   };
 }
@@ -60,12 +65,13 @@ export class QueueRepository {
       paused: row.paused === 1,
       pauseReason: row.pause_reason as string | null,
       pauseCode: row.pause_code as string | null,
+      pauseKind: row.paused === 1 ? ((row.pause_kind as PauseKind | null) ?? 'other') : null,
       pausedAt: row.paused_at as number | null,
     };
   }
 
-  pause(reason: string, now: number, code: string | null = null): void {
-    this.s.pause.run(reason, code, now);
+  pause(reason: string, now: number, code: string | null, kind: PauseKind): void {
+    this.s.pause.run(reason, code, kind, now);
   }
 
   resume(): void {

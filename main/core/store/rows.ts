@@ -81,6 +81,10 @@ export interface Attempt {
 export interface Image {
   id: number;
   jobId: number;
+  batchId: number;
+  /** The job's model and requested size, copied in for the gallery's filters. */
+  model: string;
+  size: string | null;
   idx: number;
   sourceUrl: string | null;
   hasPayload: boolean;
@@ -99,6 +103,8 @@ export interface Image {
   favorite: boolean;
   createdAt: number;
   updatedAt: number;
+  /** When the file was written; null until then. */
+  doneAt: number | null;
 }
 
 type Row = Record<string, unknown>;
@@ -191,6 +197,9 @@ export function toImage(row: Row): Image {
   return {
     id: row.id as number,
     jobId: row.job_id as number,
+    batchId: row.batch_id as number,
+    model: row.model as string,
+    size: row.size as string | null,
     idx: row.idx as number,
     sourceUrl: row.source_url as string | null,
     hasPayload: row.has_payload === 1,
@@ -209,5 +218,6 @@ export function toImage(row: Row): Image {
     favorite: row.favorite === 1,
     createdAt: row.created_at as number,
     updatedAt: row.updated_at as number,
+    doneAt: row.done_at as number | null,
   };
 }

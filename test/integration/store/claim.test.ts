@@ -36,7 +36,7 @@ describe('claimRunnable', () => {
     expect(prompt(store.jobs.claimRunnable(10, 10))).toEqual(['a 2']);
 
     store.batches.setPaused(b.id, false);
-    store.queue.pause('Authentication failed: check the API key.', 20, 'auth');
+    store.queue.pause('Authentication failed: check the API key.', 20, 'auth', 'auth');
     expect(store.jobs.claimRunnable(10, 30)).toEqual([]);
     expect(store.queue.get()).toMatchObject({ paused: true, pauseCode: 'auth' });
     store.queue.resume();

@@ -18,11 +18,13 @@ describe('queue pause', () => {
       'The gateway refused the key (401). Check the API key, then resume.',
       5,
       'auth',
+      'auth',
     );
     expect(store.queue.get()).toEqual({
       paused: true,
       pauseReason: 'The gateway refused the key (401). Check the API key, then resume.',
       pauseCode: 'auth',
+      pauseKind: 'auth',
       pausedAt: 5,
     });
     store.queue.resume();
@@ -30,6 +32,7 @@ describe('queue pause', () => {
       paused: false,
       pauseReason: null,
       pauseCode: null,
+      pauseKind: null,
       pausedAt: null,
     });
   });

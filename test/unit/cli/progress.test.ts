@@ -69,7 +69,13 @@ describe('renderProgress', () => {
     expect(etaMs(start)).toBeNull();
     const paused = progress({
       jobs: { queued: 10 },
-      rest: { paused: { reason: 'The gateway refused the API key.', code: 'invalid_api_key' } },
+      rest: {
+        paused: {
+          reason: 'The gateway refused the API key.',
+          code: 'invalid_api_key',
+          kind: 'auth',
+        },
+      },
     });
     expect(progressFigures(paused)).toContain('paused: The gateway refused the API key.');
     expect(progressFigures(paused)).not.toContain('ETA');

@@ -9,6 +9,7 @@ const view: StatusView = {
     paused: true,
     pauseReason: 'Balance exhausted.',
     pauseCode: 'insufficient_user_quota',
+    pauseKind: 'balance',
   }),
   runner: null,
   batches: [

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { exitCodeFor } from '../../../main/cli/run/exit-code.ts';
-import { pauseKind } from '../../../main/cli/run/pause-kind.ts';
 import { buildSummary, formatSummary, type SummaryInput } from '../../../main/cli/run/summary.ts';
 
 function input(overrides: Partial<SummaryInput> = {}): SummaryInput {
@@ -68,7 +67,11 @@ describe('buildSummary', () => {
     const paused = buildSummary(
       input({
         outcome: 'paused',
-        paused: { reason: 'Insufficient balance.', code: 'insufficient_user_quota' },
+        paused: {
+          reason: 'Insufficient balance.',
+          code: 'insufficient_user_quota',
+          kind: 'balance',
+        },
       }),
     );
     expect(paused.paused).toEqual({
@@ -76,7 +79,9 @@ describe('buildSummary', () => {
       code: 'insufficient_user_quota',
       kind: 'balance',
     });
-    expect(buildSummary(input({ paused: { reason: 'x', code: 'manual' } })).paused).toBeNull();
+    expect(
+      buildSummary(input({ paused: { reason: 'x', code: 'manual', kind: 'manual' } })).paused,
+    ).toBeNull();
   });
 });
 
@@ -103,27 +108,6 @@ describe('exitCodeFor', () => {
   });
   it('is 130 after Ctrl+C, as a shell reports an interrupted command', () => {
     expect(exitCodeFor({ ...facts, outcome: 'interrupted' })).toBe(130);
-  });
-});
-
-describe('pauseKind', () => {
-  it('reads the kind from gateway codes and engine kinds', () => {
-    expect(pauseKind('invalid_api_key')).toBe('auth');
-    expect(pauseKind('api_key_expired')).toBe('auth');
-    expect(pauseKind('auth')).toBe('auth');
-    expect(pauseKind('model_not_allowed')).toBe('permission');
-    expect(pauseKind('insufficient_user_quota')).toBe('balance');
-    expect(pauseKind('pre_consume_token_quota_failed')).toBe('balance');
-    expect(pauseKind('disk-full')).toBe('disk');
-    expect(pauseKind('unwritable')).toBe('disk');
-    expect(pauseKind('io')).toBe('disk');
-    expect(pauseKind('data-folder-full')).toBe('disk');
-    expect(pauseKind('data-folder-read-only')).toBe('disk');
-    expect(pauseKind('manual')).toBe('manual');
-    expect(pauseKind('rate-limit')).toBe('rate-limit');
-    // a gateway's own rate-limit code is not the engine's pause
-    expect(pauseKind('rate_limit_exceeded')).toBe('other');
-    expect(pauseKind(null)).toBe('other');
   });
 });
 
@@ -176,7 +160,7 @@ describe('formatSummary', () => {
         input({
           outcome: 'interrupted',
           jobs: { queued: 6, running: 0, retrying: 0, succeeded: 4, failed: 0, canceled: 0 },
-          paused: { reason: 'Paused with Ctrl+C.', code: 'manual' },
+          paused: { reason: 'Paused with Ctrl+C.', code: 'manual', kind: 'manual' },
         }),
       ),
     );
@@ -190,7 +174,11 @@ describe('formatSummary', () => {
       buildSummary(
         input({
           outcome: 'paused',
-          paused: { reason: 'The gateway refused the API key.', code: 'invalid_api_key' },
+          paused: {
+            reason: 'The gateway refused the API key.',
+            code: 'invalid_api_key',
+            kind: 'auth',
+          },
         }),
       ),
     );
@@ -205,7 +193,11 @@ describe('formatSummary', () => {
         input({
           outcome: 'paused',
           jobs: { queued: 4, running: 0, retrying: 6, succeeded: 0, failed: 0, canceled: 0 },
-          paused: { reason: 'The gateway keeps rate limiting: …', code: 'rate-limit' },
+          paused: {
+            reason: 'The gateway keeps rate limiting: …',
+            code: 'rate-limit',
+            kind: 'rate-limit',
+          },
         }),
       ),
     );
@@ -278,7 +270,7 @@ describe('the human summary after a second Ctrl+C', () => {
         downloads: { pending: 0, downloading: 0, done: 5, failed: 0 },
         stats: { requestsSent: 7, imagesWritten: 5, bytesWritten: 1 },
         wallTimeMs: 2_000,
-        paused: { reason: 'Paused with Ctrl+C.', code: 'manual' },
+        paused: { reason: 'Paused with Ctrl+C.', code: 'manual', kind: 'manual' },
       }),
     );
     expect(summary.exitCode).toBe(130);
@@ -300,7 +292,7 @@ describe('the summary after SIGTERM or SIGHUP', () => {
         outcome: 'interrupted',
         jobs: { queued: 3, running: 0, retrying: 0, succeeded: 2, failed: 0, canceled: 0 },
         wallTimeMs: 2_000,
-        paused: { reason: 'Paused by SIGTERM.', code: 'manual' },
+        paused: { reason: 'Paused by SIGTERM.', code: 'manual', kind: 'manual' },
         signal,
       }),
     );
