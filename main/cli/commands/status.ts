@@ -8,7 +8,6 @@ import {
   resolveDataDir,
 } from '../data-folder.ts';
 import { countNotImages } from '../run/failed-downloads.ts';
-import { failureCounts } from '../run/failure-counts.ts';
 import { liveRunner } from '../run/live-runner.ts';
 import { loadSettings, type SavedSettings } from '../run/saved-settings.ts';
 import {
@@ -84,7 +83,7 @@ function readStatus(dataDir: string, saved: SavedSettings | null): StatusView {
           downloads: store.images.counts(batch.id),
           expiredLinks: store.images.countExpiredLinks(batch.id),
           notImages: countNotImages(store, batch.id),
-          failures: failureCounts(store, batch.id),
+          failures: store.pages.failureCounts(batch.id),
           partial: store.jobs.partialSuccesses(batch.id),
           topUps: store.jobs.countTopUps(batch.id),
         };

@@ -8,7 +8,6 @@ import type { Store } from '../../core/store/store.ts';
 import { ConfigError } from '../command.ts';
 import { libraryRefusal } from '../data-folder.ts';
 import { countNotImages, failedDownloadExamples } from './failed-downloads.ts';
-import { failureCounts } from './failure-counts.ts';
 import { connectGateway, type GatewayConnection } from './gateway-connection.ts';
 import { createInterruptHandler, signalName, STOP_SIGNALS, type StopSignal } from './interrupt.ts';
 import type { Limits } from './limit-flags.ts';
@@ -307,7 +306,7 @@ function collectSummary(
     libraryDir: options.settings.library,
     jobs: store.jobs.counts(batch?.id),
     downloads: store.images.counts(batch?.id),
-    failures: failureCounts(store, batch?.id),
+    failures: store.pages.failureCounts(batch?.id),
     partial: store.jobs.partialSuccesses(batch?.id),
     topUps: store.jobs.countTopUps(batch?.id),
     expiredLinks: store.images.countExpiredLinks(batch?.id),

@@ -2,8 +2,10 @@ import type { Database } from 'better-sqlite3';
 import { AttemptRepository } from './attempt-repository.ts';
 import { BatchRepository } from './batch-repository.ts';
 import { openDatabase, type OpenDatabaseOptions } from './database.ts';
+import { GalleryQueries } from './gallery-queries.ts';
 import { ImageRepository } from './image-repository.ts';
 import { JobRepository } from './job-repository.ts';
+import { PageQueries } from './page-queries.ts';
 import { QueueRepository } from './queue-repository.ts';
 import { transact } from './transaction.ts';
 
@@ -15,6 +17,10 @@ export interface Store {
   readonly jobs: JobRepository;
   readonly attempts: AttemptRepository;
   readonly images: ImageRepository;
+  /** The application's paged reads: batches, job ids by state, attempts. */
+  readonly pages: PageQueries;
+  /** The gallery's reads and favourites. */
+  readonly gallery: GalleryQueries;
   /** Runs `fn` in one transaction; repository calls inside join it. */
   transaction<T>(fn: () => T): T;
   close(): void;
@@ -35,6 +41,8 @@ export function openStore(file: string, options: OpenDatabaseOptions = {}): Stor
       jobs,
       attempts: new AttemptRepository(db),
       images: new ImageRepository(db),
+      pages: new PageQueries(db),
+      gallery: new GalleryQueries(db),
       transaction: (fn) => transact(db, fn),
       close: () => db.close(),
     };

@@ -1,0 +1,197 @@
+import type { Database, Statement } from 'better-sqlite3';
+import type { DownloadState } from '../../../shared/jobs/downloads.ts';
+import { toFtsQuery } from './fts-query.ts';
+import { toImage, type Image } from './rows.ts';
+
+/** Every filter the gallery composes; all AND-ed. */
+export interface GalleryFilter {
+  batchId?: number;
+  model?: string;
+  size?: string;
+  /** created_at >= from, < to (ms). */
+  from?: number;
+  to?: number;
+  favorite?: boolean;
+  downloadStates: readonly DownloadState[];
+  failureCodes?: readonly string[];
+  /** What the person typed in the search box (made safe by toFtsQuery). */
+  text?: string;
+  order: 'newest' | 'oldest';
+}
+
+/** An image with what the gallery shows of its job. */
+export interface GalleryImage extends Image {
+  kind: 'image' | 'video';
+  prompt: string;
+}
+
+/** An image written since a mark, for the events' `images.written`. */
+export interface WrittenRow {
+  id: number;
+  jobId: number;
+  batchId: number;
+  relPath: string;
+  doneAt: number;
+}
+
+const FILTER_KEYS = ['batchId', 'model', 'size', 'from', 'to', 'favorite', 'failureCodes'] as const;
+
+/**
+ * The gallery's reads over 100,000 images: pages by id (keyset, newest or oldest first), ids
+ * only, counts, by ids, favourites, and the images written since a mark. The WHERE names only
+ * the filters present, one cached statement per shape: `(@x IS NULL OR …)` would hide the
+ * indexes from the planner.
+ */
+export class GalleryQueries {
+  private readonly db: Database;
+  private readonly statements = new Map<string, Statement<unknown[], unknown>>();
+  private readonly s: ReturnType<typeof fixedStatements>;
+
+  constructor(db: Database) {
+    this.db = db;
+    this.s = fixedStatements(db);
+  }
+
+  /** Up to `limit` images after `afterId` in the filter's order (null: from the start). */
+  page(filter: GalleryFilter, afterId: number | null, limit: number): GalleryImage[] {
+    const rows = this.run('page', filter, afterId, limit) as Array<Record<string, unknown>>;
+    return rows.map(toGalleryImage);
+  }
+
+  ids(filter: GalleryFilter, afterId: number | null, limit: number): number[] {
+    return (this.run('ids', filter, afterId, limit) as Array<{ id: number }>).map((r) => r.id);
+  }
+
+  count(filter: GalleryFilter): number {
+    if (!hasFilters(filter) && filter.text === undefined) {
+      // only download states (and maybe a batch): the trigger-kept counts, no scan
+      return this.s.countByStates.get({
+        states: JSON.stringify(filter.downloadStates),
+        batchId: filter.batchId ?? null,
+      })!.n;
+    }
+    return (this.run('count', filter, null, 0) as Array<{ n: number }>)[0]!.n;
+  }
+
+  /** Images in the order of `ids`; ids that no longer exist are left out. */
+  byIds(ids: readonly number[]): GalleryImage[] {
+    const byId = new Map<number, GalleryImage>();
+    for (const row of this.s.byIds.all(JSON.stringify(ids))) {
+      const image = toGalleryImage(row);
+      byId.set(image.id, image);
+    }
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  /** Sets or clears the favourite flag; returns how many changed. */
+  setFavorite(ids: readonly number[], favorite: boolean): number {
+    return this.s.favorite.run({ ids: JSON.stringify(ids), favorite: favorite ? 1 : 0 }).changes;
+  }
+
+  /** The (done_at, id) of the last image written, or zeros. */
+  lastWritten(): { doneAt: number; id: number } {
+    const row = this.s.lastWritten.get();
+    return row ? { doneAt: row.doneAt, id: row.id } : { doneAt: 0, id: 0 };
+  }
+
+  /** Images written after the mark, in (done_at, id) order. */
+  writtenSince(after: { doneAt: number; id: number }, limit: number): WrittenRow[] {
+    return this.s.writtenSince.all({ doneAt: after.doneAt, id: after.id, limit });
+  }
+
+  private run(
+    kind: 'page' | 'ids' | 'count',
+    filter: GalleryFilter,
+    afterId: number | null,
+    limit: number,
+  ) {
+    const match = filter.text === undefined ? null : toFtsQuery(filter.text);
+    // a search with no word in it matches everything, like an empty box
+    const shape = `${kind}:${filter.order}:${afterId === null ? '' : 'a'}:${match ? 't' : ''}:${FILTER_KEYS.filter((k) => filter[k] !== undefined).join(',')}`;
+    let statement = this.statements.get(shape);
+    if (!statement) {
+      statement = this.db.prepare(buildSql(kind, filter, afterId !== null, match !== null));
+      this.statements.set(shape, statement);
+    }
+    return statement.all({
+      states: JSON.stringify(filter.downloadStates),
+      ...(filter.batchId !== undefined ? { batchId: filter.batchId } : {}),
+      ...(filter.model !== undefined ? { model: filter.model } : {}),
+      ...(filter.size !== undefined ? { size: filter.size } : {}),
+      ...(filter.from !== undefined ? { from: filter.from } : {}),
+      ...(filter.to !== undefined ? { to: filter.to } : {}),
+      ...(filter.favorite !== undefined ? { favorite: filter.favorite ? 1 : 0 } : {}),
+      ...(filter.failureCodes ? { codes: JSON.stringify(filter.failureCodes) } : {}),
+      ...(match ? { match } : {}),
+      ...(afterId !== null ? { after: afterId } : {}),
+      ...(kind === 'count' ? {} : { limit }),
+    });
+  }
+}
+
+function hasFilters(filter: GalleryFilter): boolean {
+  return FILTER_KEYS.some((key) => key !== 'batchId' && filter[key] !== undefined);
+}
+
+function buildSql(
+  kind: 'page' | 'ids' | 'count',
+  filter: GalleryFilter,
+  after: boolean,
+  text: boolean,
+): string {
+  const terms = ['i.download_state IN (SELECT value FROM json_each(@states))'];
+  if (filter.batchId !== undefined) terms.push('i.batch_id = @batchId');
+  if (filter.model !== undefined) terms.push('i.model = @model');
+  if (filter.size !== undefined) terms.push('i.size = @size');
+  if (filter.from !== undefined) terms.push('i.created_at >= @from');
+  if (filter.to !== undefined) terms.push('i.created_at < @to');
+  if (filter.favorite !== undefined) terms.push('i.favorite = @favorite');
+  if (filter.failureCodes) terms.push('i.failure_code IN (SELECT value FROM json_each(@codes))');
+  if (text) terms.push('i.job_id IN (SELECT rowid FROM jobs_fts WHERE jobs_fts MATCH @match)');
+  const newest = filter.order === 'newest';
+  if (after) terms.push(newest ? 'i.id < @after' : 'i.id > @after');
+  const where = terms.join(' AND ');
+  if (kind === 'count') return `SELECT count(*) AS n FROM images AS i WHERE ${where}`;
+  const order = `ORDER BY i.id ${newest ? 'DESC' : 'ASC'} LIMIT @limit + 0`;
+  if (kind === 'ids') return `SELECT i.id FROM images AS i WHERE ${where} ${order}`;
+  return `SELECT i.*, j.kind AS job_kind, j.prompt AS job_prompt
+    FROM images AS i JOIN jobs AS j ON j.id = i.job_id WHERE ${where} ${order}`;
+}
+
+function fixedStatements(db: Database) {
+  const sql = <Row = unknown>(text: string) => db.prepare<unknown[], Row>(text);
+  return {
+    countByStates: sql<{ n: number }>(
+      `SELECT coalesce(sum(n), 0) AS n FROM batch_download_counts
+       WHERE state IN (SELECT value FROM json_each(@states))
+         AND (@batchId IS NULL OR batch_id = @batchId)`,
+    ),
+    byIds: sql<Record<string, unknown>>(
+      `SELECT i.*, j.kind AS job_kind, j.prompt AS job_prompt
+       FROM images AS i JOIN jobs AS j ON j.id = i.job_id
+       WHERE i.id IN (SELECT value FROM json_each(?))`,
+    ),
+    favorite: sql(
+      `UPDATE images SET favorite = @favorite
+       WHERE id IN (SELECT value FROM json_each(@ids)) AND favorite <> @favorite`,
+    ),
+    lastWritten: sql<{ doneAt: number; id: number }>(
+      `SELECT done_at AS doneAt, id FROM images WHERE download_state = 'done'
+       ORDER BY done_at DESC, id DESC LIMIT 1`,
+    ),
+    writtenSince: sql<WrittenRow>(
+      `SELECT id, job_id AS jobId, batch_id AS batchId, rel_path AS relPath, done_at AS doneAt
+       FROM images
+       WHERE download_state = 'done' AND (done_at > @doneAt OR (done_at = @doneAt AND id > @id))
+       ORDER BY done_at, id LIMIT @limit + 0`,
+    ),
+  };
+}
+
+function toGalleryImage(row: Record<string, unknown>): GalleryImage {
+  return {
+    ...toImage(row),
+    kind: row.job_kind as 'image' | 'video',
+    prompt: row.job_prompt as string,
+  };
+}
