@@ -1,3 +1,4 @@
+import { AppError } from '../core/app/app-error.ts';
 import { redact } from '../../shared/gateway/redact.ts';
 import { keepYoungGenerationSmall } from '../core/runtime/young-generation.ts';
 import { printable } from '../../shared/text/printable.ts';
@@ -113,7 +114,8 @@ export async function main(argv: string[]): Promise<number> {
       );
       return 2;
     }
-    if (error instanceof ConfigError) {
+    // (an AppError is the core's word for the same: a setting or input the person must fix)
+    if (error instanceof ConfigError || (error instanceof AppError && error.code !== 'internal')) {
       console.error(
         redact(`atelier ${command.name}: ${printable(error.message, { multiline: true })}`, key),
       );

@@ -1,5 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
-import { loadCatalogue } from '../run/model-catalogue.ts';
+import { loadCatalogue } from '../../core/app/model-catalogue.ts';
 import {
   DEFAULT_MAX_PROMPT_CHARS,
   importPromptFile,

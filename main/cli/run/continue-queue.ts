@@ -1,4 +1,4 @@
-import { loadCatalogue } from './model-catalogue.ts';
+import { loadCatalogue } from '../../core/app/model-catalogue.ts';
 import type { Engine } from '../../core/engine/engine.ts';
 import type { Batch } from '../../core/store/rows.ts';
 import type { Store } from '../../core/store/store.ts';

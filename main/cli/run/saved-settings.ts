@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { withoutCredentials } from '../../../shared/gateway/sealed-url.ts';
 import { ConfigError } from '../command.ts';
-import { readConfigFile } from '../config-file.ts';
+import { readConfigFile } from '../../core/app/config-file.ts';
 
 /**
  * What `atelier resume` and `atelier retry` need to carry on without the original flags,

@@ -5,7 +5,7 @@ import {
   ModelEntrySchema,
   type Catalogue,
 } from '../../../shared/gateway/catalogue.ts';
-import { readConfigFile } from '../config-file.ts';
+import { readConfigFile } from './config-file.ts';
 
 /**
  * The person's own model entries, beside the database: models Atelier does not ship (a video

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
-import { ConfigError } from './command.ts';
+import { AppError } from './app-error.ts';
 
 export interface ConfigFileProblems {
   /** What to do about a bad file: the message's last sentence. */
@@ -11,7 +11,7 @@ export interface ConfigFileProblems {
 
 /**
  * A JSON file of the data folder, checked against its schema: null when there is none, and a
- * ConfigError (exit 2) saying what is wrong and what to do when it cannot be read or used.
+ * `settings-invalid` AppError saying what is wrong and what to do when it cannot be read or used.
  */
 export function readConfigFile<T>(
   path: string,
@@ -23,19 +23,23 @@ export function readConfigFile<T>(
     text = readFileSync(path, 'utf8');
   } catch (error) {
     if ((error as { code?: string }).code === 'ENOENT') return null;
-    throw new ConfigError(`Cannot read ${path}: ${(error as Error).message}.`);
+    throw new AppError('settings-invalid', `Cannot read ${path}: ${(error as Error).message}.`);
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new ConfigError(
+    throw new AppError(
+      'settings-invalid',
       `${path} is not valid JSON (${(error as Error).message}). ${problems.fix}`,
     );
   }
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
-    throw new ConfigError(`${problems.describe(parsed.error.issues[0]!, json)} ${problems.fix}`);
+    throw new AppError(
+      'settings-invalid',
+      `${problems.describe(parsed.error.issues[0]!, json)} ${problems.fix}`,
+    );
   }
   return parsed.data;
 }
