@@ -1,5 +1,4 @@
-import type { Engine } from '../../core/engine/engine.ts';
-import type { Store } from '../../core/store/store.ts';
+import { retryWork } from '../../core/app/retry-work.ts';
 import { ConfigError, intFlag, parseFlags, UsageError, type Command } from '../command.ts';
 import { continueQueue } from '../run/continue-queue.ts';
 import { SESSION_FLAGS, SESSION_FLAGS_HELP } from '../run/session-flags.ts';
@@ -53,36 +52,32 @@ Exit codes as for "atelier run".`,
         return batch;
       },
       prepare(engine, store) {
-        const scope = batchId === undefined ? {} : { batchId };
+        const done = retryWork(engine, store, {
+          ...what,
+          ...(batchId === undefined ? {} : { batchId }),
+        });
         const queued: string[] = [];
         if (what.failed) {
-          queued.push(`${engine.retryFailed(scope)} failed prompt(s)`);
-          const again = engine.regenerateNotImages(scope);
-          if (again.images > 0) {
+          queued.push(`${done.failed} failed prompt(s)`);
+          if (done.regenerated.images > 0) {
             queued.push(
-              `${again.images} image(s) whose link gave no image, as new requests for ` +
-                `${again.prompts} prompt(s) (they will be charged)`,
+              `${done.regenerated.images} image(s) whose link gave no image, as new requests for ` +
+                `${done.regenerated.prompts} prompt(s) (they will be charged)`,
             );
           }
         }
-        if (what.uncertain) {
-          queued.push(`${engine.retryFailed({ ...scope, anyway: true })} uncertain prompt(s)`);
-        }
+        if (what.uncertain) queued.push(`${done.uncertain} uncertain prompt(s)`);
         if (what.partial) {
-          const topUps = topUpPartialSuccesses(engine, store, scope);
           queued.push(
-            `${topUps.prompts} prompt(s) that returned fewer images than asked, for their ` +
-              `${topUps.images} missing image(s)`,
+            `${done.topUps.prompts} prompt(s) that returned fewer images than asked, for their ` +
+              `${done.topUps.images} missing image(s)`,
           );
         }
         if (what.downloads) {
-          // counted before they are queued: afterwards they are pending, no longer failed
-          const expired = store.images.countExpiredLinks(batchId);
-          const downloads = engine.retryDownloads(batchId);
           queued.push(
-            `${downloads} download(s)` +
-              (expired > 0
-                ? `, ${expired} of them with a link that had expired (asked again: some ` +
+            `${done.downloads} download(s)` +
+              (done.expiredLinks > 0
+                ? `, ${done.expiredLinks} of them with a link that had expired (asked again: some ` +
                   'stores answer 404 for a while before a file appears)'
                 : ''),
           );
@@ -92,25 +87,3 @@ Exit codes as for "atelier run".`,
     });
   },
 };
-
-/** Pages through the jobs, so a huge batch is never held in memory at once. */
-const TOP_UP_PAGE = 500;
-
-/** One top-up job for each partial success not topped up yet; returns what they ask for. */
-function topUpPartialSuccesses(
-  engine: Engine,
-  store: Store,
-  scope: { batchId?: number },
-): { prompts: number; images: number } {
-  const asked = { prompts: 0, images: 0 };
-  let afterId = 0;
-  for (;;) {
-    const page = store.jobs.listPartialSuccesses({ ...scope, afterId, limit: TOP_UP_PAGE });
-    if (page.length === 0) return asked;
-    for (const job of page) {
-      asked.images += engine.topUp(job.id).n;
-      asked.prompts += 1;
-    }
-    afterId = page.at(-1)!.id;
-  }
-}

@@ -1,21 +1,20 @@
 import type { Catalogue } from '../../../shared/gateway/catalogue.ts';
 import { parseProfile, type GatewayProfile } from '../../../shared/gateway/profile.ts';
-import { createGatewayClient, type GatewayClient } from '../../core/gateway/client.ts';
+import {
+  connectGateway as connectCoreGateway,
+  type DemoGateway,
+  type GatewayConnection,
+  type GatewayTarget,
+} from '../../core/app/gateway-connection.ts';
 import type { GatewayContextOptions } from '../../core/gateway/context.ts';
 import { ConfigError } from '../command.ts';
 import type { GatewayChoice } from './saved-settings.ts';
 
-export const API_KEY_VARIABLE = 'ATELIER_API_KEY';
+export { API_KEY_VARIABLE } from '../../core/app/key.ts';
+import { API_KEY_VARIABLE } from '../../core/app/key.ts';
 
 /** A little latency, so the demo's progress bar has something to show. */
 const DEMO_LATENCY = { fixedMs: 150, jitterMs: 250 };
-
-export interface GatewayConnection {
-  client: GatewayClient;
-  /** For the person: where requests go (never the key). */
-  description: string;
-  close(): Promise<void>;
-}
 
 /**
  * The key for a real gateway, checked before anything is imported or started. The demo's
@@ -51,32 +50,21 @@ export function remoteProfile(choice: Extract<GatewayChoice, { kind: 'remote' }>
 }
 
 /** A client for the chosen gateway; for the demo, the simulator starts in this process. */
-export async function connectGateway(
+export function connectGateway(
   choice: GatewayChoice,
   apiKey: string | null,
   catalogue: Catalogue,
   limits: Pick<GatewayContextOptions, 'maxAnswerBytes'> = {},
 ): Promise<GatewayConnection> {
-  if (choice.kind === 'remote') {
-    const profile = remoteProfile(choice);
-    const client = createGatewayClient({ ...limits, profile, apiKey: apiKey ?? '', catalogue });
-    return { client, description: profile.baseUrl, close: () => client.close() };
-  }
-  // loaded only for the demo: a real gateway's run does not need the simulator's code
+  const target: GatewayTarget =
+    choice.kind === 'remote'
+      ? { kind: 'remote', profile: remoteProfile(choice), apiKey: apiKey ?? '' }
+      : { kind: 'demo' };
+  return connectCoreGateway(target, catalogue, startDemoGateway, limits);
+}
+
+/** The simulator, loaded only for the demo: a real gateway's run does not need its code. */
+export async function startDemoGateway(): Promise<DemoGateway> {
   const { startGateway } = await import('../../simulator/index.ts');
-  const gateway = await startGateway({ latency: DEMO_LATENCY });
-  const client = createGatewayClient({
-    ...limits,
-    profile: { name: 'Embedded demo gateway', baseUrl: gateway.url },
-    apiKey: gateway.key,
-    catalogue,
-  });
-  return {
-    client,
-    description: `the embedded demo gateway (${gateway.url})`,
-    async close() {
-      await client.close();
-      await gateway.close();
-    },
-  };
+  return startGateway({ latency: DEMO_LATENCY });
 }

@@ -1,8 +1,8 @@
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { withoutCredentials } from '../../../shared/gateway/sealed-url.ts';
 import { ConfigError } from '../command.ts';
+import { writeFileAtomic } from '../../core/app/atomic-file.ts';
 import { readConfigFile } from '../../core/app/config-file.ts';
 
 /**
@@ -55,22 +55,12 @@ export function loadSettings(dataDir: string): SavedSettings | null {
   });
 }
 
-/** Written whole to a temp file, fsynced, renamed over: a crash leaves the old or the new. */
+/** Written whole (see writeFileAtomic): a crash leaves the old or the new file. */
 export function saveSettings(dataDir: string, settings: SavedSettings): void {
   const path = settingsPath(dataDir);
-  const temp = `${path}.${process.pid}.tmp`;
-  const text = `${JSON.stringify(SavedSettingsSchema.parse(settings), null, 2)}\n`;
   try {
-    const fd = openSync(temp, 'w', 0o600);
-    try {
-      writeSync(fd, text);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temp, path);
+    writeFileAtomic(path, `${JSON.stringify(SavedSettingsSchema.parse(settings), null, 2)}\n`);
   } catch (error) {
-    rmSync(temp, { force: true });
     throw new ConfigError(`Cannot save ${path}: ${(error as Error).message}.`);
   }
 }

@@ -1,4 +1,3 @@
-import { posix } from 'node:path';
 import type { z } from 'zod';
 import type { AttemptSummary, JobDetail, JobSummary } from '../../../shared/api/schemas/jobs.ts';
 import { SUMMARY_PROMPT_CHARS } from '../../../shared/api/schemas/jobs.ts';
@@ -6,7 +5,8 @@ import type { BatchSummary } from '../../../shared/api/schemas/batches.ts';
 import type { ImageSummary } from '../../../shared/api/schemas/images.ts';
 import type { DownloadCounts } from '../store/image-repository.ts';
 import type { StateCounts } from '../store/job-repository.ts';
-import type { Attempt, Batch, Image, Job, Transition } from '../store/rows.ts';
+import type { GalleryImage } from '../store/gallery-queries.ts';
+import type { Attempt, Batch, Job, Transition } from '../store/rows.ts';
 
 /** Store rows become the contract's shapes here, and only here. */
 
@@ -95,44 +95,34 @@ export function attemptSummary(attempt: Attempt): z.input<typeof AttemptSummary>
   };
 }
 
-/** What an image row lacks for the gallery: its job's fields. */
-export interface ImageJobFields {
-  batchId: number;
-  model: string;
-  size: string | null;
-  kind: Job['kind'];
-  prompt: string;
-}
-
+/**
+ * An image as the gallery lists it. `thumbRelPath` is the path to ask for under the thumbnail
+ * route (`/thumbs/…`, `atelier://thumbs/…`): the image's own path, from which the host
+ * derives where the thumbnail is kept; null when thumbnails are not made.
+ */
 export function imageSummary(
-  image: Image,
-  job: ImageJobFields,
+  image: GalleryImage,
   thumbnails: boolean,
 ): z.input<typeof ImageSummary> {
   return {
     id: image.id,
     jobId: image.jobId,
-    batchId: job.batchId,
+    batchId: image.batchId,
     idx: image.idx,
-    kind: job.kind,
+    kind: image.kind,
     relPath: image.relPath,
-    thumbRelPath: thumbnails && image.relPath ? thumbRelPath(image.relPath) : null,
+    thumbRelPath: thumbnails && image.relPath ? image.relPath : null,
     width: image.width,
     height: image.height,
     format: image.format,
     bytes: image.bytes,
-    model: job.model,
-    size: job.size,
+    model: image.model,
+    size: image.size,
     favorite: image.favorite,
     downloadState: image.downloadState,
     failureCode: image.failureCode,
     failureReason: image.failureReason,
     createdAt: image.createdAt,
-    prompt: cutPrompt(job.prompt),
+    prompt: cutPrompt(image.prompt),
   };
-}
-
-/** Where the library keeps an image's thumbnail (thumbnail.ts), as a library path. */
-export function thumbRelPath(relPath: string): string {
-  return posix.join(posix.dirname(relPath), '.thumbs', `${posix.basename(relPath)}.webp`);
 }

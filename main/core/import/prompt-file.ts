@@ -160,6 +160,8 @@ export class PromptFileReadError extends Error {
 /** Thrown when a file has bad rows: nothing of it was imported. */
 export class PromptFileError extends Error {
   readonly errors: RowError[];
+  /** How many rows are bad (`errors` may list fewer). */
+  readonly bad: number;
   /** `errors`: the bad rows listed (possibly not all of them); `total`: how many there are. */
   constructor(path: string, errors: RowError[], total: number) {
     super(
@@ -167,6 +169,7 @@ export class PromptFileError extends Error {
         describeRowErrors(errors, total),
     );
     this.errors = errors;
+    this.bad = total;
   }
 }
 

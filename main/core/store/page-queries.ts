@@ -42,6 +42,13 @@ function pageStatements(db: Database) {
        FROM job_transitions AS t JOIN jobs AS j ON j.id = t.job_id
        WHERE t.id > ? ORDER BY t.id LIMIT ?+0`,
     ),
+    batchPriorities: sql<{ high: number | null; low: number | null }>(
+      'SELECT max(priority) AS high, min(priority) AS low FROM batches',
+    ),
+    jobPriorities: sql<{ high: number | null; low: number | null }>(
+      `SELECT max(priority) AS high, min(priority) AS low FROM jobs
+       WHERE batch_id IN (SELECT batch_id FROM jobs WHERE id IN (SELECT value FROM json_each(?)))`,
+    ),
     lastTransition: sql<{ id: number | null }>('SELECT max(id) AS id FROM job_transitions'),
     openBatches: sql<{ id: number }>(
       `SELECT batch_id AS id FROM batch_state_counts
@@ -133,6 +140,18 @@ export class PageQueries {
 
   transitionsSince(afterId: number, limit: number): BatchTransition[] {
     return this.s.transitionsSince.all(afterId, limit);
+  }
+
+  /** The highest and lowest batch priority: "front" goes above, "back" below. */
+  batchPriorities(): { high: number; low: number } {
+    const row = this.s.batchPriorities.get()!;
+    return { high: row.high ?? 0, low: row.low ?? 0 };
+  }
+
+  /** The same, over the jobs of the batches these jobs belong to. */
+  jobPriorities(ids: readonly number[]): { high: number; low: number } {
+    const row = this.s.jobPriorities.get(JSON.stringify(ids))!;
+    return { high: row.high ?? 0, low: row.low ?? 0 };
   }
 
   lastTransitionId(): number {

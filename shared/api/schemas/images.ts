@@ -12,7 +12,10 @@ export const ImageSummary = z.object({
   kind: z.enum(['image', 'video']),
   /** Inside the library; null until written. */
   relPath: z.string().nullable(),
-  /** The thumbnail's path inside the library, when thumbnails are made. */
+  /**
+   * The path to ask for under the thumbnail route (`/thumbs/…`, `atelier://thumbs/…`): the
+   * image's own path, the host finds its thumbnail; null when thumbnails are not made.
+   */
   thumbRelPath: z.string().nullable(),
   width: z.number().int().nullable(),
   height: z.number().int().nullable(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Count, Id } from '../define.ts';
+import { ApiErrorSchema } from '../errors.ts';
 import { DownloadCounts, PauseInfo, StateCounts } from './counts.ts';
 
 export const Limits = z.object({
@@ -28,6 +29,8 @@ export const QueueState = z.object({
   engine: z.enum(['stopped', 'running', 'stopping']),
   /** Another process holding the queue, when one does. */
   runner: z.object({ pid: z.number().int(), host: z.string() }).nullable(),
+  /** Why the queue is not running here (no key yet, another Atelier holds it…). */
+  problem: ApiErrorSchema.nullable(),
   limits: Limits,
   progress: Progress,
 });

@@ -1,0 +1,39 @@
+import type { Catalogue } from '../../../shared/gateway/catalogue.ts';
+import type { Logger } from '../logger.ts';
+import type { Store } from '../store/store.ts';
+import type { EventHub } from './event-hub.ts';
+import type { HostActions } from './host.ts';
+import type { KeyProvider } from './key.ts';
+import type { QueueControls } from './queue-controls.ts';
+import type { QueueSession } from './queue-session.ts';
+import type { SettingsStore } from './settings-store.ts';
+
+export type HostKind = 'desktop' | 'web' | 'cli';
+
+/** What every area's handlers share: the parts the service composed. */
+export interface AppContext {
+  readonly store: Store;
+  readonly session: QueueSession;
+  readonly hub: EventHub;
+  readonly settings: SettingsStore;
+  readonly keys: KeyProvider;
+  readonly actions: HostActions;
+  readonly logger: Logger;
+  readonly host: HostKind;
+  readonly version: string;
+  readonly dataDir: string;
+  now(): number;
+  /** The library folder now: the setting, or the host's usual place. */
+  libraryDir(): string;
+  catalogue(): Catalogue;
+  /** Reads `<data>/models.json` again (after the person saved their entries). */
+  reloadCatalogue(): void;
+  /** The running engine's controls, or the store's when no engine runs. */
+  controls(): QueueControls;
+  /** The scheduler looks for work now (a new batch, a retry), not at its next tick. */
+  wake(): void;
+  /** Starts the queue again with the current settings, key and catalogue. */
+  restartQueue(): Promise<void>;
+  /** Starts the queue if it is not running (after a key is set, say). */
+  startQueue(): Promise<void>;
+}

@@ -1,0 +1,117 @@
+import type { z } from 'zod';
+import type { BatchSource } from '../../../../shared/api/schemas/batches.ts';
+import type { Handlers } from '../../../../shared/api/types.ts';
+import {
+  checkPrompts,
+  fileSource,
+  importPrompts,
+  rowsSource,
+  textSource,
+  type PromptSource,
+} from '../../import/import-batch.ts';
+import type { Batch } from '../../store/rows.ts';
+import { AppError } from '../app-error.ts';
+import type { AppContext } from '../app-context.ts';
+import { batchSummary } from '../views.ts';
+import { cursorKeys, notFound, pageFrom } from './paging.ts';
+
+export function batchHandlers(ctx: AppContext): Handlers['batches'] {
+  const { store } = ctx;
+  const summary = (batch: Batch) =>
+    batchSummary(batch, store.jobs.counts(batch.id), store.images.counts(batch.id));
+  const require = (id: number) => {
+    const batch = store.batches.get(id);
+    if (!batch) throw notFound('batch', id);
+    return batch;
+  };
+  const sourceOf = (source: z.infer<typeof BatchSource>, name?: string): PromptSource => {
+    if (source.kind === 'text') return textSource(source.fileName, source.text);
+    if (source.kind === 'path') return fileSource(source.path);
+    return rowsSource(
+      source.rows,
+      name ?? `Batch ${new Date(ctx.now()).toISOString().slice(0, 16).replace('T', ' ')}`,
+    );
+  };
+
+  return {
+    async list({ cursor, limit }) {
+      const [before] = cursorKeys(cursor, ['number'] as const) ?? [Number.MAX_SAFE_INTEGER];
+      return pageFrom(store.pages.batches(before, limit + 1), limit, (b) => [b.id], summary);
+    },
+    async get({ id }) {
+      const batch = require(id);
+      return {
+        ...summary(batch),
+        failures: store.pages.failureCounts(id),
+        partial: store.jobs.partialSuccesses(id).jobs,
+        expiredLinks: store.images.countExpiredLinks(id),
+        defaults: (batch.settings.defaults as Record<string, unknown> | undefined) ?? {},
+        folder: `${ctx.libraryDir()}/${batch.dirName}`,
+      };
+    },
+    async check({ source, defaults }) {
+      return checkPrompts(sourceOf(source), {
+        catalogue: ctx.catalogue(),
+        defaults: defaults ?? {},
+      });
+    },
+    async create({ source, name, defaults, paused, position }) {
+      const batch = await importPrompts(store, sourceOf(source, name), {
+        catalogue: ctx.catalogue(),
+        defaults: defaults ?? {},
+        ...(name ? { name } : {}),
+        ...(paused ? { paused } : {}),
+      });
+      if (position === 'front') {
+        store.batches.setPriority(batch.id, store.pages.batchPriorities().high + 1);
+      }
+      ctx.hub.reopen([batch.id]);
+      ctx.wake();
+      return summary(require(batch.id));
+    },
+    async rename({ id, name }) {
+      require(id);
+      store.batches.rename(id, name);
+      ctx.hub.reopen([]);
+      return null;
+    },
+    async move({ id, position }) {
+      require(id);
+      const { high, low } = store.pages.batchPriorities();
+      ctx.controls().setBatchPriority(id, position === 'front' ? high + 1 : low - 1);
+      return null;
+    },
+    async pause({ id }) {
+      require(id);
+      ctx.controls().pauseBatch(id, true);
+      ctx.hub.reopen([id]);
+      return null;
+    },
+    async resume({ id }) {
+      require(id);
+      ctx.controls().pauseBatch(id, false);
+      ctx.hub.reopen([id]);
+      ctx.wake();
+      return null;
+    },
+    async cancel({ id }) {
+      require(id);
+      const canceled = ctx.controls().cancelBatch(id);
+      ctx.hub.notify();
+      return { canceled };
+    },
+    async delete({ id }) {
+      require(id);
+      const counts = store.jobs.counts(id);
+      if (counts.running > 0 || store.images.counts(id).downloading > 0) {
+        throw new AppError(
+          'conflict',
+          'This batch has requests or downloads under way: cancel it, wait for them to finish, then delete it.',
+        );
+      }
+      store.batches.delete(id);
+      ctx.hub.notify();
+      return null;
+    },
+  };
+}

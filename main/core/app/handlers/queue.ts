@@ -1,0 +1,76 @@
+import type { Handlers } from '../../../../shared/api/types.ts';
+import type { AppContext } from '../app-context.ts';
+import { idleProgress, liveProgress, pauseOf } from '../progress-view.ts';
+import { retryWork } from '../retry-work.ts';
+
+export function queueHandlers(ctx: AppContext): Handlers['queue'] {
+  const { store, session } = ctx;
+  const limits = () => {
+    const settings = ctx.settings.read();
+    const engine = session.engine;
+    return {
+      concurrency: settings.concurrency,
+      current: engine ? engine.progress().concurrency : 0,
+      requestsPerMinute: settings.requestsPerMinute,
+    };
+  };
+
+  return {
+    async state() {
+      const engine = session.engine;
+      const runner = store.queue.runner();
+      return {
+        paused: pauseOf(store),
+        engine: session.state,
+        runner: engine || !runner ? null : { pid: runner.pid, host: runner.host },
+        problem: session.problem,
+        limits: limits(),
+        progress: engine ? liveProgress(engine.progress()) : idleProgress(store),
+      };
+    },
+    async pause({ reason }) {
+      const why = reason ?? 'Paused.';
+      ctx.controls().pause(why, 'manual', 'manual');
+      ctx.hub.send({
+        type: 'queue.paused',
+        payload: { reason: why, code: 'manual', kind: 'manual' },
+      });
+      return null;
+    },
+    async resume() {
+      ctx.controls().resume();
+      ctx.hub.send({ type: 'queue.resumed', payload: {} });
+      // a queue that could not start (no key, another Atelier held it) tries again now
+      if (session.state === 'stopped') await ctx.startQueue();
+      ctx.wake();
+      return null;
+    },
+    async setLimits({ concurrency, requestsPerMinute }) {
+      const settings = ctx.settings.read();
+      ctx.settings.write({
+        ...settings,
+        ...(concurrency !== undefined ? { concurrency } : {}),
+        ...(requestsPerMinute !== undefined ? { requestsPerMinute } : {}),
+      });
+      if (session.state === 'running') await ctx.restartQueue();
+      const now = limits();
+      ctx.hub.send({ type: 'limits.changed', payload: now });
+      return now;
+    },
+    async cancelAll() {
+      const canceled = ctx.controls().cancelAll();
+      ctx.hub.notify();
+      return { canceled };
+    },
+    async retry(what) {
+      const { regenerated, ...report } = retryWork(ctx.controls(), store, what);
+      ctx.hub.reopen(what.batchId === undefined ? store.pages.openBatches() : [what.batchId]);
+      ctx.wake();
+      const topUps = {
+        prompts: report.topUps.prompts + regenerated.prompts,
+        images: report.topUps.images + regenerated.images,
+      };
+      return { ...report, topUps };
+    },
+  };
+}

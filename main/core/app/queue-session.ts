@@ -1,0 +1,204 @@
+import type { PauseKind } from '../../../shared/jobs/pause.ts';
+import type { Catalogue } from '../../../shared/gateway/catalogue.ts';
+import type { ApiError } from '../../../shared/api/errors.ts';
+import { parseProfile } from '../../../shared/gateway/profile.ts';
+import { Engine, EngineBusyError, type EngineOptions, type StartReport } from '../engine/engine.ts';
+import { LibraryFolderError } from '../library/library-folder.ts';
+import type { Logger } from '../logger.ts';
+import { StoreDiskError } from '../store/store-errors.ts';
+import type { Store } from '../store/store.ts';
+import {
+  connectGateway,
+  type GatewayConnection,
+  type GatewayTarget,
+  type StartDemoGateway,
+} from './gateway-connection.ts';
+import type { KeyProvider } from './key.ts';
+import type { SettingsValue } from './settings-store.ts';
+
+export type SessionState = 'stopped' | 'running' | 'stopping';
+
+export interface QueueSessionOptions {
+  store: Store;
+  keys: KeyProvider;
+  startDemoGateway: StartDemoGateway;
+  logger: Logger;
+  /** Tests and benchmarks: backoff, clock, progress interval. */
+  engine?: Partial<EngineOptions>;
+}
+
+export interface SessionInputs {
+  settings: SettingsValue;
+  libraryDir: string;
+  catalogue: Catalogue;
+}
+
+/** Where the engine's news goes (the event hub). */
+export interface SessionListener {
+  committed(): void;
+  paused(pause: {
+    reason: string;
+    code: string | null;
+    kind: PauseKind;
+  }): void;
+}
+
+/**
+ * The running queue: a gateway connection and the engine on it. It starts when it can (a
+ * key for a real gateway, the queue not held by another process) and otherwise says why in
+ * `problem`, so the app still opens, browses and composes; a change of gateway, key or
+ * library restarts it.
+ */
+export class QueueSession {
+  private readonly options: QueueSessionOptions;
+  private engineNow: Engine | null = null;
+  private connection: GatewayConnection | null = null;
+  private stateNow: SessionState = 'stopped';
+  private problemNow: ApiError | null = null;
+  private lastReport: StartReport | null = null;
+  private transition: Promise<void> = Promise.resolve();
+
+  constructor(options: QueueSessionOptions) {
+    this.options = options;
+  }
+
+  get engine(): Engine | null {
+    return this.stateNow === 'running' ? this.engineNow : null;
+  }
+  get state(): SessionState {
+    return this.stateNow;
+  }
+  /** Why the queue is not running, when it is not. */
+  get problem(): ApiError | null {
+    return this.problemNow;
+  }
+  get gateway(): { name: string; baseUrl: string; demo: boolean } | null {
+    const c = this.connection;
+    return c ? { name: c.name, baseUrl: c.baseUrl, demo: c.demo } : null;
+  }
+  get startReport(): StartReport | null {
+    return this.lastReport;
+  }
+
+  /** Starts the queue, or records why it cannot; one start or stop at a time. */
+  start(inputs: SessionInputs, listener: SessionListener): Promise<void> {
+    return this.serially(() => this.startNow(inputs, listener));
+  }
+
+  stop(options: { abort?: boolean } = {}): Promise<void> {
+    return this.serially(() => this.stopNow(options));
+  }
+
+  restart(inputs: SessionInputs, listener: SessionListener): Promise<void> {
+    return this.serially(async () => {
+      await this.stopNow({});
+      await this.startNow(inputs, listener);
+    });
+  }
+
+  private serially(step: () => Promise<void>): Promise<void> {
+    const next = this.transition.then(step, step);
+    this.transition = next.catch(() => {});
+    return next;
+  }
+
+  private async startNow(inputs: SessionInputs, listener: SessionListener): Promise<void> {
+    if (this.stateNow !== 'stopped') return;
+    this.problemNow = null;
+    const target = await this.target(inputs.settings);
+    if (!('kind' in target)) {
+      this.problemNow = target;
+      return;
+    }
+    let connection: GatewayConnection;
+    try {
+      connection = await connectGateway(target, inputs.catalogue, this.options.startDemoGateway);
+    } catch (error) {
+      this.problemNow = {
+        code: 'gateway-unreachable',
+        message: `The gateway could not be set up: ${(error as Error).message}`,
+      };
+      return;
+    }
+    const { settings } = inputs;
+    const engine = new Engine({
+      responseFormat: connection.demo ? 'b64_json' : undefined,
+      ...this.options.engine,
+      store: this.options.store,
+      client: connection.client,
+      libraryDir: inputs.libraryDir,
+      concurrency: settings.concurrency,
+      requestsPerMinute: settings.requestsPerMinute,
+      sidecar: settings.sidecar,
+      manifest: settings.manifest,
+      thumbnails: settings.thumbnails,
+      ...(settings.template ? { namingTemplate: settings.template } : {}),
+    });
+    try {
+      this.lastReport = await engine.start();
+    } catch (error) {
+      await connection.close();
+      this.problemNow = startProblem(error);
+      if (!this.problemNow) throw error;
+      return;
+    }
+    engine.on('progress', () => listener.committed());
+    engine.on('idle', () => listener.committed());
+    engine.on('paused', (pause) => listener.paused(pause));
+    this.engineNow = engine;
+    this.connection = connection;
+    this.stateNow = 'running';
+  }
+
+  private async stopNow(options: { abort?: boolean }): Promise<void> {
+    const engine = this.engineNow;
+    const connection = this.connection;
+    if (!engine || !connection) return;
+    this.stateNow = 'stopping';
+    try {
+      await engine.stop(options);
+    } finally {
+      engine.removeAllListeners();
+      await connection
+        .close()
+        .catch((error: Error) =>
+          this.options.logger.warn(`closing the gateway connection: ${error.message}`),
+        );
+      this.engineNow = null;
+      this.connection = null;
+      this.stateNow = 'stopped';
+    }
+  }
+
+  private async target(settings: SettingsValue): Promise<GatewayTarget | ApiError> {
+    if (settings.gateway.kind === 'demo') return { kind: 'demo' };
+    const name = settings.gateway.profile;
+    const saved = settings.profiles.find((p) => p.name === name);
+    if (!saved) {
+      return {
+        code: 'settings-invalid',
+        message: `The gateway "${name}" chosen in the settings has no profile: choose another one or add it.`,
+      };
+    }
+    const apiKey = await this.options.keys.get();
+    if (!apiKey) {
+      return { code: 'key-missing', message: `No API key is set for the gateway "${name}".` };
+    }
+    try {
+      return { kind: 'remote', profile: parseProfile(saved), apiKey };
+    } catch (error) {
+      return {
+        code: 'settings-invalid',
+        message: `The gateway "${name}" is not set up right: ${(error as Error).message}`,
+      };
+    }
+  }
+}
+
+/** Why the engine would not start, as the contract says it; null for a bug. */
+function startProblem(error: unknown): ApiError | null {
+  if (error instanceof EngineBusyError) return { code: 'busy', message: error.message };
+  if (error instanceof LibraryFolderError) return { code: 'disk', message: error.message };
+  if (error instanceof StoreDiskError) return { code: 'disk', message: error.message };
+  return null;
+}
