@@ -34,6 +34,8 @@ export interface AppContext {
   wake(): void;
   /** Starts the queue again with the current settings, key and catalogue. */
   restartQueue(): Promise<void>;
+  /** Reads the key again for scrubbing error messages (after it changed). */
+  refreshSecrets(): Promise<void>;
   /** Starts the queue if it is not running (after a key is set, say). */
   startQueue(): Promise<void>;
 }

@@ -4,7 +4,10 @@ import {
   createCatalogue,
   ModelEntrySchema,
   type Catalogue,
+  type ModelEntry,
 } from '../../../shared/gateway/catalogue.ts';
+import { AppError } from './app-error.ts';
+import { writeFileAtomic } from './atomic-file.ts';
 import { readConfigFile } from './config-file.ts';
 
 /**
@@ -22,6 +25,11 @@ export function modelsPath(dataDir: string): string {
 
 /** The built-in catalogue with `<data>/models.json` merged over it, when there is one. */
 export function loadCatalogue(dataDir: string): Catalogue {
+  return createCatalogue(loadUserEntries(dataDir));
+}
+
+/** The person's own entries (`<data>/models.json`), none when there is no file. */
+export function loadUserEntries(dataDir: string): ModelEntry[] {
   const path = modelsPath(dataDir);
   const entries = readConfigFile(path, ModelsFileSchema, {
     fix: `Fix ${path} (see "Models" in the README) and run again.`,
@@ -35,7 +43,31 @@ export function loadCatalogue(dataDir: string): Catalogue {
       return `${path}: ${where}: ${issue.message}.`;
     },
   });
-  return createCatalogue(entries ?? []);
+  return entries ?? [];
+}
+
+/** Checks every entry (an `invalid-argument` AppError naming the first bad one), then saves. */
+export function saveUserEntries(dataDir: string, entries: readonly unknown[]): ModelEntry[] {
+  const parsed = ModelsFileSchema.safeParse(entries);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const [index, ...field] = issue.path;
+    const id = typeof index === 'number' ? entryId(entries, index) : null;
+    throw new AppError(
+      'invalid-argument',
+      `Model ${typeof index === 'number' ? index + 1 : ''}${id ? ` ("${id}")` : ''}` +
+        `${field.length ? `, ${field.join('.')}` : ''}: ${issue.message}.`,
+    );
+  }
+  const ids = new Set<string>();
+  for (const entry of parsed.data) {
+    if (ids.has(entry.id)) {
+      throw new AppError('invalid-argument', `The model "${entry.id}" is listed twice: keep one.`);
+    }
+    ids.add(entry.id);
+  }
+  writeFileAtomic(modelsPath(dataDir), `${JSON.stringify(parsed.data, null, 2)}\n`);
+  return parsed.data;
 }
 
 function entryId(json: unknown, index: number): string | null {

@@ -36,11 +36,7 @@ export interface SessionInputs {
 /** Where the engine's news goes (the event hub). */
 export interface SessionListener {
   committed(): void;
-  paused(pause: {
-    reason: string;
-    code: string | null;
-    kind: PauseKind;
-  }): void;
+  paused(pause: { reason: string; code: string | null; kind: PauseKind }): void;
 }
 
 /**

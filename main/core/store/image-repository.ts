@@ -113,6 +113,12 @@ function imageStatements(db: Database) {
          AND (@batchId IS NULL OR job_id IN (SELECT id FROM jobs WHERE batch_id = @batchId))
          AND (@codes IS NULL OR failure_code IN (SELECT value FROM json_each(@codes)))`,
     ),
+    retryFailedIds: sql<{ expired: number }>(
+      `UPDATE images SET download_state = 'pending', next_download_at = 0, download_tries = 0,
+         updated_at = @now
+       WHERE download_state = 'failed' AND id IN (SELECT value FROM json_each(@ids))
+       RETURNING ${lostToExpiredLink('')} AS expired`,
+    ),
     resume: sql(
       `UPDATE images SET download_state = 'pending', next_download_at = 0, updated_at = ?
        WHERE download_state = 'downloading'`,
@@ -312,6 +318,18 @@ export class ImageRepository {
   }
 
   /** After a crash: downloads cut short start again. Returns how many. */
+  /**
+   * These failed downloads again, from the stored link or bytes (never a new generation).
+   * Returns how many were queued, and how many of them had an expired link.
+   */
+  retryFailedDownloadsById(
+    ids: readonly number[],
+    now: number,
+  ): { queued: number; expired: number } {
+    const rows = this.s.retryFailedIds.all({ ids: JSON.stringify(ids), now });
+    return { queued: rows.length, expired: rows.filter((row) => row.expired === 1).length };
+  }
+
   resumeInterrupted(now: number): number {
     return this.s.resume.run(now).changes;
   }

@@ -1,0 +1,108 @@
+import type { z } from 'zod';
+import type { ImageQuery } from '../../../../shared/api/schemas/images.ts';
+import type { Handlers } from '../../../../shared/api/types.ts';
+import { resolveInsideLibrary } from '../../library/naming.ts';
+import type { GalleryFilter } from '../../store/gallery-queries.ts';
+import { AppError } from '../app-error.ts';
+import type { AppContext } from '../app-context.ts';
+import { imageSummary } from '../views.ts';
+import { cursorKeys, notFound, pageFrom } from './paging.ts';
+
+/** The contract's query as the store's filter (the same fields, defaults applied). */
+export function toGalleryFilter(query: z.infer<typeof ImageQuery>): GalleryFilter {
+  const { text, ...rest } = query;
+  return { ...rest, ...(text && text.trim() ? { text } : {}) };
+}
+
+export function imageHandlers(ctx: AppContext): Handlers['images'] {
+  const { store } = ctx;
+  const thumbnails = () => ctx.settings.read().thumbnails;
+  const written = (id: number) => {
+    const image = store.images.get(id);
+    if (!image) throw notFound('image', id);
+    if (image.downloadState !== 'done' || !image.relPath) {
+      throw new AppError(
+        'conflict',
+        `Image ${id} is not on disk yet (its download is ${image.downloadState}).`,
+      );
+    }
+    return resolveInsideLibrary(ctx.libraryDir(), image.relPath);
+  };
+  const hostAction =
+    (name: 'reveal' | 'openWithViewer', what: string) =>
+    async ({ id }: { id: number }) => {
+      const action = ctx.actions[name];
+      if (!action)
+        throw new AppError('unsupported', `This window cannot ${what}; the desktop app can.`);
+      await action.call(ctx.actions, written(id));
+      return null;
+    };
+
+  return {
+    async page({ query, cursor, limit }) {
+      const [after] = cursorKeys(cursor, ['number'] as const) ?? [null];
+      const rows = store.gallery.page(toGalleryFilter(query), after, limit + 1);
+      const withThumbs = thumbnails();
+      return pageFrom(
+        rows,
+        limit,
+        (i) => [i.id],
+        (i) => imageSummary(i, withThumbs),
+      );
+    },
+    async ids({ query, cursor, limit }) {
+      const filter = toGalleryFilter(query);
+      const [after] = cursorKeys(cursor, ['number'] as const) ?? [null];
+      const page = pageFrom(
+        store.gallery.ids(filter, after, limit + 1),
+        limit,
+        (id) => [id],
+        (id) => id,
+      );
+      return { ids: page.items, next: page.next, total: store.gallery.count(filter) };
+    },
+    async byIds({ ids }) {
+      const withThumbs = thumbnails();
+      return store.gallery.byIds(ids).map((image) => imageSummary(image, withThumbs));
+    },
+    async count({ query }) {
+      return { total: store.gallery.count(toGalleryFilter(query)) };
+    },
+    async get({ id }) {
+      const [image] = store.gallery.byIds([id]);
+      if (!image) throw notFound('image', id);
+      const job = store.jobs.get(image.jobId)!;
+      const batch = store.batches.get(image.batchId);
+      return {
+        ...imageSummary(image, thumbnails()),
+        prompt: job.prompt,
+        revisedPrompt: image.revisedPrompt,
+        negativePrompt:
+          typeof job.params.negative_prompt === 'string' ? job.params.negative_prompt : null,
+        seed: job.seed,
+        params: job.params,
+        batchName: batch?.name ?? '',
+        requestId: job.lastRequestId,
+        upstreamRequestId: job.lastUpstreamRequestId,
+        sha256: image.sha256,
+        path:
+          image.relPath && image.downloadState === 'done'
+            ? resolveInsideLibrary(ctx.libraryDir(), image.relPath)
+            : null,
+      };
+    },
+    async setFavorite({ ids, favorite }) {
+      return { changed: store.gallery.setFavorite(ids, favorite) };
+    },
+    async retryDownloads({ ids }) {
+      const report = store.images.retryFailedDownloadsById(ids, ctx.now());
+      if (report.queued > 0) {
+        ctx.hub.reopen([...new Set(store.gallery.byIds(ids).map((image) => image.batchId))]);
+        ctx.wake();
+      }
+      return report;
+    },
+    reveal: hostAction('reveal', 'show files in their folder'),
+    openWithViewer: hostAction('openWithViewer', 'open files with the system viewer'),
+  };
+}

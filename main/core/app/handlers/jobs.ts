@@ -1,0 +1,132 @@
+import type { Handlers } from '../../../../shared/api/types.ts';
+import type { Job } from '../../store/rows.ts';
+import type { AppContext } from '../app-context.ts';
+import { attemptSummary, imageSummary, jobDetail, jobSummary } from '../views.ts';
+import { cursorKeys, notFound, pageFrom } from './paging.ts';
+
+/** The transitions a job's detail shows, the latest. */
+const DETAIL_TRANSITIONS = 50;
+
+export function jobHandlers(ctx: AppContext): Handlers['jobs'] {
+  const { store } = ctx;
+  /** The jobs of `ids` that exist, each once. */
+  const existing = (ids: readonly number[]) => store.pages.jobsByIds([...new Set(ids)]);
+  const touched = (jobs: readonly Job[]) =>
+    ctx.hub.reopen([...new Set(jobs.map((j) => j.batchId))]);
+
+  return {
+    async ids({ batchId, states, failureKinds, cursor, limit }) {
+      const [position, id] = cursorKeys(cursor, ['number', 'number'] as const) ?? [null, 0];
+      const query = {
+        batchId,
+        ...(states ? { states } : {}),
+        ...(failureKinds ? { failureKinds } : {}),
+      };
+      const rows = store.pages.jobIds({
+        ...query,
+        ...(position === null ? {} : { after: { position, id } }),
+        limit: limit + 1,
+      });
+      const page = pageFrom(
+        rows,
+        limit,
+        (r) => [r.position, r.id],
+        (r) => r.id,
+      );
+      return { ids: page.items, next: page.next, total: store.pages.countJobs(query) };
+    },
+    async byIds({ ids }) {
+      return store.pages.jobsByIds(ids).map(jobSummary);
+    },
+    async get({ id }) {
+      const job = store.jobs.get(id);
+      if (!job) throw notFound('job', id);
+      const thumbnails = ctx.settings.read().thumbnails;
+      const images = store.gallery.byIds(store.images.listForJob(id).map((image) => image.id));
+      const transitions = store.jobs.transitionsOf(id).slice(-DETAIL_TRANSITIONS);
+      return jobDetail(
+        job,
+        images.map((image) => imageSummary(image, thumbnails)),
+        transitions,
+      );
+    },
+    async attempts({ jobId, cursor, limit }) {
+      if (!store.jobs.get(jobId)) throw notFound('job', jobId);
+      const [after] = cursorKeys(cursor, ['number'] as const) ?? [0];
+      const rows = store.pages.attempts(jobId, after, limit + 1);
+      return pageFrom(rows, limit, (a) => [a.id], attemptSummary);
+    },
+    async cancel({ ids }) {
+      const jobs = existing(ids).filter((j) => ['queued', 'running', 'retrying'].includes(j.state));
+      const controls = ctx.controls();
+      for (const job of jobs) controls.cancelJob(job.id);
+      touched(jobs);
+      return { changed: jobs.length };
+    },
+    async hold({ ids }) {
+      const jobs = existing(ids).filter(
+        (j) => !j.paused && (j.state === 'queued' || j.state === 'retrying'),
+      );
+      if (jobs.length > 0)
+        ctx.controls().pauseJobs(
+          jobs.map((j) => j.id),
+          true,
+        );
+      touched(jobs);
+      return { changed: jobs.length };
+    },
+    async release({ ids }) {
+      const jobs = existing(ids).filter((j) => j.paused);
+      if (jobs.length > 0)
+        ctx.controls().pauseJobs(
+          jobs.map((j) => j.id),
+          false,
+        );
+      touched(jobs);
+      ctx.wake();
+      return { changed: jobs.length };
+    },
+    async move({ ids, position }) {
+      const jobs = existing(ids).filter((j) => j.state === 'queued' || j.state === 'retrying');
+      if (jobs.length === 0) return { changed: 0 };
+      const { high, low } = store.pages.jobPriorities(jobs.map((j) => j.id));
+      ctx.controls().setPriority(
+        jobs.map((j) => j.id),
+        position === 'front' ? high + 1 : low - 1,
+      );
+      touched(jobs);
+      return { changed: jobs.length };
+    },
+    async retry({ ids, anyway }) {
+      const now = ctx.now();
+      const jobs = existing(ids).filter(
+        (j) =>
+          j.state === 'canceled' ||
+          (j.state === 'failed' && (anyway || j.failureKind !== 'uncertain')),
+      );
+      store.transaction(() => {
+        for (const job of jobs) store.jobs.requeue(job.id, now, { anyway });
+      });
+      touched(jobs);
+      ctx.wake();
+      return { changed: jobs.length };
+    },
+    async topUp({ ids }) {
+      const asked = { prompts: 0, images: 0 };
+      const controls = ctx.controls();
+      const jobs = existing(ids).filter((j) => j.state === 'succeeded');
+      for (const job of jobs) {
+        try {
+          asked.images += controls.topUp(job.id).n;
+          asked.prompts += 1;
+        } catch (error) {
+          // already topped up, or no longer short: nothing to ask for
+          ctx.logger.info(`top-up of job ${job.id} skipped: ${(error as Error).message}`);
+        }
+      }
+      touched(jobs);
+      ctx.wake();
+      return asked;
+    },
+  };
+}

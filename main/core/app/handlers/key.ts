@@ -1,0 +1,86 @@
+import type { Handlers } from '../../../../shared/api/types.ts';
+import { parseProfile } from '../../../../shared/gateway/profile.ts';
+import { createGatewayClient } from '../../gateway/client.ts';
+import type { AppContext } from '../app-context.ts';
+
+export function keyHandlers(ctx: AppContext): Handlers['key'] {
+  const changed = async () => {
+    await ctx.refreshSecrets();
+    const status = await ctx.keys.status();
+    ctx.hub.send({ type: 'key.changed', payload: status });
+    // a real gateway's queue starts, or stops for want of a key, with the new one
+    if (ctx.settings.read().gateway.kind === 'remote') await ctx.restartQueue();
+    return status;
+  };
+  return {
+    async status() {
+      return ctx.keys.status();
+    },
+    async set({ key }) {
+      await ctx.keys.set(key);
+      return changed();
+    },
+    async clear() {
+      await ctx.keys.clear();
+      return changed();
+    },
+    async test() {
+      const settings = ctx.settings.read();
+      if (settings.gateway.kind === 'demo') {
+        const engine = ctx.session.engine;
+        if (!engine)
+          return {
+            ok: false,
+            message: 'The demo gateway is not running.',
+            httpStatus: null,
+            models: null,
+          };
+        return {
+          ok: true,
+          message: 'The built-in simulator answers: nothing is charged.',
+          httpStatus: 200,
+          models: null,
+        };
+      }
+      const name = settings.gateway.profile;
+      const saved = settings.profiles.find((p) => p.name === name);
+      if (!saved)
+        return {
+          ok: false,
+          message: `There is no gateway named "${name}".`,
+          httpStatus: null,
+          models: null,
+        };
+      const apiKey = await ctx.keys.get();
+      if (!apiKey)
+        return {
+          ok: false,
+          message: 'No API key is set for this gateway.',
+          httpStatus: null,
+          models: null,
+        };
+      const client = createGatewayClient({
+        profile: parseProfile(saved),
+        apiKey,
+        catalogue: ctx.catalogue(),
+      });
+      try {
+        const answer = await client.listModels();
+        if (!answer.ok) {
+          return { ok: false, message: answer.message, httpStatus: answer.status, models: null };
+        }
+        const models = answer.value;
+        return {
+          ok: true,
+          message: models
+            ? `The gateway accepted the key and lists ${models.length} model(s).`
+            : 'The gateway accepted the key (it does not list its models).',
+          httpStatus: answer.status,
+          models,
+        };
+      } finally {
+        await client.close();
+      }
+    },
+  };
+}

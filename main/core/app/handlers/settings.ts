@@ -1,0 +1,101 @@
+import { existsSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
+import { Settings } from '../../../../shared/api/schemas/settings.ts';
+import type { Handlers } from '../../../../shared/api/types.ts';
+import { parseTemplate } from '../../library/naming.ts';
+import { AppError } from '../app-error.ts';
+import type { AppContext } from '../app-context.ts';
+import type { SettingsValue } from '../settings-store.ts';
+
+/** Settings the running queue was started with: changing one restarts it. */
+const QUEUE_SETTINGS = [
+  'gateway',
+  'profiles',
+  'library',
+  'template',
+  'sidecar',
+  'manifest',
+  'thumbnails',
+  'concurrency',
+  'requestsPerMinute',
+] as const;
+
+export function settingsHandlers(ctx: AppContext): Handlers['settings'] {
+  return {
+    async get() {
+      return ctx.settings.read();
+    },
+    async update(patch) {
+      const before = ctx.settings.read();
+      const next = Settings.parse({ ...before, ...patch });
+      checkRules(ctx, before, next);
+      ctx.settings.write(next);
+      const restart = QUEUE_SETTINGS.some(
+        (key) => JSON.stringify(before[key]) !== JSON.stringify(next[key]),
+      );
+      if (restart) await ctx.restartQueue();
+      ctx.hub.send({ type: 'settings.changed', payload: {} });
+      return next;
+    },
+  };
+}
+
+/** What the schema cannot say: names that must match, a template, a library that can move. */
+function checkRules(ctx: AppContext, before: SettingsValue, next: SettingsValue): void {
+  const names = new Set<string>();
+  for (const profile of next.profiles) {
+    if (names.has(profile.name)) {
+      throw new AppError(
+        'settings-invalid',
+        `Two gateways are named "${profile.name}": rename one.`,
+      );
+    }
+    names.add(profile.name);
+  }
+  if (next.gateway.kind === 'remote' && !names.has(next.gateway.profile)) {
+    throw new AppError(
+      'settings-invalid',
+      `There is no gateway named "${next.gateway.profile}": add it first, then choose it.`,
+    );
+  }
+  if (next.template !== null && next.template !== before.template) {
+    try {
+      parseTemplate(next.template);
+    } catch (error) {
+      throw new AppError('settings-invalid', (error as Error).message);
+    }
+  }
+  if (next.library !== before.library) checkLibraryMove(ctx, next.library);
+}
+
+/**
+ * One library per data folder: the batches' folders are paths inside it. It can change while
+ * nothing is being written, and only to a folder that holds the images written so far (moved
+ * there by the person), so the gallery keeps finding them.
+ */
+function checkLibraryMove(ctx: AppContext, library: string | null): void {
+  if (library !== null && !isAbsolute(library)) {
+    throw new AppError(
+      'settings-invalid',
+      `The library folder must be a full path (got "${library}").`,
+    );
+  }
+  const downloads = ctx.store.images.counts();
+  if (downloads.pending + downloads.downloading > 0) {
+    throw new AppError(
+      'library-busy',
+      'Images are still being written to the library: pause the queue and wait for the downloads to finish, then change the folder.',
+    );
+  }
+  const [written] = ctx.store.gallery.ids({ downloadStates: ['done'], order: 'oldest' }, null, 1);
+  if (written === undefined) return;
+  const image = ctx.store.images.get(written)!;
+  const target = library ?? ctx.libraryDir();
+  if (!existsSync(join(target, image.relPath!))) {
+    throw new AppError(
+      'library-busy',
+      `The library already holds ${downloads.done} image(s) that ${target} does not have: move ` +
+        `the library folder there first (its batch folders inside), then choose it.`,
+    );
+  }
+}
