@@ -42,6 +42,12 @@ export const COMMANDS: CommandEntry[] = [
     load: async () => (await import('./commands/retry.ts')).retryCommand,
   },
   {
+    name: 'ui',
+    summary: 'open Atelier in your browser, served from this machine',
+    runsEngine: true,
+    load: async () => (await import('./commands/ui.ts')).uiCommand,
+  },
+  {
     name: 'gateway',
     summary: 'run the embedded gateway (simulator) on this machine',
     load: async () => (await import('./commands/gateway.ts')).gatewayCommand,
