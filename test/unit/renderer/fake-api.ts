@@ -127,3 +127,13 @@ export function progress(jobs: Partial<Progress['jobs']> = {}): Progress {
     bytesWritten: 0,
   };
 }
+
+/** The state's data, without its actions, with Maps and Sets as arrays (for deep equality). */
+export function dataOf(state: object): Record<string, unknown> {
+  const data: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(state)) {
+    if (typeof value === 'function') continue;
+    data[key] = value instanceof Map || value instanceof Set ? [...value] : value;
+  }
+  return structuredClone(data);
+}
