@@ -1,3 +1,4 @@
+import './zod-config.ts';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
 import './styles.css';
