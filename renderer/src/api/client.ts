@@ -1,0 +1,38 @@
+import type { Api, RawApi } from '../../../shared/api/types.ts';
+import { unwrap } from '../../../shared/api/unwrap.ts';
+import { createHttpTransport, type HttpTransportDeps } from './http-transport.ts';
+
+export type Host = 'desktop' | 'web';
+export type MediaKind = 'image' | 'thumb';
+
+/** What the screens use: the API, and where a library file is served. */
+export interface Client {
+  api: Api;
+  raw: RawApi;
+  host: Host;
+  /** The URL of an image (or of its thumbnail), from its path inside the library. */
+  mediaUrl(relPath: string, kind: MediaKind): string;
+}
+
+/** The parts of `window` connect reads. */
+export interface ClientWindow {
+  atelier?: RawApi | undefined;
+  location: { origin: string };
+}
+
+/**
+ * Finds the API: the desktop preload's when it is there, else the web host this page came
+ * from. Screens never know which.
+ */
+export function connect(win: ClientWindow = window, deps?: HttpTransportDeps): Client {
+  const host: Host = win.atelier ? 'desktop' : 'web';
+  const raw = win.atelier ?? createHttpTransport(win.location.origin, deps);
+  return { api: unwrap(raw), raw, host, mediaUrl: (rel, kind) => mediaUrl(host, rel, kind) };
+}
+
+/** Desktop: the `atelier:` protocol; web: the host's /media and /thumbs routes. */
+export function mediaUrl(host: Host, relPath: string, kind: MediaKind): string {
+  const path = relPath.split('/').map(encodeURIComponent).join('/');
+  const route = kind === 'thumb' ? 'thumbs' : 'media';
+  return host === 'desktop' ? `atelier://${route}/${path}` : `/${route}/${path}`;
+}

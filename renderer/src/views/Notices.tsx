@@ -1,0 +1,37 @@
+import { selectDemoNotice, selectNotice } from '../store/selectors.ts';
+import { useAppStore } from '../store/react.ts';
+
+/** What the frame says at all times: demo mode, a recovered settings file, a failed call. */
+export function Notices() {
+  const demo = useAppStore(selectDemoNotice);
+  const notice = useAppStore(selectNotice);
+  const recovered = useAppStore((s) => s.info?.recoveredSettings ?? null);
+  const errors = useAppStore((s) =>
+    [s.appError, s.queueError, s.batchesError, s.jobsError].filter((e) => e !== null).join('\n'),
+  );
+  return (
+    <>
+      {demo && (
+        <p className="notice notice-demo" role="note" aria-label="Demo mode">
+          {demo}
+        </p>
+      )}
+      {notice && (
+        <p className="notice" role="note">
+          {notice}
+        </p>
+      )}
+      {recovered && (
+        <p className="notice notice-warning" role="note">
+          The settings file could not be read ({recovered.reason}); it was kept as{' '}
+          <code>{recovered.backupPath}</code> and the defaults are in use.
+        </p>
+      )}
+      {errors && (
+        <p className="notice notice-error" role="alert">
+          {errors}
+        </p>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,139 @@
+import type { ApiError, Result } from '../../../shared/api/errors.ts';
+import { buildRawApi } from '../../../shared/api/raw-client.ts';
+import type { Api, EventListener, EventSource, RawApi } from '../../../shared/api/types.ts';
+import { unwrap } from '../../../shared/api/unwrap.ts';
+import type { BatchSummary, JobSummary, Progress } from '../../../renderer/src/store/state.ts';
+import type { JobState } from '../../../shared/jobs/states.ts';
+
+export type Handler = (input: never) => unknown;
+
+/** Thrown by a handler to answer with an error Result. */
+export class Refusal {
+  readonly error: ApiError;
+  constructor(error: ApiError) {
+    this.error = error;
+  }
+}
+
+export interface Fake {
+  api: Api;
+  raw: RawApi;
+  /** Every call, as "area.method" and its input. */
+  calls: Array<{ name: string; input: unknown }>;
+  /** Delivers to every subscriber. */
+  emit: EventListener;
+  subscribers: () => number;
+}
+
+/** An Api over `buildRawApi` whose methods answer from `handlers` ("area.method" → fn). */
+export function fakeApi(handlers: Record<string, Handler> = {}): Fake {
+  const calls: Fake['calls'] = [];
+  const listeners = new Set<EventListener>();
+  const events: EventSource = {
+    subscribe(_cursor, listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+  const raw = buildRawApi(async (area, method, input): Promise<Result<unknown>> => {
+    const name = `${area}.${method}`;
+    calls.push({ name, input });
+    const handler = handlers[name];
+    if (!handler) {
+      return { ok: false, error: { code: 'internal', message: `${name} not faked` } };
+    }
+    try {
+      return { ok: true, value: await (handler as (i: unknown) => unknown)(input) };
+    } catch (error) {
+      if (error instanceof Refusal) return { ok: false, error: error.error };
+      throw error;
+    }
+  }, events);
+  return {
+    api: unwrap(raw),
+    raw,
+    calls,
+    emit: (batch) => {
+      for (const listener of listeners) listener(batch);
+    },
+    subscribers: () => listeners.size,
+  };
+}
+
+export const zeroJobs = () => ({
+  queued: 0,
+  running: 0,
+  retrying: 0,
+  succeeded: 0,
+  failed: 0,
+  canceled: 0,
+});
+export const zeroDownloads = () => ({ pending: 0, downloading: 0, done: 0, failed: 0 });
+
+export function batch(id: number, jobs: Partial<BatchSummary['jobs']> = {}): BatchSummary {
+  const counts = { ...zeroJobs(), ...jobs };
+  return {
+    id,
+    name: `batch ${id}`,
+    source: null,
+    createdAt: 1_700_000_000_000 + id,
+    paused: false,
+    pauseReason: null,
+    priority: 0,
+    jobCount: Object.values(counts).reduce((a, b) => a + b, 0),
+    dirName: `batch-${id}`,
+    jobs: counts,
+    downloads: zeroDownloads(),
+  };
+}
+
+export function job(id: number, state: JobState = 'queued', batchId = 1): JobSummary {
+  return {
+    id,
+    batchId,
+    position: id,
+    kind: 'image',
+    prompt: `prompt ${id}`,
+    promptChars: 8,
+    name: null,
+    model: 'gpt-image-1',
+    size: '1024x1024',
+    n: 1,
+    seed: null,
+    state,
+    paused: false,
+    tries: 0,
+    failureKind: null,
+    errorCode: null,
+    errorMessage: null,
+    lastRequestId: null,
+    returnedN: null,
+    nextAttemptAt: null,
+    createdAt: 1_700_000_000_000,
+    startedAt: null,
+    finishedAt: null,
+  };
+}
+
+export function progress(jobs: Partial<Progress['jobs']> = {}): Progress {
+  return {
+    jobs: { ...zeroJobs(), ...jobs },
+    downloads: zeroDownloads(),
+    inFlight: 0,
+    downloading: 0,
+    jobsPerSecond: 0,
+    requestsSent: 0,
+    imagesWritten: 0,
+    bytesWritten: 0,
+  };
+}
+
+/** The state's data, without its actions, with Maps and Sets as arrays (for deep equality). */
+export function dataOf(state: object): Record<string, unknown> {
+  const data: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(state)) {
+    if (typeof value === 'function') continue;
+    data[key] = value instanceof Map || value instanceof Set ? [...value] : value;
+  }
+  return structuredClone(data);
+}
