@@ -25,6 +25,8 @@ export default defineConfig({
     plugins: [react()],
     build: {
       outDir: 'out/renderer',
+      // the browser host serves this bundle too: minified, it loads in a third of the time
+      minify: true,
       rollupOptions: { input: { index: resolve('renderer/index.html') } },
     },
   },
