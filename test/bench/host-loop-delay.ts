@@ -1,0 +1,163 @@
+// The host process's event-loop delay while a latency-0 batch runs at full speed, with and
+// without a client paging the gallery over HTTP: what decides whether a window on this
+// process would stutter. Prints a table; figures go in docs/performance.md and the README.
+//   npm run bench:host [-- --jobs 20000 --concurrency 32]
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { openAppService } from '../../main/core/app/app-service.ts';
+import { JsonSettingsStore } from '../../main/core/app/json-settings-store.ts';
+import { MemoryKeyProvider } from '../../main/core/app/key.ts';
+import { localClient } from '../../main/core/app/local-client.ts';
+import { silentLogger } from '../../main/core/logger.ts';
+import { newToken, startWebHost } from '../../main/web/web-host.ts';
+import { RENDERER_DIR } from '../../main/cli/commands/ui.ts';
+import { startSimulatorProcess } from './simulator-process.ts';
+
+const { values } = parseArgs({
+  options: {
+    jobs: { type: 'string', default: '20000' },
+    concurrency: { type: 'string', default: '32' },
+  },
+});
+const JOBS = Number(values.jobs);
+const CONCURRENCY = Number(values.concurrency);
+/** Jobs done before the measure starts: the start (import, first claims) is not the steady state. */
+const WARM_UP = Math.min(1_000, Math.floor(JOBS / 10));
+
+interface Figures {
+  scenario: string;
+  jobsPerSecond: number;
+  p50: number;
+  p99: number;
+  max: number;
+  client: { requests: number; p50: number; p99: number } | null;
+}
+
+async function scenario(name: string, withClient: boolean): Promise<Figures> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'atelier-host-bench-'));
+  const simulator = await startSimulatorProcess(['--latency-ms', '0']);
+  const dataDir = path.join(dir, 'data');
+  mkdirSync(dataDir, { recursive: true });
+  const settings = new JsonSettingsStore(dataDir);
+  settings.write({
+    ...settings.read(),
+    concurrency: CONCURRENCY,
+    thumbnails: true,
+    manifest: false,
+  });
+  const service = await openAppService({
+    dataDir,
+    defaultLibraryDir: path.join(dir, 'library'),
+    host: 'web',
+    version: 'bench',
+    settings,
+    keys: new MemoryKeyProvider({}),
+    logger: silentLogger,
+    startDemoGateway: async () => ({
+      url: simulator.url,
+      key: simulator.key,
+      close: async () => {},
+    }),
+  });
+  const api = localClient(service);
+  const host = await startWebHost({
+    app: service,
+    rendererDir: RENDERER_DIR,
+    token: newToken(),
+    logger: silentLogger,
+  });
+  try {
+    await service.startQueue();
+    const text = Array.from(
+      { length: JOBS },
+      (_, i) => `bench prompt ${i + 1} of a quiet harbour`,
+    ).join('\n');
+    await api.queue.pause({ reason: 'importing' });
+    const batch = await api.batches.create({
+      source: { kind: 'text', fileName: 'bench.txt', text },
+      defaults: { model: 'flux-schnell', size: '64x64', response_format: 'b64_json' },
+    });
+    const client = withClient ? startClient(host.url, batch.id) : null;
+    const delay = monitorEventLoopDelay({ resolution: 10 });
+    let started = 0;
+    let startedDone = 0;
+    const finished = new Promise<number>((resolve) => {
+      const stop = service.events.subscribe(null, ({ events }) => {
+        for (const event of events) {
+          if (event.type === 'progress') {
+            const done = event.payload.downloads.done;
+            if (!started && done >= WARM_UP) {
+              started = performance.now();
+              startedDone = done;
+              delay.enable();
+            }
+          }
+          if (event.type === 'batch.finished') {
+            delay.disable();
+            stop();
+            resolve(event.payload.jobs.succeeded);
+          }
+        }
+      });
+    });
+    await api.queue.resume();
+    await finished;
+    const seconds = (performance.now() - started) / 1000;
+    const ms = (ns: number) => Math.round(ns / 1e4) / 100;
+    return {
+      scenario: name,
+      jobsPerSecond: Math.round((JOBS - startedDone) / seconds),
+      p50: ms(delay.percentile(50)),
+      p99: ms(delay.percentile(99)),
+      max: ms(delay.max),
+      client: client ? await client.stop() : null,
+    };
+  } finally {
+    await host.close();
+    await service.close();
+    simulator.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function startClient(url: string, batchId: number) {
+  const child = spawn(
+    process.execPath,
+    [path.join(import.meta.dirname, 'host-loop-client.ts'), url, String(batchId)],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+  return {
+    stop: () =>
+      new Promise<{ requests: number; p50: number; p99: number }>((resolve) => {
+        child.once('exit', () => resolve(JSON.parse(out.trim()) as never));
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+const results: Figures[] = [];
+results.push(await scenario('engine only', false));
+results.push(await scenario('engine + gallery client over HTTP', true));
+console.log(
+  `Host event-loop delay, ${JOBS} jobs (64x64, b64_json, thumbnails on), concurrency ${CONCURRENCY}, simulator latency 0 in its own process`,
+);
+console.log(
+  'scenario                              jobs/s   p50 ms   p99 ms   max ms   client p50/p99 ms (requests)',
+);
+for (const r of results) {
+  const client = r.client
+    ? `${r.client.p50.toFixed(1)} / ${r.client.p99.toFixed(1)} (${r.client.requests})`
+    : '-';
+  console.log(
+    `${r.scenario.padEnd(36)}  ${String(r.jobsPerSecond).padStart(6)}  ${r.p50.toFixed(2).padStart(7)}  ${r.p99.toFixed(2).padStart(7)}  ${r.max.toFixed(2).padStart(7)}   ${client}`,
+  );
+}
+process.exit(0);
