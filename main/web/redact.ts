@@ -11,7 +11,7 @@ export interface Redactor {
   json(value: unknown, text?: string): string;
   /** `text` with every secret replaced by a marker. */
   text(text: string): string;
-  /** Whether anything was replaced so far (the host logs it: it is a bug to fix). */
+  /** JSON bodies that held a secret so far (the host logs it: it is a bug to fix). */
   readonly hits: number;
 }
 
@@ -35,7 +35,6 @@ export function redactorFor(secrets: readonly string[]): Redactor {
   const scrubText = (text: string): string => {
     const spans = keySpans(text, plain);
     if (spans.length === 0) return text;
-    hits++;
     let out = '';
     let at = 0;
     for (const [start, end] of mergeSpans(spans)) {
@@ -57,9 +56,9 @@ export function redactorFor(secrets: readonly string[]): Redactor {
   return {
     json(value, text = JSON.stringify(value) ?? 'null') {
       if (keySpans(text, inJson).length === 0) return text; // the usual case: one scan, no copy
+      hits++;
       const scrubbed = JSON.stringify(scrub(value)) ?? 'null';
       if (keySpans(scrubbed, inJson).length === 0) return scrubbed;
-      hits++;
       return JSON.stringify(failure('internal', 'The response was withheld: it held a secret.'));
     },
     text: scrubText,

@@ -111,3 +111,79 @@ export async function startTestHost(
       ),
   };
 }
+
+/** One SSE message as read off the wire: a delivery (`id`, `data`) or a comment. */
+export interface SseMessage {
+  id?: string;
+  data?: string;
+  comment?: string;
+}
+
+export interface SseStream {
+  status: number;
+  headers: IncomingHttpHeaders;
+  /** The next message; waits for it. */
+  next(): Promise<SseMessage>;
+  /** The next delivery, skipping keep-alive comments. */
+  nextEvents(): Promise<{ id: string | undefined; events: Array<{ type: string }> }>;
+  close(): void;
+}
+
+/** Opens `/api/events` on its own connection (a long request would hold a shared one). */
+export async function openEvents(
+  t: TestHost,
+  o: { query?: string; lastEventId?: string } = {},
+): Promise<SseStream> {
+  const client = new Pool(`http://127.0.0.1:${t.port}`, { connections: 1 });
+  const headers: Record<string, string> = { cookie: t.cookie, accept: 'text/event-stream' };
+  if (o.lastEventId !== undefined) headers['last-event-id'] = o.lastEventId;
+  const response = await client.request({
+    method: 'GET',
+    path: `/api/events${o.query ?? ''}`,
+    headers,
+  });
+  const chunks = response.body[Symbol.asyncIterator]();
+  let buffer = '';
+  const next = async (): Promise<SseMessage> => {
+    for (;;) {
+      const end = buffer.indexOf('\n\n');
+      if (end !== -1) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        return parseBlock(block);
+      }
+      const chunk = await chunks.next();
+      if (chunk.done) throw new Error('The event stream ended.');
+      buffer += Buffer.from(chunk.value).toString('utf8');
+    }
+  };
+  const close = () => {
+    response.body.destroy();
+    void client.destroy();
+  };
+  cleanups.push(async () => close());
+  return {
+    status: response.statusCode,
+    headers: response.headers,
+    next,
+    async nextEvents() {
+      for (;;) {
+        const message = await next();
+        if (message.data !== undefined) {
+          return { id: message.id, events: JSON.parse(message.data) };
+        }
+      }
+    },
+    close,
+  };
+}
+
+function parseBlock(block: string): SseMessage {
+  const message: SseMessage = {};
+  for (const line of block.split('\n')) {
+    if (line.startsWith(':')) message.comment = line.slice(1).trim();
+    else if (line.startsWith('id: ')) message.id = line.slice(4);
+    else if (line.startsWith('data: ')) message.data = (message.data ?? '') + line.slice(6);
+  }
+  return message;
+}
