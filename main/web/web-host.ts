@@ -37,14 +37,14 @@ export interface WebHost {
 
 /** Serves the contract, its events, the library's media and the page, on loopback only. */
 export async function startWebHost(o: WebHostOptions): Promise<WebHost> {
-  let fetch: ((request: Request, env: never) => Response | Promise<Response>) | null = null;
+  let handle: ((request: Request, env: never) => Response | Promise<Response>) | null = null;
   const server = createAdaptorServer({
     // the port is known only once listening, and the guards need it
-    fetch: (request, env) => fetch?.(request, env as never) ?? new Response(null, { status: 503 }),
+    fetch: (request, env) => handle?.(request, env as never) ?? new Response(null, { status: 503 }),
   }) as Server;
   const port = await listen(server, o.port ?? 0);
   const streams = new Set<() => void>();
-  fetch = buildWebApp(o, port, streams).fetch;
+  handle = buildWebApp(o, port, streams).fetch;
   return {
     url: `http://127.0.0.1:${port}/`,
     port,

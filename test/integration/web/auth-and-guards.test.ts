@@ -107,3 +107,13 @@ describe('web host: guards', () => {
     }
   });
 });
+
+describe('web host: listening', () => {
+  it('listens on 127.0.0.1, and says so when the port asked for is taken', async () => {
+    const t = await startTestHost();
+    expect(t.host.url).toBe(`http://127.0.0.1:${t.port}/`);
+    await expect(startTestHost({ port: t.port })).rejects.toThrow(
+      `Port ${t.port} is in use: choose another, or 0 for a free one.`,
+    );
+  });
+});
