@@ -1,0 +1,11 @@
+import type { HttpBindings } from '@hono/node-server';
+import type { Redactor } from './redact.ts';
+
+/** What every handler of the web host can reach through its Hono context. */
+export interface WebEnv {
+  Bindings: HttpBindings;
+  Variables: {
+    /** This request's view of the secrets no response or log line may carry. */
+    redactor: Redactor;
+  };
+}

@@ -1,0 +1,111 @@
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CONTENT_SECURITY_POLICY } from '../../../main/web/static.ts';
+import { APP_JS, INDEX_HTML, startTestHost } from './harness.ts';
+
+const SECRET = 'the bytes of a file outside the library';
+let root: string;
+let libraryDir: string;
+
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'atelier-web-media-'));
+  libraryDir = join(root, 'library');
+  const outside = join(root, 'outside');
+  await mkdir(join(libraryDir, 'dir', '.thumbs'), { recursive: true });
+  await mkdir(outside);
+  await writeFile(join(outside, 'secret.png'), SECRET);
+  await writeFile(join(root, 'secret.png'), SECRET);
+  await writeFile(join(libraryDir, 'a.png'), 'png bytes');
+  await writeFile(join(libraryDir, 'a.txt'), 'not media');
+  await writeFile(join(libraryDir, 'space name.jpg'), 'jpeg bytes');
+  await writeFile(join(libraryDir, 'clip.mp4'), '0123456789');
+  await writeFile(join(libraryDir, 'dir', 'x.png'), 'image x');
+  await writeFile(join(libraryDir, 'dir', '.thumbs', 'x.png.webp'), 'thumb of x');
+  await symlink(join(outside, 'secret.png'), join(libraryDir, 'out.png'));
+  await symlink(outside, join(libraryDir, 'linkdir'));
+});
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+describe('web host: media', () => {
+  it('serves library files with their type, nosniff and a long private cache', async () => {
+    const t = await startTestHost({ libraryDir });
+    const cases: Array<[string, string, string]> = [
+      ['/media/a.png', 'image/png', 'png bytes'],
+      ['/media/space%20name.jpg', 'image/jpeg', 'jpeg bytes'],
+      ['/media/dir/x.png', 'image/png', 'image x'],
+      ['/media/clip.mp4', 'video/mp4', '0123456789'],
+      // the thumbnail of dir/x.png is asked for by the image's own path
+      ['/thumbs/dir/x.png', 'image/webp', 'thumb of x'],
+    ];
+    for (const [path, type, body] of cases) {
+      const reply = await t.get(path);
+      expect(reply.status, path).toBe(200);
+      expect(reply.headers['content-type']).toBe(type);
+      expect(reply.text).toBe(body);
+      expect(reply.headers['x-content-type-options']).toBe('nosniff');
+      expect(reply.headers['cache-control']).toBe('private, max-age=31536000, immutable');
+    }
+    const part = await t.get('/media/clip.mp4', { range: 'bytes=2-5' });
+    expect(part.status).toBe(206);
+    expect(part.text).toBe('2345');
+  });
+
+  it('answers 404 to anything outside the library or not a media file', async () => {
+    const t = await startTestHost({ libraryDir });
+    const refused = [
+      '/media/../secret.png',
+      '/media/../outside/secret.png',
+      '/media/dir/../../secret.png',
+      '/media/%2e%2e/secret.png',
+      '/media/%2E%2E/outside/secret.png',
+      '/media/%2e%2e%2fsecret.png',
+      '/media/dir%2fx.png',
+      '/media/%5c..%5csecret.png',
+      '/media/%00a.png',
+      '/media//etc/passwd.png',
+      '/media/out.png',
+      '/media/linkdir/secret.png',
+      '/thumbs/linkdir/secret.png',
+      '/media/dir/.thumbs/x.png.webp',
+      '/media/a.txt',
+      '/media/missing.png',
+      '/thumbs/a.png',
+      '/media/',
+      '/thumbs/../secret.png',
+    ];
+    for (const path of refused) {
+      const reply = await t.get(path);
+      expect(reply.status, path).toBe(404);
+      expect(reply.json, path).toEqual({
+        ok: false,
+        error: { code: 'not-found', message: expect.any(String) },
+      });
+      expect(reply.text).not.toContain(SECRET);
+    }
+  });
+});
+
+describe('web host: the page', () => {
+  it('serves the built renderer, and index.html for / and any other page path', async () => {
+    const t = await startTestHost();
+    for (const path of ['/', '/gallery', '/batches/12/jobs', '/assets/missing.js']) {
+      const reply = await t.get(path);
+      expect(reply.status, path).toBe(200);
+      expect(reply.headers['content-type']).toMatch(/^text\/html/);
+      expect(reply.headers['cache-control']).toBe('no-cache');
+      expect(reply.text).toBe(INDEX_HTML);
+      expect(reply.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
+    }
+    const script = await t.get('/assets/app.js');
+    expect(script.status).toBe(200);
+    expect(script.headers['content-type']).toMatch(/^text\/javascript/);
+    expect(script.text).toBe(APP_JS);
+    expect(script.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
+    // API paths never fall back to the page
+    expect((await t.get('/api/nothing')).json.error.code).toBe('not-found');
+  });
+});
