@@ -64,10 +64,11 @@ async function scenario(name: string, withClient: boolean): Promise<Figures> {
     }),
   });
   const api = localClient(service);
+  const token = newToken();
   const host = await startWebHost({
     app: service,
     rendererDir: RENDERER_DIR,
-    token: newToken(),
+    token,
     logger: silentLogger,
   });
   try {
@@ -81,7 +82,7 @@ async function scenario(name: string, withClient: boolean): Promise<Figures> {
       source: { kind: 'text', fileName: 'bench.txt', text },
       defaults: { model: 'flux-schnell', size: '64x64', response_format: 'b64_json' },
     });
-    const client = withClient ? startClient(host.url, batch.id) : null;
+    const client = withClient ? startClient(`${host.url}?token=${token}`, batch.id) : null;
     const delay = monitorEventLoopDelay({ resolution: 10 });
     let started = 0;
     let startedDone = 0;

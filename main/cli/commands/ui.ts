@@ -88,19 +88,21 @@ written to disk, never sent to the browser).`,
       const patch = flagSettings(values, settings.read());
       if (patch) await localClient(service).settings.update(patch);
       await service.startQueue();
+      const token = newToken();
       const host = await startWebHost({
         app: service,
         rendererDir: RENDERER_DIR,
         port,
-        token: newToken(),
+        token,
         logger,
         secretsToRedact: async () => [await keys.get()].filter((k): k is string => Boolean(k)),
       });
-      process.stdout.write(`Atelier is running at ${host.url}\n`);
+      const address = `${host.url}?token=${token}`;
+      process.stdout.write(`Atelier is running at ${address}\n`);
       await describeStart(service);
       if (process.stdout.isTTY && !values['no-open']) {
         const { default: open } = await import('open');
-        await open(host.url).catch((error: Error) =>
+        await open(address).catch((error: Error) =>
           logger.warn(`could not open a browser (${error.message}): open the address above.`),
         );
       }
