@@ -64,6 +64,7 @@ export const QUEUE_STATE = {
   paused: null,
   engine: 'running',
   runner: null,
+  problem: null,
   limits: { concurrency: 4, current: 4, requestsPerMinute: null },
   progress: {
     jobs: zeroJobs,

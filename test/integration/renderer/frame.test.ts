@@ -43,6 +43,7 @@ const answers: Record<string, unknown> = {
     paused: PAUSED,
     engine: 'running',
     runner: null,
+    problem: null,
     limits: { concurrency: 8, current: 8, requestsPerMinute: null },
     progress: progress({ queued: 5 }),
   },

@@ -15,6 +15,7 @@ const queueState = (patch: Partial<QueueState> = {}): QueueState => ({
   paused: null,
   engine: 'running',
   runner: null,
+  problem: null,
   limits: { concurrency: 8, current: 8, requestsPerMinute: null },
   progress: progress({ queued: 3, succeeded: 1 }),
   ...patch,
