@@ -5,7 +5,8 @@ import { isTrustedRendererUrl, type TrustOptions } from './trusted-url.ts';
 /**
  * The renderer's Content Security Policy. `atelier:` lets images and videos come from the
  * media protocol (`atelier://media/…`, `atelier://thumbs/…`), which is another origin than
- * the page's `atelier://app`. Kept equal to the meta tag of renderer/index.html.
+ * the page's `atelier://app`. renderer/index.html repeats it in a meta tag (for the web host
+ * and the dev server), less `frame-ancestors`, which a meta tag cannot set.
  */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",

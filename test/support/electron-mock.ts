@@ -322,6 +322,10 @@ export class Notification extends EventEmitter {
   }
 }
 
+export const dialog = {
+  showErrorBox: vi.fn(),
+};
+
 export const Menu = {
   buildFromTemplate: vi.fn((template: unknown[]) => ({ template })),
   setApplicationMenu: vi.fn(),
@@ -346,6 +350,7 @@ export default {
   app,
   BrowserWindow,
   contextBridge,
+  dialog,
   ipcMain,
   ipcRenderer,
   Menu,

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   app,
@@ -109,6 +111,12 @@ describe('setupSecurity', () => {
         "object-src 'none'; base-uri 'none'; frame-ancestors 'none'",
     );
     expect(withCsp({})).toEqual({ 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] });
+  });
+
+  it('is repeated by the renderer’s meta tag, less what a meta tag cannot set', () => {
+    const html = readFileSync(resolve(import.meta.dirname, '../../../renderer/index.html'), 'utf8');
+    const meta = /http-equiv="Content-Security-Policy"\s+content="([^"]+)"/.exec(html)?.[1];
+    expect(meta).toBe(CONTENT_SECURITY_POLICY.replace("; frame-ancestors 'none'", ''));
   });
 });
 
