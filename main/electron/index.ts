@@ -58,7 +58,7 @@ async function start(): Promise<void> {
   });
   mainWindow = win;
   win.on('closed', () => (mainWindow = null));
-  setupMenu(undefined, logger);
+  setupMenu({ logger });
   setupNotifications({ events: service.events, settings, onClick: () => win.show() });
   setupTaskbar(service.events, win);
   // another Atelier running this data folder's queue is no reason to stop: the UI still shows it

@@ -43,6 +43,7 @@ export function menuTemplate(
   ];
 }
 
-export function setupMenu(links: readonly HelpLink[] = HELP_LINKS, logger?: Logger): void {
-  Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate(process.platform, links, logger)));
+export function setupMenu(options: { links?: readonly HelpLink[]; logger?: Logger } = {}): void {
+  const template = menuTemplate(process.platform, options.links ?? HELP_LINKS, options.logger);
+  Menu.setApplicationMenu(Menu.buildFromTemplate(template));
 }

@@ -44,7 +44,7 @@ describe('menuTemplate', () => {
   });
 
   it('installs the menu as the application menu', () => {
-    setupMenu(links);
+    setupMenu({ links });
     const template = vi.mocked(Menu.buildFromTemplate).mock.calls[0]![0] as Array<{ role: string }>;
     expect(template.map((item) => item.role)).toEqual(
       menuTemplate(process.platform, links).map((item) => item.role),
