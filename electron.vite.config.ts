@@ -13,7 +13,9 @@ export default defineConfig({
   preload: {
     build: {
       outDir: 'out/preload',
-      // A sandboxed preload must be CommonJS.
+      // A sandboxed preload must be CommonJS and can require nothing but electron: the contract
+      // (and zod under it) is bundled in.
+      externalizeDeps: false,
       rollupOptions: {
         input: { index: resolve('main/electron/preload.ts') },
         output: { format: 'cjs', entryFileNames: '[name].cjs' },

@@ -7,6 +7,9 @@ export default defineConfig({
     environment: 'node',
     testTimeout: 20_000,
     hookTimeout: 20_000,
+    // electron-store imports electron itself: processed by Vite, it gets vi.mock('electron')
+    // instead of the real package (which would try to download Electron's binary).
+    server: { deps: { inline: ['electron-store'] } },
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.{ts,tsx}'] } },
       {

@@ -1,30 +1,79 @@
 import { join } from 'node:path';
-import { app, BrowserWindow, shell } from 'electron';
+import { app, dialog, type BrowserWindow } from 'electron';
+import { consoleLogger } from '../core/logger.ts';
+import { desktopHostActions } from './host-actions.ts';
+import { setupAppService, type OpenService } from './setup-app-service.ts';
+import { setupIpc } from './setup-ipc.ts';
+import { setupKeyStorage } from './setup-key-storage.ts';
+import { setupLifecycle } from './setup-lifecycle.ts';
+import { setupMenu } from './setup-menu.ts';
+import { setupNotifications } from './setup-notifications.ts';
+import { registerSchemes, setupProtocol } from './setup-protocol.ts';
+import { setupSecurity } from './setup-security.ts';
+import { setupSettings } from './setup-settings.ts';
+import { setupSingleInstance } from './setup-single-instance.ts';
+import { setupTaskbar } from './setup-taskbar.ts';
+import { setupWindow } from './setup-window.ts';
+import { APP_INDEX_URL, rendererDevUrl } from './trusted-url.ts';
+import { fileWindowStateStore } from './window-state.ts';
 
-// The desktop shell stays thin: everything that does work lives in main/core.
-function createWindow(): void {
-  const window = new BrowserWindow({
-    width: 1280,
-    height: 820,
-    title: 'Atelier',
-    webPreferences: {
-      preload: join(import.meta.dirname, '../preload/index.cjs'),
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-    },
-  });
-  // Navigation away from the app and new windows are refused; https links open outside.
-  window.webContents.setWindowOpenHandler(({ url }) => {
-    if (url.startsWith('https://')) void shell.openExternal(url);
-    return { action: 'deny' };
-  });
-  window.webContents.on('will-navigate', (event) => event.preventDefault());
+// The desktop shell, in the order it starts. Everything that does work lives in main/core;
+// each setupX() is one concern of the shell (main/electron/setup-*.ts).
+const logger = consoleLogger;
+const devUrl = rendererDevUrl(app.isPackaged, process.env);
+const built = import.meta.dirname; // out/main: the preload and renderer are beside it
+let mainWindow: BrowserWindow | null = null;
 
-  const devUrl = process.env['ELECTRON_RENDERER_URL'];
-  if (devUrl) void window.loadURL(devUrl);
-  else void window.loadFile(join(import.meta.dirname, '../renderer/index.html'));
+/** The application service's factory, loaded once the app is ready. */
+const openService: OpenService = async (o) => {
+  const specifier: string = '../core/app/app-service.ts'; // TODO(issue 14): wire openAppService
+  const loaded = (await import(/* @vite-ignore */ specifier)) as { openAppService: OpenService };
+  return loaded.openAppService(o);
+};
+
+async function start(): Promise<void> {
+  setupSecurity({ devUrl, logger });
+  const settings = setupSettings();
+  const keys = setupKeyStorage(logger);
+  const host = desktopHostActions();
+  const service = await setupAppService({ openService, settings, keys, host, logger });
+  setupLifecycle(service, logger);
+  setupProtocol({
+    rendererDir: join(built, '../renderer'),
+    libraryDir: () => service.libraryDir(),
+    logger,
+  });
+  setupIpc({
+    app: service,
+    window: () => mainWindow,
+    devUrl,
+    logger,
+    checkOutput: !app.isPackaged,
+  });
+  const win = setupWindow({
+    url: devUrl ?? APP_INDEX_URL,
+    preload: join(built, '../preload/index.cjs'),
+    stateStore: fileWindowStateStore(join(app.getPath('userData'), 'window-state.json')),
+    logger,
+  });
+  mainWindow = win;
+  win.on('closed', () => (mainWindow = null));
+  setupMenu({ logger });
+  setupNotifications({ events: service.events, settings, onClick: () => win.show() });
+  setupTaskbar(service.events, win);
+  // another Atelier running this data folder's queue is no reason to stop: the UI still shows it
+  await service
+    .startEngine()
+    .catch((error: unknown) => logger.error('the queue did not start', error));
 }
 
-void app.whenReady().then(createWindow);
-app.on('window-all-closed', () => app.quit());
+function fatal(error: unknown): void {
+  logger.error('Atelier could not start', error);
+  const detail = error instanceof Error ? error.message : String(error);
+  dialog.showErrorBox('Atelier could not start', detail);
+  app.quit();
+}
+
+registerSchemes();
+if (setupSingleInstance(() => mainWindow)) void app.whenReady().then(start).catch(fatal);
+else app.quit();

@@ -1,0 +1,106 @@
+import { pathToFileURL } from 'node:url';
+import { net, protocol } from 'electron';
+import { resolveMediaPath, type MediaKind } from '../core/library/media-path.ts';
+import type { Logger } from '../core/logger.ts';
+import { resolveRendererFile } from './renderer-files.ts';
+import { CONTENT_SECURITY_POLICY } from './setup-security.ts';
+import { APP_HOST, APP_SCHEME } from './trusted-url.ts';
+
+/** The hosts of `atelier://` that serve the library's files, and which file of an image each. */
+const MEDIA_HOSTS: Record<string, MediaKind> = { media: 'image', thumbs: 'thumb' };
+
+/**
+ * `atelier:` as a standard, secure scheme (origins, relative URLs, fetch and streamed video
+ * work as on https). Electron requires this before the app is ready.
+ */
+export function registerSchemes(): void {
+  protocol.registerSchemesAsPrivileged([
+    {
+      scheme: APP_SCHEME,
+      privileges: { standard: true, secure: true, supportFetchAPI: true, stream: true },
+    },
+  ]);
+}
+
+export interface ProtocolOptions {
+  /** The built renderer (out/renderer). */
+  rendererDir: string;
+  /** The library folder now: it can change in Settings. */
+  libraryDir: () => string;
+  logger?: Logger;
+}
+
+/**
+ * What `atelier://` answers: `app/…` the renderer's files (with the CSP), `media/…` and
+ * `thumbs/…` images and thumbnails from inside the library only (media-path.ts refuses `..`,
+ * encoded separators, absolute paths and symlinks out), anything else 404.
+ */
+export function atelierProtocolHandler(
+  options: ProtocolOptions,
+): (request: Request) => Promise<Response> {
+  return async (request) => {
+    if (request.method !== 'GET') return plain(405, 'Only GET is served here.');
+    let url: URL;
+    try {
+      url = new URL(request.url);
+    } catch {
+      return notFound();
+    }
+    if (url.host === APP_HOST) {
+      const file = await resolveRendererFile(options.rendererDir, url.pathname);
+      return file
+        ? serveFile(file, request, { 'Content-Security-Policy': CONTENT_SECURITY_POLICY })
+        : notFound();
+    }
+    const kind = Object.hasOwn(MEDIA_HOSTS, url.host) ? MEDIA_HOSTS[url.host] : undefined;
+    if (kind) {
+      // the raw, still-encoded path: decoding first would let %2f become a separator
+      const file = await resolveMediaPath(options.libraryDir(), url.pathname, kind);
+      return file ? serveFile(file, request, { 'Cache-Control': 'no-cache' }) : notFound();
+    }
+    return notFound();
+  };
+}
+
+export function setupProtocol(options: ProtocolOptions): void {
+  const handler = atelierProtocolHandler(options);
+  protocol.handle(APP_SCHEME, async (request) => {
+    try {
+      return await handler(request);
+    } catch (error) {
+      options.logger?.error('the atelier: protocol failed to answer a request', error);
+      return plain(500, 'Atelier could not read this file.');
+    }
+  });
+}
+
+async function serveFile(
+  path: string,
+  request: Request,
+  extra: Record<string, string>,
+): Promise<Response> {
+  const range = request.headers.get('range');
+  const response = await net.fetch(
+    pathToFileURL(path).href,
+    range ? { headers: { range } } : undefined,
+  );
+  const headers = new Headers(response.headers);
+  headers.set('X-Content-Type-Options', 'nosniff');
+  for (const [name, value] of Object.entries(extra)) headers.set(name, value);
+  return new Response(response.body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers,
+  });
+}
+
+function notFound(): Response {
+  return plain(404, 'Not found.');
+}
+
+function plain(status: number, text: string): Response {
+  return new Response(text, {
+    status,
+    headers: { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' },
+  });
+}

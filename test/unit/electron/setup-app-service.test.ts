@@ -1,0 +1,76 @@
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { mockState, resetElectronMock } from '../../support/electron-mock.ts';
+import { MemoryKeyProvider } from '../../../main/core/app/key.ts';
+import { silentLogger } from '../../../main/core/logger.ts';
+import {
+  desktopPaths,
+  setupAppService,
+  startDemoGateway,
+  type DesktopService,
+  type OpenService,
+} from '../../../main/electron/setup-app-service.ts';
+
+vi.mock('electron', () => import('../../support/electron-mock.ts'));
+
+describe('setupAppService', () => {
+  beforeEach(() => {
+    resetElectronMock();
+    mockState.paths = {
+      userData: '/home/p/.config/Atelier',
+      pictures: '/home/p/Pictures',
+      home: '/home/p',
+    };
+  });
+
+  it('keeps data in user data and the library in Pictures', () => {
+    expect(desktopPaths()).toEqual({
+      dataDir: join('/home/p/.config/Atelier', 'data'),
+      defaultLibraryDir: join('/home/p/Pictures', 'Atelier'),
+    });
+  });
+
+  it('falls back to ~/Pictures where the system names no pictures folder', () => {
+    delete mockState.paths['pictures'];
+    expect(desktopPaths().defaultLibraryDir).toBe(join('/home/p', 'Pictures', 'Atelier'));
+  });
+
+  it('opens the injected service with the desktop’s places, key, settings and actions', async () => {
+    const service = { startEngine: vi.fn() } as unknown as DesktopService;
+    const openService = vi.fn<OpenService>(async () => service);
+    const keys = new MemoryKeyProvider({});
+    const settings = { read: vi.fn(), write: vi.fn(), recovered: null };
+    const host = { reveal: vi.fn() };
+    const opened = await setupAppService({
+      openService,
+      settings,
+      keys,
+      host,
+      logger: silentLogger,
+    });
+    expect(opened).toBe(service);
+    expect(openService).toHaveBeenCalledWith({
+      ...desktopPaths(),
+      settings,
+      keys,
+      host,
+      logger: silentLogger,
+      startDemoGateway,
+    });
+  });
+
+  it('starts the demo gateway on loopback and closes it', async () => {
+    const gateway = await startDemoGateway();
+    try {
+      expect(new URL(gateway.url).hostname).toBe('127.0.0.1');
+      expect(gateway.key).toMatch(/^sk-/);
+      const models = await fetch(`${gateway.url}/v1/models`, {
+        headers: { authorization: `Bearer ${gateway.key}` },
+      });
+      expect(models.status).toBe(200);
+      await models.arrayBuffer();
+    } finally {
+      await gateway.close();
+    }
+  });
+});
