@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { app, dialog, type BrowserWindow } from 'electron';
+import { openAppService } from '../core/app/app-service.ts';
 import { consoleLogger } from '../core/logger.ts';
 import { desktopHostActions } from './host-actions.ts';
 import { setupAppService, type OpenService } from './setup-app-service.ts';
@@ -24,12 +25,9 @@ const devUrl = rendererDevUrl(app.isPackaged, process.env);
 const built = import.meta.dirname; // out/main: the preload and renderer are beside it
 let mainWindow: BrowserWindow | null = null;
 
-/** The application service's factory, loaded once the app is ready. */
-const openService: OpenService = async (o) => {
-  const specifier: string = '../core/app/app-service.ts'; // TODO(issue 14): wire openAppService
-  const loaded = (await import(/* @vite-ignore */ specifier)) as { openAppService: OpenService };
-  return loaded.openAppService(o);
-};
+/** The application service, opened once the app is ready, with the desktop's abilities. */
+const openService: OpenService = ({ host, ...o }) =>
+  openAppService({ ...o, host: 'desktop', version: app.getVersion(), actions: host });
 
 async function start(): Promise<void> {
   setupSecurity({ devUrl, logger });
@@ -63,7 +61,7 @@ async function start(): Promise<void> {
   setupTaskbar(service.events, win);
   // another Atelier running this data folder's queue is no reason to stop: the UI still shows it
   await service
-    .startEngine()
+    .startQueue()
     .catch((error: unknown) => logger.error('the queue did not start', error));
 }
 

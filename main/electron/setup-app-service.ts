@@ -7,7 +7,7 @@ import type { Logger } from '../core/logger.ts';
 
 /** The service as the desktop runs it: served over IPC, and its engine started at launch. */
 export interface DesktopService extends ServedApp {
-  startEngine(): Promise<void>;
+  startQueue(): Promise<void>;
 }
 
 export interface DemoGateway {

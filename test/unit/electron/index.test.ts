@@ -14,7 +14,7 @@ const service = {
   libraryDir: () => '/library',
   toApiError: () => ({ code: 'internal' as const, message: 'x' }),
   close: vi.fn(async () => {}),
-  startEngine: vi.fn(async () => {}),
+  startQueue: vi.fn(async () => {}),
 };
 const setupAppService = vi.fn(async () => service);
 vi.mock('../../../main/electron/setup-app-service.ts', () => ({ setupAppService }));
@@ -48,7 +48,7 @@ describe('main/electron/index.ts', () => {
 
   it('registers the scheme before ready, then sets up the shell and starts the queue', async () => {
     const mock = await boot(() => {});
-    await vi.waitFor(() => expect(service.startEngine).toHaveBeenCalled());
+    await vi.waitFor(() => expect(service.startQueue).toHaveBeenCalled());
     const registered = mock.protocol.registerSchemesAsPrivileged.mock.invocationCallOrder[0]!;
     expect(registered).toBeLessThan(mock.app.whenReady.mock.invocationCallOrder[0]!);
     expect(setupAppService).toHaveBeenCalledTimes(1);

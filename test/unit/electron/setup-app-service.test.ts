@@ -36,7 +36,7 @@ describe('setupAppService', () => {
   });
 
   it('opens the injected service with the desktop’s places, key, settings and actions', async () => {
-    const service = { startEngine: vi.fn() } as unknown as DesktopService;
+    const service = { startQueue: vi.fn() } as unknown as DesktopService;
     const openService = vi.fn<OpenService>(async () => service);
     const keys = new MemoryKeyProvider({});
     const settings = { read: vi.fn(), write: vi.fn(), recovered: null };
