@@ -4,6 +4,7 @@ import { useAppStore } from '../store/react.ts';
 /** What the frame says at all times: demo mode, a recovered settings file, a failed call. */
 export function Notices() {
   const demo = useAppStore(selectDemoNotice);
+  const host = useAppStore((s) => s.info?.host ?? null);
   const notice = useAppStore(selectNotice);
   const recovered = useAppStore((s) => s.info?.recoveredSettings ?? null);
   const errors = useAppStore((s) =>
@@ -13,7 +14,7 @@ export function Notices() {
     <>
       {demo && (
         <p className="notice notice-demo" role="note" aria-label="Demo mode">
-          {demo}
+          <strong>{demo}</strong> {DEMO_WAY_OUT[host ?? 'web']}
         </p>
       )}
       {notice && (
@@ -35,3 +36,10 @@ export function Notices() {
     </>
   );
 }
+
+/** How to leave demo mode, where the person is. */
+const DEMO_WAY_OUT = {
+  desktop: 'To use your gateway, set it and its key in Settings.',
+  web: 'To use your gateway, set it and its key in Settings, or start with atelier ui --gateway URL.',
+  cli: 'To use your gateway, run with --gateway URL and ATELIER_API_KEY.',
+} as const;

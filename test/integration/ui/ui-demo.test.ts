@@ -1,0 +1,110 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureRendererBuilt, startUi, type RunningUi } from '../../support/atelier-ui.ts';
+import { launchChromium } from '../../support/browser.ts';
+
+const SCREENSHOTS = path.resolve(import.meta.dirname, '../../../test-results/screenshots');
+let dir: string;
+let ui: RunningUi;
+let browser: Browser;
+
+beforeAll(async () => {
+  await ensureRendererBuilt();
+  dir = mkdtempSync(path.join(os.tmpdir(), 'atelier-ui-'));
+  ui = await startUi([
+    '--demo',
+    '--no-open',
+    '--data',
+    path.join(dir, 'data'),
+    '--out',
+    path.join(dir, 'library'),
+  ]);
+  browser = await launchChromium();
+  mkdirSync(SCREENSHOTS, { recursive: true });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await ui?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Calls the contract from inside the page, as the app itself does (cookie and all). */
+function call(page: Page, area: string, method: string, input: unknown) {
+  return page.evaluate(
+    async ([area, method, input]) => {
+      const response = await fetch(`/api/${area}/${method}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(input),
+      });
+      return response.json() as Promise<{ ok: boolean; value?: unknown }>;
+    },
+    [area, method, input] as const,
+  );
+}
+
+describe('atelier ui --demo', () => {
+  it('prints exactly one line on stdout: the address with its token', () => {
+    expect(ui.stdout()).toMatch(
+      /^Atelier is running at http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{43}\n$/,
+    );
+    expect(ui.stderr()).toContain('Demo mode: images come from the built-in simulator');
+  });
+
+  it('opens in the browser, runs a batch and shows it finished, in light and dark', async () => {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const context = await browser.newContext({
+        colorScheme,
+        viewport: { width: 1100, height: 720 },
+      });
+      const page = await context.newPage();
+      const problems: string[] = [];
+      page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+      page.on('pageerror', (e) => problems.push(e.message));
+      await page.goto(ui.url);
+      expect(new URL(page.url()).search).toBe(''); // the token left the address bar
+      await expect.poll(() => page.getByRole('note', { name: 'Demo mode' }).isVisible()).toBe(true);
+      await expect.poll(() => page.getByRole('heading', { name: 'Queue' }).isVisible()).toBe(true);
+
+      const name = `harbour ${colorScheme}`;
+      const created = await call(page, 'batches', 'create', {
+        name,
+        source: {
+          kind: 'rows',
+          rows: Array.from({ length: 20 }, (_, i) => ({
+            prompt: `a quiet harbour, study ${i + 1}`,
+          })),
+        },
+        defaults: { model: 'flux-schnell', size: '256x256' },
+      });
+      expect(created.ok).toBe(true);
+      const row = page.getByRole('row', { name: new RegExp(name) });
+      await expect.poll(() => row.textContent(), { timeout: 30_000 }).toContain('Finished');
+      expect(await row.textContent()).toContain('20 / 20');
+      await expect
+        .poll(() => page.getByRole('list', { name: 'Finished batches' }).textContent())
+        .toContain(name);
+      await page.screenshot({
+        path: path.join(SCREENSHOTS, `ui-demo-${colorScheme}.png`),
+        fullPage: true,
+      });
+      expect(problems).toEqual([]);
+      await context.close();
+    }
+  }, 120_000);
+
+  it('refuses a request without the token, and stops cleanly on Ctrl+C', async () => {
+    const origin = new URL(ui.url).origin;
+    const refused = await fetch(`${origin}/api/app/info`, {
+      method: 'POST',
+      body: '{}',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(refused.status).toBe(401);
+    expect(await ui.stop()).toBe(0);
+  }, 60_000);
+});

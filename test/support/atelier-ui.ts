@@ -1,0 +1,59 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import react from '@vitejs/plugin-react';
+import { build } from 'vite';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const RENDERER_OUT = join(ROOT, 'out', 'renderer');
+
+/** `atelier ui` serves out/renderer: built here when `npm run build` has not run yet. */
+export async function ensureRendererBuilt(): Promise<void> {
+  if (existsSync(join(RENDERER_OUT, 'index.html'))) return;
+  await build({
+    root: join(ROOT, 'renderer'),
+    plugins: [react()],
+    logLevel: 'warn',
+    build: { outDir: RENDERER_OUT, emptyOutDir: true },
+  });
+}
+
+export interface RunningUi {
+  url: string;
+  child: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  /** SIGINT, as Ctrl+C; resolves with the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** `atelier ui` in a child process, as a person starts it; resolves once it prints its address. */
+export async function startUi(args: string[], env: NodeJS.ProcessEnv = {}): Promise<RunningUi> {
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'atelier.js'), 'ui', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ATELIER_API_KEY: '', ...env },
+  });
+  let out = '';
+  let err = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+  const url = await new Promise<string>((ready, fail) => {
+    child.once('exit', (code) => fail(new Error(`atelier ui exited with ${code}: ${err}`)));
+    child.stdout!.on('data', () => {
+      const match = /Atelier is running at (\S+)\n/.exec(out);
+      if (match) ready(match[1]!);
+    });
+  });
+  return {
+    url,
+    child,
+    stdout: () => out,
+    stderr: () => err,
+    stop: () =>
+      new Promise((done) => {
+        if (child.exitCode !== null) return done(child.exitCode);
+        child.once('exit', (code) => done(code));
+        child.kill('SIGINT');
+      }),
+  };
+}
