@@ -1,5 +1,6 @@
 import type { FilePlacer } from '../library/file-placer.ts';
 import type { GatewayClient } from '../gateway/client.ts';
+import type { Logger } from '../logger.ts';
 import type { CompiledTemplate } from '../library/naming.ts';
 import type { Batch } from '../store/rows.ts';
 import type { Store } from '../store/store.ts';
@@ -26,6 +27,8 @@ export interface EngineContext {
   aimd: AdaptiveConcurrency;
   now: () => number;
   random: () => number;
+  /** Where background failures are said (a job that threw, a sidecar not written). */
+  log: Logger;
   /** Writes images whose bytes are in memory from its own thread. */
   placer: FilePlacer;
   /** Counters the summary reports. */

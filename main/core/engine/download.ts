@@ -395,5 +395,5 @@ async function writeExtras(
     batchDir: join(ctx.libraryDir, batch.dirName),
     foundInPlace,
   });
-  for (const failure of failures) console.warn(`atelier: ${failure.message}`);
+  for (const failure of failures) ctx.log.warn(failure.message);
 }

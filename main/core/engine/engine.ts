@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { GatewayClient } from '../gateway/client.ts';
+import { consoleLogger, type Logger } from '../logger.ts';
 import { FilePlacer } from '../library/file-placer.ts';
 import { checkLibraryFolder } from '../library/library-folder.ts';
 import { compileTemplate, DEFAULT_TEMPLATE } from '../library/naming.ts';
@@ -61,6 +62,8 @@ export interface EngineOptions {
   progressIntervalMs?: number;
   now?: () => number;
   random?: () => number;
+  /** Where background failures are said; the console by default. */
+  logger?: Logger;
 }
 
 interface EngineEvents {
@@ -120,6 +123,7 @@ export class Engine extends EventEmitter<EngineEvents> {
       aimd,
       now,
       random: options.random ?? Math.random,
+      log: options.logger ?? consoleLogger,
       stats: { requestsSent: 0, imagesWritten: 0, bytesWritten: 0 },
       placer: new FilePlacer(),
       commit: (write) => this.scheduler.commitOutcome(write),
@@ -192,7 +196,7 @@ export class Engine extends EventEmitter<EngineEvents> {
       this.state = 'stopped';
       throw error;
     }
-    this.checkpoints = checkpointInBackground(this.store.db);
+    this.checkpoints = checkpointInBackground(this.store.db, { log: this.ctx.log });
     this.ctx.placer.prepare();
     await this.lease.sweepTempFiles(this.ctx.libraryDir);
     if (this.state !== 'new') return report; // stopped while sweeping

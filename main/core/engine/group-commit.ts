@@ -1,5 +1,6 @@
 import { storeDiskProblem } from '../store/store-errors.ts';
 import type { WriteScopes } from '../store/transaction.ts';
+import { consoleLogger, type Logger } from '../logger.ts';
 
 /**
  * One write of a group. It may return a function to run right after its commit, before
@@ -37,11 +38,13 @@ export class GroupCommit {
   private readonly scopes: WriteScopes;
   private readonly lazyDelayMs: number;
   private readonly maxBatch: number;
+  private readonly log: Logger;
 
-  constructor(scopes: WriteScopes, lazyDelayMs = 5, maxBatch = 256) {
+  constructor(scopes: WriteScopes, lazyDelayMs = 5, maxBatch = 256, hooks: { log?: Logger } = {}) {
     this.scopes = scopes;
     this.lazyDelayMs = lazyDelayMs;
     this.maxBatch = maxBatch;
+    this.log = hooks.log ?? consoleLogger;
   }
 
   /** Resolves once the write is committed; rejects with its own error if it failed. */
@@ -105,17 +108,17 @@ export class GroupCommit {
     }
     writes.forEach(({ resolve, reject }, i) => {
       if (failed.has(i)) return reject(failed.get(i));
-      runAfterCommit(after[i]);
+      this.runAfterCommit(after[i]);
       resolve();
     });
   }
-}
 
-function runAfterCommit(after: (() => void) | void): void {
-  try {
-    after?.();
-  } catch (error) {
-    // What was committed stays committed; the caller's own code failed after it.
-    console.error('atelier: work after a commit failed:', error);
+  private runAfterCommit(after: (() => void) | void): void {
+    try {
+      after?.();
+    } catch (error) {
+      // What was committed stays committed; the caller's own code failed after it.
+      this.log.error('work after a commit failed:', error);
+    }
   }
 }

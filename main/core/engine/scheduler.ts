@@ -81,7 +81,7 @@ export class Scheduler {
     this.rate = options.rate;
     this.throttle = options.throttle;
     this.requests.concurrency = this.ctx.aimd.limit;
-    this.writes = new GroupCommit(writeScopes(this.store.db), 5);
+    this.writes = new GroupCommit(writeScopes(this.store.db), 5, 256, { log: this.ctx.log });
   }
 
   /** Requests in flight now. */
@@ -183,7 +183,7 @@ export class Scheduler {
         if (this.storeFailed(error)) return;
         // A refused write (the database locked, a full disk) must not end the process with
         // work in flight: log it and try again shortly.
-        console.error('atelier: the scheduler could not claim work:', error);
+        this.ctx.log.error('the scheduler could not claim work:', error);
         if (this.phase() === 'running') this.wakeAt(this.ctx.now() + 1000);
       });
   }
@@ -257,7 +257,7 @@ export class Scheduler {
         if (this.storeFailed(error)) return;
         // (a newer attempt of the same job may already run: see below)
         if (this.running.get(job.id) === controller) this.failUnexpectedly(job, error);
-        else console.error(`atelier: job ${job.id}'s previous attempt failed unexpectedly:`, error);
+        else this.ctx.log.error(`job ${job.id}'s previous attempt failed unexpectedly:`, error);
       })
       .finally(() => {
         // A retry due at once can be claimed in the very commit of this attempt's outcome,
@@ -281,7 +281,7 @@ export class Scheduler {
       .catch((error: unknown) => {
         // The image stays downloading in the database: the next start resumes it.
         if (this.storeFailed(error)) return;
-        console.error(`atelier: download of image ${image.id} failed unexpectedly:`, error);
+        this.ctx.log.error(`download of image ${image.id} failed unexpectedly:`, error);
         this.store.images.markDownloadFailed(image.id, {
           code: 'internal',
           reason: `Unexpected error: ${(error as Error).message}`,
@@ -310,7 +310,7 @@ export class Scheduler {
     this.writes.add(write, { lazy: true }).catch((error: unknown) => {
       // The file is on disk; the next start adopts it (see download.ts).
       if (this.storeFailed(error)) return;
-      console.error('atelier: could not record a written image:', error);
+      this.ctx.log.error('could not record a written image:', error);
     });
   }
 
@@ -393,7 +393,7 @@ export class Scheduler {
 
   /** A bug or an impossible answer: the job must not stay `running` forever. */
   private failUnexpectedly(job: Job, error: unknown): void {
-    console.error(`atelier: job ${job.id} failed unexpectedly:`, error);
+    this.ctx.log.error(`job ${job.id} failed unexpectedly:`, error);
     try {
       if (this.store.jobs.get(job.id)?.state !== 'running') return;
       // Its request may have left and been charged: only "retry anyway" may send it again.
@@ -406,7 +406,7 @@ export class Scheduler {
     } catch (failure) {
       // The database itself refused (full disk, locked): the job stays running and the
       // next start's recovery marks it uncertain.
-      console.error(`atelier: could not record job ${job.id}'s failure:`, failure);
+      this.ctx.log.error(`could not record job ${job.id}'s failure:`, failure);
     }
   }
 

@@ -1,6 +1,7 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { engineRig, jobsOf, type EngineRig } from '../../support/engine-harness.ts';
+import { captureLogger } from '../../support/capture-logger.ts';
 import { pollUntil } from '../../support/poll-until.ts';
 
 // The claim is the last write of a turn's commit, and its work starts the moment it commits.
@@ -29,25 +30,24 @@ describe('the claim and what follows its commit', () => {
   });
 
   it('claims again once a lock that refused a claim is gone', async () => {
-    rig = await engineRig({ start: false });
+    const { logger, lines } = captureLogger();
+    rig = await engineRig({ start: false, engine: { logger } });
     rig.store.db.pragma('busy_timeout = 50');
     await rig.engine.start();
     expect(await rig.engine.whenIdle()).toBe('done');
     // another process holds the write lock past the time-out: the next claim fails
     const other = new BetterSqlite3(rig.dbFile);
     other.prepare('BEGIN IMMEDIATE').run();
-    const errors: unknown[] = [];
-    const original = console.error;
-    console.error = (...args: unknown[]) => void errors.push(args);
+    const refused = () => lines.filter((line) => line.message.includes('could not claim work'));
     try {
       void rig.engine.whenIdle(); // any nudge: a claim is tried and refused
-      await pollUntil(() => errors.length > 0, 'a claim was refused');
+      await pollUntil(() => refused().length > 0, 'a claim was refused');
     } finally {
-      console.error = original;
       other.prepare('ROLLBACK').run();
       other.close();
     }
-    expect(errors.length).toBeGreaterThan(0);
+    expect(refused()[0]).toMatchObject({ level: 'error' });
+    expect(String(refused()[0]!.details[0])).toMatch(/locked|busy/i);
     const batch = rig.batch(3);
     expect(await rig.engine.whenIdle()).toBe('done');
     expect(rig.store.jobs.counts(batch.id)).toMatchObject({ succeeded: 3 });
