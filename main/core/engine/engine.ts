@@ -67,9 +67,12 @@ export interface EngineOptions {
 }
 
 interface EngineEvents {
+  /** At most every `progressIntervalMs`, after a commit: the counts it committed. */
   progress: [EngineProgress];
   paused: [{ reason: string; code: string | null }];
   idle: [IdleReason];
+  /** A transaction committed: what the store holds changed (read it there; no payload). */
+  committed: [];
 }
 
 /**
@@ -154,6 +157,7 @@ export class Engine extends EventEmitter<EngineEvents> {
       throttle: this.throttle,
       storeFailed,
       onIdle: (reason) => this.emit('idle', reason),
+      onCommit: () => this.committed(),
     });
     this.lease = new LeaseKeeper({
       store: this.store,
@@ -333,8 +337,17 @@ export class Engine extends EventEmitter<EngineEvents> {
     return this.controls.regenerateNotImages(scope);
   }
 
-  progress(): EngineProgress {
+  /**
+   * Commits the writes waiting for their turn's commit now (a few ms early), for a caller that
+   * needs exact counts at once (a summary written before the engine settles). The engine
+   * commits them by itself anyway; `progress()` reads what is committed.
+   */
+  flushWrites(): void {
     this.scheduler.flushWrites();
+  }
+
+  /** The queue as committed, and the pools as they are now. Reads only; changes nothing. */
+  progress(): EngineProgress {
     const now = this.ctx.now();
     const queue = this.store.queue.get();
     return {
@@ -352,6 +365,13 @@ export class Engine extends EventEmitter<EngineEvents> {
           : null,
       elapsedMs: now - this.startedAt,
     };
+  }
+
+  /** Every commit: `committed` at once, and a progress event reading it (throttled). */
+  private committed(): void {
+    this.emit('committed');
+    // (after the stop's last flush the caller may close the store: no late progress read)
+    if (this.state !== 'stopped') this.throttle.touch(this.ctx.now());
   }
 
   /**

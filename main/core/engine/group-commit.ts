@@ -39,12 +39,23 @@ export class GroupCommit {
   private readonly lazyDelayMs: number;
   private readonly maxBatch: number;
   private readonly log: Logger;
+  private readonly onCommit: (() => void) | undefined;
 
-  constructor(scopes: WriteScopes, lazyDelayMs = 5, maxBatch = 256, hooks: { log?: Logger } = {}) {
+  /**
+   * `hooks.onCommit` runs after each transaction that committed, once its writes' follow-ups
+   * ran: what a listener then reads is what was committed.
+   */
+  constructor(
+    scopes: WriteScopes,
+    lazyDelayMs = 5,
+    maxBatch = 256,
+    hooks: { log?: Logger; onCommit?: () => void } = {},
+  ) {
     this.scopes = scopes;
     this.lazyDelayMs = lazyDelayMs;
     this.maxBatch = maxBatch;
     this.log = hooks.log ?? consoleLogger;
+    this.onCommit = hooks.onCommit;
   }
 
   /** Resolves once the write is committed; rejects with its own error if it failed. */
@@ -61,10 +72,10 @@ export class GroupCommit {
     });
   }
 
-  /** Commits what waits now (before reporting, stopping or reading counts). */
+  /** Commits what waits now (before stopping, or for a caller that needs exact counts). */
   flush(): void {
-    // A write that asks for a flush (a progress report reading counts) must not commit the
-    // writes queued behind it inside this transaction: they get their own, already scheduled.
+    // A write (or a commit's listener) that asks for a flush must not commit the writes
+    // queued behind it inside this transaction: they get their own, already scheduled.
     if (this.flushing) return;
     if (this.immediate) clearImmediate(this.immediate);
     if (this.timer) clearTimeout(this.timer);
@@ -111,6 +122,7 @@ export class GroupCommit {
       this.runAfterCommit(after[i]);
       resolve();
     });
+    if (this.onCommit) this.runAfterCommit(this.onCommit);
   }
 
   private runAfterCommit(after: (() => void) | void): void {

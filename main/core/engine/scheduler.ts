@@ -33,6 +33,8 @@ export interface SchedulerOptions {
   storeFailed: (error: unknown) => boolean;
   /** Nothing is left to do now (emitted as the engine's `idle`). */
   onIdle: (reason: IdleReason) => void;
+  /** A transaction of the scheduler's writes committed (see GroupCommit). */
+  onCommit: () => void;
 }
 
 /**
@@ -81,7 +83,10 @@ export class Scheduler {
     this.rate = options.rate;
     this.throttle = options.throttle;
     this.requests.concurrency = this.ctx.aimd.limit;
-    this.writes = new GroupCommit(writeScopes(this.store.db), 5, 256, { log: this.ctx.log });
+    this.writes = new GroupCommit(writeScopes(this.store.db), 5, 256, {
+      log: this.ctx.log,
+      onCommit: options.onCommit,
+    });
   }
 
   /** Requests in flight now. */
@@ -152,7 +157,6 @@ export class Scheduler {
     // After stop the caller may close the store: a late pump (a task's finally, whenIdle)
     // must not read it, not even for a progress event.
     if (this.phase() === 'stopped') return this.resolveIdle('stopped');
-    this.throttle.touch(this.ctx.now());
     if (this.pumpQueued) return;
     this.pumpQueued = true;
     if (!this.downloadsOpen()) {

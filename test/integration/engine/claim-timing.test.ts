@@ -17,7 +17,7 @@ describe('the claim and what follows its commit', () => {
     rig = await engineRig({ start: false, engine: { concurrency: 1 } });
     const batch = rig.batch(2);
     await rig.engine.start(); // the first claim waits in this turn's group commit
-    rig.engine.progress(); // reading counts commits it, and the job starts at once
+    rig.engine.flushWrites(); // the claim commits now, and the job starts at once
     const [first, second] = jobsOf(rig.store, batch.id);
     expect(rig.store.jobs.get(first!.id)!.state).toBe('running');
     rig.engine.cancelJob(first!.id); // the same tick: its request is aborted, not sent later
@@ -27,6 +27,19 @@ describe('the claim and what follows its commit', () => {
     expect(rig.store.attempts.listForJob(first!.id).map((a) => a.outcome)).toEqual(['canceled']);
     await rig.gateway.idle();
     expect(rig.gateway.ledger.entries()).toHaveLength(1);
+  });
+
+  it('progress() only reads: a claim waiting for its commit stays uncommitted until flushWrites()', async () => {
+    rig = await engineRig({ start: false, engine: { concurrency: 1 } });
+    const batch = rig.batch(2);
+    await rig.engine.start(); // the first claim waits in this turn's group commit
+    const [first] = jobsOf(rig.store, batch.id);
+    expect(rig.engine.progress().jobs).toMatchObject({ queued: 2, running: 0 });
+    expect(rig.store.jobs.get(first!.id)!.state).toBe('queued');
+    rig.engine.flushWrites();
+    expect(rig.store.jobs.get(first!.id)!.state).toBe('running');
+    expect(rig.engine.progress().jobs).toMatchObject({ queued: 1, running: 1 });
+    expect(await rig.engine.whenIdle()).toBe('done');
   });
 
   it('claims again once a lock that refused a claim is gone', async () => {
