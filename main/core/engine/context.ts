@@ -6,7 +6,7 @@ import type { Batch } from '../store/rows.ts';
 import type { Store } from '../store/store.ts';
 import type { AdaptiveConcurrency } from './adaptive-concurrency.ts';
 import type { BackoffPolicy } from './backoff.ts';
-import type { PreparedDownload } from './download.ts';
+import type { ImageWritten, PreparedDownload } from './download.ts';
 import type { DownloadLimits } from './download-limits.ts';
 import type { UnrecordedAnswer } from './unrecorded-answers.ts';
 
@@ -63,6 +63,8 @@ export interface EngineContext {
    * the answer is kept in the library for the next start to record.
    */
   keepUnrecorded(answer: UnrecordedAnswer, error: unknown): Promise<void>;
+  /** An image is committed as done and its extras are written (the engine's `imageWritten`). */
+  imageWritten(event: ImageWritten): void;
 }
 
 /** The abort reason of work cut short because the engine stops (not a person's cancel). */

@@ -12,6 +12,7 @@ import { AdaptiveConcurrency } from './adaptive-concurrency.ts';
 import { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.ts';
 import { ENGINE_STOPPING, type EngineContext } from './context.ts';
 import { EngineControls } from './controls.ts';
+import type { ImageWritten } from './download.ts';
 import { downloadLimitsOf } from './download-limits.ts';
 import { LeaseKeeper, type StartReport } from './lease.ts';
 import { ProgressThrottle, type EngineProgress } from './progress.ts';
@@ -25,6 +26,7 @@ import {
 
 export { EngineBusyError, type StartReport } from './lease.ts';
 export type { IdleReason } from './scheduler.ts';
+export type { ImageWritten } from './download.ts';
 
 export interface EngineOptions {
   store: Store;
@@ -73,6 +75,8 @@ interface EngineEvents {
   idle: [IdleReason];
   /** A transaction committed: what the store holds changed (read it there; no payload). */
   committed: [];
+  /** An image is committed as done and its extras (sidecar, thumbnail) are on disk. */
+  imageWritten: [ImageWritten];
 }
 
 /**
@@ -139,6 +143,7 @@ export class Engine extends EventEmitter<EngineEvents> {
       pauseQueue: (reason, code) => this.controls.pause(reason, code),
       queuePaused: (reason, code) => this.controls.announcePause(reason, code),
       keepUnrecorded: (answer, error) => this.keepUnrecorded(answer, error),
+      imageWritten: (event) => this.emit('imageWritten', event),
     };
     this.throttle = new ProgressThrottle(options.progressIntervalMs ?? 100, () => {
       // Counting reads the database: not worth it when nobody listens.

@@ -310,12 +310,16 @@ export class Scheduler {
     this.downloadsReserved -= count;
   }
 
-  private markDone(write: () => void): void {
-    this.writes.add(write, { lazy: true }).catch((error: unknown) => {
-      // The file is on disk; the next start adopts it (see download.ts).
-      if (this.storeFailed(error)) return;
-      this.ctx.log.error('could not record a written image:', error);
-    });
+  private markDone(write: () => void): Promise<boolean> {
+    return this.writes.add(write, { lazy: true }).then(
+      () => true,
+      (error: unknown) => {
+        // The file is on disk; the next start adopts it (see download.ts).
+        if (!this.storeFailed(error))
+          this.ctx.log.error('could not record a written image:', error);
+        return false;
+      },
+    );
   }
 
   private lookup(image: Image): { job: Job; batch: Batch } {
