@@ -265,6 +265,14 @@ export class Engine extends EventEmitter<EngineEvents> {
     return this.scheduler.whenIdle();
   }
 
+  /**
+   * Something to do was written beside the engine (a new batch): claim it in this turn's
+   * commit, not at the next tick of the once-a-second safety net.
+   */
+  wake(): void {
+    this.scheduler.pump();
+  }
+
   /** Pauses the whole queue: requests in flight finish, nothing new starts. Persisted. */
   pause(reason = 'Paused.', code: string | null = 'manual'): void {
     this.controls.pause(reason, code);

@@ -1,5 +1,5 @@
 import BetterSqlite3 from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { engineRig, jobsOf, type EngineRig } from '../../support/engine-harness.ts';
 import { captureLogger } from '../../support/capture-logger.ts';
 import { pollUntil } from '../../support/poll-until.ts';
@@ -80,5 +80,31 @@ describe('the claim and what follows its commit', () => {
     const [job] = jobsOf(rig.store, batch.id);
     expect(job).toMatchObject({ state: 'failed', failureKind: 'empty-result', tries: 5 });
     expect(rig.store.attempts.listForJob(job!.id)).toHaveLength(5);
+  });
+});
+
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('wake', () => {
+  it('claims a batch inserted while the engine runs in that turn, without waiting for the ticker', async () => {
+    // The once-a-second ticker (the safety net) never fires here: only wake() starts the batch.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      rig = await engineRig();
+      expect(await rig.engine.whenIdle()).toBe('done');
+      const batch = rig.batch(3);
+      await nextTurn();
+      await nextTurn();
+      expect(rig.store.jobs.counts(batch.id)).toMatchObject({ queued: 3, running: 0 });
+      rig.engine.wake();
+      await nextTurn(); // the claim commits at the end of the turn wake() was called in
+      expect(rig.store.jobs.counts(batch.id)).toMatchObject({ queued: 0, running: 3 });
+      expect(await rig.engine.whenIdle()).toBe('done');
+      expect(rig.store.jobs.counts(batch.id)).toMatchObject({ succeeded: 3 });
+    } finally {
+      await rig?.close();
+      rig = null;
+      vi.useRealTimers();
+    }
   });
 });
