@@ -1,13 +1,39 @@
 import type { Job } from '../store/rows.ts';
+import type { AdaptiveConcurrency } from './adaptive-concurrency.ts';
+import { RequestRateLimit } from './rate-limit.ts';
 import type { StoreDiskError } from '../store/store-errors.ts';
 import type { Store } from '../store/store.ts';
 import { STOPS_THE_QUEUE } from './download.ts';
 import type { Scheduler } from './scheduler.ts';
 
+/** How fast the engine may go: what the person set, and the pool's size now. */
+export interface EngineLimits {
+  /** The most requests in flight the person allows. */
+  concurrency: number;
+  /** The pool's size now: the setting, or less while 429s keep it lower. */
+  current: number;
+  /** Requests started per minute at most; null: no cap. */
+  requestsPerMinute: number | null;
+}
+
+/** What setLimits changes; a field left out stays as it is. */
+export interface LimitChange {
+  concurrency?: number;
+  /** null removes the cap. */
+  requestsPerMinute?: number | null;
+}
+
 export interface EngineControlsOptions {
   store: Store;
   now: () => number;
   scheduler: Scheduler;
+  aimd: AdaptiveConcurrency;
+  /** The cap the engine started with (null: none). */
+  requestsPerMinute: number | null;
+  /** The download pool's size when the person set it; otherwise it follows the concurrency. */
+  downloadConcurrency: number | undefined;
+  /** Tells the listeners the limits changed (the engine's `limits` event). */
+  announceLimits: (limits: EngineLimits) => void;
   /** The disk's refusal that stopped the engine, if one did. */
   storeFailure: () => StoreDiskError | null;
   /** A disk that refuses writes stops the engine: true when `error` is one (see Engine). */
@@ -27,11 +53,19 @@ export class EngineControls {
   private readonly storeFailure: () => StoreDiskError | null;
   private readonly storeFailed: (error: unknown) => boolean;
   private readonly announcePaused: (event: { reason: string; code: string | null }) => void;
+  private readonly aimd: AdaptiveConcurrency;
+  private requestsPerMinute: number | null;
+  private readonly downloadConcurrency: number | undefined;
+  private readonly announceLimits: (limits: EngineLimits) => void;
 
   constructor(options: EngineControlsOptions) {
     this.store = options.store;
     this.now = options.now;
     this.scheduler = options.scheduler;
+    this.aimd = options.aimd;
+    this.requestsPerMinute = options.requestsPerMinute;
+    this.downloadConcurrency = options.downloadConcurrency;
+    this.announceLimits = options.announceLimits;
     this.storeFailure = options.storeFailure;
     this.storeFailed = options.storeFailed;
     this.announcePaused = options.announcePaused;
@@ -140,6 +174,45 @@ export class EngineControls {
     const count = this.store.images.retryFailedDownloads(this.now(), batchId);
     this.scheduler.pump();
     return count;
+  }
+
+  /**
+   * Changes how fast the queue runs, at once: a lower concurrency lets the requests in flight
+   * finish and starts none until fewer run; the download pool follows it (at least 8) unless
+   * its size was given; a new cap starts with a fresh allowance. Returns the limits now.
+   */
+  setLimits(change: LimitChange): EngineLimits {
+    const { concurrency, requestsPerMinute } = change;
+    if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency >= 1)) {
+      throw new RangeError(
+        `The concurrency must be a whole number of at least 1, not ${concurrency}.`,
+      );
+    }
+    // (checked before anything changes: a refused cap leaves the concurrency as it was too)
+    const rate =
+      requestsPerMinute === undefined || requestsPerMinute === null
+        ? null
+        : new RequestRateLimit(requestsPerMinute, this.now());
+    if (concurrency !== undefined) {
+      this.aimd.setMax(concurrency);
+      this.scheduler.setDownloadLimit(this.downloadConcurrency ?? Math.max(8, concurrency));
+    }
+    if (requestsPerMinute !== undefined) {
+      this.scheduler.setRate(rate);
+      this.requestsPerMinute = requestsPerMinute;
+    }
+    const limits = this.limits();
+    this.announceLimits(limits);
+    this.scheduler.pump();
+    return limits;
+  }
+
+  limits(): EngineLimits {
+    return {
+      concurrency: this.aimd.ceiling,
+      current: this.aimd.limit,
+      requestsPerMinute: this.requestsPerMinute,
+    };
   }
 
   /** A new job for the images a partial success did not return. */

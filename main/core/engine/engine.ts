@@ -11,7 +11,7 @@ import type { Store } from '../store/store.ts';
 import { AdaptiveConcurrency } from './adaptive-concurrency.ts';
 import { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.ts';
 import { ENGINE_STOPPING, type EngineContext } from './context.ts';
-import { EngineControls } from './controls.ts';
+import { EngineControls, type EngineLimits, type LimitChange } from './controls.ts';
 import type { ImageWritten } from './download.ts';
 import { downloadLimitsOf } from './download-limits.ts';
 import { LeaseKeeper, type StartReport } from './lease.ts';
@@ -25,6 +25,7 @@ import {
 } from './unrecorded-answers.ts';
 
 export { EngineBusyError, type StartReport } from './lease.ts';
+export type { EngineLimits, LimitChange } from './controls.ts';
 export type { IdleReason } from './scheduler.ts';
 export type { ImageWritten } from './download.ts';
 
@@ -77,6 +78,8 @@ interface EngineEvents {
   committed: [];
   /** An image is committed as done and its extras (sidecar, thumbnail) are on disk. */
   imageWritten: [ImageWritten];
+  /** setLimits changed them: the limits now. */
+  limits: [EngineLimits];
 }
 
 /**
@@ -174,6 +177,10 @@ export class Engine extends EventEmitter<EngineEvents> {
       store: this.store,
       now,
       scheduler: this.scheduler,
+      aimd,
+      requestsPerMinute: options.requestsPerMinute || null,
+      downloadConcurrency: options.downloadConcurrency,
+      announceLimits: (limits) => this.emit('limits', limits),
       storeFailure: () => this.storeFailure,
       storeFailed,
       announcePaused: (event) => this.emit('paused', event),
@@ -335,6 +342,19 @@ export class Engine extends EventEmitter<EngineEvents> {
    */
   retryDownloads(batchId?: number): number {
     return this.controls.retryDownloads(batchId);
+  }
+
+  /**
+   * Changes the concurrency and the requests-per-minute cap (null: none) while running; see
+   * EngineControls.setLimits. Emits `limits`; returns the limits now.
+   */
+  setLimits(change: LimitChange): EngineLimits {
+    return this.controls.setLimits(change);
+  }
+
+  /** The concurrency set, the pool's size now (lower after 429s), and the cap. */
+  limits(): EngineLimits {
+    return this.controls.limits();
   }
 
   /** A new job for the images a partial success did not return. */

@@ -49,8 +49,8 @@ export class Scheduler {
   private readonly onIdle: (reason: IdleReason) => void;
   private readonly requests = new PQueue({ concurrency: 1 });
   private readonly downloads: PQueue;
-  private readonly downloadLimit: number;
-  private readonly rate: RequestRateLimit | null;
+  private downloadLimit: number;
+  private rate: RequestRateLimit | null;
   private readonly running = new Map<number, AbortController>();
   private readonly downloading = new Map<number, AbortController>();
   /** A stop's grace is over (or it aborts): no download starts any more. */
@@ -101,6 +101,17 @@ export class Scheduler {
 
   jobsPerSecond(now: number, since: number): number {
     return this.finishRate.perSecond(now, since);
+  }
+
+  /** The most downloads at once, changed while running: it applies to the next claims. */
+  setDownloadLimit(limit: number): void {
+    this.downloadLimit = limit;
+    this.downloads.concurrency = limit;
+  }
+
+  /** The requests-per-minute cap, replaced (a fresh bucket) or removed (null). */
+  setRate(rate: RequestRateLimit | null): void {
+    this.rate = rate;
   }
 
   /** Commits what waits now (before reporting, stopping or reading counts). */
