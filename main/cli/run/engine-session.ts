@@ -298,6 +298,8 @@ function collectSummary(
   signal: StopSignal | null,
 ): RunSummary {
   const { store, batch } = options;
+  // a stop at once comes before the engine settles: the writes of this turn count too
+  engine.flushWrites();
   const progress = engine.progress();
   // (the engine's: a data folder that refuses writes could not record its pause)
   const paused = progress.paused ?? (outcome === 'paused' ? STOPPED : null);

@@ -99,8 +99,7 @@ export class AppService implements ServedApp {
         catalogue = loadCatalogue(options.dataDir);
       },
       controls: (): QueueControls => session.engine ?? storeControls,
-      // (releasing no job is a store no-op followed by a scheduler turn: the engine's wake)
-      wake: () => session.engine?.pauseJobs([], false),
+      wake: () => session.engine?.wake(),
       refreshSecrets: () => this.refreshSecrets(),
       restartQueue: () =>
         session.restart(

@@ -119,6 +119,7 @@ export class QueueSession {
     const { settings } = inputs;
     const engine = new Engine({
       responseFormat: connection.demo ? 'b64_json' : undefined,
+      logger: this.options.logger,
       ...this.options.engine,
       store: this.options.store,
       client: connection.client,
@@ -138,7 +139,7 @@ export class QueueSession {
       if (!this.problemNow) throw error;
       return;
     }
-    engine.on('progress', () => listener.committed());
+    engine.on('committed', () => listener.committed());
     engine.on('idle', () => listener.committed());
     engine.on('paused', (pause) => listener.paused(pause));
     this.engineNow = engine;

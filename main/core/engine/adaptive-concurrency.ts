@@ -48,6 +48,11 @@ export class AdaptiveConcurrency {
     return this.current;
   }
 
+  /** The configured maximum (the person's setting). */
+  get ceiling(): number {
+    return this.max;
+  }
+
   /**
    * Which limit a request is sent under: read it when the request leaves, and give it back
    * with its 429, so that refusals of requests sent before the last decrease count as the
@@ -67,10 +72,14 @@ export class AdaptiveConcurrency {
     return this.holdUntil;
   }
 
-  /** The person changed the concurrency setting. */
+  /**
+   * The person changed the concurrency setting. A pool at its maximum follows it at once, up
+   * or down; one that 429s lowered stays lower (below the new maximum) and grows back as usual.
+   */
   setMax(max: number): void {
+    const atMax = this.current >= this.max;
     this.max = Math.max(1, Math.floor(max));
-    this.current = Math.min(this.current, this.max);
+    this.current = atMax ? this.max : Math.min(this.current, this.max);
     if (this.current < this.min) this.current = Math.min(this.min, this.max);
   }
 

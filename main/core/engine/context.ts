@@ -1,12 +1,13 @@
 import type { PauseKind } from '../../../shared/jobs/pause.ts';
 import type { FilePlacer } from '../library/file-placer.ts';
 import type { GatewayClient } from '../gateway/client.ts';
+import type { Logger } from '../logger.ts';
 import type { CompiledTemplate } from '../library/naming.ts';
 import type { Batch } from '../store/rows.ts';
 import type { Store } from '../store/store.ts';
 import type { AdaptiveConcurrency } from './adaptive-concurrency.ts';
 import type { BackoffPolicy } from './backoff.ts';
-import type { PreparedDownload } from './download.ts';
+import type { ImageWritten, PreparedDownload } from './download.ts';
 import type { DownloadLimits } from './download-limits.ts';
 import type { UnrecordedAnswer } from './unrecorded-answers.ts';
 
@@ -27,6 +28,8 @@ export interface EngineContext {
   aimd: AdaptiveConcurrency;
   now: () => number;
   random: () => number;
+  /** Where background failures are said (a job that threw, a sidecar not written). */
+  log: Logger;
   /** Writes images whose bytes are in memory from its own thread. */
   placer: FilePlacer;
   /** Counters the summary reports. */
@@ -61,6 +64,8 @@ export interface EngineContext {
    * the answer is kept in the library for the next start to record.
    */
   keepUnrecorded(answer: UnrecordedAnswer, error: unknown): Promise<void>;
+  /** An image is committed as done and its extras are written (the engine's `imageWritten`). */
+  imageWritten(event: ImageWritten): void;
 }
 
 /** The abort reason of work cut short because the engine stops (not a person's cancel). */

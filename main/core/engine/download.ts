@@ -38,6 +38,20 @@ export const STOPS_THE_QUEUE: ReadonlySet<string> = new Set(['disk-full', 'unwri
 /** What the library says of bytes that are no usable image: the same bytes stay so. */
 const NOT_AN_IMAGE: ReadonlySet<string> = new Set(['wrong-format', 'corrupt', 'too-many-pixels']);
 
+/** An image committed as done, its extras (sidecar, thumbnail) written: a client may show it. */
+export interface ImageWritten {
+  imageId: number;
+  jobId: number;
+  batchId: number;
+  /** Where the file is, inside the library. */
+  relPath: string;
+  /** Its thumbnail was written (thumbnails are on, and making it did not fail). */
+  thumbnail: boolean;
+}
+
+/** Records an image's "done" in the next grouped commit; resolves to whether it committed. */
+export type MarkDone = (write: () => void) => Promise<boolean>;
+
 /** A claimed download with what it needs; stored bytes are read and named at claim time. */
 export interface PreparedDownload {
   image: Image;
@@ -83,7 +97,7 @@ export async function runDownload(
   ctx: EngineContext,
   prepared: PreparedDownload,
   signal: AbortSignal,
-  markDone: (write: () => void) => void,
+  markDone: MarkDone,
 ): Promise<void> {
   const { image, job, batch, payload } = prepared;
   try {
@@ -97,12 +111,13 @@ export async function runDownload(
       if (signal.aborted) return backToPending(ctx, image);
       return failDownload(ctx, image, source.failure);
     }
-    const relPath =
+    let relPath =
       payload?.relPath ?? image.relPath ?? reserveName(ctx, image, batch, job, source.format);
     const target = resolveInsideLibrary(ctx.libraryDir, relPath);
     if (job.kind === 'video') {
       const video = await writeVideo(source.body, target, { signal });
-      return recordDone(ctx, image, { ...video, width: 0, height: 0 }, markDone);
+      const committed = recordDone(ctx, image, { ...video, width: 0, height: 0 }, markDone);
+      return announceWritten(ctx, prepared, relPath, committed, false);
     }
     const metadata = metadataFor(batch, job, image.idx);
     const write = (path: string) =>
@@ -123,15 +138,12 @@ export async function runDownload(
         throw error;
       }
       ctx.store.images.releasePath(image.id, ctx.now());
-      written = await write(
-        resolveInsideLibrary(
-          ctx.libraryDir,
-          reserveName(ctx, image, batch, job, source.format, true),
-        ),
-      );
+      relPath = reserveName(ctx, image, batch, job, source.format, true);
+      written = await write(resolveInsideLibrary(ctx.libraryDir, relPath));
     }
-    recordDone(ctx, image, written, markDone);
-    await writeExtras(ctx, batch, metadata, written, written.alreadyPresent);
+    const committed = recordDone(ctx, image, written, markDone);
+    const thumbnail = await writeExtras(ctx, batch, metadata, written, written.alreadyPresent);
+    announceWritten(ctx, prepared, relPath, committed, thumbnail);
   } catch (error) {
     if (signal.aborted) return backToPending(ctx, image);
     if (!(error instanceof LibraryWriteError)) throw error;
@@ -163,9 +175,10 @@ function failWrite(ctx: EngineContext, image: Image, job: Job, error: LibraryWri
  */
 async function adoptFileInPlace(
   ctx: EngineContext,
-  { image, job, batch }: PreparedDownload,
-  markDone: (write: () => void) => void,
+  prepared: PreparedDownload,
+  markDone: MarkDone,
 ): Promise<boolean> {
+  const { image, job, batch } = prepared;
   const path = resolveInsideLibrary(ctx.libraryDir, image.relPath!);
   let bytes: Buffer;
   try {
@@ -177,7 +190,7 @@ async function adoptFileInPlace(
   if (job.kind === 'video') {
     // (a video gets no extras, written or adopted)
     const video = { format: 'mp4', width: 0, height: 0, bytes: bytes.length, sha256: sha256() };
-    recordDone(ctx, image, video, markDone);
+    announceWritten(ctx, prepared, image.relPath!, recordDone(ctx, image, video, markDone), false);
     return true;
   }
   const format = detectImageFormat(bytes);
@@ -196,8 +209,9 @@ async function adoptFileInPlace(
     bytes: bytes.length,
     sha256: sha256(),
   };
-  recordDone(ctx, image, file, markDone);
-  await writeExtras(ctx, batch, metadataFor(batch, job, image.idx), file, true);
+  const committed = recordDone(ctx, image, file, markDone);
+  const thumbnail = await writeExtras(ctx, batch, metadataFor(batch, job, image.idx), file, true);
+  announceWritten(ctx, prepared, image.relPath!, committed, thumbnail);
   return true;
 }
 
@@ -214,21 +228,46 @@ function backToPending(ctx: EngineContext, image: Image): void {
 
 /**
  * The file is fsynced and in place: its "done" mark joins the next grouped commit (a lost mark
- * only means the next run finds the file there and adopts it).
+ * only means the next run finds the file there and adopts it). Resolves once it committed.
  */
 function recordDone(
   ctx: EngineContext,
   image: Image,
   file: Omit<DownloadedFile, 'now'>,
-  markDone: (write: () => void) => void,
-): void {
+  markDone: MarkDone,
+): Promise<boolean> {
   const now = ctx.now();
   const { bytes, sha256, width, height, format } = file;
-  markDone(() =>
+  const committed = markDone(() =>
     ctx.store.images.markDone(image.id, { bytes, sha256, width, height, format, now }),
   );
   ctx.stats.imagesWritten++;
   ctx.stats.bytesWritten += bytes;
+  return committed;
+}
+
+/**
+ * Once the "done" mark commits (the extras are written already), tells the engine's listeners.
+ * Not awaited: the download's slot frees without waiting for the lazy commit.
+ */
+function announceWritten(
+  ctx: EngineContext,
+  { image, job }: PreparedDownload,
+  relPath: string,
+  committed: Promise<boolean>,
+  thumbnail: boolean,
+): void {
+  void committed.then((done) => {
+    if (done) {
+      ctx.imageWritten({
+        imageId: image.id,
+        jobId: job.id,
+        batchId: job.batchId,
+        relPath,
+        thumbnail,
+      });
+    }
+  });
 }
 
 type Source =
@@ -381,7 +420,8 @@ function settle(
 
 /**
  * Sidecar, manifest row, thumbnail: wanted, but never a reason to fail an image on disk.
- * `foundInPlace`: the file was there before this run (see writeImageExtras).
+ * `foundInPlace`: the file was there before this run (see writeImageExtras). Resolves to
+ * whether the thumbnail was written.
  */
 async function writeExtras(
   ctx: EngineContext,
@@ -389,11 +429,12 @@ async function writeExtras(
   metadata: ImageMetadata,
   file: ImageFileFacts,
   foundInPlace: boolean,
-): Promise<void> {
-  const failures = await writeImageExtras(file, metadata, {
+): Promise<boolean> {
+  const { failures, thumbnail } = await writeImageExtras(file, metadata, {
     wanted: ctx.output,
     batchDir: join(ctx.libraryDir, batch.dirName),
     foundInPlace,
   });
-  for (const failure of failures) console.warn(`atelier: ${failure.message}`);
+  for (const failure of failures) ctx.log.warn(failure.message);
+  return thumbnail;
 }

@@ -1,42 +1,34 @@
 import type { PauseKind } from '../../../shared/jobs/pause.ts';
 import { EventEmitter } from 'node:events';
-import { hostname } from 'node:os';
-import { join } from 'node:path';
-import { randomUUID } from 'node:crypto';
-import PQueue from 'p-queue';
 import type { GatewayClient } from '../gateway/client.ts';
-import { removeStaleTempFiles } from '../library/library-fs.ts';
+import { consoleLogger, type Logger } from '../logger.ts';
 import { FilePlacer } from '../library/file-placer.ts';
 import { checkLibraryFolder } from '../library/library-folder.ts';
 import { compileTemplate, DEFAULT_TEMPLATE } from '../library/naming.ts';
 import { checkpointInBackground, type BackgroundCheckpoints } from '../store/checkpointer.ts';
-import { recoverAfterCrash, type RecoveryReport } from '../store/recovery.ts';
-import { writeScopes } from '../store/transaction.ts';
-import type { Batch, Image, Job } from '../store/rows.ts';
-import { describeHolder, LEASE_STALE_AFTER_MS, processIsAlive } from '../store/runner-lease.ts';
+import type { Job } from '../store/rows.ts';
 import { StoreDiskError, storeDiskProblem } from '../store/store-errors.ts';
 import type { Store } from '../store/store.ts';
 import { AdaptiveConcurrency } from './adaptive-concurrency.ts';
 import { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.ts';
 import { ENGINE_STOPPING, type EngineContext } from './context.ts';
-import {
-  prepareDownload,
-  runDownload,
-  STOPS_THE_QUEUE,
-  type PreparedDownload,
-} from './download.ts';
+import { EngineControls, type EngineLimits, type LimitChange } from './controls.ts';
+import type { ImageWritten } from './download.ts';
 import { downloadLimitsOf } from './download-limits.ts';
-import { GroupCommit } from './group-commit.ts';
-import { runImageJob } from './image-job.ts';
-import { FinishRate, ProgressThrottle, type EngineProgress } from './progress.ts';
+import { LeaseKeeper, type StartReport } from './lease.ts';
+import { ProgressThrottle, type EngineProgress } from './progress.ts';
 import { RequestRateLimit } from './rate-limit.ts';
+import { Scheduler, type EnginePhase, type IdleReason } from './scheduler.ts';
 import {
   fetchLinkedBytes,
   keepUnrecordedAnswer,
-  recordUnrecordedAnswers,
   type UnrecordedAnswer,
 } from './unrecorded-answers.ts';
-import { runVideoJob } from './video-job.ts';
+
+export { EngineBusyError, type StartReport } from './lease.ts';
+export type { EngineLimits, LimitChange } from './controls.ts';
+export type { IdleReason } from './scheduler.ts';
+export type { ImageWritten } from './download.ts';
 
 export interface EngineOptions {
   store: Store;
@@ -74,76 +66,47 @@ export interface EngineOptions {
   progressIntervalMs?: number;
   now?: () => number;
   random?: () => number;
-}
-
-export type IdleReason = 'done' | 'paused' | 'stopped';
-
-/** What the start settled: a crash's leftovers, and the answers kept aside last time. */
-export interface StartReport extends RecoveryReport {
-  /** Answers the data folder could not record last time (see unrecorded-answers.ts), now recorded. */
-  answersRecorded: number;
-}
-
-/** What one turn's claim took: jobs now `running` (attempts open) and images `downloading`. */
-interface Claim {
-  jobs: Array<{ job: Job; attemptId: number | null }>;
-  downloads: PreparedDownload[];
-  /** Fewer jobs were runnable than slots were free. */
-  nothingToClaim: boolean;
+  /** Where background failures are said; the console by default. */
+  logger?: Logger;
 }
 
 interface EngineEvents {
+  /** At most every `progressIntervalMs`, after a commit: the counts it committed. */
   progress: [EngineProgress];
   paused: [{ reason: string; code: string | null; kind: PauseKind }];
   idle: [IdleReason];
+  /** A transaction committed: what the store holds changed (read it there; no payload). */
+  committed: [];
+  /** An image is committed as done and its extras (sidecar, thumbnail) are on disk. */
+  imageWritten: [ImageWritten];
+  /** setLimits changed them: the limits now. */
+  limits: [EngineLimits];
 }
-
-/** Another process holds this data folder's queue. */
-export class EngineBusyError extends Error {}
 
 /**
  * The durable queue. Jobs live in SQLite; the engine claims them only as pool slots free up
  * (never a whole batch in memory), runs them against the gateway, and writes results to disk
  * through a second pool for downloads. Every state change is a transaction in the store.
+ *
+ * This class is the facade: the scheduler fills the pools (scheduler.ts), the lease keeper
+ * holds the data folder's queue (lease.ts), the controls change it (controls.ts).
  */
 export class Engine extends EventEmitter<EngineEvents> {
   private readonly store: Store;
   private readonly ctx: EngineContext;
-  private readonly requests = new PQueue({ concurrency: 1 });
-  private readonly downloads: PQueue;
-  private readonly downloadLimit: number;
-  private readonly rate: RequestRateLimit | null;
-  private readonly running = new Map<number, AbortController>();
-  private readonly downloading = new Map<number, AbortController>();
+  private readonly scheduler: Scheduler;
+  private readonly lease: LeaseKeeper;
+  private readonly controls: EngineControls;
   private readonly stopGraceMs: number;
-  /** A stop's grace is over (or it aborts): no download starts any more. */
-  private downloadsClosed = false;
-  private readonly batchCache = new Map<number, Batch>();
-  private readonly finishRate = new FinishRate();
   private readonly throttle: ProgressThrottle;
-  /**
-   * Every write of a turn of the event loop in one commit: jobs' outcomes, the claims that
-   * refill the pools, and (lazily, a few ms later at most) the "done" marks of images
-   * already fsynced on disk.
-   */
-  private readonly writes: GroupCommit;
-  private readonly runnerId = randomUUID();
-  private ticker: NodeJS.Timeout | null = null;
   private checkpoints: BackgroundCheckpoints | null = null;
   private stopping: Promise<void> | null = null;
-  private wakeTimer: { at: number; timer: NodeJS.Timeout } | null = null;
-  private pumpQueued = false;
-  private state: 'new' | 'running' | 'draining' | 'stopped' = 'new';
+  private state: EnginePhase = 'new';
   /** stop({ abort }) is under way: requests in flight were aborted. */
   private aborting = false;
-  /** Download slots promised to images handed over in a write not yet committed. */
-  private downloadsReserved = 0;
-  /** Jobs whose outcome waits in the next commit: their request slots free with it. */
-  private finishing = 0;
   private startedAt = 0;
   /** The data folder's disk refused a write: the engine stops (see storeFailed). */
   private storeFailure: StoreDiskError | null = null;
-  private idleWaiters: Array<(reason: IdleReason) => void> = [];
 
   constructor(options: EngineOptions) {
     super();
@@ -152,15 +115,7 @@ export class Engine extends EventEmitter<EngineEvents> {
     this.store = options.store;
     // a bad template is refused before any work
     const template = compileTemplate(options.namingTemplate ?? DEFAULT_TEMPLATE);
-    // As many downloads at once as requests (at least 8): each write waits mostly on the disk
-    // (create, fsync), so a smaller pool falls behind the answers and holds the queue back.
-    this.downloadLimit = options.downloadConcurrency ?? Math.max(8, options.concurrency ?? 8);
-    this.downloads = new PQueue({ concurrency: this.downloadLimit });
-    this.rate = options.requestsPerMinute
-      ? new RequestRateLimit(options.requestsPerMinute, now())
-      : null;
     const aimd = new AdaptiveConcurrency({ max: options.concurrency ?? 8 });
-    this.requests.concurrency = aimd.limit;
     this.ctx = {
       store: options.store,
       client: options.client,
@@ -179,28 +134,57 @@ export class Engine extends EventEmitter<EngineEvents> {
       aimd,
       now,
       random: options.random ?? Math.random,
+      log: options.logger ?? consoleLogger,
       stats: { requestsSent: 0, imagesWritten: 0, bytesWritten: 0 },
       placer: new FilePlacer(),
-      commit: (write) => this.commitOutcome(write),
-      reserveDownloads: (count) => this.reserveDownloads(count),
-      startDownloads: (prepared, reserved) => {
-        this.downloadsReserved -= reserved;
-        for (const download of prepared) this.launchDownload(download);
-      },
-      releaseDownloads: (count) => {
-        this.downloadsReserved -= count;
-      },
-      batchOf: (batchId) => this.batchOf(batchId),
+      commit: (write) => this.scheduler.commitOutcome(write),
+      reserveDownloads: (count) => this.scheduler.reserveDownloads(count),
+      startDownloads: (prepared, reserved) => this.scheduler.startDownloads(prepared, reserved),
+      releaseDownloads: (count) => this.scheduler.releaseDownloads(count),
+      batchOf: (batchId) => this.scheduler.batchOf(batchId),
       pollingVideos: new Set(),
-      wakeAt: (at) => this.wakeAt(at),
-      pauseQueue: (reason, code, kind) => this.pause(reason, code, kind),
-      queuePaused: (reason, code, kind) => this.announcePause(reason, code, kind),
+      wakeAt: (at) => this.scheduler.wakeAt(at),
+      pauseQueue: (reason, code, kind) => this.controls.pause(reason, code, kind),
+      queuePaused: (reason, code, kind) => this.controls.announcePause(reason, code, kind),
       keepUnrecorded: (answer, error) => this.keepUnrecorded(answer, error),
+      imageWritten: (event) => this.emit('imageWritten', event),
     };
-    this.writes = new GroupCommit(writeScopes(this.store.db), 5);
     this.throttle = new ProgressThrottle(options.progressIntervalMs ?? 100, () => {
       // Counting reads the database: not worth it when nobody listens.
       if (this.listenerCount('progress') > 0) this.emit('progress', this.progress());
+    });
+    const storeFailed = (error: unknown) => this.storeFailed(error);
+    this.scheduler = new Scheduler({
+      ctx: this.ctx,
+      phase: () => this.state,
+      // As many downloads at once as requests (at least 8): each write waits mostly on the disk
+      // (create, fsync), so a smaller pool falls behind the answers and holds the queue back.
+      downloadLimit: options.downloadConcurrency ?? Math.max(8, options.concurrency ?? 8),
+      rate: options.requestsPerMinute
+        ? new RequestRateLimit(options.requestsPerMinute, now())
+        : null,
+      throttle: this.throttle,
+      storeFailed,
+      onIdle: (reason) => this.emit('idle', reason),
+      onCommit: () => this.committed(),
+    });
+    this.lease = new LeaseKeeper({
+      store: this.store,
+      now,
+      storeFailed,
+      hasFailed: () => this.storeFailure !== null,
+    });
+    this.controls = new EngineControls({
+      store: this.store,
+      now,
+      scheduler: this.scheduler,
+      aimd,
+      requestsPerMinute: options.requestsPerMinute || null,
+      downloadConcurrency: options.downloadConcurrency,
+      announceLimits: (limits) => this.emit('limits', limits),
+      storeFailure: () => this.storeFailure,
+      storeFailed,
+      announcePaused: (event) => this.emit('paused', event),
     });
   }
 
@@ -217,56 +201,26 @@ export class Engine extends EventEmitter<EngineEvents> {
     // and lost.
     checkLibraryFolder(this.ctx.libraryDir);
     const now = this.ctx.now();
-    const lease = { id: this.runnerId, pid: process.pid, host: hostname(), heartbeatAt: now };
-    let taken: ReturnType<Store['queue']['acquireRunner']>;
-    try {
-      taken = this.store.queue.acquireRunner(lease, {
-        staleAfterMs: LEASE_STALE_AFTER_MS,
-        isAlive: processIsAlive,
-      });
-    } catch (error) {
-      throw this.storeErrorOf(error);
-    }
-    if (!taken.acquired) throw new EngineBusyError(describeHolder(taken.holder, now));
-    let beats = 0;
-    // Every second: a safety net for wake-ups (a retry due while long jobs run); every
-    // fifth, the lease's heartbeat.
-    this.ticker = setInterval(() => {
-      if (++beats % 5 === 0 && !this.storeFailure && !this.heartbeat()) void this.stop();
-      this.pump();
-    }, 1_000);
-    this.ticker.unref();
-
+    this.lease.acquire(now);
+    this.lease.startTicker(
+      () => this.scheduler.pump(),
+      () => void this.stop(),
+    );
     let report: StartReport;
     try {
-      const answersRecorded = await recordUnrecordedAnswers(this.store, this.ctx.libraryDir, now);
-      report = { ...recoverAfterCrash(this.store, now), answersRecorded };
+      report = await this.lease.recoverOnStart(this.ctx.libraryDir, now);
     } catch (error) {
-      clearInterval(this.ticker);
       this.state = 'stopped';
-      try {
-        this.store.queue.releaseRunner(this.runnerId);
-      } catch {
-        // the disk refuses this too: the lease goes stale, and the next start takes it
-      }
-      throw this.storeErrorOf(error);
+      throw error;
     }
-    this.checkpoints = checkpointInBackground(this.store.db);
+    this.checkpoints = checkpointInBackground(this.store.db, { log: this.ctx.log });
     this.ctx.placer.prepare();
-    // Holding the lease, no other engine writes these folders: every temp file is a leftover,
-    // however recent (a restart right after a kill -9). Swept before any download starts.
-    await Promise.all(
-      this.store.batches.list().map((batch) =>
-        removeStaleTempFiles(join(this.ctx.libraryDir, batch.dirName), {
-          olderThanMs: 0,
-        }).catch(() => 0),
-      ),
-    );
+    await this.lease.sweepTempFiles(this.ctx.libraryDir);
     if (this.state !== 'new') return report; // stopped while sweeping
     this.state = 'running';
     this.startedAt = now;
-    for (const job of report.resumeVideo) this.launch(job, null);
-    this.pump();
+    for (const job of report.resumeVideo) this.scheduler.launch(job, null);
+    this.scheduler.pump();
     return report;
   }
 
@@ -284,8 +238,8 @@ export class Engine extends EventEmitter<EngineEvents> {
     // A second call may turn a graceful stop into an abort, never the reverse.
     if (options.abort && !this.aborting) {
       this.aborting = true;
-      for (const controller of this.running.values()) controller.abort(ENGINE_STOPPING);
-      this.closeDownloads();
+      this.scheduler.abortRequests();
+      this.scheduler.closeDownloads();
     }
     this.stopping ??= this.drainAndStop();
     return this.stopping;
@@ -293,99 +247,52 @@ export class Engine extends EventEmitter<EngineEvents> {
 
   private async drainAndStop(): Promise<void> {
     this.state = 'draining';
-    this.clearWake();
-    for (const id of this.ctx.pollingVideos) this.running.get(id)?.abort(ENGINE_STOPPING);
+    this.scheduler.clearWake();
+    for (const id of this.ctx.pollingVideos) this.scheduler.abortJob(id, ENGINE_STOPPING);
     // Requests first: the last answers may still hand their images to the download pool,
     // which gets a moment to write them before the rest wait, pending, for the next start.
-    await this.requests.onIdle();
+    await this.scheduler.requestsIdle();
     // (not when the database refuses writes: a download's done mark could not be kept)
-    if (!this.aborting && !this.storeFailure) await this.downloadsFinishedWithin(this.stopGraceMs);
-    this.closeDownloads();
-    await this.downloads.onIdle();
+    await this.scheduler.drainDownloads(
+      this.aborting || this.storeFailure ? null : this.stopGraceMs,
+    );
     await this.ctx.placer.close();
     this.state = 'stopped';
-    if (this.ticker) clearInterval(this.ticker);
+    this.lease.stopTicker();
     // Every outcome is committed before another process may take the queue.
-    this.writes.flush();
+    this.scheduler.flushWrites();
     await this.checkpoints?.stop();
-    try {
-      this.store.queue.releaseRunner(this.runnerId);
-    } catch (error) {
-      // a disk that refuses writes keeps the lease: it goes stale with this process
-      if (!storeDiskProblem(error)) throw error;
-    }
+    this.lease.release();
     this.throttle.flush();
     this.throttle.stop();
-    this.settleIdle('stopped');
-  }
-
-  /** Resolves once no download runs and none waits to be claimed now, or after `ms`. */
-  private async downloadsFinishedWithin(ms: number): Promise<void> {
-    // real time, whatever clock the engine was given: this waits on real downloads
-    let late = false;
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<void>((resolve) => {
-      timer = setTimeout(() => {
-        late = true;
-        resolve();
-      }, ms);
-    });
-    const settled = (async () => {
-      while (!late) {
-        await this.downloads.onIdle();
-        // outcomes and done marks committed, then one more claim for what they handed over
-        this.writes.flush();
-        this.pump();
-        await new Promise((resolve) => setImmediate(resolve));
-        if (this.downloading.size + this.downloadsReserved === 0 && !this.pumpQueued) return;
-      }
-    })();
-    await Promise.race([settled, deadline]);
-    clearTimeout(timer);
-  }
-
-  private closeDownloads(): void {
-    this.downloadsClosed = true;
-    for (const controller of this.downloading.values()) controller.abort(ENGINE_STOPPING);
+    this.scheduler.settleIdle('stopped');
   }
 
   /** Resolves when nothing is left to do now: all done, the queue paused, or stopped. */
   whenIdle(): Promise<IdleReason> {
-    return new Promise((resolve) => {
-      this.idleWaiters.push(resolve);
-      this.pump();
-    });
+    return this.scheduler.whenIdle();
+  }
+
+  /**
+   * Something to do was written beside the engine (a new batch): claim it in this turn's
+   * commit, not at the next tick of the once-a-second safety net.
+   */
+  wake(): void {
+    this.scheduler.pump();
   }
 
   /** Pauses the whole queue: requests in flight finish, nothing new starts. Persisted. */
   pause(reason = 'Paused.', code: string | null = 'manual', kind: PauseKind = 'manual'): void {
-    if (this.storeFailure || this.store.queue.get().paused) return this.pump();
-    try {
-      this.store.queue.pause(reason, this.ctx.now(), code, kind);
-    } catch (error) {
-      // (stopping already, and saying why: a disk that refuses writes cannot record a pause)
-      if (this.storeFailed(error)) return;
-      throw error;
-    }
-    this.announcePause(reason, code, kind);
-  }
-
-  private announcePause(reason: string, code: string | null, kind: PauseKind): void {
-    this.emit('paused', { reason, code, kind });
-    this.pump();
+    this.controls.pause(reason, code, kind);
   }
 
   /** Lifts the pause; downloads that stopped on the disk (full, unwritable) are tried again. */
   resume(): void {
-    this.store.queue.resume();
-    this.store.images.retryFailedDownloads(this.ctx.now(), undefined, [...STOPS_THE_QUEUE]);
-    this.pump();
+    this.controls.resume();
   }
 
   pauseBatch(batchId: number, paused: boolean): void {
-    this.store.batches.setPaused(batchId, paused, paused ? 'Paused.' : null);
-    this.batchCache.delete(batchId);
-    this.pump();
+    this.controls.pauseBatch(batchId, paused);
   }
 
   /**
@@ -393,49 +300,32 @@ export class Engine extends EventEmitter<EngineEvents> {
    * with its due time) and is skipped until released; one in flight finishes its request.
    */
   pauseJobs(jobIds: readonly number[], paused: boolean): void {
-    this.store.jobs.setPaused(jobIds, paused, this.ctx.now());
-    this.pump();
+    this.controls.pauseJobs(jobIds, paused);
   }
 
   /** Cancels a job; one in flight has its request aborted. */
   cancelJob(jobId: number): void {
-    const controller = this.running.get(jobId);
-    if (controller) controller.abort();
-    else this.store.jobs.cancel(jobId, this.ctx.now());
-    this.pump();
+    this.controls.cancelJob(jobId);
   }
 
   /** Cancels a batch's waiting jobs (in chunks, so the lock stays short) and aborts its running ones. */
   cancelBatch(batchId: number): number {
-    let canceled = 0;
-    for (;;) {
-      const step = this.store.jobs.cancelBatch(batchId, this.ctx.now());
-      canceled += step.canceled;
-      for (const id of step.running) this.running.get(id)?.abort();
-      if (step.done) break;
-    }
-    this.pump();
-    return canceled;
+    return this.controls.cancelBatch(batchId);
   }
 
   /** Cancels every batch's unfinished jobs (see cancelBatch). Returns how many waited. */
   cancelAll(): number {
-    let canceled = 0;
-    for (const batch of this.store.batches.list()) canceled += this.cancelBatch(batch.id);
-    return canceled;
+    return this.controls.cancelAll();
   }
 
   /** Reorders jobs: a higher priority is claimed first, within its batch's turn. */
   setPriority(jobIds: readonly number[], priority: number): void {
-    this.store.jobs.setPriority(jobIds, priority, this.ctx.now());
-    this.pump();
+    this.controls.setPriority(jobIds, priority);
   }
 
   /** Reorders batches: the jobs of a batch of higher priority are claimed before any other's. */
   setBatchPriority(batchId: number, priority: number): void {
-    this.store.batches.setPriority(batchId, priority);
-    this.batchCache.delete(batchId);
-    this.pump();
+    this.controls.setBatchPriority(batchId, priority);
   }
 
   /**
@@ -443,13 +333,7 @@ export class Engine extends EventEmitter<EngineEvents> {
    * work may have been charged) are only resent with `anyway`.
    */
   retryFailed(options: { batchId?: number; anyway?: boolean } = {}): number {
-    const count = this.store.jobs.requeueFailed({
-      uncertain: options.anyway ?? false,
-      now: this.ctx.now(),
-      ...(options.batchId === undefined ? {} : { batchId: options.batchId }),
-    });
-    this.pump();
-    return count;
+    return this.controls.retryFailed(options);
   }
 
   /**
@@ -458,16 +342,25 @@ export class Engine extends EventEmitter<EngineEvents> {
    * fails again stays failed with its reason. Returns how many were queued.
    */
   retryDownloads(batchId?: number): number {
-    const count = this.store.images.retryFailedDownloads(this.ctx.now(), batchId);
-    this.pump();
-    return count;
+    return this.controls.retryDownloads(batchId);
+  }
+
+  /**
+   * Changes the concurrency and the requests-per-minute cap (null: none) while running; see
+   * EngineControls.setLimits. Emits `limits`; returns the limits now.
+   */
+  setLimits(change: LimitChange): EngineLimits {
+    return this.controls.setLimits(change);
+  }
+
+  /** The concurrency set, the pool's size now (lower after 429s), and the cap. */
+  limits(): EngineLimits {
+    return this.controls.limits();
   }
 
   /** A new job for the images a partial success did not return. */
   topUp(jobId: number): Job {
-    const job = this.store.jobs.createTopUp(jobId, this.ctx.now());
-    this.pump();
-    return job;
+    return this.controls.topUp(jobId);
   }
 
   /**
@@ -475,33 +368,30 @@ export class Engine extends EventEmitter<EngineEvents> {
    * new job per prompt, for those images only (new, paid requests). Returns what was asked.
    */
   regenerateNotImages(scope: { batchId?: number } = {}): { prompts: number; images: number } {
-    const asked = { prompts: 0, images: 0 };
-    const now = this.ctx.now();
-    for (;;) {
-      // each page's jobs get their top-up, so the next read starts past them
-      const page = this.store.jobs.listWithNotImages({ ...scope, limit: 500 });
-      if (page.length === 0) break;
-      for (const job of page) {
-        asked.images += this.store.jobs.createTopUp(job.id, now).n;
-        asked.prompts += 1;
-      }
-    }
-    if (asked.prompts > 0) this.pump();
-    return asked;
+    return this.controls.regenerateNotImages(scope);
   }
 
+  /**
+   * Commits the writes waiting for their turn's commit now (a few ms early), for a caller that
+   * needs exact counts at once (a summary written before the engine settles). The engine
+   * commits them by itself anyway; `progress()` reads what is committed.
+   */
+  flushWrites(): void {
+    this.scheduler.flushWrites();
+  }
+
+  /** The queue as committed, and the pools as they are now. Reads only; changes nothing. */
   progress(): EngineProgress {
-    this.writes.flush();
     const now = this.ctx.now();
     const queue = this.store.queue.get();
     return {
       jobs: this.store.jobs.counts(),
       downloads: this.store.images.counts(),
-      inFlight: this.running.size,
-      downloading: this.downloading.size,
+      inFlight: this.scheduler.inFlight,
+      downloading: this.scheduler.downloadingNow,
       concurrency: this.ctx.aimd.limit,
       ...this.ctx.stats,
-      jobsPerSecond: this.finishRate.perSecond(now, this.startedAt),
+      jobsPerSecond: this.scheduler.jobsPerSecond(now, this.startedAt),
       paused: this.storeFailure
         ? { reason: this.storeFailure.message, code: this.storeFailure.code, kind: 'disk' as const }
         : queue.paused
@@ -515,207 +405,11 @@ export class Engine extends EventEmitter<EngineEvents> {
     };
   }
 
-  /**
-   * Refills both pools once per turn of the event loop, however many things changed: the
-   * claims join that turn's commit, and the work starts once it is durable (each job is
-   * `running`, its attempt open, before its request leaves).
-   */
-  private pump(): void {
-    // After stop the caller may close the store: a late pump (a task's finally, whenIdle)
-    // must not read it, not even for a progress event.
-    if (this.state === 'stopped') return this.resolveIdle('stopped');
-    this.throttle.touch(this.ctx.now());
-    if (this.pumpQueued) return;
-    this.pumpQueued = true;
-    if (!this.downloadsOpen()) {
-      setImmediate(() => {
-        this.pumpQueued = false;
-        this.settleWhileNotRunning();
-      });
-      return;
-    }
-    let ran = false;
-    this.writes
-      .add(
-        () => {
-          ran = true;
-          this.pumpQueued = false;
-          const claim = this.claimWork();
-          // Started the moment the claim commits: no code runs in between that could miss
-          // these jobs (a cancel, another claim).
-          return () => this.startClaimed(claim);
-        },
-        // after the turn's other writes: a pause or a smaller pool decided there applies here
-        { last: true },
-      )
-      .catch((error: unknown) => {
-        // The transaction failed before the claim ran (a lock held past the time-out): the
-        // next pump must be able to try again.
-        if (!ran) this.pumpQueued = false;
-        if (this.storeFailed(error)) return;
-        // A refused write (the database locked, a full disk) must not end the process with
-        // work in flight: log it and try again shortly.
-        console.error('atelier: the scheduler could not claim work:', error);
-        if (this.state === 'running') this.wakeAt(this.ctx.now() + 1000);
-      });
-  }
-
-  private settleWhileNotRunning(): void {
-    if (this.state === 'stopped') return this.resolveIdle('stopped');
-    if (this.state === 'new' || this.running.size + this.downloading.size > 0) return;
-    this.settleIdle('stopped');
-  }
-
-  /** Inside the turn's transaction: claims jobs for free request slots and due downloads. */
-  private claimWork(): Claim | null {
-    // A graceful stop takes no new job, but still writes what the last answers brought.
-    if (this.state !== 'running' && !this.downloadsOpen()) return null;
-    const now = this.ctx.now();
-    this.requests.concurrency = this.ctx.aimd.limit;
-    let free =
-      this.state === 'running' ? this.ctx.aimd.limit - this.running.size + this.finishing : 0;
-    // one request at a time and refused: the next waits as long as the refused one was told
-    const heldUntil = this.ctx.aimd.heldUntil;
-    if (free > 0 && heldUntil > now) {
-      free = 0;
-      this.wakeAt(heldUntil);
-    }
-    if (this.rate && free > 0) {
-      free = Math.min(free, this.rate.available(now));
-      if (free === 0) this.wakeAt(now + this.rate.waitMs(now));
-    }
-    const jobs =
-      free > 0
-        ? this.store.jobs.claimRunnable(free, now).map((job) => ({
-            job,
-            attemptId: job.videoTaskId ? null : this.store.attempts.start(job.id, now),
-          }))
-        : [];
-    // (handed-over downloads waiting in the pool count too: they are in `downloading`)
-    const downloadFree = this.downloadLimit - this.downloading.size - this.downloadsReserved;
-    const downloads =
-      downloadFree > 0
-        ? this.store.images
-            .claimDownloads(downloadFree, now)
-            .map((image) => prepareDownload(this.ctx, image, this.lookup(image)))
-            .filter((download) => download !== null)
-        : [];
-    return { jobs, downloads, nothingToClaim: free > 0 && jobs.length < free };
-  }
-
-  /** Right after the claim's commit: sends the requests and starts the downloads. */
-  private startClaimed(claim: Claim | null): void {
-    if (!claim) return this.settleWhileNotRunning();
-    this.rate?.take(claim.jobs.length, this.ctx.now());
-    for (const { job, attemptId } of claim.jobs) this.launch(job, attemptId);
-    for (const download of claim.downloads) this.launchDownload(download);
-    if (this.state !== 'running') return this.settleWhileNotRunning();
-    this.checkIdle(claim.nothingToClaim);
-  }
-
-  private launch(job: Job, attemptId: number | null): void {
-    const controller = new AbortController();
-    this.running.set(job.id, controller);
-    void this.requests
-      .add(() =>
-        job.kind === 'video'
-          ? runVideoJob(this.ctx, job, controller.signal, attemptId)
-          : runImageJob(this.ctx, job, controller.signal, attemptId!),
-      )
-      .catch((error: unknown) => {
-        // The job stays running in the database: the next start settles it (never resent).
-        if (this.storeFailed(error)) return;
-        // (a newer attempt of the same job may already run: see below)
-        if (this.running.get(job.id) === controller) this.failUnexpectedly(job, error);
-        else console.error(`atelier: job ${job.id}'s previous attempt failed unexpectedly:`, error);
-      })
-      .finally(() => {
-        // A retry due at once can be claimed in the very commit of this attempt's outcome,
-        // and start before this task has finished: the entry is then the new attempt's.
-        if (this.running.get(job.id) === controller) this.running.delete(job.id);
-        this.finishRate.record(this.ctx.now());
-        this.pump();
-      });
-  }
-
-  private launchDownload(download: PreparedDownload): void {
-    const { image } = download;
-    const controller = new AbortController();
-    // (handed over after the stop's grace: it waits, pending, for the next start)
-    if (!this.downloadsOpen()) controller.abort(ENGINE_STOPPING);
-    this.downloading.set(image.id, controller);
-    void this.downloads
-      .add(() =>
-        runDownload(this.ctx, download, controller.signal, (write) => this.markDone(write)),
-      )
-      .catch((error: unknown) => {
-        // The image stays downloading in the database: the next start resumes it.
-        if (this.storeFailed(error)) return;
-        console.error(`atelier: download of image ${image.id} failed unexpectedly:`, error);
-        this.store.images.markDownloadFailed(image.id, {
-          code: 'internal',
-          reason: `Unexpected error: ${(error as Error).message}`,
-          retryAt: null,
-          now: this.ctx.now(),
-        });
-      })
-      .finally(() => {
-        if (this.downloading.get(image.id) === controller) this.downloading.delete(image.id);
-        this.pump();
-      });
-  }
-
-  private markDone(write: () => void): void {
-    this.writes.add(write, { lazy: true }).catch((error: unknown) => {
-      // The file is on disk; the next start adopts it (see download.ts).
-      if (this.storeFailed(error)) return;
-      console.error('atelier: could not record a written image:', error);
-    });
-  }
-
-  private lookup(image: Image): { job: Job; batch: Batch } {
-    const job = this.store.jobs.get(image.jobId);
-    if (!job) throw new Error(`Image ${image.id} belongs to a job that no longer exists.`);
-    return { job, batch: this.batchOf(job.batchId) };
-  }
-
-  /**
-   * A job's last write. Its request slot is free once this commits, so the same commit also
-   * claims the job that takes the slot: a slot waits one turn of the event loop, not two.
-   */
-  private commitOutcome(write: () => void): Promise<void> {
-    this.finishing++;
-    const committed = this.writes.add(write);
-    this.pump();
-    return committed.finally(() => {
-      this.finishing--;
-    });
-  }
-
-  /**
-   * Images arriving as bytes go to the download pool directly while it and a backlog of the
-   * same size have room: at most twice the pool's size is held in memory, the rest waits in
-   * the database.
-   */
-  private reserveDownloads(count: number): boolean {
-    const held = this.downloading.size + this.downloadsReserved + count;
-    if (!this.downloadsOpen() || held > 2 * this.downloadLimit) return false;
-    this.downloadsReserved += count;
-    return true;
-  }
-
-  private downloadsOpen(): boolean {
-    return this.state === 'running' || (this.state === 'draining' && !this.downloadsClosed);
-  }
-
-  private batchOf(batchId: number): Batch {
-    let batch = this.batchCache.get(batchId);
-    if (!batch) {
-      batch = this.store.batches.get(batchId);
-      if (!batch) throw new Error(`Batch ${batchId} no longer exists.`);
-      this.batchCache.set(batch.id, batch);
-    }
-    return batch;
+  /** Every commit: `committed` at once, and a progress event reading it (throttled). */
+  private committed(): void {
+    this.emit('committed');
+    // (after the stop's last flush the caller may close the store: no late progress read)
+    if (this.state !== 'stopped') this.throttle.touch(this.ctx.now());
   }
 
   /**
@@ -737,21 +431,6 @@ export class Engine extends EventEmitter<EngineEvents> {
     return true;
   }
 
-  /** A disk's refusal as a StoreDiskError (what to do in words); any other error as it is. */
-  private storeErrorOf(error: unknown): unknown {
-    const problem = storeDiskProblem(error);
-    return problem ? new StoreDiskError(this.store.db.name, problem, error) : error;
-  }
-
-  private heartbeat(): boolean {
-    try {
-      return this.store.queue.heartbeat(this.runnerId, this.ctx.now());
-    } catch (error) {
-      if (this.storeFailed(error)) return true;
-      throw error;
-    }
-  }
-
   /** A paid answer the database refused: into the library, for the next start to record. */
   private async keepUnrecorded(answer: UnrecordedAnswer, error: unknown): Promise<void> {
     this.storeFailed(error);
@@ -762,68 +441,5 @@ export class Engine extends EventEmitter<EngineEvents> {
       // The library refuses too: the job stays running, and the next start settles it as
       // uncertain (never resent silently).
     }
-  }
-
-  /** A bug or an impossible answer: the job must not stay `running` forever. */
-  private failUnexpectedly(job: Job, error: unknown): void {
-    console.error(`atelier: job ${job.id} failed unexpectedly:`, error);
-    try {
-      if (this.store.jobs.get(job.id)?.state !== 'running') return;
-      // Its request may have left and been charged: only "retry anyway" may send it again.
-      this.store.jobs.fail(job.id, {
-        kind: 'uncertain',
-        now: this.ctx.now(),
-        errorCode: 'internal',
-        errorMessage: `Unexpected error: ${(error as Error).message}. The request may have been charged; check its request id, then use "retry anyway".`,
-      });
-    } catch (failure) {
-      // The database itself refused (full disk, locked): the job stays running and the
-      // next start's recovery marks it uncertain.
-      console.error(`atelier: could not record job ${job.id}'s failure:`, failure);
-    }
-  }
-
-  private checkIdle(nothingToClaim: boolean): void {
-    if (this.running.size > 0 || this.downloading.size > 0) return;
-    if (this.store.queue.get().paused) return this.settleIdle('paused');
-    if (!nothingToClaim) return;
-    const next = [this.store.jobs.nextRetryAt(), this.store.images.nextDownloadAt()].filter(
-      (at): at is number => at !== null,
-    );
-    if (next.length === 0) return this.settleIdle('done');
-    this.wakeAt(Math.min(...next));
-  }
-
-  private settleIdle(reason: IdleReason): void {
-    this.writes.flush();
-    this.throttle.flush();
-    this.emit('idle', reason);
-    this.resolveIdle(reason);
-  }
-
-  private resolveIdle(reason: IdleReason): void {
-    const waiters = this.idleWaiters;
-    this.idleWaiters = [];
-    for (const resolve of waiters) resolve(reason);
-  }
-
-  /** One timer for the earliest thing waiting (a retry, a download backoff, the rate cap). */
-  private wakeAt(at: number): void {
-    if (this.state !== 'running') return;
-    if (this.wakeTimer && this.wakeTimer.at <= at) return;
-    this.clearWake();
-    const delay = Math.max(0, at - this.ctx.now());
-    this.wakeTimer = {
-      at,
-      timer: setTimeout(() => {
-        this.wakeTimer = null;
-        this.pump();
-      }, delay),
-    };
-  }
-
-  private clearWake(): void {
-    if (this.wakeTimer) clearTimeout(this.wakeTimer.timer);
-    this.wakeTimer = null;
   }
 }

@@ -1,5 +1,6 @@
 import { storeDiskProblem } from '../store/store-errors.ts';
 import type { WriteScopes } from '../store/transaction.ts';
+import { consoleLogger, type Logger } from '../logger.ts';
 
 /**
  * One write of a group. It may return a function to run right after its commit, before
@@ -37,11 +38,24 @@ export class GroupCommit {
   private readonly scopes: WriteScopes;
   private readonly lazyDelayMs: number;
   private readonly maxBatch: number;
+  private readonly log: Logger;
+  private readonly onCommit: (() => void) | undefined;
 
-  constructor(scopes: WriteScopes, lazyDelayMs = 5, maxBatch = 256) {
+  /**
+   * `hooks.onCommit` runs after each transaction that committed, once its writes' follow-ups
+   * ran: what a listener then reads is what was committed.
+   */
+  constructor(
+    scopes: WriteScopes,
+    lazyDelayMs = 5,
+    maxBatch = 256,
+    hooks: { log?: Logger; onCommit?: () => void } = {},
+  ) {
     this.scopes = scopes;
     this.lazyDelayMs = lazyDelayMs;
     this.maxBatch = maxBatch;
+    this.log = hooks.log ?? consoleLogger;
+    this.onCommit = hooks.onCommit;
   }
 
   /** Resolves once the write is committed; rejects with its own error if it failed. */
@@ -58,10 +72,10 @@ export class GroupCommit {
     });
   }
 
-  /** Commits what waits now (before reporting, stopping or reading counts). */
+  /** Commits what waits now (before stopping, or for a caller that needs exact counts). */
   flush(): void {
-    // A write that asks for a flush (a progress report reading counts) must not commit the
-    // writes queued behind it inside this transaction: they get their own, already scheduled.
+    // A write (or a commit's listener) that asks for a flush must not commit the writes
+    // queued behind it inside this transaction: they get their own, already scheduled.
     if (this.flushing) return;
     if (this.immediate) clearImmediate(this.immediate);
     if (this.timer) clearTimeout(this.timer);
@@ -105,17 +119,18 @@ export class GroupCommit {
     }
     writes.forEach(({ resolve, reject }, i) => {
       if (failed.has(i)) return reject(failed.get(i));
-      runAfterCommit(after[i]);
+      this.runAfterCommit(after[i]);
       resolve();
     });
+    if (this.onCommit) this.runAfterCommit(this.onCommit);
   }
-}
 
-function runAfterCommit(after: (() => void) | void): void {
-  try {
-    after?.();
-  } catch (error) {
-    // What was committed stays committed; the caller's own code failed after it.
-    console.error('atelier: work after a commit failed:', error);
+  private runAfterCommit(after: (() => void) | void): void {
+    try {
+      after?.();
+    } catch (error) {
+      // What was committed stays committed; the caller's own code failed after it.
+      this.log.error('work after a commit failed:', error);
+    }
   }
 }

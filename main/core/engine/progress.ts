@@ -62,11 +62,13 @@ export class ProgressThrottle {
     this.emit = emit;
   }
 
-  /** Something changed: emit now if the interval has passed, else once at its end. */
+  /**
+   * Something changed: emit once at the interval's end, and never inside the caller's turn
+   * (after a commit, the tasks it finished first leave the pools, so the report counts them out).
+   */
   touch(now: number): void {
     if (this.timer) return;
-    const wait = this.last + this.intervalMs - now;
-    if (wait <= 0) return this.fire(now);
+    const wait = Math.max(0, this.last + this.intervalMs - now);
     this.timer = setTimeout(() => this.fire(Date.now()), wait);
   }
 

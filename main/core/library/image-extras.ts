@@ -29,6 +29,12 @@ export function sidecarPathFor(imagePath: string): string {
   return `${imagePath.slice(0, imagePath.length - extname(imagePath).length)}.json`;
 }
 
+/** What writeImageExtras did: the failures to report, and whether the thumbnail is there. */
+export interface ExtrasWritten {
+  failures: Error[];
+  thumbnail: boolean;
+}
+
 /**
  * What every finished image gets besides its file, written or found in place: its sidecar,
  * its manifest row and its thumbnail, as wanted. The sidecar and thumbnail replace any old
@@ -39,9 +45,10 @@ export async function writeImageExtras(
   image: ImageFileFacts,
   metadata: ImageMetadata,
   options: ImageExtrasOptions,
-): Promise<Error[]> {
+): Promise<ExtrasWritten> {
   const { sidecar, manifest, thumbnails } = options.wanted;
-  if (!sidecar && !manifest && !thumbnails) return [];
+  if (!sidecar && !manifest && !thumbnails) return { failures: [], thumbnail: false };
+  let thumbnail = false;
   const tasks: Array<Promise<unknown>> = [];
   if (sidecar) tasks.push(writeSidecar(sidecarPathFor(image.path), metadata, image));
   if (manifest) {
@@ -51,11 +58,12 @@ export async function writeImageExtras(
       }),
     );
   }
-  if (thumbnails) tasks.push(writeThumbnail(image.path));
+  if (thumbnails) tasks.push(writeThumbnail(image.path).then(() => (thumbnail = true)));
   const results = await Promise.allSettled(tasks);
-  return results.flatMap((result) =>
+  const failures = results.flatMap((result) =>
     result.status === 'rejected' ? [asError(result.reason)] : [],
   );
+  return { failures, thumbnail };
 }
 
 function asError(reason: unknown): Error {

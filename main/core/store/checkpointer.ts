@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { Database } from 'better-sqlite3';
+import { consoleLogger, type Logger } from '../logger.ts';
 import { AUTOCHECKPOINT_PAGES } from './database.ts';
 import { storeDiskProblem } from './store-errors.ts';
 
@@ -47,8 +48,9 @@ parentPort.on('message', () => {
 
 export function checkpointInBackground(
   db: Database,
-  options: { intervalMs?: number; backstopPages?: number } = {},
+  options: { intervalMs?: number; backstopPages?: number; log?: Logger } = {},
 ): BackgroundCheckpoints {
+  const log = options.log ?? consoleLogger;
   if (db.memory) return { stop: async () => {} };
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
   const worker = new Worker(WORKER_SOURCE, {
@@ -58,14 +60,13 @@ export function checkpointInBackground(
   // A checkpoint the worker cannot do leaves the WAL to the backstop: worth a line, no more;
   // none for a disk that refuses writes (the engine stops on it, and says so once).
   worker.on('message', (failure: { code: string; message: string }) => {
-    if (!storeDiskProblem(failure))
-      console.warn(`atelier: background checkpoint: ${failure.message}`);
+    if (!storeDiskProblem(failure)) log.warn(`background checkpoint: ${failure.message}`);
   });
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   worker.on('error', (error) => {
     // The worker is gone: the main connection checkpoints for itself again.
     if (db.open) db.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
-    console.warn(`atelier: background checkpoints stopped: ${error.message}`);
+    log.warn(`background checkpoints stopped: ${error.message}`);
   });
   worker.unref();
   db.pragma(`wal_autocheckpoint = ${options.backstopPages ?? 16_000}`);

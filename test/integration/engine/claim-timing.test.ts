@@ -1,6 +1,7 @@
 import BetterSqlite3 from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { engineRig, jobsOf, type EngineRig } from '../../support/engine-harness.ts';
+import { captureLogger } from '../../support/capture-logger.ts';
 import { pollUntil } from '../../support/poll-until.ts';
 
 // The claim is the last write of a turn's commit, and its work starts the moment it commits.
@@ -16,7 +17,7 @@ describe('the claim and what follows its commit', () => {
     rig = await engineRig({ start: false, engine: { concurrency: 1 } });
     const batch = rig.batch(2);
     await rig.engine.start(); // the first claim waits in this turn's group commit
-    rig.engine.progress(); // reading counts commits it, and the job starts at once
+    rig.engine.flushWrites(); // the claim commits now, and the job starts at once
     const [first, second] = jobsOf(rig.store, batch.id);
     expect(rig.store.jobs.get(first!.id)!.state).toBe('running');
     rig.engine.cancelJob(first!.id); // the same tick: its request is aborted, not sent later
@@ -28,26 +29,38 @@ describe('the claim and what follows its commit', () => {
     expect(rig.gateway.ledger.entries()).toHaveLength(1);
   });
 
+  it('progress() only reads: a claim waiting for its commit stays uncommitted until flushWrites()', async () => {
+    rig = await engineRig({ start: false, engine: { concurrency: 1 } });
+    const batch = rig.batch(2);
+    await rig.engine.start(); // the first claim waits in this turn's group commit
+    const [first] = jobsOf(rig.store, batch.id);
+    expect(rig.engine.progress().jobs).toMatchObject({ queued: 2, running: 0 });
+    expect(rig.store.jobs.get(first!.id)!.state).toBe('queued');
+    rig.engine.flushWrites();
+    expect(rig.store.jobs.get(first!.id)!.state).toBe('running');
+    expect(rig.engine.progress().jobs).toMatchObject({ queued: 1, running: 1 });
+    expect(await rig.engine.whenIdle()).toBe('done');
+  });
+
   it('claims again once a lock that refused a claim is gone', async () => {
-    rig = await engineRig({ start: false });
+    const { logger, lines } = captureLogger();
+    rig = await engineRig({ start: false, engine: { logger } });
     rig.store.db.pragma('busy_timeout = 50');
     await rig.engine.start();
     expect(await rig.engine.whenIdle()).toBe('done');
     // another process holds the write lock past the time-out: the next claim fails
     const other = new BetterSqlite3(rig.dbFile);
     other.prepare('BEGIN IMMEDIATE').run();
-    const errors: unknown[] = [];
-    const original = console.error;
-    console.error = (...args: unknown[]) => void errors.push(args);
+    const refused = () => lines.filter((line) => line.message.includes('could not claim work'));
     try {
       void rig.engine.whenIdle(); // any nudge: a claim is tried and refused
-      await pollUntil(() => errors.length > 0, 'a claim was refused');
+      await pollUntil(() => refused().length > 0, 'a claim was refused');
     } finally {
-      console.error = original;
       other.prepare('ROLLBACK').run();
       other.close();
     }
-    expect(errors.length).toBeGreaterThan(0);
+    expect(refused()[0]).toMatchObject({ level: 'error' });
+    expect(String(refused()[0]!.details[0])).toMatch(/locked|busy/i);
     const batch = rig.batch(3);
     expect(await rig.engine.whenIdle()).toBe('done');
     expect(rig.store.jobs.counts(batch.id)).toMatchObject({ succeeded: 3 });
@@ -67,5 +80,31 @@ describe('the claim and what follows its commit', () => {
     const [job] = jobsOf(rig.store, batch.id);
     expect(job).toMatchObject({ state: 'failed', failureKind: 'empty-result', tries: 5 });
     expect(rig.store.attempts.listForJob(job!.id)).toHaveLength(5);
+  });
+});
+
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('wake', () => {
+  it('claims a batch inserted while the engine runs in that turn, without waiting for the ticker', async () => {
+    // The once-a-second ticker (the safety net) never fires here: only wake() starts the batch.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      rig = await engineRig();
+      expect(await rig.engine.whenIdle()).toBe('done');
+      const batch = rig.batch(3);
+      await nextTurn();
+      await nextTurn();
+      expect(rig.store.jobs.counts(batch.id)).toMatchObject({ queued: 3, running: 0 });
+      rig.engine.wake();
+      await nextTurn(); // the claim commits at the end of the turn wake() was called in
+      expect(rig.store.jobs.counts(batch.id)).toMatchObject({ queued: 0, running: 3 });
+      expect(await rig.engine.whenIdle()).toBe('done');
+      expect(rig.store.jobs.counts(batch.id)).toMatchObject({ succeeded: 3 });
+    } finally {
+      await rig?.close();
+      rig = null;
+      vi.useRealTimers();
+    }
   });
 });

@@ -2,7 +2,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Engine } from '../../../main/core/engine/engine.ts';
-import { openStore, type Store } from '../../../main/core/store/store.ts';
+import { openStore } from '../../../main/core/store/store.ts';
 import {
   engineRig,
   jobsOf,
@@ -18,6 +18,7 @@ import {
   remount,
   unmountAll,
 } from '../../support/mounts.ts';
+import { captureLogger } from '../../support/capture-logger.ts';
 import { pollUntil } from '../../support/poll-until.ts';
 
 // The library and the data folder on disks that refuse: the engine never goes on generating
@@ -147,63 +148,57 @@ describe.runIf(canMount)(mountTitle('the data folder on a disk that fills up mid
   it.each(['b64_json', 'url'] as const)(
     '%s: stops sending, keeps the answers it could not record in the library, and the next start records them: each prompt generated once',
     async (responseFormat) => {
+      const { logger, lines } = captureLogger();
       rig = await engineRig({
         start: false,
         dbFile: dataOnTmpfs,
         gateway: { latencyMs: 20 },
-        engine: { responseFormat, concurrency: 4 },
+        engine: { responseFormat, concurrency: 4, logger },
       });
       const batch = rig.batch(Array.from({ length: 60 }, () => ({ size: '64x64' })));
       const paused: Array<{ reason: string; code: string | null }> = [];
       rig.engine.on('paused', (event) => paused.push(event));
-      const errors: unknown[] = [];
-      let store: Store | undefined;
-      const originalError = console.error;
-      console.error = (...args: unknown[]) => errors.push(args);
-      try {
-        await rig.engine.start();
-        await pollUntil(() => rig!.gateway.ledger.entries().length >= 10, 'ten answers');
-        const filler = fillDisk(join(rig.dir, 'data'));
-        expect(await rig.engine.whenIdle()).toBe('stopped');
-        await rig.engine.stop();
-        await rig.gateway.idle();
-        expect(errors).toEqual([]);
-        expect(paused).toHaveLength(1);
-        expect(paused[0]!.code).toBe('data-folder-full');
-        expect(paused[0]!.reason).toContain(`the data folder ${join(rig.dir, 'data')} is full`);
-        expect(rig.engine.progress().paused).toEqual(paused[0]);
-        const charged = rig.gateway.ledger.entries().length;
-        expect(charged).toBeLessThan(60);
+      await rig.engine.start();
+      await pollUntil(() => rig!.gateway.ledger.entries().length >= 10, 'ten answers');
+      const filler = fillDisk(join(rig.dir, 'data'));
+      expect(await rig.engine.whenIdle()).toBe('stopped');
+      await rig.engine.stop();
+      await rig.gateway.idle();
+      expect(lines.filter((line) => line.level === 'error')).toEqual([]);
+      expect(paused).toHaveLength(1);
+      expect(paused[0]!.code).toBe('data-folder-full');
+      expect(paused[0]!.reason).toContain(`the data folder ${join(rig.dir, 'data')} is full`);
+      expect(rig.engine.progress().paused).toEqual(paused[0]);
+      const charged = rig.gateway.ledger.entries().length;
+      expect(charged).toBeLessThan(60);
 
-        rmSync(filler);
-        // as a restart does: a new connection (the one that met the full disk stays in error),
-        // and this process's lease gone (a data folder that refused writes could not release it)
-        rig.store.queue.releaseRunner(rig.store.queue.runner()!.id);
-        rig.store.close();
-        store = openStore(rig.dbFile);
-        const next = new Engine({
-          store,
-          client: rig.client,
-          libraryDir: rig.libraryDir,
-          responseFormat,
-        });
-        const report = await next.start();
-        expect(report.uncertain).toEqual([]);
-        expect(report.answersRecorded).toBeGreaterThan(0);
-        const idle = await next.whenIdle();
-        expect(next.progress().paused).toBeNull();
-        expect(idle).toBe('done');
-        await next.stop();
-      } finally {
-        console.error = originalError;
-      }
-      for (const job of jobsOf(store!, batch.id)) {
+      rmSync(filler);
+      // as a restart does: a new connection (the one that met the full disk stays in error),
+      // and this process's lease gone (a data folder that refused writes could not release it)
+      rig.store.queue.releaseRunner(rig.store.queue.runner()!.id);
+      rig.store.close();
+      const store = openStore(rig.dbFile);
+      const next = new Engine({
+        store,
+        client: rig.client,
+        libraryDir: rig.libraryDir,
+        responseFormat,
+        logger,
+      });
+      const report = await next.start();
+      expect(report.uncertain).toEqual([]);
+      expect(report.answersRecorded).toBeGreaterThan(0);
+      const idle = await next.whenIdle();
+      expect(next.progress().paused).toBeNull();
+      expect(idle).toBe('done');
+      await next.stop();
+      for (const job of jobsOf(store, batch.id)) {
         expect(job.state).toBe('succeeded');
-        expect(store!.attempts.listForJob(job.id)).toHaveLength(1);
+        expect(store.attempts.listForJob(job.id)).toHaveLength(1);
       }
       expect(rig.gateway.ledger.entries()).toHaveLength(60);
-      expect(store!.images.counts()).toMatchObject({ done: 60, failed: 0, pending: 0 });
-      store!.close();
+      expect(store.images.counts()).toMatchObject({ done: 60, failed: 0, pending: 0 });
+      store.close();
       expect(libraryFiles(rig.libraryDir).filter((f) => f.endsWith('.png'))).toHaveLength(60);
       expect(libraryFiles(rig.libraryDir).filter((f) => !f.startsWith(batch.dirName))).toEqual([]);
     },

@@ -144,7 +144,9 @@ describe('the renderer’s frame in a browser', () => {
 
   it('shows the demo notice, the paused queue with its reason, and the batches', async () => {
     await page.goto(`${origin}/`);
-    await expect(page.getByRole('note', { name: 'Demo mode' }).textContent()).resolves.toContain(DEMO);
+    await expect(page.getByRole('note', { name: 'Demo mode' }).textContent()).resolves.toContain(
+      DEMO,
+    );
     await page.getByText(`Paused: ${PAUSED.reason}`).waitFor();
     await page.getByRole('row', { name: /cats/ }).waitFor();
     await expect(page.getByRole('progressbar', { name: 'Jobs finished' }).count()).resolves.toBe(1);

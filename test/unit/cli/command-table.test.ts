@@ -8,6 +8,13 @@ describe('the command table', () => {
       expect(command.name).toBe(entry.name);
       expect(command.summary).toBe(entry.summary);
     }
-    expect(COMMANDS.map((c) => c.name)).toEqual(['run', 'status', 'resume', 'retry', 'gateway']);
+    expect(COMMANDS.map((c) => c.name)).toEqual([
+      'run',
+      'status',
+      'resume',
+      'retry',
+      'ui',
+      'gateway',
+    ]);
   });
 });

@@ -47,12 +47,25 @@ describe('AdaptiveConcurrency (AIMD)', () => {
     expect(aimd.onSuccess()).toBe(3);
   });
 
-  it('follows a change of the setting', () => {
+  it('follows a change of the setting, up or down, while at its maximum', () => {
     const aimd = new AdaptiveConcurrency({ max: 16 });
     aimd.setMax(4);
     expect(aimd.limit).toBe(4);
     aimd.setMax(8);
+    expect(aimd.limit).toBe(8);
+    expect(aimd.ceiling).toBe(8);
+  });
+
+  it('stays lowered by 429s when the setting is raised, and grows back to the new maximum', () => {
+    const aimd = new AdaptiveConcurrency({ max: 8, increaseAfter: 1 });
+    aimd.onRateLimited(0);
     expect(aimd.limit).toBe(4);
+    aimd.setMax(16);
+    expect(aimd.limit).toBe(4);
+    for (let i = 0; i < 20; i++) aimd.onSuccess();
+    expect(aimd.limit).toBe(16);
+    aimd.setMax(2);
+    expect(aimd.limit).toBe(2);
   });
 
   it('halves once per window: refusals of requests sent before a decrease are its burst', () => {

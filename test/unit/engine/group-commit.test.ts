@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { GroupCommit } from '../../../main/core/engine/group-commit.ts';
 import { writeScopes, type WriteScopes } from '../../../main/core/store/transaction.ts';
+import { captureLogger } from '../../support/capture-logger.ts';
 
 /** Stand-in scopes that record which writes committed together (savepoints are plain calls). */
 function recorder() {
@@ -170,5 +171,40 @@ describe('GroupCommit', () => {
     });
     await Promise.all(late);
     expect(commits.flat()).toEqual(['first', 'x', 'y', 'z']);
+  });
+  it('tells onCommit after each transaction that committed, once its follow-ups ran', async () => {
+    const events: string[] = [];
+    let refuse = false;
+    const scopes: WriteScopes = {
+      transaction(fn) {
+        if (refuse) throw new Error('database is locked');
+        fn();
+        events.push('commit');
+      },
+      savepoint: (fn) => fn(),
+    };
+    const group = new GroupCommit(scopes, 5, 256, { onCommit: () => events.push('onCommit') });
+    await group.add(() => () => events.push('after'));
+    expect(events).toEqual(['commit', 'after', 'onCommit']);
+    refuse = true;
+    await expect(group.add(() => {})).rejects.toThrow('database is locked');
+    // a transaction that failed committed nothing: no one is told
+    expect(events).toEqual(['commit', 'after', 'onCommit']);
+  });
+
+  it('says on its logger when work after a commit fails; the commit stands', async () => {
+    const { commits, transaction, write } = recorder();
+    const { logger, lines } = captureLogger();
+    const group = new GroupCommit(transaction, 5, 256, { log: logger });
+    const done = group.add(() => {
+      write('a')();
+      return () => {
+        throw new Error('boom');
+      };
+    });
+    await done;
+    expect(commits).toEqual([['a']]);
+    expect(lines).toMatchObject([{ level: 'error', message: 'work after a commit failed:' }]);
+    expect((lines[0]!.details[0] as Error).message).toBe('boom');
   });
 });

@@ -6,11 +6,12 @@ import { retryWork } from '../retry-work.ts';
 export function queueHandlers(ctx: AppContext): Handlers['queue'] {
   const { store, session } = ctx;
   const limits = () => {
-    const settings = ctx.settings.read();
     const engine = session.engine;
+    if (engine) return engine.limits();
+    const settings = ctx.settings.read();
     return {
       concurrency: settings.concurrency,
-      current: engine ? engine.progress().concurrency : 0,
+      current: 0,
       requestsPerMinute: settings.requestsPerMinute,
     };
   };
@@ -52,7 +53,11 @@ export function queueHandlers(ctx: AppContext): Handlers['queue'] {
         ...(concurrency !== undefined ? { concurrency } : {}),
         ...(requestsPerMinute !== undefined ? { requestsPerMinute } : {}),
       });
-      if (session.state === 'running') await ctx.restartQueue();
+      // the running pool follows at once; the settings keep them for the next start
+      session.engine?.setLimits({
+        ...(concurrency !== undefined ? { concurrency } : {}),
+        ...(requestsPerMinute !== undefined ? { requestsPerMinute } : {}),
+      });
       const now = limits();
       ctx.hub.send({ type: 'limits.changed', payload: now });
       return now;

@@ -16,8 +16,6 @@ const QUEUE_SETTINGS = [
   'sidecar',
   'manifest',
   'thumbnails',
-  'concurrency',
-  'requestsPerMinute',
 ] as const;
 
 export function settingsHandlers(ctx: AppContext): Handlers['settings'] {
@@ -34,6 +32,16 @@ export function settingsHandlers(ctx: AppContext): Handlers['settings'] {
         (key) => JSON.stringify(before[key]) !== JSON.stringify(next[key]),
       );
       if (restart) await ctx.restartQueue();
+      else if (
+        before.concurrency !== next.concurrency ||
+        before.requestsPerMinute !== next.requestsPerMinute
+      ) {
+        // limits change in the running pool, no restart
+        ctx.session.engine?.setLimits({
+          concurrency: next.concurrency,
+          requestsPerMinute: next.requestsPerMinute,
+        });
+      }
       ctx.hub.send({ type: 'settings.changed', payload: {} });
       return next;
     },
