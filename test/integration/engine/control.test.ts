@@ -97,7 +97,11 @@ describe('pause and resume', () => {
     rig.engine.pause('Lunch.');
     const batch = rig.batch(3);
     expect(await rig.engine.whenIdle()).toBe('paused');
-    expect(rig.engine.progress().paused).toEqual({ reason: 'Lunch.', code: 'manual' });
+    expect(rig.engine.progress().paused).toEqual({
+      reason: 'Lunch.',
+      code: 'manual',
+      kind: 'manual',
+    });
     expect(rig.store.jobs.counts(batch.id).queued).toBe(3);
     expect(rig.engine.progress().requestsSent).toBe(0);
     rig.engine.resume();
@@ -202,7 +206,7 @@ describe('stop and restart', () => {
     const next = rig.newEngine();
     await next.start();
     expect(await next.whenIdle()).toBe('paused');
-    expect(next.progress().paused).toEqual({ reason: 'Not now.', code: 'manual' });
+    expect(next.progress().paused).toEqual({ reason: 'Not now.', code: 'manual', kind: 'manual' });
     next.resume();
     expect(await next.whenIdle()).toBe('done');
     expect(rig.store.jobs.counts(batch.id).succeeded).toBe(2);
