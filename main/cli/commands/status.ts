@@ -7,7 +7,7 @@ import {
   openDataFolderToRead,
   resolveDataDir,
 } from '../data-folder.ts';
-import { countNotImages } from '../run/failed-downloads.ts';
+import { workCounts } from '../../core/app/reports.ts';
 import { liveRunner } from '../run/live-runner.ts';
 import { loadSettings, type SavedSettings } from '../run/saved-settings.ts';
 import {
@@ -71,7 +71,7 @@ function readStatus(dataDir: string, saved: SavedSettings | null): StatusView {
       paused: pausedView(store.queue.get()),
       runner: runnerOf(store),
       batches: store.batches.list().map((batch): BatchStatus => {
-        const jobs = store.jobs.counts(batch.id);
+        const counts = workCounts(store, batch.id);
         return {
           id: batch.id,
           name: batch.name,
@@ -79,13 +79,11 @@ function readStatus(dataDir: string, saved: SavedSettings | null): StatusView {
           createdAt: new Date(batch.createdAt).toISOString(),
           folder: saved ? join(saved.library, batch.dirName) : null,
           paused: batch.paused ? { reason: batch.pauseReason ?? 'Paused.' } : null,
-          jobs: { ...jobs, total: Object.values(jobs).reduce((sum, n) => sum + n, 0) },
-          downloads: store.images.counts(batch.id),
-          expiredLinks: store.images.countExpiredLinks(batch.id),
-          notImages: countNotImages(store, batch.id),
-          failures: store.pages.failureCounts(batch.id),
-          partial: store.jobs.partialSuccesses(batch.id),
-          topUps: store.jobs.countTopUps(batch.id),
+          ...counts,
+          jobs: {
+            ...counts.jobs,
+            total: Object.values(counts.jobs).reduce((sum, n) => sum + n, 0),
+          },
         };
       }),
     };

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { GatewayProfileSettings } from '../../../shared/api/schemas/settings.ts';
 import { withoutCredentials } from '../../../shared/gateway/sealed-url.ts';
 import type { SettingsValue } from '../../core/app/settings-store.ts';
 import { openAppService } from '../../core/app/app-service.ts';
@@ -12,14 +13,12 @@ import { ConfigError, intFlag, parseFlags, UsageError, type Command } from '../c
 import { DEFAULT_LIBRARY_DIR, resolveDataDir } from '../data-folder.ts';
 import { startDemoGateway } from '../run/gateway-connection.ts';
 import { parseHeaderFlags } from '../run/headers.ts';
-import { loadSettings } from '../run/saved-settings.ts';
+import { COMMAND_LINE_PROFILE, loadSettings } from '../run/saved-settings.ts';
 import { newToken, startWebHost } from '../../web/web-host.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 /** The built renderer (`npm run build`). */
 export const RENDERER_DIR = join(ROOT, 'out', 'renderer');
-/** The profile `--gateway URL` sets up and chooses. */
-const COMMAND_LINE_PROFILE = 'Command line';
 
 export const uiCommand: Command = {
   name: 'ui',
@@ -124,19 +123,18 @@ function flagSettings(
   const patch: Partial<SettingsValue> = {};
   if (values.demo) patch.gateway = { kind: 'demo' };
   if (values.gateway !== undefined) {
-    const profile = {
-      name: COMMAND_LINE_PROFILE,
+    const address = {
       baseUrl: withoutCredentials(values.gateway),
       extraHeaders: values.header ? parseHeaderFlags(values.header) : {},
-      requestIdHeader: 'X-Svc-Request-Id',
-      advancedSegment: 'svc',
-      partialKey: 'svc_partial',
     };
     const kept = saved.profiles.find((p) => p.name === COMMAND_LINE_PROFILE);
-    patch.profiles = [
-      ...saved.profiles.filter((p) => p.name !== COMMAND_LINE_PROFILE),
-      kept ? { ...kept, baseUrl: profile.baseUrl, extraHeaders: profile.extraHeaders } : profile,
-    ];
+    // (the gateway-specific names keep what Settings says, or the interface's defaults)
+    const profile = GatewayProfileSettings.parse({
+      ...kept,
+      name: COMMAND_LINE_PROFILE,
+      ...address,
+    });
+    patch.profiles = [...saved.profiles.filter((p) => p.name !== COMMAND_LINE_PROFILE), profile];
     patch.gateway = { kind: 'remote', profile: COMMAND_LINE_PROFILE };
   }
   if (values.out !== undefined) patch.library = resolve(values.out);

@@ -1,5 +1,5 @@
 import type { Catalogue } from '../../../shared/gateway/catalogue.ts';
-import { Engine, EngineBusyError, type StartReport } from '../../core/engine/engine.ts';
+import { EngineBusyError, type Engine } from '../../core/engine/engine.ts';
 import type { EngineProgress } from '../../core/engine/progress.ts';
 import { LibraryFolderError } from '../../core/library/library-folder.ts';
 import { StoreDiskError } from '../../core/store/store-errors.ts';
@@ -7,14 +7,16 @@ import type { Batch } from '../../core/store/rows.ts';
 import type { Store } from '../../core/store/store.ts';
 import { ConfigError } from '../command.ts';
 import { libraryRefusal } from '../data-folder.ts';
-import { countNotImages, failedDownloadExamples } from './failed-downloads.ts';
-import type { GatewayConnection } from '../../core/app/gateway-connection.ts';
-import { connectGateway } from './gateway-connection.ts';
+import { workCounts } from '../../core/app/reports.ts';
+import { API_KEY_VARIABLE, MemoryKeyProvider } from '../../core/app/key.ts';
+import { QueueSession } from '../../core/app/queue-session.ts';
+import { consoleLogger } from '../../core/logger.ts';
+import { startDemoGateway } from './gateway-connection.ts';
 import { createInterruptHandler, signalName, STOP_SIGNALS, type StopSignal } from './interrupt.ts';
 import type { Limits } from './limit-flags.ts';
 import { keepRunningWithoutTerminal } from './lost-terminal.ts';
 import { createProgressReporter, progressMode } from './progress-reporter.ts';
-import type { SavedSettings } from './saved-settings.ts';
+import { appSettings, type SavedSettings } from './saved-settings.ts';
 import { stopAtOnce } from './stop-at-once.ts';
 import {
   buildSummary,
@@ -59,30 +61,22 @@ const STOPPED = {
 export async function runEngineSession(options: SessionOptions): Promise<number> {
   const startedAt = Date.now();
   keepRunningWithoutTerminal();
-  const { store, settings } = options;
-  const connection = await connectGateway(
-    settings.gateway,
-    options.apiKey,
-    options.catalogue,
-    options.limits?.client,
-  );
-  const engine = new Engine({
-    ...options.limits?.engine,
+  const { store } = options;
+  const session = new QueueSession({
     store,
-    client: connection.client,
-    libraryDir: settings.library,
-    concurrency: settings.concurrency,
-    requestsPerMinute: settings.requestsPerMinute,
-    sidecar: settings.sidecar,
-    manifest: settings.manifest,
-    thumbnails: settings.thumbnails,
-    ...(settings.template ? { namingTemplate: settings.template } : {}),
+    keys: new MemoryKeyProvider(options.apiKey ? { [API_KEY_VARIABLE]: options.apiKey } : {}),
+    startDemoGateway,
+    logger: consoleLogger,
+    ...(options.limits?.engine ? { engine: options.limits.engine } : {}),
+    ...(options.limits?.client ? { client: options.limits.client } : {}),
   });
+  let engine: Engine;
   let notes: string[];
   try {
-    notes = await startEngine(engine, connection, options);
+    engine = await startSession(session, options);
+    notes = startNotes(engine, session, options);
   } catch (error) {
-    await connection.close();
+    await session.stop();
     throw error;
   }
   const summarize = (outcome: RunOutcome, signal: StopSignal | null) =>
@@ -105,8 +99,7 @@ export async function runEngineSession(options: SessionOptions): Promise<number>
       },
     });
   } finally {
-    await engine.stop();
-    await connection.close();
+    await session.stop();
   }
   // The process is about to exit with the summary already printed: `--json` gets one object.
   if (stoppedAtOnce) return new Promise<never>(() => {});
@@ -133,7 +126,10 @@ function finalWords(
     commandSuffix: options.commandSuffix,
     failedExamples: failedExamples(store, scope),
     expiredExamples: expiredExamples(store, scope),
-    failedDownloadExamples: failedDownloadExamples(store, { ...scope, limit: SUMMARY_EXAMPLES }),
+    failedDownloadExamples: store.images.failedDownloadExamples({
+      ...scope,
+      limit: SUMMARY_EXAMPLES,
+    }),
     stoppedAtOnce: how.stoppedAtOnce,
     signal: how.signal,
   });
@@ -157,23 +153,28 @@ function expiredExamples(store: Store, scope: { batchId?: number }): ExpiredExam
   });
 }
 
-/** Starts the engine and returns what the start found worth saying (printed without --json). */
-async function startEngine(
-  engine: Engine,
-  connection: GatewayConnection,
-  options: SessionOptions,
-): Promise<string[]> {
-  let report: StartReport;
-  try {
-    report = await engine.start();
-  } catch (error) {
-    if (error instanceof LibraryFolderError) throw libraryRefusal(error.folder, error.problem);
-    if (error instanceof StoreDiskError) throw new ConfigError(error.message);
-    if (!(error instanceof EngineBusyError)) throw error;
+/** Starts the queue through the core's session; a start it refuses is said as the CLI says it. */
+async function startSession(session: QueueSession, options: SessionOptions): Promise<Engine> {
+  const { settings } = options;
+  await session.start(
+    { settings: appSettings(settings), libraryDir: settings.library, catalogue: options.catalogue },
+    { committed() {}, paused() {} },
+  );
+  if (session.engine) return session.engine;
+  const error = session.startFailure;
+  if (error instanceof LibraryFolderError) throw libraryRefusal(error.folder, error.problem);
+  if (error instanceof StoreDiskError) throw new ConfigError(error.message);
+  if (error instanceof EngineBusyError) {
     options.onBusy?.();
     throw new ConfigError(error.message);
   }
-  const notes = [`Sending requests to ${connection.description}.`];
+  throw error ?? new Error(`The queue did not start: ${session.problem?.message ?? 'no reason'}`);
+}
+
+/** What the start found worth saying (printed without --json); lifts a pause left behind. */
+function startNotes(engine: Engine, session: QueueSession, options: SessionOptions): string[] {
+  const report = session.startReport!;
+  const notes = [`Sending requests to ${session.description}.`];
   if (report.answersRecorded > 0) {
     notes.push(
       `Recorded ${report.answersRecorded} answer(s) received while the data folder could not ` +
@@ -307,13 +308,7 @@ function collectSummary(
     outcome,
     batch,
     libraryDir: options.settings.library,
-    jobs: store.jobs.counts(batch?.id),
-    downloads: store.images.counts(batch?.id),
-    failures: store.pages.failureCounts(batch?.id),
-    partial: store.jobs.partialSuccesses(batch?.id),
-    topUps: store.jobs.countTopUps(batch?.id),
-    expiredLinks: store.images.countExpiredLinks(batch?.id),
-    notImages: countNotImages(store, batch?.id),
+    ...workCounts(store, batch?.id),
     stats: {
       requestsSent: progress.requestsSent,
       imagesWritten: progress.imagesWritten,

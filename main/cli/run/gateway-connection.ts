@@ -1,12 +1,5 @@
-import type { Catalogue } from '../../../shared/gateway/catalogue.ts';
 import { parseProfile, type GatewayProfile } from '../../../shared/gateway/profile.ts';
-import {
-  connectGateway as connectCoreGateway,
-  type DemoGateway,
-  type GatewayConnection,
-  type GatewayTarget,
-} from '../../core/app/gateway-connection.ts';
-import type { GatewayContextOptions } from '../../core/gateway/context.ts';
+import type { DemoGateway } from '../../core/app/gateway-connection.ts';
 import { ConfigError } from '../command.ts';
 import type { GatewayChoice } from './saved-settings.ts';
 
@@ -47,20 +40,6 @@ export function remoteProfile(choice: Extract<GatewayChoice, { kind: 'remote' }>
     const reason = issues?.map((issue) => issue.message).join(' ') ?? (error as Error).message;
     throw new ConfigError(`--gateway ${choice.baseUrl}: ${reason}`);
   }
-}
-
-/** A client for the chosen gateway; for the demo, the simulator starts in this process. */
-export function connectGateway(
-  choice: GatewayChoice,
-  apiKey: string | null,
-  catalogue: Catalogue,
-  limits: Pick<GatewayContextOptions, 'maxAnswerBytes'> = {},
-): Promise<GatewayConnection> {
-  const target: GatewayTarget =
-    choice.kind === 'remote'
-      ? { kind: 'remote', profile: remoteProfile(choice), apiKey: apiKey ?? '' }
-      : { kind: 'demo' };
-  return connectCoreGateway(target, catalogue, startDemoGateway, limits);
 }
 
 /** The simulator, loaded only for the demo: a real gateway's run does not need its code. */

@@ -1,5 +1,7 @@
 import { join } from 'node:path';
 import { z } from 'zod';
+import { Settings } from '../../../shared/api/schemas/settings.ts';
+import type { SettingsValue } from '../../core/app/settings-store.ts';
 import { withoutCredentials } from '../../../shared/gateway/sealed-url.ts';
 import { ConfigError } from '../command.ts';
 import { writeFileAtomic } from '../../core/app/atomic-file.ts';
@@ -63,4 +65,25 @@ export function saveSettings(dataDir: string, settings: SavedSettings): void {
   } catch (error) {
     throw new ConfigError(`Cannot save ${path}: ${(error as Error).message}.`);
   }
+}
+
+/** The profile a `--gateway URL` stands for in the application's settings. */
+export const COMMAND_LINE_PROFILE = 'Command line';
+
+/** The CLI's saved settings as the application's settings (what the core's queue session reads). */
+export function appSettings(saved: SavedSettings): SettingsValue {
+  const remote = saved.gateway.kind === 'remote' ? saved.gateway : null;
+  return Settings.parse({
+    gateway: remote ? { kind: 'remote', profile: COMMAND_LINE_PROFILE } : { kind: 'demo' },
+    profiles: remote
+      ? [{ name: COMMAND_LINE_PROFILE, baseUrl: remote.baseUrl, extraHeaders: remote.extraHeaders }]
+      : [],
+    library: saved.library,
+    concurrency: saved.concurrency,
+    requestsPerMinute: saved.requestsPerMinute,
+    template: saved.template,
+    sidecar: saved.sidecar,
+    manifest: saved.manifest,
+    thumbnails: saved.thumbnails,
+  });
 }

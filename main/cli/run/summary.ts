@@ -4,7 +4,7 @@ import type { DownloadCounts } from '../../core/store/image-repository.ts';
 import type { PartialSuccessCounts } from '../../core/store/job-queries.ts';
 import type { StateCounts } from '../../core/store/job-repository.ts';
 import { exitCodeFor } from './exit-code.ts';
-import type { FailedDownloadExample } from './failed-downloads.ts';
+import type { FailedDownloadExample } from '../../core/store/image-repository.ts';
 import { formatWallTime } from './format-time.ts';
 import { signalName, type StopSignal } from './interrupt.ts';
 import type { PauseKind } from '../../../shared/jobs/pause.ts';

@@ -3,6 +3,7 @@ import type { Catalogue } from '../../../shared/gateway/catalogue.ts';
 import type { ApiError } from '../../../shared/api/errors.ts';
 import { parseProfile } from '../../../shared/gateway/profile.ts';
 import { Engine, EngineBusyError, type EngineOptions, type StartReport } from '../engine/engine.ts';
+import type { GatewayContextOptions } from '../gateway/context.ts';
 import { LibraryFolderError } from '../library/library-folder.ts';
 import type { Logger } from '../logger.ts';
 import { StoreDiskError } from '../store/store-errors.ts';
@@ -23,8 +24,10 @@ export interface QueueSessionOptions {
   keys: KeyProvider;
   startDemoGateway: StartDemoGateway;
   logger: Logger;
-  /** Tests and benchmarks: backoff, clock, progress interval. */
+  /** Tests and benchmarks: backoff, clock, progress interval; the CLI's limit flags. */
   engine?: Partial<EngineOptions>;
+  /** Caps on what the gateway may send (the CLI's limit flags). */
+  client?: Pick<GatewayContextOptions, 'maxAnswerBytes'>;
 }
 
 export interface SessionInputs {
@@ -51,6 +54,7 @@ export class QueueSession {
   private connection: GatewayConnection | null = null;
   private stateNow: SessionState = 'stopped';
   private problemNow: ApiError | null = null;
+  private failure: unknown = null;
   private lastReport: StartReport | null = null;
   private transition: Promise<void> = Promise.resolve();
 
@@ -74,6 +78,14 @@ export class QueueSession {
   }
   get startReport(): StartReport | null {
     return this.lastReport;
+  }
+  /** What the last start threw, when it could not start (the CLI words some of these itself). */
+  get startFailure(): unknown {
+    return this.failure;
+  }
+  /** Where requests go, for a person (never the key). */
+  get description(): string | null {
+    return this.connection?.description ?? null;
   }
 
   /** Starts the queue, or records why it cannot; one start or stop at a time. */
@@ -101,6 +113,7 @@ export class QueueSession {
   private async startNow(inputs: SessionInputs, listener: SessionListener): Promise<void> {
     if (this.stateNow !== 'stopped') return;
     this.problemNow = null;
+    this.failure = null;
     const target = await this.target(inputs.settings);
     if (!('kind' in target)) {
       this.problemNow = target;
@@ -108,8 +121,14 @@ export class QueueSession {
     }
     let connection: GatewayConnection;
     try {
-      connection = await connectGateway(target, inputs.catalogue, this.options.startDemoGateway);
+      connection = await connectGateway(
+        target,
+        inputs.catalogue,
+        this.options.startDemoGateway,
+        this.options.client,
+      );
     } catch (error) {
+      this.failure = error;
       this.problemNow = {
         code: 'gateway-unreachable',
         message: `The gateway could not be set up: ${(error as Error).message}`,
@@ -135,6 +154,7 @@ export class QueueSession {
       this.lastReport = await engine.start();
     } catch (error) {
       await connection.close();
+      this.failure = error;
       this.problemNow = startProblem(error);
       if (!this.problemNow) throw error;
       return;

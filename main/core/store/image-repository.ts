@@ -58,6 +58,14 @@ const EXPIRED_LINKS_IN_SCOPE = `i.download_state = 'failed' AND ${lostToExpiredL
 
 type StateCount = { state: DownloadState; n: number };
 
+/** A failed download worth showing by name: which image of which prompt, and why. */
+export interface FailedDownloadExample {
+  position: number;
+  prompt: string;
+  image: number;
+  reason: string | null;
+}
+
 /** Every statement of ImageRepository, prepared once per open (a damaged database shows at open). */
 function imageStatements(db: Database) {
   const sql = <Row = unknown>(text: string) => db.prepare<unknown[], Row>(text);
@@ -122,6 +130,19 @@ function imageStatements(db: Database) {
     resume: sql(
       `UPDATE images SET download_state = 'pending', next_download_at = 0, updated_at = ?
        WHERE download_state = 'downloading'`,
+    ),
+    notImages: sql<{ n: number }>(
+      `SELECT count(*) AS n FROM images AS i
+       WHERE i.download_state = 'failed' AND i.failure_code = '${NOT_AN_IMAGE_CODE}'
+         AND (@batchId IS NULL OR i.batch_id = @batchId)`,
+    ),
+    failedExamples: sql<FailedDownloadExample>(
+      `SELECT j.position AS position, j.prompt AS prompt, i.idx AS image,
+         i.failure_reason AS reason
+       FROM images AS i JOIN jobs AS j ON j.id = i.job_id
+       WHERE i.download_state = 'failed' AND NOT (${lostToExpiredLink('i.')})
+         AND (@batchId IS NULL OR i.batch_id = @batchId)
+       ORDER BY i.id LIMIT @limit`,
     ),
     failedList: sql<Record<string, unknown>>(
       `SELECT * FROM images WHERE download_state = 'failed' AND id > ? ORDER BY id LIMIT ?`,
@@ -328,6 +349,19 @@ export class ImageRepository {
   ): { queued: number; expired: number } {
     const rows = this.s.retryFailedIds.all({ ids: JSON.stringify(ids), now });
     return { queued: rows.length, expired: rows.filter((row) => row.expired === 1).length };
+  }
+
+  /** Failed downloads whose body was not an image (also counted in the failed downloads). */
+  countNotImages(batchId?: number): number {
+    return this.s.notImages.get({ batchId: batchId ?? null })!.n;
+  }
+
+  /**
+   * The first failed downloads of a batch (or all), those lost to an expired link left out
+   * (they are listed apart). Read from the failed downloads' own index: a short scan.
+   */
+  failedDownloadExamples(scope: { batchId?: number; limit: number }): FailedDownloadExample[] {
+    return this.s.failedExamples.all({ batchId: scope.batchId ?? null, limit: scope.limit });
   }
 
   resumeInterrupted(now: number): number {
