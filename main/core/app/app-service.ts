@@ -23,7 +23,8 @@ import type { HostActions, ServedApp } from './host.ts';
 import { hubFeed } from './hub-feed.ts';
 import type { KeyProvider } from './key.ts';
 import { loadCatalogue } from './model-catalogue.ts';
-import { StoreControls, type QueueControls } from './queue-controls.ts';
+import { QueueWrites } from '../engine/queue-writes.ts';
+import type { QueueControls } from './queue-controls.ts';
 import { QueueSession, type SessionListener } from './queue-session.ts';
 import type { SettingsStore } from './settings-store.ts';
 
@@ -78,7 +79,7 @@ export class AppService implements ServedApp {
       ...(options.eventIntervalMs === undefined ? {} : { intervalMs: options.eventIntervalMs }),
     });
     let catalogue = loadCatalogue(options.dataDir);
-    const storeControls = new StoreControls(store, now);
+    const storeControls = new QueueWrites(store, now);
     const session = this.session;
     const listener = this.listener();
     const context: AppContext = {

@@ -3,8 +3,8 @@ import type { Job } from '../store/rows.ts';
 import type { AdaptiveConcurrency } from './adaptive-concurrency.ts';
 import { RequestRateLimit } from './rate-limit.ts';
 import type { StoreDiskError } from '../store/store-errors.ts';
+import { QueueWrites } from './queue-writes.ts';
 import type { Store } from '../store/store.ts';
-import { STOPS_THE_QUEUE } from './download.ts';
 import type { Scheduler } from './scheduler.ts';
 
 /** How fast the engine may go: what the person set, and the pool's size now. */
@@ -50,6 +50,7 @@ export interface EngineControlsOptions {
 export class EngineControls {
   private readonly store: Store;
   private readonly now: () => number;
+  private readonly writes: QueueWrites;
   private readonly scheduler: Scheduler;
   private readonly storeFailure: () => StoreDiskError | null;
   private readonly storeFailed: (error: unknown) => boolean;
@@ -66,6 +67,7 @@ export class EngineControls {
   constructor(options: EngineControlsOptions) {
     this.store = options.store;
     this.now = options.now;
+    this.writes = new QueueWrites(options.store, options.now);
     this.scheduler = options.scheduler;
     this.aimd = options.aimd;
     this.requestsPerMinute = options.requestsPerMinute;
@@ -97,13 +99,12 @@ export class EngineControls {
 
   /** Lifts the pause; downloads that stopped on the disk (full, unwritable) are tried again. */
   resume(): void {
-    this.store.queue.resume();
-    this.store.images.retryFailedDownloads(this.now(), undefined, [...STOPS_THE_QUEUE]);
+    this.writes.resume();
     this.scheduler.pump();
   }
 
   pauseBatch(batchId: number, paused: boolean): void {
-    this.store.batches.setPaused(batchId, paused, paused ? 'Paused.' : null);
+    this.writes.pauseBatch(batchId, paused);
     this.scheduler.forgetBatch(batchId);
     this.scheduler.pump();
   }
@@ -113,25 +114,21 @@ export class EngineControls {
    * with its due time) and is skipped until released; one in flight finishes its request.
    */
   pauseJobs(jobIds: readonly number[], paused: boolean): void {
-    this.store.jobs.setPaused(jobIds, paused, this.now());
+    this.writes.pauseJobs(jobIds, paused);
     this.scheduler.pump();
   }
 
   /** Cancels a job; one in flight has its request aborted. */
   cancelJob(jobId: number): void {
-    if (!this.scheduler.abortJob(jobId)) this.store.jobs.cancel(jobId, this.now());
+    if (!this.scheduler.abortJob(jobId)) this.writes.cancelJob(jobId);
     this.scheduler.pump();
   }
 
   /** Cancels a batch's waiting jobs (in chunks, so the lock stays short) and aborts its running ones. */
   cancelBatch(batchId: number): number {
-    let canceled = 0;
-    for (;;) {
-      const step = this.store.jobs.cancelBatch(batchId, this.now());
-      canceled += step.canceled;
-      for (const id of step.running) this.scheduler.abortJob(id);
-      if (step.done) break;
-    }
+    const canceled = this.writes.cancelBatch(batchId, (running) => {
+      for (const id of running) this.scheduler.abortJob(id);
+    });
     this.scheduler.pump();
     return canceled;
   }
@@ -145,13 +142,13 @@ export class EngineControls {
 
   /** Reorders jobs: a higher priority is claimed first, within its batch's turn. */
   setPriority(jobIds: readonly number[], priority: number): void {
-    this.store.jobs.setPriority(jobIds, priority, this.now());
+    this.writes.setPriority(jobIds, priority);
     this.scheduler.pump();
   }
 
   /** Reorders batches: the jobs of a batch of higher priority are claimed before any other's. */
   setBatchPriority(batchId: number, priority: number): void {
-    this.store.batches.setPriority(batchId, priority);
+    this.writes.setBatchPriority(batchId, priority);
     this.scheduler.forgetBatch(batchId);
     this.scheduler.pump();
   }
@@ -161,11 +158,7 @@ export class EngineControls {
    * work may have been charged) are only resent with `anyway`.
    */
   retryFailed(options: { batchId?: number; anyway?: boolean } = {}): number {
-    const count = this.store.jobs.requeueFailed({
-      uncertain: options.anyway ?? false,
-      now: this.now(),
-      ...(options.batchId === undefined ? {} : { batchId: options.batchId }),
-    });
+    const count = this.writes.retryFailed(options);
     this.scheduler.pump();
     return count;
   }
@@ -176,7 +169,7 @@ export class EngineControls {
    * fails again stays failed with its reason. Returns how many were queued.
    */
   retryDownloads(batchId?: number): number {
-    const count = this.store.images.retryFailedDownloads(this.now(), batchId);
+    const count = this.writes.retryDownloads(batchId);
     this.scheduler.pump();
     return count;
   }
@@ -222,7 +215,7 @@ export class EngineControls {
 
   /** A new job for the images a partial success did not return. */
   topUp(jobId: number): Job {
-    const job = this.store.jobs.createTopUp(jobId, this.now());
+    const job = this.writes.topUp(jobId);
     this.scheduler.pump();
     return job;
   }
@@ -232,17 +225,7 @@ export class EngineControls {
    * new job per prompt, for those images only (new, paid requests). Returns what was asked.
    */
   regenerateNotImages(scope: { batchId?: number } = {}): { prompts: number; images: number } {
-    const asked = { prompts: 0, images: 0 };
-    const now = this.now();
-    for (;;) {
-      // each page's jobs get their top-up, so the next read starts past them
-      const page = this.store.jobs.listWithNotImages({ ...scope, limit: 500 });
-      if (page.length === 0) break;
-      for (const job of page) {
-        asked.images += this.store.jobs.createTopUp(job.id, now).n;
-        asked.prompts += 1;
-      }
-    }
+    const asked = this.writes.regenerateNotImages(scope);
     if (asked.prompts > 0) this.scheduler.pump();
     return asked;
   }
