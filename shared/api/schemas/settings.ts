@@ -47,5 +47,24 @@ export const Settings = z.object({
   theme: z.enum(['system', 'light', 'dark']).default('system'),
 });
 
-/** A change to some settings; what is left out stays. */
-export const SettingsPatch = Settings.partial().strict();
+type Shape = typeof Settings.shape;
+type WithoutDefault<S> =
+  S extends z.ZodDefault<infer I> ? I : S extends z.ZodPrefault<infer I> ? I : S;
+
+/**
+ * A change to some settings; what is left out stays. (Not `Settings.partial()`: a field's
+ * default would still fill a left-out key, and a change of one setting would reset the rest.)
+ */
+export const SettingsPatch = z
+  .object(
+    Object.fromEntries(
+      Object.entries(Settings.shape).map(([key, schema]) => [
+        key,
+        (schema instanceof z.ZodDefault || schema instanceof z.ZodPrefault
+          ? (schema.unwrap() as z.ZodType)
+          : schema
+        ).optional(),
+      ]),
+    ) as { [K in keyof Shape]: z.ZodOptional<WithoutDefault<Shape[K]>> },
+  )
+  .strict();

@@ -7,6 +7,7 @@ import { EventBatchSchema } from '../../../shared/api/events.ts';
 import { buildRawApi } from '../../../shared/api/raw-client.ts';
 import type { Api, Handlers, RawApi } from '../../../shared/api/types.ts';
 import { ApiRequestError, unwrap } from '../../../shared/api/unwrap.ts';
+import { SettingsPatch } from '../../../shared/api/schemas/settings.ts';
 import { dispatch } from '../../../main/core/app/dispatch.ts';
 
 const noEvents = { subscribe: () => () => {} };
@@ -171,5 +172,14 @@ describe('dispatch', () => {
       },
     );
     expect(result).toMatchObject({ ok: false, error: { code: 'internal' } });
+  });
+});
+
+describe('SettingsPatch', () => {
+  it('leaves out what is not given: a change of one setting resets none of the others', () => {
+    expect(SettingsPatch.parse({ theme: 'dark' })).toEqual({ theme: 'dark' });
+    expect(SettingsPatch.parse({})).toEqual({});
+    expect(() => SettingsPatch.parse({ nope: 1 })).toThrow();
+    expect(() => SettingsPatch.parse({ concurrency: 0 })).toThrow();
   });
 });

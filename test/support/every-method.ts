@@ -1,0 +1,95 @@
+import type { Result } from '../../shared/api/errors.ts';
+import type { Area, MethodName } from '../../shared/api/types.ts';
+
+/** One input for every method of the contract, typed by it: a new method fails the typecheck. */
+export type EveryMethod = { [A in Area]: { [M in MethodName<A>]: unknown } };
+
+/**
+ * Inputs for a data folder holding one finished batch (its first job and image). In this
+ * order: the batch is deleted last.
+ */
+export function everyMethod(ids: {
+  batchId: number;
+  jobId: number;
+  imageId: number;
+  libraryDir: string;
+}): EveryMethod {
+  return {
+    queue: {
+      state: {},
+      pause: { reason: 'lunch' },
+      resume: {},
+      setLimits: { concurrency: 4 },
+      cancelAll: {},
+      retry: { failed: true, downloads: true },
+    },
+    jobs: {
+      ids: { batchId: ids.batchId },
+      byIds: { ids: [ids.jobId] },
+      get: { id: ids.jobId },
+      attempts: { jobId: ids.jobId },
+      cancel: { ids: [ids.jobId] },
+      hold: { ids: [ids.jobId] },
+      release: { ids: [ids.jobId] },
+      move: { ids: [ids.jobId], position: 'back' },
+      retry: { ids: [ids.jobId] },
+      topUp: { ids: [ids.jobId] },
+    },
+    images: {
+      page: {},
+      ids: {},
+      byIds: { ids: [ids.imageId] },
+      count: { query: { text: 'fox' } },
+      get: { id: ids.imageId },
+      setFavorite: { ids: [ids.imageId], favorite: true },
+      retryDownloads: { ids: [ids.imageId] },
+      reveal: { id: ids.imageId },
+      openWithViewer: { id: ids.imageId },
+    },
+    settings: { get: {}, update: { theme: 'dark' } },
+    key: { status: {}, set: { key: 'sk-test-0123456789' }, clear: {}, test: {} },
+    models: { catalogue: {}, saveUserEntries: { entries: [] } },
+    library: {
+      info: {},
+      setLocation: { dir: ids.libraryDir },
+      previewTemplate: { template: '{batch}/{index}.{ext}' },
+    },
+    app: { info: {} },
+    batches: {
+      list: {},
+      get: { id: ids.batchId },
+      check: {
+        source: { kind: 'rows', rows: [{ prompt: 'x' }] },
+        defaults: { model: 'flux-schnell' },
+      },
+      create: {
+        source: { kind: 'rows', rows: [{ prompt: 'y', model: 'flux-schnell' }] },
+        paused: true,
+      },
+      rename: { id: ids.batchId, name: 'renamed' },
+      move: { id: ids.batchId, position: 'front' },
+      pause: { id: ids.batchId },
+      resume: { id: ids.batchId },
+      cancel: { id: ids.batchId },
+      delete: { id: ids.batchId },
+    },
+  };
+}
+
+/** Calls each in turn; returns what failed (only `unsupported` is allowed, for desktop-only actions). */
+export async function callEveryMethod(
+  calls: EveryMethod,
+  call: (area: string, method: string, input: unknown) => Promise<Result<unknown>>,
+): Promise<string[]> {
+  const failures: string[] = [];
+  for (const [area, methods] of Object.entries(calls)) {
+    for (const [method, input] of Object.entries(methods as Record<string, unknown>)) {
+      const result = await call(area, method, input);
+      const allowed = method === 'reveal' || method === 'openWithViewer' ? 'unsupported' : null;
+      if (!result.ok && result.error.code !== allowed) {
+        failures.push(`${area}.${method}: ${result.error.code} ${result.error.message}`);
+      }
+    }
+  }
+  return failures;
+}
