@@ -1,5 +1,5 @@
-import { keyForms, keySpans, mergeSpans, type KeyForms } from '../../shared/gateway/key-forms.ts';
-import { REDACTED } from '../../shared/gateway/redact.ts';
+import { keyForms, keySpans, type KeyForms } from '../../shared/gateway/key-forms.ts';
+import { redactSpans } from '../../shared/gateway/redact.ts';
 import { failure } from './http-status.ts';
 
 /**
@@ -32,17 +32,7 @@ export function redactorFor(secrets: readonly string[]): Redactor {
     .filter(isForms);
   const inJson = [...plain, ...escaped];
   let hits = 0;
-  const scrubText = (text: string): string => {
-    const spans = keySpans(text, plain);
-    if (spans.length === 0) return text;
-    let out = '';
-    let at = 0;
-    for (const [start, end] of mergeSpans(spans)) {
-      out += text.slice(at, start) + REDACTED;
-      at = end;
-    }
-    return out + text.slice(at);
-  };
+  const scrubText = (text: string): string => redactSpans(text, keySpans(text, plain));
   const scrub = (value: unknown): unknown => {
     if (typeof value === 'string') return scrubText(value);
     if (Array.isArray(value)) return value.map(scrub);

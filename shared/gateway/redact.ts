@@ -27,8 +27,12 @@ export function redact(text: string, ...secrets: Array<string | null | undefined
       spans.push([match.index + match[1]!.length, match.index + match[0].length]);
     }
   }
+  return redactSpans(text, spans);
+}
+
+/** Each span of `text` becomes the marker; overlapping finds (the key, its base64…) one marker. */
+export function redactSpans(text: string, spans: Array<[number, number]>): string {
   if (spans.length === 0) return text;
-  // Overlapping finds (the key, its upper case, its base64…) are one marker, not several.
   let out = '';
   let at = 0;
   for (const [start, end] of mergeSpans(spans)) {

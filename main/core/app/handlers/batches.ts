@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { z } from 'zod';
 import type { BatchSource } from '../../../../shared/api/schemas/batches.ts';
 import type { Handlers } from '../../../../shared/api/types.ts';
@@ -46,7 +47,7 @@ export function batchHandlers(ctx: AppContext): Handlers['batches'] {
         partial: store.jobs.partialSuccesses(id).jobs,
         expiredLinks: store.images.countExpiredLinks(id),
         defaults: (batch.settings.defaults as Record<string, unknown> | undefined) ?? {},
-        folder: `${ctx.libraryDir()}/${batch.dirName}`,
+        folder: join(ctx.libraryDir(), batch.dirName),
       };
     },
     async check({ source, defaults }) {
