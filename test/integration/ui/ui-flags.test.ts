@@ -1,0 +1,69 @@
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ensureRendererBuilt, startUi, type RunningUi } from '../../support/atelier-ui.ts';
+import { pollUntil } from '../../support/poll-until.ts';
+
+let dir: string;
+let ui: RunningUi | null = null;
+
+beforeAll(() => ensureRendererBuilt(), 120_000);
+afterEach(async () => {
+  await ui?.stop();
+  ui = null;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fake `xdg-open` first on the PATH: it leaves a mark if anything tries to open a browser. */
+function fakeOpener(): { env: NodeJS.ProcessEnv; opened: () => boolean } {
+  const bin = path.join(dir, 'bin');
+  const mark = path.join(dir, 'opened');
+  mkdirSync(bin);
+  for (const name of ['xdg-open', 'open', 'wslview']) {
+    const file = path.join(bin, name);
+    writeFileSync(file, `#!/bin/sh\necho "$@" > '${mark}'\n`);
+    chmodSync(file, 0o755);
+  }
+  return { env: { PATH: `${bin}:${process.env.PATH}` }, opened: () => existsSync(mark) };
+}
+
+describe('atelier ui flags', () => {
+  it('opens no browser when stdout is not a terminal', async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'atelier-ui-flags-'));
+    const opener = fakeOpener();
+    ui = await startUi(['--demo', '--data', path.join(dir, 'data')], opener.env);
+    // the browser would be opened right after the notice; give a spawned opener time to write
+    await pollUntil(() => ui!.stderr().includes('Demo mode'), 'the demo notice');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(opener.opened()).toBe(false);
+  }, 60_000);
+
+  it('with --gateway and no key: keeps the gateway as a profile and says how to give the key', async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'atelier-ui-flags-'));
+    const data = path.join(dir, 'data');
+    ui = await startUi([
+      '--gateway',
+      'https://user:secret@gateway.example.com',
+      '--no-open',
+      '--data',
+      data,
+    ]);
+    await pollUntil(() => ui!.stderr().includes('The queue is not running'), 'the notice');
+    expect(ui.stderr()).toContain('No API key is set for the gateway "Command line"');
+    expect(ui.stderr()).toContain('Enter the key in Settings, or set ATELIER_API_KEY');
+    const saved = JSON.parse(readFileSync(path.join(data, 'settings.json'), 'utf8'));
+    expect(saved.gateway).toEqual({ kind: 'remote', profile: 'Command line' });
+    // credentials in the address are never kept
+    expect(saved.profiles[0].baseUrl).toBe('https://gateway.example.com');
+    expect(JSON.stringify(saved)).not.toContain('secret');
+  }, 60_000);
+});
