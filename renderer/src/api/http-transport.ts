@@ -38,9 +38,10 @@ export function createHttpTransport(origin: string, deps: HttpTransportDeps = {}
     call(fetchFn, `${origin}/api/${area}/${method}`, input);
   const Stream = deps.EventSource ?? (globalThis.EventSource as unknown as EventStreamFactory);
   const setTimer = deps.setTimer ?? defaultTimer;
+  // the same type the preload's API satisfies: the screens cannot tell the two apart
   return buildRawApi(send, {
     subscribe: (cursor, listener) => subscribe(Stream, setTimer, origin, cursor, listener),
-  } satisfies ApiEventSource);
+  } satisfies ApiEventSource) satisfies RawApi;
 }
 
 async function call(fetchFn: typeof fetch, url: string, input: unknown): Promise<Result<unknown>> {
