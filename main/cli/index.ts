@@ -1,3 +1,4 @@
+import { ApiRequestError } from '../../shared/api/unwrap.ts';
 import { AppError } from '../core/app/app-error.ts';
 import { redact } from '../../shared/gateway/redact.ts';
 import { keepYoungGenerationSmall } from '../core/runtime/young-generation.ts';
@@ -121,7 +122,10 @@ export async function main(argv: string[]): Promise<number> {
       return 2;
     }
     // (an AppError is the core's word for the same: a setting or input the person must fix)
-    if (error instanceof ConfigError || (error instanceof AppError && error.code !== 'internal')) {
+    if (
+      error instanceof ConfigError ||
+      ((error instanceof AppError || error instanceof ApiRequestError) && error.code !== 'internal')
+    ) {
       console.error(
         redact(`atelier ${command.name}: ${printable(error.message, { multiline: true })}`, key),
       );

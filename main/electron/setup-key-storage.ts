@@ -4,6 +4,7 @@ import { app, safeStorage } from 'electron';
 import { AppError } from '../core/app/app-error.ts';
 import {
   API_KEY_VARIABLE,
+  environmentKeyWins,
   checkKeyShape,
   keyStatusOf,
   type KeyProvider,
@@ -74,6 +75,7 @@ export class SafeStorageKeyProvider implements KeyProvider {
 
   async set(key: string): Promise<KeyStatusValue> {
     const checked = checkKeyShape(key);
+    if (this.fromEnv) throw environmentKeyWins();
     const storage = await this.storage();
     if (!storage.storable) throw new AppError('encryption-unavailable', storage.refusal!);
     await this.write(await safeStorage.encryptStringAsync(checked));
@@ -82,6 +84,7 @@ export class SafeStorageKeyProvider implements KeyProvider {
   }
 
   async clear(): Promise<KeyStatusValue> {
+    if (this.fromEnv) throw environmentKeyWins();
     await rm(this.file, { force: true });
     this.cached = null;
     return this.status();

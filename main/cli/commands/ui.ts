@@ -72,10 +72,12 @@ written to disk, never sent to the browser).`,
     const settings = new JsonSettingsStore(dataDir);
     const keys = new MemoryKeyProvider(process.env);
     const logger = stderrLogger();
+    // one library per data folder: the one the CLI used here, if it did
+    const defaultLibrary = loadSettings(dataDir)?.library ?? resolve(DEFAULT_LIBRARY_DIR);
+    const patch = flagSettings(values, settings.read(), defaultLibrary);
     const service = await openAppService({
       dataDir,
-      // one library per data folder: the one the CLI used here, if it did
-      defaultLibraryDir: loadSettings(dataDir)?.library ?? resolve(DEFAULT_LIBRARY_DIR),
+      defaultLibraryDir: defaultLibrary,
       host: 'web',
       version: packageVersion(),
       settings,
@@ -84,7 +86,6 @@ written to disk, never sent to the browser).`,
       startDemoGateway,
     });
     try {
-      const patch = flagSettings(values, settings.read());
       if (patch) await localClient(service).settings.update(patch);
       await service.startQueue();
       const token = newToken();
@@ -119,6 +120,7 @@ written to disk, never sent to the browser).`,
 function flagSettings(
   values: { demo?: boolean; gateway?: string; header?: string[]; out?: string },
   saved: SettingsValue,
+  defaultLibrary: string,
 ): Partial<SettingsValue> | null {
   const patch: Partial<SettingsValue> = {};
   if (values.demo) patch.gateway = { kind: 'demo' };
@@ -129,15 +131,21 @@ function flagSettings(
     };
     const kept = saved.profiles.find((p) => p.name === COMMAND_LINE_PROFILE);
     // (the gateway-specific names keep what Settings says, or the interface's defaults)
-    const profile = GatewayProfileSettings.parse({
+    const parsed = GatewayProfileSettings.safeParse({
       ...kept,
       name: COMMAND_LINE_PROFILE,
       ...address,
     });
+    if (!parsed.success) {
+      throw new UsageError(`--gateway ${address.baseUrl}: ${parsed.error.issues[0]!.message}`);
+    }
+    const profile = parsed.data;
     patch.profiles = [...saved.profiles.filter((p) => p.name !== COMMAND_LINE_PROFILE), profile];
     patch.gateway = { kind: 'remote', profile: COMMAND_LINE_PROFILE };
   }
   if (values.out !== undefined) patch.library = resolve(values.out);
+  // kept from the first start: a later start from another folder must find the same library
+  else if (saved.library === null) patch.library = defaultLibrary;
   return Object.keys(patch).length > 0 ? patch : null;
 }
 
@@ -161,13 +169,13 @@ async function describeStart(service: Awaited<ReturnType<typeof openAppService>>
 
 function untilStopped(): Promise<void> {
   return new Promise((resolve) => {
+    // (SIGHUP: the terminal closed; requests in flight still finish, never left uncertain)
+    const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
     const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
+      for (const signal of signals) process.off(signal, stop);
       resolve();
     };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
+    for (const signal of signals) process.on(signal, stop);
   });
 }
 

@@ -157,8 +157,12 @@ function expiredExamples(store: Store, scope: { batchId?: number }): ExpiredExam
 async function startSession(session: QueueSession, options: SessionOptions): Promise<Engine> {
   const { settings } = options;
   await session.start(
-    { settings: appSettings(settings), libraryDir: settings.library, catalogue: options.catalogue },
-    { committed() {}, paused() {} },
+    () => ({
+      settings: appSettings(settings),
+      libraryDir: settings.library,
+      catalogue: options.catalogue,
+    }),
+    { committed() {}, paused() {}, limits() {} },
   );
   if (session.engine) return session.engine;
   const error = session.startFailure;

@@ -4,6 +4,7 @@ import type { Store } from '../store/store.ts';
 import type { EventHub } from './event-hub.ts';
 import type { HostActions } from './host.ts';
 import type { KeyProvider } from './key.ts';
+import type { QueueWrites } from '../engine/queue-writes.ts';
 import type { QueueControls } from './queue-controls.ts';
 import type { QueueSession } from './queue-session.ts';
 import type { SettingsStore } from './settings-store.ts';
@@ -25,6 +26,10 @@ export interface AppContext {
   now(): number;
   /** The library folder now: the setting, or the host's usual place. */
   libraryDir(): string;
+  /** The host's usual place for the library (when the setting is null). */
+  readonly defaultLibraryDir: string;
+  /** The store's half of the controls, for what must not go through an engine. */
+  readonly writes: QueueWrites;
   catalogue(): Catalogue;
   /** Reads `<data>/models.json` again (after the person saved their entries). */
   reloadCatalogue(): void;

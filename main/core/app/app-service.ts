@@ -99,19 +99,13 @@ export class AppService implements ServedApp {
       reloadCatalogue: () => {
         catalogue = loadCatalogue(options.dataDir);
       },
+      defaultLibraryDir: options.defaultLibraryDir,
+      writes: storeControls,
       controls: (): QueueControls => session.engine ?? storeControls,
       wake: () => session.engine?.wake(),
       refreshSecrets: () => this.refreshSecrets(),
-      restartQueue: () =>
-        session.restart(
-          this.inputs(() => catalogue),
-          listener,
-        ),
-      startQueue: () =>
-        session.start(
-          this.inputs(() => catalogue),
-          listener,
-        ),
+      restartQueue: () => session.restart(() => this.inputs(() => catalogue), listener),
+      startQueue: () => session.start(() => this.inputs(() => catalogue), listener),
     };
     this.context = context;
     this.api = {
@@ -148,7 +142,7 @@ export class AppService implements ServedApp {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.session.stop();
+    await this.session.close();
     this.events.flush();
     this.events.close();
     this.store.close();
@@ -173,6 +167,7 @@ export class AppService implements ServedApp {
     return {
       committed: () => this.events.notify(),
       paused: (pause) => this.events.send({ type: 'queue.paused', payload: pause }),
+      limits: (limits) => this.events.send({ type: 'limits.changed', payload: limits }),
     };
   }
 }

@@ -15,9 +15,11 @@ export interface ImageMark {
 /** What the hub reads: committed rows only, so nothing it sends can be taken back. */
 export interface HubFeed {
   lastTransitionId(): number;
+  /** In id order, after `afterId` and up to `upTo` (ids have gaps where batches were deleted). */
   transitionsSince(
     afterId: number,
     limit: number,
+    upTo?: number,
   ): Array<{ id: number; jobId: number; batchId: number; to: JobState }>;
   lastImageMark(): ImageMark;
   imagesWrittenSince(after: ImageMark, limit: number): Array<WrittenImage & { doneAt: number }>;
@@ -181,8 +183,8 @@ export class EventHub implements EventSource {
   }
 
   /** Last state per job after `afterId`, up to `limit` rows. */
-  private readTransitions(afterId: number, limit: number) {
-    const rows = this.feed.transitionsSince(afterId, limit);
+  private readTransitions(afterId: number, limit: number, upTo?: number) {
+    const rows = this.feed.transitionsSince(afterId, limit, upTo);
     const last = new Map<number, JobState>();
     const batches = new Set<number>();
     const busy = new Set<number>();
@@ -229,10 +231,8 @@ export class EventHub implements EventSource {
   private replay(keys: readonly [number, number, number], events: ApiEvent[]): boolean {
     let after = keys[0];
     while (after < this.transitionId) {
-      const { changes, batches, last } = this.readTransitions(
-        after,
-        Math.min(this.chunk, this.transitionId - after),
-      );
+      // up to what live deliveries already sent: the next live one starts there
+      const { changes, batches, last } = this.readTransitions(after, this.chunk, this.transitionId);
       if (last === after) break;
       after = last;
       events.push({ type: 'jobs.changed', payload: { changes, batches } });

@@ -7,7 +7,7 @@ import { idleProgress, liveProgress } from './progress-view.ts';
 export function hubFeed(store: Store, session: QueueSession, thumbnails: () => boolean): HubFeed {
   return {
     lastTransitionId: () => store.pages.lastTransitionId(),
-    transitionsSince: (afterId, limit) => store.pages.transitionsSince(afterId, limit),
+    transitionsSince: (afterId, limit, upTo) => store.pages.transitionsSince(afterId, limit, upTo),
     lastImageMark: () => store.gallery.lastWritten(),
     imagesWrittenSince(after, limit) {
       const withThumbs = thumbnails();

@@ -79,12 +79,24 @@ export class MemoryKeyProvider implements KeyProvider {
   }
 
   async set(key: string): Promise<KeyStatusValue> {
-    this.memory = checkKeyShape(key);
+    const checked = checkKeyShape(key);
+    if (this.fromEnv) throw environmentKeyWins();
+    this.memory = checked;
     return this.status();
   }
 
   async clear(): Promise<KeyStatusValue> {
+    if (this.fromEnv) throw environmentKeyWins();
     this.memory = null;
     return this.status();
   }
+}
+
+/** A key entered while ATELIER_API_KEY decides would be silently outranked: said instead. */
+export function environmentKeyWins(): AppError {
+  return new AppError(
+    'conflict',
+    `The key comes from ${API_KEY_VARIABLE} in the environment, which wins over one entered ` +
+      'here: change or unset it there, then start Atelier again.',
+  );
 }

@@ -2,7 +2,13 @@ import type { PauseKind } from '../../../shared/jobs/pause.ts';
 import type { Catalogue } from '../../../shared/gateway/catalogue.ts';
 import type { ApiError } from '../../../shared/api/errors.ts';
 import { parseProfile } from '../../../shared/gateway/profile.ts';
-import { Engine, EngineBusyError, type EngineOptions, type StartReport } from '../engine/engine.ts';
+import {
+  Engine,
+  EngineBusyError,
+  type EngineLimits,
+  type EngineOptions,
+  type StartReport,
+} from '../engine/engine.ts';
 import type { GatewayContextOptions } from '../gateway/context.ts';
 import { LibraryFolderError } from '../library/library-folder.ts';
 import type { Logger } from '../logger.ts';
@@ -39,6 +45,7 @@ export interface SessionInputs {
 /** Where the engine's news goes (the event hub). */
 export interface SessionListener {
   committed(): void;
+  limits(limits: EngineLimits): void;
   paused(pause: { reason: string; code: string | null; kind: PauseKind }): void;
 }
 
@@ -55,6 +62,7 @@ export class QueueSession {
   private stateNow: SessionState = 'stopped';
   private problemNow: ApiError | null = null;
   private failure: unknown = null;
+  private closed = false;
   private lastReport: StartReport | null = null;
   private transition: Promise<void> = Promise.resolve();
 
@@ -62,8 +70,12 @@ export class QueueSession {
     this.options = options;
   }
 
+  /**
+   * The engine that owns the queue now: running, or stopping (its requests in flight are still
+   * its own: a cancel must abort them through it, never mark them in the store behind it).
+   */
   get engine(): Engine | null {
-    return this.stateNow === 'running' ? this.engineNow : null;
+    return this.engineNow;
   }
   get state(): SessionState {
     return this.stateNow;
@@ -88,20 +100,29 @@ export class QueueSession {
     return this.connection?.description ?? null;
   }
 
-  /** Starts the queue, or records why it cannot; one start or stop at a time. */
-  start(inputs: SessionInputs, listener: SessionListener): Promise<void> {
-    return this.serially(() => this.startNow(inputs, listener));
+  /**
+   * Starts the queue, or records why it cannot; one start or stop at a time. `inputs` is read
+   * when the start runs, so a change made while an earlier step was under way is not lost.
+   */
+  start(inputs: () => SessionInputs, listener: SessionListener): Promise<void> {
+    return this.serially(() => this.startNow(inputs(), listener));
   }
 
   stop(options: { abort?: boolean } = {}): Promise<void> {
     return this.serially(() => this.stopNow(options));
   }
 
-  restart(inputs: SessionInputs, listener: SessionListener): Promise<void> {
+  restart(inputs: () => SessionInputs, listener: SessionListener): Promise<void> {
     return this.serially(async () => {
       await this.stopNow({});
-      await this.startNow(inputs, listener);
+      await this.startNow(inputs(), listener);
     });
+  }
+
+  /** Stops for good: a start or restart asked for later (a late call) does nothing. */
+  close(): Promise<void> {
+    this.closed = true;
+    return this.stop();
   }
 
   private serially(step: () => Promise<void>): Promise<void> {
@@ -111,7 +132,7 @@ export class QueueSession {
   }
 
   private async startNow(inputs: SessionInputs, listener: SessionListener): Promise<void> {
-    if (this.stateNow !== 'stopped') return;
+    if (this.stateNow !== 'stopped' || this.closed) return;
     this.problemNow = null;
     this.failure = null;
     const target = await this.target(inputs.settings);
@@ -162,6 +183,7 @@ export class QueueSession {
     engine.on('committed', () => listener.committed());
     engine.on('idle', () => listener.committed());
     engine.on('paused', (pause) => listener.paused(pause));
+    engine.on('limits', (limits) => listener.limits(limits));
     this.engineNow = engine;
     this.connection = connection;
     this.stateNow = 'running';

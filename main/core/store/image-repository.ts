@@ -125,6 +125,7 @@ function imageStatements(db: Database) {
       `UPDATE images SET download_state = 'pending', next_download_at = 0, download_tries = 0,
          updated_at = @now
        WHERE download_state = 'failed' AND id IN (SELECT value FROM json_each(@ids))
+         AND failure_code IS NOT '${NOT_AN_IMAGE_CODE}'
        RETURNING ${lostToExpiredLink('')} AS expired`,
     ),
     resume: sql(
@@ -341,7 +342,9 @@ export class ImageRepository {
   /** After a crash: downloads cut short start again. Returns how many. */
   /**
    * These failed downloads again, from the stored link or bytes (never a new generation).
-   * Returns how many were queued, and how many of them had an expired link.
+   * Those whose link gave something that is not an image are left out: the same link would
+   * give the same again (only generating again helps). Returns how many were queued, and how
+   * many of them had an expired link (asked again: some stores answer 404 for a while).
    */
   retryFailedDownloadsById(
     ids: readonly number[],

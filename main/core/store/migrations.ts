@@ -2,6 +2,7 @@ import type { Database } from 'better-sqlite3';
 import { schemaV1 } from './schema/v1.ts';
 import { schemaV2 } from './schema/v2.ts';
 import { schemaV3 } from './schema/v3.ts';
+import { schemaV4 } from './schema/v4.ts';
 import { transact } from './transaction.ts';
 
 /** Brings the schema from `version - 1` to `version`. Runs inside a transaction. */
@@ -20,6 +21,7 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'pause kind; image batch, model, size, done_at; paging indexes',
     up: schemaV3,
   },
+  { version: 4, name: 'transition ids never reused (the events cursor)', up: schemaV4 },
 ];
 
 export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): number {

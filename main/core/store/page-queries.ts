@@ -40,7 +40,7 @@ function pageStatements(db: Database) {
     transitionsSince: sql<BatchTransition>(
       `SELECT t.id, t.job_id AS jobId, j.batch_id AS batchId, t.to_state AS "to"
        FROM job_transitions AS t JOIN jobs AS j ON j.id = t.job_id
-       WHERE t.id > ? ORDER BY t.id LIMIT ?+0`,
+       WHERE t.id > ? AND t.id <= ? ORDER BY t.id LIMIT ?+0`,
     ),
     batchPriorities: sql<{ high: number | null; low: number | null }>(
       'SELECT max(priority) AS high, min(priority) AS low FROM batches',
@@ -138,8 +138,12 @@ export class PageQueries {
     return this.s.attemptsPage.all(jobId, afterId, limit).map(toAttempt);
   }
 
-  transitionsSince(afterId: number, limit: number): BatchTransition[] {
-    return this.s.transitionsSince.all(afterId, limit);
+  transitionsSince(
+    afterId: number,
+    limit: number,
+    upTo = Number.MAX_SAFE_INTEGER,
+  ): BatchTransition[] {
+    return this.s.transitionsSince.all(afterId, upTo, limit);
   }
 
   /** The highest and lowest batch priority: "front" goes above, "back" below. */

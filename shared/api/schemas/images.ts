@@ -86,6 +86,9 @@ export const RetryDownloadsInput = z.object({ ids: z.array(Id).min(1).max(10_000
 export const RetryDownloadsReport = z.object({
   /** Downloads queued again from the stored link or bytes: no generation request. */
   queued: Count,
-  /** Links that expired: only generating again brings these back. */
+  /**
+   * Of those queued, links that had expired: asked again (some stores answer 404 for a while);
+   * one that fails again can only be brought back by generating the image again.
+   */
   expired: Count,
 });

@@ -100,6 +100,14 @@ describe('the application service', () => {
       cursor: page.next,
     });
     expect(next.items.map((i) => i.id)).toEqual(all.ids.slice(4));
+    // a cursor belongs to its list, filter and order: anything else is refused, never misread
+    await expect(
+      api.images.page({ query: { text: 'fox', order: 'oldest' }, cursor: page.next }),
+    ).rejects.toMatchObject({ code: 'invalid-argument' });
+    const batches = await api.batches.list({ limit: 1 });
+    await expect(
+      api.images.page({ query: {}, cursor: batches.next ?? page.next }),
+    ).rejects.toMatchObject({ code: 'invalid-argument' });
 
     const ids = await api.jobs.ids({ batchId: batch.id, states: ['succeeded'] });
     expect(ids.total).toBe(12);

@@ -7,6 +7,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -66,4 +67,19 @@ describe('atelier ui flags', () => {
     expect(saved.profiles[0].baseUrl).toBe('https://gateway.example.com');
     expect(JSON.stringify(saved)).not.toContain('secret');
   }, 60_000);
+
+  it('says a bad --gateway address is for the person to fix (exit 2), not a bug', () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'atelier-ui-flags-'));
+    const bin = path.resolve(import.meta.dirname, '../../../bin/atelier.js');
+    const run = spawnSync(
+      process.execPath,
+      [bin, 'ui', '--gateway', 'not-a-url', '--no-open', '--data', path.join(dir, 'data')],
+      {
+        encoding: 'utf8',
+      },
+    );
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('--gateway not-a-url');
+    expect(run.stdout).toBe('');
+  });
 });

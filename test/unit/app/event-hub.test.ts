@@ -44,9 +44,9 @@ class FakeFeed implements HubFeed {
   lastTransitionId() {
     return this.transitions.length;
   }
-  transitionsSince(afterId: number, limit: number) {
+  transitionsSince(afterId: number, limit: number, upTo = Infinity) {
     this.reads++;
-    return this.transitions.filter((t) => t.id > afterId).slice(0, limit);
+    return this.transitions.filter((t) => t.id > afterId && t.id <= upTo).slice(0, limit);
   }
   lastImageMark(): ImageMark {
     const last = this.images.at(-1);

@@ -121,6 +121,13 @@ describe('SafeStorageKeyProvider', () => {
     expect(await fromEnv.status()).toMatchObject({ set: true, source: 'env', last4: 'wxyz' });
   });
 
+  it('refuses to set or clear a key while ATELIER_API_KEY decides, instead of seeming to', async () => {
+    const fromEnv = provider({ env: { ATELIER_API_KEY: 'sk-env-0123456789wxyz' } });
+    await expect(fromEnv.set(KEY)).rejects.toMatchObject({ code: 'conflict' });
+    await expect(fromEnv.clear()).rejects.toThrow(/ATELIER_API_KEY/);
+    expect(await fromEnv.get()).toBe('sk-env-0123456789wxyz');
+  });
+
   it('still reports the env key where the keyring cannot store', async () => {
     mockState.storageBackend = 'basic_text';
     const fromEnv = provider({ env: { ATELIER_API_KEY: 'sk-env-0123456789wxyz' } });

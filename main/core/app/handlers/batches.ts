@@ -14,7 +14,7 @@ import type { Batch } from '../../store/rows.ts';
 import { AppError } from '../app-error.ts';
 import type { AppContext } from '../app-context.ts';
 import { batchSummary } from '../views.ts';
-import { cursorKeys, notFound, pageFrom } from './paging.ts';
+import { cursorKeys, listScope, notFound, pageFrom } from './paging.ts';
 
 export function batchHandlers(ctx: AppContext): Handlers['batches'] {
   const { store } = ctx;
@@ -36,8 +36,9 @@ export function batchHandlers(ctx: AppContext): Handlers['batches'] {
 
   return {
     async list({ cursor, limit }) {
-      const [before] = cursorKeys(cursor, ['number'] as const) ?? [Number.MAX_SAFE_INTEGER];
-      return pageFrom(store.pages.batches(before, limit + 1), limit, (b) => [b.id], summary);
+      const scope = listScope('batches');
+      const [before] = cursorKeys(cursor, ['number'] as const, scope) ?? [Number.MAX_SAFE_INTEGER];
+      return pageFrom(store.pages.batches(before, limit + 1), limit, scope, (b) => [b.id], summary);
     },
     async get({ id }) {
       const batch = require(id);

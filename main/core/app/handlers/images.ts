@@ -6,7 +6,7 @@ import type { GalleryFilter } from '../../store/gallery-queries.ts';
 import { AppError } from '../app-error.ts';
 import type { AppContext } from '../app-context.ts';
 import { imageSummary } from '../views.ts';
-import { cursorKeys, notFound, pageFrom } from './paging.ts';
+import { cursorKeys, listScope, notFound, pageFrom } from './paging.ts';
 
 /** The contract's query as the store's filter (the same fields, defaults applied). */
 export function toGalleryFilter(query: z.infer<typeof ImageQuery>): GalleryFilter {
@@ -40,22 +40,28 @@ export function imageHandlers(ctx: AppContext): Handlers['images'] {
 
   return {
     async page({ query, cursor, limit }) {
-      const [after] = cursorKeys(cursor, ['number'] as const) ?? [null];
-      const rows = store.gallery.page(toGalleryFilter(query), after, limit + 1);
+      const filter = toGalleryFilter(query);
+      // (pages and id lists of one filter share their cursors: both are keyed by image id)
+      const scope = listScope('images', filter);
+      const [after] = cursorKeys(cursor, ['number'] as const, scope) ?? [null];
+      const rows = store.gallery.page(filter, after, limit + 1);
       const withThumbs = thumbnails();
       return pageFrom(
         rows,
         limit,
+        scope,
         (i) => [i.id],
         (i) => imageSummary(i, withThumbs),
       );
     },
     async ids({ query, cursor, limit }) {
       const filter = toGalleryFilter(query);
-      const [after] = cursorKeys(cursor, ['number'] as const) ?? [null];
+      const scope = listScope('images', filter);
+      const [after] = cursorKeys(cursor, ['number'] as const, scope) ?? [null];
       const page = pageFrom(
         store.gallery.ids(filter, after, limit + 1),
         limit,
+        scope,
         (id) => [id],
         (id) => id,
       );

@@ -2,7 +2,7 @@ import type { Handlers } from '../../../../shared/api/types.ts';
 import type { Job } from '../../store/rows.ts';
 import type { AppContext } from '../app-context.ts';
 import { attemptSummary, imageSummary, jobDetail, jobSummary } from '../views.ts';
-import { cursorKeys, notFound, pageFrom } from './paging.ts';
+import { cursorKeys, listScope, notFound, pageFrom } from './paging.ts';
 
 /** The transitions a job's detail shows, the latest. */
 const DETAIL_TRANSITIONS = 50;
@@ -16,12 +16,13 @@ export function jobHandlers(ctx: AppContext): Handlers['jobs'] {
 
   return {
     async ids({ batchId, states, failureKinds, cursor, limit }) {
-      const [position, id] = cursorKeys(cursor, ['number', 'number'] as const) ?? [null, 0];
       const query = {
         batchId,
         ...(states ? { states } : {}),
         ...(failureKinds ? { failureKinds } : {}),
       };
+      const scope = listScope('jobs', query);
+      const [position, id] = cursorKeys(cursor, ['number', 'number'] as const, scope) ?? [null, 0];
       const rows = store.pages.jobIds({
         ...query,
         ...(position === null ? {} : { after: { position, id } }),
@@ -30,6 +31,7 @@ export function jobHandlers(ctx: AppContext): Handlers['jobs'] {
       const page = pageFrom(
         rows,
         limit,
+        scope,
         (r) => [r.position, r.id],
         (r) => r.id,
       );
@@ -52,12 +54,18 @@ export function jobHandlers(ctx: AppContext): Handlers['jobs'] {
     },
     async attempts({ jobId, cursor, limit }) {
       if (!store.jobs.get(jobId)) throw notFound('job', jobId);
-      const [after] = cursorKeys(cursor, ['number'] as const) ?? [0];
+      const scope = listScope('attempts', jobId);
+      const [after] = cursorKeys(cursor, ['number'] as const, scope) ?? [0];
       const rows = store.pages.attempts(jobId, after, limit + 1);
-      return pageFrom(rows, limit, (a) => [a.id], attemptSummary);
+      return pageFrom(rows, limit, scope, (a) => [a.id], attemptSummary);
     },
     async cancel({ ids }) {
-      const jobs = existing(ids).filter((j) => ['queued', 'running', 'retrying'].includes(j.state));
+      // a running job belongs to the engine that sent it: with none here (another Atelier runs
+      // the queue), marking it canceled would throw away an answer that may be paid for
+      const cancelable = ctx.session.engine
+        ? ['queued', 'running', 'retrying']
+        : ['queued', 'retrying'];
+      const jobs = existing(ids).filter((j) => cancelable.includes(j.state));
       const controls = ctx.controls();
       for (const job of jobs) controls.cancelJob(job.id);
       touched(jobs);

@@ -31,11 +31,15 @@ export function queueHandlers(ctx: AppContext): Handlers['queue'] {
     },
     async pause({ reason }) {
       const why = reason ?? 'Paused.';
-      ctx.controls().pause(why, 'manual', 'manual');
-      ctx.hub.send({
-        type: 'queue.paused',
-        payload: { reason: why, code: 'manual', kind: 'manual' },
-      });
+      const engine = session.engine;
+      // the engine announces its own pause; with none, say it only if this paused it
+      if (engine) engine.pause(why, 'manual', 'manual');
+      else if (ctx.writes.pause(why, 'manual', 'manual')) {
+        ctx.hub.send({
+          type: 'queue.paused',
+          payload: { reason: why, code: 'manual', kind: 'manual' },
+        });
+      }
       return null;
     },
     async resume() {

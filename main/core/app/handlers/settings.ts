@@ -8,15 +8,14 @@ import type { AppContext } from '../app-context.ts';
 import type { SettingsValue } from '../settings-store.ts';
 
 /** Settings the running queue was started with: changing one restarts it. */
-const QUEUE_SETTINGS = [
-  'gateway',
-  'profiles',
-  'library',
-  'template',
-  'sidecar',
-  'manifest',
-  'thumbnails',
-] as const;
+const QUEUE_SETTINGS = ['library', 'template', 'sidecar', 'manifest', 'thumbnails'] as const;
+
+/** The gateway the queue uses, as the settings say it: the demo, or the chosen profile whole. */
+function activeGateway(settings: SettingsValue): string {
+  if (settings.gateway.kind === 'demo') return 'demo';
+  const name = settings.gateway.profile;
+  return JSON.stringify(settings.profiles.find((p) => p.name === name) ?? name);
+}
 
 export function settingsHandlers(ctx: AppContext): Handlers['settings'] {
   return {
@@ -28,9 +27,10 @@ export function settingsHandlers(ctx: AppContext): Handlers['settings'] {
       const next = Settings.parse({ ...before, ...patch });
       checkRules(ctx, before, next);
       ctx.settings.write(next);
-      const restart = QUEUE_SETTINGS.some(
-        (key) => JSON.stringify(before[key]) !== JSON.stringify(next[key]),
-      );
+      // (a profile added or edited while another gateway is in use restarts nothing)
+      const restart =
+        activeGateway(before) !== activeGateway(next) ||
+        QUEUE_SETTINGS.some((key) => JSON.stringify(before[key]) !== JSON.stringify(next[key]));
       if (restart) await ctx.restartQueue();
       else if (
         before.concurrency !== next.concurrency ||
@@ -89,16 +89,19 @@ function checkLibraryMove(ctx: AppContext, library: string | null): void {
     );
   }
   const downloads = ctx.store.images.counts();
-  if (downloads.pending + downloads.downloading > 0) {
+  const jobs = ctx.store.jobs.counts();
+  // a request in flight writes its images to the folder it started with
+  if (jobs.running + downloads.pending + downloads.downloading > 0) {
     throw new AppError(
       'library-busy',
-      'Images are still being written to the library: pause the queue and wait for the downloads to finish, then change the folder.',
+      'Images are still being made or written: pause the queue and wait for the requests and ' +
+        'downloads under way to finish, then change the folder.',
     );
   }
   const [written] = ctx.store.gallery.ids({ downloadStates: ['done'], order: 'oldest' }, null, 1);
   if (written === undefined) return;
   const image = ctx.store.images.get(written)!;
-  const target = library ?? ctx.libraryDir();
+  const target = library ?? ctx.defaultLibraryDir;
   if (!existsSync(join(target, image.relPath!))) {
     throw new AppError(
       'library-busy',

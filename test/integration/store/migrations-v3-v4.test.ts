@@ -62,3 +62,31 @@ describe('schema v3', () => {
     }
   });
 });
+
+describe('schema v4', () => {
+  it('never gives a transition id twice, even after the newest batch is deleted', () => {
+    const temp = tempDir();
+    cleanup = temp.cleanup;
+    const store = openStore(path.join(temp.dir, 'atelier.db'));
+    try {
+      const run = (name: string) => {
+        const batch = store.batches.create({ name }, [{ prompt: name, model: 'm' }], 1);
+        const [job] = store.jobs.claimRunnable(1, 2);
+        store.jobs.cancel(job!.id, 3);
+        return batch.id;
+      };
+      run('a');
+      const b = run('b');
+      const highest = store.pages.lastTransitionId();
+      store.batches.delete(b);
+      run('c');
+      const fresh = store.pages.transitionsSince(highest, 10);
+      expect(fresh.length).toBe(2);
+      expect(fresh.every((t) => t.id > highest)).toBe(true);
+      // the log is still append-only, and still written by the jobs' trigger
+      expect(() => store.db.exec('UPDATE job_transitions SET reason = 1')).toThrow(/append-only/);
+    } finally {
+      store.close();
+    }
+  });
+});
