@@ -3,10 +3,7 @@ import { connect } from './api/client.ts';
 import { startEventPump } from './store/event-pump.ts';
 import { createAppStore } from './store/index.ts';
 import { StoreContext, useAppStore } from './store/react.ts';
-import { BatchList } from './views/BatchList.tsx';
-import { FinishedNotices } from './views/FinishedNotices.tsx';
-import { Notices } from './views/Notices.tsx';
-import { QueuePanel } from './views/QueuePanel.tsx';
+import { Frame } from './frame/Frame.tsx';
 
 export function App() {
   const [{ client, store }] = useState(() => {
@@ -25,38 +22,14 @@ export function App() {
 
   return (
     <StoreContext value={store}>
+      <Refetcher />
       <Frame />
     </StoreContext>
   );
 }
 
-function Frame() {
-  useRefetchWhenStale();
-  const connection = useAppStore((s) => s.connection);
-  return (
-    <div className="frame">
-      <header className="frame-header">
-        <h1>Atelier</h1>
-        <span className={`connection connection-${connection}`} role="status">
-          {connection === 'live'
-            ? 'Connected'
-            : connection === 'closed'
-              ? 'Disconnected'
-              : 'Connecting…'}
-        </span>
-      </header>
-      <Notices />
-      <main className="frame-main">
-        <QueuePanel />
-        <BatchList />
-      </main>
-      <FinishedNotices />
-    </div>
-  );
-}
-
 /** Views reload what events said is out of date (a new batch, missed events, settings). */
-function useRefetchWhenStale(): void {
+function Refetcher(): null {
   const batchesStale = useAppStore((s) => s.batchesStale);
   const settingsStale = useAppStore((s) => s.settingsStale);
   const loadBatches = useAppStore((s) => s.loadBatches);
@@ -67,4 +40,5 @@ function useRefetchWhenStale(): void {
   useEffect(() => {
     if (settingsStale) void loadSettings();
   }, [settingsStale, loadSettings]);
+  return null;
 }

@@ -28,4 +28,10 @@ export const createAppSlice: SliceCreator<AppSlice> = (api) => (set, get) => ({
       set({ appError: errorMessage(error) });
     }
   },
+
+  async updateSettings(patch) {
+    const settings = await api.settings.update(patch);
+    set({ settings });
+    return settings;
+  },
 });

@@ -1,6 +1,6 @@
 import type { StateCreator } from 'zustand/vanilla';
 import type { ApiEventOf } from '../../../shared/api/events.ts';
-import type { Api, OutputOf } from '../../../shared/api/types.ts';
+import type { Api, InputOf, OutputOf } from '../../../shared/api/types.ts';
 import type { JobState } from '../../../shared/jobs/states.ts';
 
 export type QueueState = OutputOf<'queue', 'state'>;
@@ -12,6 +12,7 @@ export type JobSummary = OutputOf<'jobs', 'byIds'>[number];
 export type AppInfo = OutputOf<'app', 'info'>;
 export type KeyStatus = OutputOf<'key', 'status'>;
 export type Settings = OutputOf<'settings', 'get'>;
+export type SettingsPatch = InputOf<'settings', 'update'>;
 export type FinishedNotice = ApiEventOf<'batch.finished'>['payload'];
 export type BatchCounts = Pick<BatchSummary, 'jobs' | 'downloads'>;
 
@@ -80,6 +81,8 @@ export interface AppSlice {
   appError: string | null;
   loadApp(): Promise<void>;
   loadSettings(): Promise<void>;
+  /** Saves a change; the service's answer (every setting) replaces the local copy. Throws. */
+  updateSettings(patch: SettingsPatch): Promise<Settings>;
 }
 
 export type Connection = 'connecting' | 'live' | 'closed';

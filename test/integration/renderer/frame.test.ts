@@ -143,11 +143,12 @@ describe('the renderer’s frame in a browser', () => {
   }
 
   it('shows the demo notice, the paused queue with its reason, and the batches', async () => {
-    await page.goto(`${origin}/`);
+    await page.goto(`${origin}/#/queue`);
     await expect(page.getByRole('note', { name: 'Demo mode' }).textContent()).resolves.toContain(
       DEMO,
     );
-    await page.getByText(`Paused: ${PAUSED.reason}`).waitFor();
+    await page.getByRole('main').getByText(`Paused: ${PAUSED.reason}`).waitFor();
+    await page.getByRole('status', { name: 'Queue' }).getByText(PAUSED.reason).waitFor();
     await page.getByRole('row', { name: /cats/ }).waitFor();
     await expect(page.getByRole('progressbar', { name: 'Jobs finished' }).count()).resolves.toBe(1);
     expect(calls).toEqual(
@@ -187,8 +188,9 @@ describe('the renderer’s frame in a browser', () => {
     ]);
     await page.getByText('5 / 5 jobs').waitFor();
     await page.getByText('42.0 jobs/s').waitFor();
-    await page.getByText('Batch “cats” finished: 4 done, 1 failed (1 uncertain).').waitFor();
-    await page.getByRole('button', { name: 'Dismiss the notice for cats' }).click();
+    await page.getByText('Batch “cats” finished').waitFor();
+    await page.getByText('4 done, 1 failed (1 uncertain: may have been charged)').waitFor();
+    await page.getByRole('button', { name: 'Close toast' }).click();
     await page.getByText(/Batch “cats” finished/).waitFor({ state: 'detached' });
     expect(problems).toEqual([]);
   });

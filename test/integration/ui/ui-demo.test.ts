@@ -68,6 +68,10 @@ describe('atelier ui --demo', () => {
       await page.goto(ui.url);
       expect(new URL(page.url()).search).toBe(''); // the token left the address bar
       await expect.poll(() => page.getByRole('note', { name: 'Demo mode' }).isVisible()).toBe(true);
+      await page
+        .getByRole('navigation', { name: 'Atelier' })
+        .getByRole('link', { name: 'Queue' })
+        .click();
       await expect.poll(() => page.getByRole('heading', { name: 'Queue' }).isVisible()).toBe(true);
 
       const name = `harbour ${colorScheme}`;
@@ -85,9 +89,13 @@ describe('atelier ui --demo', () => {
       const row = page.getByRole('row', { name: new RegExp(name) });
       await expect.poll(() => row.textContent(), { timeout: 30_000 }).toContain('Finished');
       expect(await row.textContent()).toContain('20 / 20');
-      await expect
-        .poll(() => page.getByRole('list', { name: 'Finished batches' }).textContent())
-        .toContain(name);
+      await expect.poll(() => page.getByText(`Batch “${name}” finished`).isVisible()).toBe(true);
+      // the toast slides in: the screenshot waits for it to settle
+      await page
+        .locator('[data-sonner-toast]')
+        .first()
+        .evaluate((el) => Promise.all(el.getAnimations().map((a) => a.finished)));
+      expect(await page.title()).toBe('Atelier');
       await page.screenshot({
         path: path.join(SCREENSHOTS, `ui-demo-${colorScheme}.png`),
         fullPage: true,

@@ -1,0 +1,67 @@
+import { useState } from 'react';
+import { useHotkeys } from 'react-hotkeys-hook';
+import { Toaster } from 'sonner';
+import { ComposeScreen } from '../screens/compose/ComposeScreen.tsx';
+import { GalleryScreen } from '../screens/gallery/GalleryScreen.tsx';
+import { QueueScreen } from '../screens/queue/QueueScreen.tsx';
+import { SettingsScreen } from '../screens/settings/SettingsScreen.tsx';
+import { useAppStore } from '../store/react.ts';
+import { Notices } from '../views/Notices.tsx';
+import { FinishedToasts } from './FinishedToasts.tsx';
+import { navigate, SCREENS, useScreen, type ScreenId } from './navigation.ts';
+import { ShortcutsDialog } from './ShortcutsDialog.tsx';
+import { Sidebar } from './Sidebar.tsx';
+import { StatusBar } from './StatusBar.tsx';
+import { useTheme } from './theme.ts';
+import { useWindowTitle } from './window-title.ts';
+
+const SCREEN_VIEWS: Record<ScreenId, () => React.JSX.Element> = {
+  compose: ComposeScreen,
+  queue: QueueScreen,
+  gallery: GalleryScreen,
+  settings: SettingsScreen,
+};
+
+/** The app's frame: sidebar, the current screen, the status bar, toasts and shortcuts. */
+export function Frame() {
+  const screen = useScreen();
+  const [shortcutsOpen, setShortcutsOpen] = useState(false);
+  const theme = useAppStore((s) => s.settings?.theme);
+  useTheme(theme);
+  useWindowTitle();
+  useFrameShortcuts(() => setShortcutsOpen(true));
+  const Screen = SCREEN_VIEWS[screen];
+  return (
+    <div className="frame">
+      <Sidebar current={screen} />
+      <main className="frame-main" aria-label={SCREENS.find((s) => s.id === screen)!.label}>
+        <Notices />
+        <Screen />
+      </main>
+      <StatusBar onShortcuts={() => setShortcutsOpen(true)} />
+      <ShortcutsDialog open={shortcutsOpen} onOpenChange={setShortcutsOpen} />
+      <FinishedToasts />
+      <Toaster
+        theme={theme ?? 'system'}
+        position="bottom-right"
+        offset={{ bottom: '3.5rem', right: '1rem' }}
+        closeButton
+        richColors
+      />
+    </div>
+  );
+}
+
+function useFrameShortcuts(openCheatSheet: () => void): void {
+  const paused = useAppStore((s) => s.paused);
+  const pause = useAppStore((s) => s.pauseQueue);
+  const resume = useAppStore((s) => s.resumeQueue);
+  useHotkeys('shift+slash', openCheatSheet, { useKey: true });
+  useHotkeys('mod+1', () => navigate('compose'), { preventDefault: true, enableOnFormTags: true });
+  useHotkeys('mod+2', () => navigate('queue'), { preventDefault: true, enableOnFormTags: true });
+  useHotkeys('mod+3', () => navigate('gallery'), { preventDefault: true, enableOnFormTags: true });
+  useHotkeys('mod+4', () => navigate('settings'), { preventDefault: true, enableOnFormTags: true });
+  useHotkeys('mod+shift+p', () => void (paused ? resume() : pause()), { preventDefault: true }, [
+    paused,
+  ]);
+}

@@ -1,0 +1,36 @@
+import { SCREENS, type ScreenId } from './navigation.ts';
+
+/** The four places of the app; the current one is marked for screen readers too. */
+export function Sidebar({ current }: { current: ScreenId }) {
+  return (
+    <nav className="sidebar" aria-label="Atelier">
+      <p className="sidebar-brand" aria-hidden="true">
+        Atelier
+      </p>
+      <ul>
+        {SCREENS.map((screen, i) => (
+          <li key={screen.id}>
+            <a
+              href={`#/${screen.id}`}
+              aria-current={screen.id === current ? 'page' : undefined}
+              aria-keyshortcuts={`Control+${i + 1}`}
+            >
+              <span className="sidebar-icon" aria-hidden="true">
+                {ICONS[screen.id]}
+              </span>
+              <span className="sidebar-label">{screen.label}</span>
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+/** Plain glyphs: no icon font to load, legible in both themes. */
+const ICONS: Record<ScreenId, string> = {
+  compose: '✎',
+  queue: '☰',
+  gallery: '▦',
+  settings: '⚙',
+};

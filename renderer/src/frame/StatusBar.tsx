@@ -1,0 +1,56 @@
+import { useShallow } from 'zustand/react/shallow';
+import { selectOverall, selectQueueStatus } from '../store/selectors.ts';
+import { useAppStore } from '../store/react.ts';
+import { ThemeSwitch } from './ThemeSwitch.tsx';
+
+const STATUS = {
+  loading: 'Loading…',
+  running: 'Running',
+  stopped: 'Not running',
+  paused: 'Paused',
+};
+
+/** Always in view: where requests go, whether the queue runs (and why not), overall progress. */
+export function StatusBar({ onShortcuts }: { onShortcuts: () => void }) {
+  const info = useAppStore((s) => s.info);
+  const status = useAppStore(selectQueueStatus);
+  const paused = useAppStore((s) => s.paused);
+  const overall = useAppStore(useShallow(selectOverall));
+  const connection = useAppStore((s) => s.connection);
+  const gateway = info?.demo ? 'Demo mode' : (info?.gateway?.name ?? 'No gateway');
+  const percent =
+    overall && overall.total > 0 ? Math.floor((overall.done / overall.total) * 100) : null;
+  return (
+    <footer className="status-bar">
+      <span
+        className={`status-gateway${info?.demo ? ' status-demo' : ''}`}
+        title={info?.gateway?.baseUrl}
+      >
+        {gateway}
+      </span>
+      <span className={`status-queue status-${status}`} role="status" aria-label="Queue">
+        {STATUS[status]}
+        {paused && <span className="status-reason">: {paused.reason}</span>}
+      </span>
+      {overall && overall.total > 0 && (
+        <span className="status-progress">
+          <progress aria-label="Overall progress" max={overall.total} value={overall.done} />
+          <span>
+            {overall.done.toLocaleString()} / {overall.total.toLocaleString()}
+            {percent !== null && ` · ${percent} %`}
+          </span>
+        </span>
+      )}
+      <span className="status-spacer" />
+      {connection !== 'live' && (
+        <span className="status-connection" role="status">
+          {connection === 'closed' ? 'Disconnected' : 'Connecting…'}
+        </span>
+      )}
+      <ThemeSwitch />
+      <button type="button" className="ghost" onClick={onShortcuts} aria-label="Keyboard shortcuts">
+        ?
+      </button>
+    </footer>
+  );
+}

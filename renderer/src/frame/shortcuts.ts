@@ -1,0 +1,20 @@
+/**
+ * Every keyboard shortcut, in one table: the cheat sheet (`?`) is drawn from it and the
+ * handlers are registered from it, so the two cannot disagree. `mod` is Ctrl, or Cmd on a Mac.
+ */
+export const SHORTCUTS = [
+  { keys: 'shift+slash', label: '?', what: 'Show these shortcuts' },
+  { keys: 'mod+1', label: 'Ctrl/⌘ 1', what: 'Go to Compose' },
+  { keys: 'mod+2', label: 'Ctrl/⌘ 2', what: 'Go to Queue' },
+  { keys: 'mod+3', label: 'Ctrl/⌘ 3', what: 'Go to Gallery' },
+  { keys: 'mod+4', label: 'Ctrl/⌘ 4', what: 'Go to Settings' },
+  { keys: 'mod+enter', label: 'Ctrl/⌘ Enter', what: 'Run the composed batch (Compose)' },
+  {
+    keys: 'mod+shift+enter',
+    label: 'Ctrl/⌘ Shift Enter',
+    what: 'Run it at the front of the queue (Compose)',
+  },
+  { keys: 'mod+shift+p', label: 'Ctrl/⌘ Shift P', what: 'Pause or resume the queue' },
+] as const;
+
+export type ShortcutKeys = (typeof SHORTCUTS)[number]['keys'];

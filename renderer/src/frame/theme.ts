@@ -1,0 +1,21 @@
+import { useEffect } from 'react';
+import type { Settings } from '../store/state.ts';
+
+export type ThemeChoice = Settings['theme'];
+
+/**
+ * The page's color scheme: the system's, or the one the person chose. CSS reads it through
+ * `color-scheme` and `light-dark()`, so there is no flash before this runs (it follows the
+ * system until then).
+ */
+export function applyTheme(
+  choice: ThemeChoice,
+  root: HTMLElement = document.documentElement,
+): void {
+  if (choice === 'system') delete root.dataset.theme;
+  else root.dataset.theme = choice;
+}
+
+export function useTheme(choice: ThemeChoice | undefined): void {
+  useEffect(() => applyTheme(choice ?? 'system'), [choice]);
+}
