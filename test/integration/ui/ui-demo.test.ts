@@ -94,7 +94,12 @@ describe('atelier ui --demo', () => {
       await page
         .locator('[data-sonner-toast]')
         .first()
-        .evaluate((el) => Promise.all(el.getAnimations().map((a) => a.finished)));
+        .evaluate((el) => {
+          const animated = el as unknown as {
+            getAnimations(): Array<{ finished: Promise<unknown> }>;
+          };
+          return Promise.all(animated.getAnimations().map((a) => a.finished));
+        });
       expect(await page.title()).toBe('Atelier');
       await page.screenshot({
         path: path.join(SCREENSHOTS, `ui-demo-${colorScheme}.png`),
