@@ -1,0 +1,143 @@
+// The renderer under load, in Chromium: a 20,000-job batch runs at latency 0 while the Queue
+// screen is open. Prints the long tasks (> 50 ms) per minute, the frame rate while the job
+// list scrolls (when the screen has one), and the page's JS heap. A benchmark, not a test:
+// figures go in docs/performance.md and the README.
+//   npm run bench:renderer [-- --jobs 20000]
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { RENDERER_DIR } from '../../main/cli/commands/ui.ts';
+import { openAppService } from '../../main/core/app/app-service.ts';
+import { JsonSettingsStore } from '../../main/core/app/json-settings-store.ts';
+import { MemoryKeyProvider } from '../../main/core/app/key.ts';
+import { localClient } from '../../main/core/app/local-client.ts';
+import { silentLogger } from '../../main/core/logger.ts';
+import { newToken, startWebHost } from '../../main/web/web-host.ts';
+import { ensureRendererBuilt } from '../support/atelier-ui.ts';
+import { launchChromium } from '../support/browser.ts';
+import { startSimulatorProcess } from './simulator-process.ts';
+
+const { values } = parseArgs({ options: { jobs: { type: 'string', default: '20000' } } });
+const JOBS = Number(values.jobs);
+
+/** What runs in the page, as text: this file is type-checked as Node code, without the DOM. */
+const IN_PAGE = {
+  observeLongTasks: `window.longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) window.longTasks.push(entry.duration);
+    }).observe({ type: 'longtask', buffered: true });`,
+  clearLongTasks: 'window.longTasks.length = 0',
+  longTasks: 'window.longTasks',
+  scrollFor5s: `async (el) => {
+    let frames = 0;
+    const until = performance.now() + 5000;
+    while (performance.now() < until) {
+      await new Promise((r) => requestAnimationFrame(r));
+      el.scrollTop = (el.scrollTop + 400) % Math.max(1, el.scrollHeight - el.clientHeight);
+      frames++;
+    }
+    return frames / 5;
+  }`,
+};
+
+await ensureRendererBuilt();
+const dir = mkdtempSync(path.join(os.tmpdir(), 'atelier-renderer-bench-'));
+const simulator = await startSimulatorProcess(['--latency-ms', '0']);
+const dataDir = path.join(dir, 'data');
+mkdirSync(dataDir, { recursive: true });
+const settings = new JsonSettingsStore(dataDir);
+settings.write({ ...settings.read(), concurrency: 32, thumbnails: true, manifest: false });
+const service = await openAppService({
+  dataDir,
+  defaultLibraryDir: path.join(dir, 'library'),
+  host: 'web',
+  version: 'bench',
+  settings,
+  keys: new MemoryKeyProvider({}),
+  logger: silentLogger,
+  startDemoGateway: async () => ({ url: simulator.url, key: simulator.key, close: async () => {} }),
+});
+const api = localClient(service);
+const token = newToken();
+const host = await startWebHost({
+  app: service,
+  rendererDir: RENDERER_DIR,
+  token,
+  logger: silentLogger,
+});
+const browser = await launchChromium();
+try {
+  await service.startQueue();
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  // long tasks from the first script on, kept in the page
+  await page.addInitScript(IN_PAGE.observeLongTasks);
+  await page.goto(`${host.url}?token=${token}`);
+  await page.goto(`${host.url}#/queue`);
+  await page.getByRole('heading', { name: 'Queue' }).first().waitFor();
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable');
+  const heapMb = async () => {
+    const { metrics } = (await cdp.send('Performance.getMetrics')) as {
+      metrics: Array<{ name: string; value: number }>;
+    };
+    return (metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? 0) / 1024 / 1024;
+  };
+  const heapBefore = await heapMb();
+
+  await api.queue.pause({ reason: 'importing' });
+  const text = Array.from(
+    { length: JOBS },
+    (_, i) => `bench prompt ${i + 1} of a quiet harbour`,
+  ).join('\n');
+  const batch = await api.batches.create({
+    source: { kind: 'text', fileName: 'bench.txt', text },
+    defaults: { model: 'flux-schnell', size: '64x64', response_format: 'b64_json' },
+  });
+  await page.evaluate(IN_PAGE.clearLongTasks);
+  const started = performance.now();
+  await api.queue.resume();
+
+  // while it runs: scroll the job list, if the screen has one, and count frames
+  let fps: number | null = null;
+  const list = page
+    .getByRole('list', { name: /jobs/i })
+    .or(page.getByRole('grid', { name: /jobs/i }));
+  await page.waitForTimeout(3_000);
+  if ((await list.count()) > 0) {
+    fps = (await list.first().evaluate(IN_PAGE.scrollFor5s)) as number;
+  }
+  for (;;) {
+    const got = await api.batches.get({ id: batch.id });
+    if (
+      got.jobs.queued + got.jobs.running + got.jobs.retrying === 0 &&
+      got.downloads.pending + got.downloads.downloading === 0
+    )
+      break;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  const minutes = (performance.now() - started) / 60_000;
+  const longTasks = (await page.evaluate(IN_PAGE.longTasks)) as number[];
+  const heapAfter = await heapMb();
+  const rate = Math.round(JOBS / (minutes * 60));
+  console.log(
+    `Renderer under load: ${JOBS} jobs (64x64, latency 0, concurrency 32), Queue screen open, Chromium headless`,
+  );
+  console.log(`  run                     ${(minutes * 60).toFixed(1)} s at ${rate} jobs/s`);
+  console.log(
+    `  long tasks (> 50 ms)    ${longTasks.length} (${(longTasks.length / minutes).toFixed(1)} a minute; longest ${Math.round(Math.max(0, ...longTasks))} ms)`,
+  );
+  console.log(
+    `  scrolling the job list  ${fps === null ? 'no job list on this screen yet' : `${fps.toFixed(1)} frames/s`}`,
+  );
+  console.log(
+    `  JS heap                 ${heapBefore.toFixed(1)} MB before, ${heapAfter.toFixed(1)} MB after`,
+  );
+} finally {
+  await browser.close();
+  await host.close();
+  await service.close();
+  simulator.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
+process.exit(0);
