@@ -21,7 +21,10 @@ export function finishedText(notice: FinishedNotice): {
     );
   }
   if (jobs.canceled > 0) parts.push(`${jobs.canceled.toLocaleString()} canceled`);
-  if (downloads.failed > 0) parts.push(`${downloads.failed.toLocaleString()} downloads failed`);
+  if (downloads.failed > 0) {
+    const n = downloads.failed;
+    parts.push(`${n.toLocaleString()} download${n === 1 ? '' : 's'} failed`);
+  }
   const ok = jobs.failed === 0 && downloads.failed === 0;
   return { title: `Batch “${notice.name}” finished`, detail: parts.join(', '), ok };
 }
