@@ -1,0 +1,81 @@
+import type { OutputOf } from '../../../shared/api/types.ts';
+import type { KeyStatus, SettingsPatch, Settings, SliceCreator } from './state.ts';
+
+export type CatalogueEntry = OutputOf<'models', 'catalogue'>['entries'][number];
+export type LibraryInfo = OutputOf<'library', 'info'>;
+export type ConnectionTest = OutputOf<'key', 'test'>;
+
+/**
+ * What the Settings screen loads besides the settings themselves. The key passes through
+ * `setKey` to the service and is never kept here: only its status (the last four) is.
+ */
+export interface SettingsSlice {
+  catalogue: readonly CatalogueEntry[] | null;
+  libraryInfo: LibraryInfo | null;
+  loadCatalogue(): Promise<void>;
+  /** Replaces the person's own entries (every one); throws the service's refusal. */
+  saveUserModels(entries: readonly unknown[]): Promise<void>;
+  loadLibraryInfo(): Promise<void>;
+  /** Moves the library; throws the service's refusal (e.g. library-busy). */
+  moveLibrary(dir: string): Promise<void>;
+  /** The file name a template would give a typical image (the live example). Throws. */
+  previewTemplate(template: string): Promise<string>;
+  /** Saves a change; when it changes which gateway is used, the frame's info follows. */
+  saveSettings(patch: SettingsPatch): Promise<Settings>;
+  setKey(key: string): Promise<KeyStatus>;
+  clearKey(): Promise<KeyStatus>;
+  testConnection(): Promise<ConnectionTest>;
+}
+
+export const createSettingsSlice: SliceCreator<SettingsSlice> = (api) => (set, get) => ({
+  catalogue: null,
+  libraryInfo: null,
+
+  async loadCatalogue() {
+    const { entries } = await api.models.catalogue();
+    set({ catalogue: entries });
+  },
+
+  async saveUserModels(entries) {
+    const catalogue = await api.models.saveUserEntries({ entries: [...entries] });
+    set({ catalogue: catalogue.entries });
+  },
+
+  async loadLibraryInfo() {
+    set({ libraryInfo: await api.library.info() });
+  },
+
+  async moveLibrary(dir) {
+    const libraryInfo = await api.library.setLocation({ dir });
+    set({ libraryInfo, settings: await api.settings.get() });
+  },
+
+  async previewTemplate(template) {
+    return (await api.library.previewTemplate({ template })).example;
+  },
+
+  async saveSettings(patch) {
+    const settings = await get().updateSettings(patch);
+    // the status bar names the gateway in use: it comes with app.info
+    if (patch.gateway !== undefined || patch.profiles !== undefined) {
+      set({ info: await api.app.info() });
+    }
+    return settings;
+  },
+
+  async setKey(key) {
+    const keyStatus = await api.key.set({ key });
+    set({ keyStatus });
+    return keyStatus;
+  },
+
+  async clearKey() {
+    const keyStatus = await api.key.clear();
+    set({ keyStatus });
+    return keyStatus;
+  },
+
+  testConnection() {
+    return api.key.test();
+  },
+});
