@@ -99,7 +99,11 @@ export interface EventsSlice {
   resyncReason: string | null;
 }
 
-export type AppState = QueueSlice & BatchesSlice & JobsSlice & AppSlice & EventsSlice &
+export type AppState = QueueSlice &
+  BatchesSlice &
+  JobsSlice &
+  AppSlice &
+  EventsSlice &
   SettingsSlice;
 
 /** One slice of the combined store, given the API its actions call. */

@@ -95,8 +95,14 @@ export function GatewaySection({ settings }: { settings: Settings }) {
                 </label>
                 {removing === profile.name ? (
                   <span className="row-actions confirm">
-                    <span>{profile.name === active ? 'Remove; the demo takes over?' : 'Remove?'}</span>
-                    <button type="button" className="danger" onClick={() => void remove(profile.name)}>
+                    <span>
+                      {profile.name === active ? 'Remove; the demo takes over?' : 'Remove?'}
+                    </span>
+                    <button
+                      type="button"
+                      className="danger"
+                      onClick={() => void remove(profile.name)}
+                    >
                       Remove
                     </button>
                     <button type="button" className="ghost" onClick={() => setRemoving(null)}>

@@ -19,7 +19,9 @@ export function GeneralSection({ settings }: { settings: Settings }) {
   useEffect(() => {
     if (!catalogue) loadCatalogue().catch(() => {}); // the list falls back to the saved choice
   }, [catalogue, loadCatalogue]);
-  const textModels = (catalogue ?? []).filter((c) => c.entry.kind === 'text').map((c) => c.entry.id);
+  const textModels = (catalogue ?? [])
+    .filter((c) => c.entry.kind === 'text')
+    .map((c) => c.entry.id);
   if (settings.promptModel && !textModels.includes(settings.promptModel)) {
     textModels.push(settings.promptModel);
   }

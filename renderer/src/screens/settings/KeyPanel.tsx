@@ -90,7 +90,7 @@ export function KeyPanel() {
       )}
       <form className="key-form" onSubmit={save}>
         <Field
-          label={status?.set ? 'Replace the key' : 'API key'}
+          label={status?.set ? 'Replace the key' : 'Paste the key'}
           hint="It is never shown again: only its last four characters are."
           error={error}
         >
@@ -124,12 +124,7 @@ export function KeyPanel() {
         </div>
       </form>
       <div className="connection-test">
-        <button
-          type="button"
-          className="ghost"
-          disabled={testing}
-          onClick={() => void runTest()}
-        >
+        <button type="button" className="ghost" disabled={testing} onClick={() => void runTest()}>
           {testing ? 'Testing…' : 'Test connection'}
         </button>
         <p role="status" aria-label="Connection test" className={testClass(test)}>
@@ -150,5 +145,7 @@ function testText(test: ConnectionTest | { error: string } | null): string {
   if ('error' in test) return test.error;
   if (test.ok) return `Connected. ${test.message}`;
   // the gateway's own words, with its status when it answered at all
-  return test.httpStatus ? `The gateway answered ${test.httpStatus}: ${test.message}` : test.message;
+  return test.httpStatus
+    ? `The gateway answered ${test.httpStatus}: ${test.message}`
+    : test.message;
 }

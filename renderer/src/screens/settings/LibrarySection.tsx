@@ -109,9 +109,7 @@ export function LibrarySection({ settings }: { settings: Settings }) {
           label="Thumbnails"
           hint="Small copies for a fast gallery."
           checked={settings.thumbnails}
-          onChange={(on) =>
-            void save({ thumbnails: on }, on ? 'Thumbnails on' : 'Thumbnails off')
-          }
+          onChange={(on) => void save({ thumbnails: on }, on ? 'Thumbnails on' : 'Thumbnails off')}
         />
       </section>
     </div>

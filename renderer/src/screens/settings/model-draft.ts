@@ -35,7 +35,10 @@ export function checkModelText(text: string, otherIds: readonly string[]): Model
     return { entry: null, error: `${where}${issue.message}` };
   }
   if (otherIds.includes(parsed.data.id)) {
-    return { entry: null, error: `You already have an entry for "${parsed.data.id}": edit that one.` };
+    return {
+      entry: null,
+      error: `You already have an entry for "${parsed.data.id}": edit that one.`,
+    };
   }
   return { entry: parsed.data, error: null };
 }
