@@ -27,55 +27,60 @@ export interface SettingsSlice {
   testConnection(): Promise<ConnectionTest>;
 }
 
-export const createSettingsSlice: SliceCreator<SettingsSlice> = (api) => (set, get) => ({
-  catalogue: null,
-  libraryInfo: null,
+export const createSettingsSlice: SliceCreator<SettingsSlice> = (api) => (set, get) => {
+  /** The status bar names the gateway in use, which a key or a choice starts or stops. */
+  const refreshInfo = async () => set({ info: await api.app.info() });
+  // (not awaited: the key's status shows at once; the status bar follows when it can)
+  const followInfo = () => void refreshInfo().catch(() => {});
+  return {
+    catalogue: null,
+    libraryInfo: null,
 
-  async loadCatalogue() {
-    const { entries } = await api.models.catalogue();
-    set({ catalogue: entries });
-  },
+    async loadCatalogue() {
+      const { entries } = await api.models.catalogue();
+      set({ catalogue: entries });
+    },
 
-  async saveUserModels(entries) {
-    const catalogue = await api.models.saveUserEntries({ entries: [...entries] });
-    set({ catalogue: catalogue.entries });
-  },
+    async saveUserModels(entries) {
+      const catalogue = await api.models.saveUserEntries({ entries: [...entries] });
+      set({ catalogue: catalogue.entries });
+    },
 
-  async loadLibraryInfo() {
-    set({ libraryInfo: await api.library.info() });
-  },
+    async loadLibraryInfo() {
+      set({ libraryInfo: await api.library.info() });
+    },
 
-  async moveLibrary(dir) {
-    const libraryInfo = await api.library.setLocation({ dir });
-    set({ libraryInfo, settings: await api.settings.get() });
-  },
+    async moveLibrary(dir) {
+      const libraryInfo = await api.library.setLocation({ dir });
+      set({ libraryInfo, settings: await api.settings.get() });
+    },
 
-  async previewTemplate(template) {
-    return (await api.library.previewTemplate({ template })).example;
-  },
+    async previewTemplate(template) {
+      return (await api.library.previewTemplate({ template })).example;
+    },
 
-  async saveSettings(patch) {
-    const settings = await get().updateSettings(patch);
-    // the status bar names the gateway in use: it comes with app.info
-    if (patch.gateway !== undefined || patch.profiles !== undefined) {
-      set({ info: await api.app.info() });
-    }
-    return settings;
-  },
+    async saveSettings(patch) {
+      const settings = await get().updateSettings(patch);
+      if (patch.gateway !== undefined || patch.profiles !== undefined) await refreshInfo();
+      return settings;
+    },
 
-  async setKey(key) {
-    const keyStatus = await api.key.set({ key });
-    set({ keyStatus });
-    return keyStatus;
-  },
+    async setKey(key) {
+      const keyStatus = await api.key.set({ key });
+      set({ keyStatus });
+      await refreshInfo();
+      return keyStatus;
+    },
 
-  async clearKey() {
-    const keyStatus = await api.key.clear();
-    set({ keyStatus });
-    return keyStatus;
-  },
+    async clearKey() {
+      const keyStatus = await api.key.clear();
+      set({ keyStatus });
+      await refreshInfo();
+      return keyStatus;
+    },
 
-  testConnection() {
-    return api.key.test();
-  },
-});
+    testConnection() {
+      return api.key.test();
+    },
+  };
+};

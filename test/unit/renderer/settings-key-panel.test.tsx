@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { cleanup, render, screen } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KeyPanel } from '../../../renderer/src/screens/settings/KeyPanel.tsx';
 import { createAppStore } from '../../../renderer/src/store/index.ts';

@@ -18,10 +18,15 @@ export function GatewaySection({ settings }: { settings: Settings }) {
   const choiceErrorId = useId();
   const { profiles, gateway } = settings;
   const active = gateway.kind === 'demo' ? null : gateway.profile;
+  // the choice shows at once; the saved one returns if the service refuses it
+  const [choosing, setChoosing] = useState<{ name: string | null } | null>(null);
+  const checked = choosing ? choosing.name : active;
 
   const choose = async (next: Settings['gateway']) => {
     const label = next.kind === 'demo' ? 'the demo' : next.profile;
+    setChoosing({ name: next.kind === 'demo' ? null : next.profile });
     setChoiceError(await save({ gateway: next }, `The queue now uses ${label}`));
+    setChoosing(null);
   };
 
   const saveProfile = async (profile: GatewayProfileValue): Promise<string | null> => {
@@ -71,7 +76,7 @@ export function GatewaySection({ settings }: { settings: Settings }) {
                 <input
                   type="radio"
                   name="gateway"
-                  checked={active === null}
+                  checked={checked === null}
                   onChange={() => void choose({ kind: 'demo' })}
                 />
                 <span className="gateway-name">Demo</span>
@@ -84,7 +89,7 @@ export function GatewaySection({ settings }: { settings: Settings }) {
                   <input
                     type="radio"
                     name="gateway"
-                    checked={active === profile.name}
+                    checked={checked === profile.name}
                     onChange={() => void choose({ kind: 'remote', profile: profile.name })}
                   />
                   <span className="gateway-name">{profile.name}</span>
