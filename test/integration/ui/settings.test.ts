@@ -239,11 +239,20 @@ describe('Settings in the browser', () => {
         path: path.join(SCREENSHOTS, `settings-models-${suffix}.png`),
         fullPage: true,
       });
-      await page.getByRole('tab', { name: 'Library' }).click();
-      await page.screenshot({
-        path: path.join(SCREENSHOTS, `settings-library-${suffix}.png`),
-        fullPage: true,
-      });
+      await page.getByRole('button', { name: 'Add model' }).click();
+      await page.getByLabel('Entry (JSON, the fields of models.json)').fill('{"kind": "image"}');
+      await page
+        .getByRole('form', { name: 'New model entry' })
+        .screenshot({ path: path.join(SCREENSHOTS, `settings-model-editor-${suffix}.png`) });
+      await page
+        .getByRole('form', { name: 'Prices for the estimate' })
+        .screenshot({ path: path.join(SCREENSHOTS, `settings-prices-${suffix}.png`) });
+      for (const tab of ['Queue', 'Library', 'General']) {
+        await page.getByRole('tab', { name: tab }).click();
+        await page.screenshot({
+          path: path.join(SCREENSHOTS, `settings-${tab.toLowerCase()}-${suffix}.png`),
+        });
+      }
       await context.close();
     }
   }, 120_000);

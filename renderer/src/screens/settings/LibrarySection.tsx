@@ -8,6 +8,9 @@ import { useSave } from './use-save.ts';
 
 const PREVIEW_DELAY_MS = 250;
 
+/** The service's default (main/core/library/naming/template.ts), shown when none is set. */
+const DEFAULT_TEMPLATE = '{batch}/{index}-{slug}-{seed}.{ext}';
+
 /** The names the service's template takes (main/core/library/naming/template.ts). */
 const TEMPLATE_VARIABLES = [
   'batch',
@@ -93,24 +96,28 @@ export function LibrarySection({ settings }: { settings: Settings }) {
       <section className="panel settings-panel" aria-labelledby={filesHeading}>
         <h3 id={filesHeading}>Files</h3>
         <TemplateForm key={settings.template ?? ''} settings={settings} />
-        <SwitchField
-          label="Sidecar file per image"
-          hint="A .json beside each image with its prompt and parameters."
-          checked={settings.sidecar}
-          onChange={(on) => void save({ sidecar: on }, on ? 'Sidecars on' : 'Sidecars off')}
-        />
-        <SwitchField
-          label="Manifest per batch"
-          hint="One file listing every image of a batch, with its prompt."
-          checked={settings.manifest}
-          onChange={(on) => void save({ manifest: on }, on ? 'Manifests on' : 'Manifests off')}
-        />
-        <SwitchField
-          label="Thumbnails"
-          hint="Small copies for a fast gallery."
-          checked={settings.thumbnails}
-          onChange={(on) => void save({ thumbnails: on }, on ? 'Thumbnails on' : 'Thumbnails off')}
-        />
+        <div className="switch-list">
+          <SwitchField
+            label="Sidecar file per image"
+            hint="A .json beside each image with its prompt and parameters."
+            checked={settings.sidecar}
+            onChange={(on) => void save({ sidecar: on }, on ? 'Sidecars on' : 'Sidecars off')}
+          />
+          <SwitchField
+            label="Manifest per batch"
+            hint="One file listing every image of a batch, with its prompt."
+            checked={settings.manifest}
+            onChange={(on) => void save({ manifest: on }, on ? 'Manifests on' : 'Manifests off')}
+          />
+          <SwitchField
+            label="Thumbnails"
+            hint="Small copies for a fast gallery."
+            checked={settings.thumbnails}
+            onChange={(on) =>
+              void save({ thumbnails: on }, on ? 'Thumbnails on' : 'Thumbnails off')
+            }
+          />
+        </div>
       </section>
     </div>
   );
@@ -180,7 +187,7 @@ function TemplateForm({ settings }: { settings: Settings }) {
             value={template}
             spellCheck={false}
             autoComplete="off"
-            placeholder="the default template"
+            placeholder={DEFAULT_TEMPLATE}
             onChange={(e) => {
               setTemplate(e.target.value);
               setSaveError(null);

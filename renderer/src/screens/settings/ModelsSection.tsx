@@ -99,46 +99,48 @@ export function ModelsSection({ settings }: { settings: Settings }) {
                           : 'Yours'}
                     </span>
                   </td>
-                  <td className="row-actions">
-                    {origin === 'built-in' ? (
-                      <>
-                        <button
-                          type="button"
-                          className="ghost"
-                          aria-label={`View ${entry.id}`}
-                          onClick={() => setEditing({ mode: 'view', id: entry.id })}
-                        >
-                          View
-                        </button>
-                        <button
-                          type="button"
-                          className="ghost"
-                          aria-label={`Customize ${entry.id}`}
-                          onClick={() => setEditing({ mode: 'add', text: modelText(entry) })}
-                        >
-                          Customize
-                        </button>
-                      </>
-                    ) : (
-                      <>
-                        <button
-                          type="button"
-                          className="ghost"
-                          aria-label={`Edit ${entry.id}`}
-                          onClick={() => setEditing({ mode: 'edit', id: entry.id })}
-                        >
-                          Edit
-                        </button>
-                        <button
-                          type="button"
-                          className="ghost"
-                          aria-label={`Remove ${entry.id}`}
-                          onClick={() => void removeEntry(entry.id)}
-                        >
-                          {BUILT_IN_IDS.has(entry.id) ? 'Reset' : 'Remove'}
-                        </button>
-                      </>
-                    )}
+                  <td>
+                    <span className="row-actions">
+                      {origin === 'built-in' ? (
+                        <>
+                          <button
+                            type="button"
+                            className="ghost"
+                            aria-label={`View ${entry.id}`}
+                            onClick={() => setEditing({ mode: 'view', id: entry.id })}
+                          >
+                            View
+                          </button>
+                          <button
+                            type="button"
+                            className="ghost"
+                            aria-label={`Customize ${entry.id}`}
+                            onClick={() => setEditing({ mode: 'add', text: modelText(entry) })}
+                          >
+                            Customize
+                          </button>
+                        </>
+                      ) : (
+                        <>
+                          <button
+                            type="button"
+                            className="ghost"
+                            aria-label={`Edit ${entry.id}`}
+                            onClick={() => setEditing({ mode: 'edit', id: entry.id })}
+                          >
+                            Edit
+                          </button>
+                          <button
+                            type="button"
+                            className="ghost"
+                            aria-label={`Remove ${entry.id}`}
+                            onClick={() => void removeEntry(entry.id)}
+                          >
+                            {BUILT_IN_IDS.has(entry.id) ? 'Reset' : 'Remove'}
+                          </button>
+                        </>
+                      )}
+                    </span>
                   </td>
                 </tr>
               ))}
@@ -146,7 +148,12 @@ export function ModelsSection({ settings }: { settings: Settings }) {
           </table>
         </div>
         {viewed && (
-          <div className="model-view" role="region" aria-label={`Entry of ${viewed.entry.id}`}>
+          <div
+            className="model-view"
+            role="region"
+            aria-label={`Entry of ${viewed.entry.id}`}
+            ref={(el) => el?.scrollIntoView?.({ block: 'nearest' })}
+          >
             <div className="model-view-head">
               <h4>
                 <code>{viewed.entry.id}</code> (built-in)

@@ -29,6 +29,9 @@ export function QueueSection({ settings }: { settings: Settings }) {
   const headingId = useId();
   const concurrencyError = concurrencyProblem(concurrency);
   const rateError = rateProblem(rate);
+  const unchanged =
+    Number(concurrency) === settings.concurrency &&
+    (rate.trim() === '' ? null : Number(rate)) === settings.requestsPerMinute;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -85,7 +88,7 @@ export function QueueSection({ settings }: { settings: Settings }) {
           </p>
         )}
         <div className="form-actions">
-          <button type="submit" disabled={Boolean(concurrencyError || rateError)}>
+          <button type="submit" disabled={unchanged || Boolean(concurrencyError || rateError)}>
             Apply limits
           </button>
           <span className="field-hint">They apply to the running queue at once.</span>
