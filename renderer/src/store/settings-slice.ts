@@ -30,7 +30,7 @@ export interface SettingsSlice {
 export const createSettingsSlice: SliceCreator<SettingsSlice> = (api) => (set, get) => {
   /** The status bar names the gateway in use, which a key or a choice starts or stops. */
   const refreshInfo = async () => set({ info: await api.app.info() });
-  // (not awaited: the key's status shows at once; the status bar follows when it can)
+  // (not awaited: what was saved shows at once; the status bar follows when it can)
   const followInfo = () => void refreshInfo().catch(() => {});
   return {
     catalogue: null,
@@ -61,21 +61,21 @@ export const createSettingsSlice: SliceCreator<SettingsSlice> = (api) => (set, g
 
     async saveSettings(patch) {
       const settings = await get().updateSettings(patch);
-      if (patch.gateway !== undefined || patch.profiles !== undefined) await refreshInfo();
+      if (patch.gateway !== undefined || patch.profiles !== undefined) followInfo();
       return settings;
     },
 
     async setKey(key) {
       const keyStatus = await api.key.set({ key });
       set({ keyStatus });
-      await refreshInfo();
+      followInfo();
       return keyStatus;
     },
 
     async clearKey() {
       const keyStatus = await api.key.clear();
       set({ keyStatus });
-      await refreshInfo();
+      followInfo();
       return keyStatus;
     },
 

@@ -1,5 +1,4 @@
 import { useId, useState } from 'react';
-import { useAppStore } from '../../store/react.ts';
 import type { Settings } from '../../store/state.ts';
 import { KeyPanel } from './KeyPanel.tsx';
 import { ProfileForm } from './ProfileForm.tsx';

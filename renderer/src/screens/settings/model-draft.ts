@@ -32,7 +32,12 @@ export function checkModelText(text: string, otherIds: readonly string[]): Model
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const where = issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
-    return { entry: null, error: `${where}${issue.message}` };
+    // zod says "Invalid input: expected string, received undefined" for a field left out
+    const message = issue.message.replace(
+      /^Invalid input: expected (\w+), received undefined$/,
+      'missing (a $1 is expected)',
+    );
+    return { entry: null, error: `${where}${message}` };
   }
   if (otherIds.includes(parsed.data.id)) {
     return {
