@@ -249,6 +249,9 @@ describe('Settings in the browser', () => {
         .screenshot({ path: path.join(SCREENSHOTS, `settings-prices-${suffix}.png`) });
       for (const tab of ['Queue', 'Library', 'General']) {
         await page.getByRole('tab', { name: tab }).click();
+        await expect
+          .poll(() => page.getByRole('tab', { name: tab }).getAttribute('aria-selected'))
+          .toBe('true');
         await page.screenshot({
           path: path.join(SCREENSHOTS, `settings-${tab.toLowerCase()}-${suffix}.png`),
         });
