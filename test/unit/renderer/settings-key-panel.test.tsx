@@ -1,0 +1,112 @@
+// @vitest-environment happy-dom
+import { cleanup, render, screen } from '@testing-library/react';
+import { userEvent } from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from 'vitest';
+import { KeyPanel } from '../../../renderer/src/screens/settings/KeyPanel.tsx';
+import { createAppStore } from '../../../renderer/src/store/index.ts';
+import { StoreContext } from '../../../renderer/src/store/react.ts';
+import type { KeyStatus } from '../../../renderer/src/store/state.ts';
+import { fakeApi, Refusal } from './fake-api.ts';
+
+const KEY = 'sk-test-0123456789abcdef1a2b';
+const memory = { storable: false, refusal: 'The browser host keeps the key in memory.' };
+const none: KeyStatus = { set: false, last4: null, source: null, ...memory };
+
+afterEach(cleanup);
+
+function mount(keyStatus: KeyStatus, handlers: Parameters<typeof fakeApi>[0]) {
+  const fake = fakeApi(handlers);
+  const store = createAppStore(fake.api);
+  store.setState({ keyStatus });
+  const view = render(
+    <StoreContext value={store}>
+      <KeyPanel />
+    </StoreContext>,
+  );
+  return { fake, store, view };
+}
+
+describe('the key panel', () => {
+  it('sets the key: the status shows its last four only, the input is cleared', async () => {
+    let held: string | null = null;
+    const { fake, store, view } = mount(none, {
+      'key.set': (input: { key: string }) => {
+        held = input.key;
+        return { set: true, last4: held.slice(-4), source: 'memory', ...memory };
+      },
+    });
+    const user = userEvent.setup();
+    expect(screen.getByRole('status', { name: 'Key status' }).textContent).toBe('No key is set.');
+    const input = screen.getByLabelText<HTMLInputElement>('Paste the key');
+    expect(input.type).toBe('password');
+    expect(input.autocomplete).toBe('off');
+    await user.type(input, KEY);
+    await user.click(screen.getByRole('button', { name: 'Save key' }));
+
+    expect(held).toBe(KEY);
+    const status = await screen.findByText(/A key is set, ending in …1a2b/);
+    expect(status.textContent).toBe(
+      'A key is set, ending in …1a2b (kept in memory until Atelier stops).',
+    );
+    expect(screen.getByLabelText<HTMLInputElement>('Replace the key').value).toBe('');
+    // the key went to the service once and is nowhere in the page or the store
+    const carrying = fake.calls.filter((c) => JSON.stringify(c.input ?? null).includes(KEY));
+    expect(carrying.map((c) => c.name)).toEqual(['key.set']);
+    expect(view.container.innerHTML).not.toContain(KEY.slice(0, -4));
+    expect(JSON.stringify(store.getState())).not.toContain(KEY.slice(0, -4));
+    expect(screen.getByText(memory.refusal)).toBeTruthy();
+  });
+
+  it('shows the service’s refusal when the key comes from the environment', async () => {
+    const conflict =
+      'The key comes from ATELIER_API_KEY in the environment, which wins over one entered here.';
+    const { store } = mount(
+      { set: true, last4: 'zzzz', source: 'env', ...memory },
+      {
+        'key.set': () => {
+          throw new Refusal({ code: 'conflict', message: conflict });
+        },
+      },
+    );
+    const user = userEvent.setup();
+    expect(screen.getByRole('status', { name: 'Key status' }).textContent).toBe(
+      'A key is set, ending in …zzzz (from ATELIER_API_KEY in the environment).',
+    );
+    const input = screen.getByLabelText<HTMLInputElement>('Replace the key');
+    await user.type(input, KEY);
+    await user.click(screen.getByRole('button', { name: 'Replace key' }));
+
+    const error = await screen.findByText(conflict);
+    expect(input.getAttribute('aria-describedby')).toContain(error.id);
+    expect(input.getAttribute('aria-invalid')).toBe('true');
+    expect(store.getState().keyStatus?.last4).toBe('zzzz');
+  });
+
+  it('tests the connection and shows the gateway’s own words when it refuses', async () => {
+    mount(
+      { set: true, last4: '1a2b', source: 'memory', ...memory },
+      {
+        'key.test': () => ({
+          ok: false,
+          message: 'Invalid token (request id 7f3a)',
+          httpStatus: 401,
+          models: null,
+        }),
+      },
+    );
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Test connection' }));
+    const result = screen.getByRole('status', { name: 'Connection test' });
+    await expect
+      .poll(() => result.textContent)
+      .toBe('The gateway answered 401: Invalid token (request id 7f3a)');
+  });
+
+  it('removes the key', async () => {
+    mount({ set: true, last4: '1a2b', source: 'memory', ...memory }, { 'key.clear': () => none });
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Remove key' }));
+    await screen.findByText('No key is set.');
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Remove key' }).disabled).toBe(
+      true,
+    );
+  });
+});
