@@ -105,7 +105,7 @@ describe('Compose in atelier ui --demo', () => {
       .toContain('Line 1, column 3');
     await page.getByRole('textbox', { name: 'Prompts or templates' }).fill('a fox');
     await page.getByRole('checkbox', { name: 'dall-e-3' }).check();
-    await page.getByRole('textbox', { name: /^Images per request/ }).fill('2');
+    await page.getByRole('textbox', { name: /^Images each/ }).fill('2');
     await expect
       .poll(() => page.getByRole('list', { name: 'Problems' }).textContent())
       .toContain('dall-e-3 makes exactly 1 image per request; not n = 2.');
@@ -131,11 +131,22 @@ describe('Compose in atelier ui --demo', () => {
         await expect
           .poll(() => page.getByLabel('Job count').textContent())
           .toBe('54 jobs · 54 images');
+        await expect
+          .poll(() => page.getByRole('button', { name: /^Run Ctrl/ }).isEnabled())
+          .toBe(true);
         await settleToasts(page);
         await page.screenshot({
           path: path.join(SCREENSHOTS, `compose-${colorScheme}-${width}.png`),
           fullPage: true,
         });
+        // the end of the preview: long prompts clamped to two lines
+        const preview = page.getByRole('list', { name: 'Expanded jobs' });
+        await preview.evaluate((el) => (el.scrollTop = el.scrollHeight));
+        await page
+          .getByRole('region', { name: 'Preview' })
+          .screenshot({
+            path: path.join(SCREENSHOTS, `compose-${colorScheme}-${width}-preview.png`),
+          });
         await context.close();
       }
     }

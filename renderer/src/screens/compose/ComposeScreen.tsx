@@ -94,6 +94,8 @@ export function ComposeScreen() {
       : null
     : (planned.plan?.count ?? 0);
 
+  const listed = problems(planned, check);
+
   return (
     <div className="screen compose">
       <h2 className="visually-hidden">Compose</h2>
@@ -105,71 +107,68 @@ export function ComposeScreen() {
       <div className="compose-grid">
         <PromptsPanel draft={draft} edit={edit} expanded={planned.expanded} />
         <MatrixPanel draft={draft} edit={edit} models={imageModels} fields={planned.fields} />
-      </div>
-      <section className="panel compose-result" aria-labelledby="preview-heading">
-        <div className="compose-heading-row">
-          <h2 id="preview-heading">Preview</h2>
-          <p className="compose-count" aria-live="polite" aria-label="Job count">
-            {count === null ? 'Checking…' : countText(count, imagesByModel)}
-          </p>
-        </div>
-        {problems(planned, check).length > 0 && (
-          <ul className="compose-errors" aria-label="Problems">
-            {problems(planned, check).map((p) => (
-              <li key={p}>{p}</li>
-            ))}
-          </ul>
-        )}
-        {planned.plan && planned.plan.count > 0 && (
-          <JobPreview plan={planned.plan} rowErrors={rowErrors} />
-        )}
-        {draft.file && check.status === 'done' && check.check.errors.length === 0 && (
-          <p className="muted">
-            {draft.file.name}: every row is ready. The jobs are listed in the queue once it runs.
-          </p>
-        )}
-        {!draft.file && !planned.plan && planned.expanded.prompts.length === 0 && (
-          <p className="muted">The jobs appear here as you type.</p>
-        )}
-      </section>
-      <section className="panel compose-run" aria-label="Run">
-        {cost ? <EstimateView estimate={cost} /> : <div />}
-        <div className="compose-run-actions">
-          <label className="compose-field compose-name">
-            <span>Batch name</span>
-            <input
-              value={draft.name}
-              placeholder="Batch and the date"
-              onChange={(e) => edit({ name: e.target.value })}
-            />
-          </label>
-          <div className="compose-buttons">
-            <button
-              type="button"
-              className="ghost"
-              disabled={reasons.length > 0}
-              aria-describedby="run-blockers"
-              onClick={() => void run('front')}
-              title="Ctrl/⌘ Shift Enter"
-            >
-              Run at the front
-            </button>
-            <button
-              type="button"
-              disabled={reasons.length > 0}
-              aria-describedby="run-blockers"
-              onClick={() => void run('back')}
-              title="Ctrl/⌘ Enter"
-            >
-              Run <kbd>Ctrl Enter</kbd>
-            </button>
+        <section className="panel compose-result" aria-labelledby="preview-heading">
+          <div className="compose-heading-row">
+            <h2 id="preview-heading">Preview</h2>
+            <p className="compose-count" aria-live="polite" aria-label="Job count">
+              {count === null ? 'Checking…' : countText(count, imagesByModel)}
+            </p>
           </div>
-          <ul id="run-blockers" className="compose-blockers" aria-label="Why Run is disabled">
-            {reasons.map((r) => (
-              <li key={r}>{r}</li>
-            ))}
-          </ul>
+          {listed.length > 0 && (
+            <ul className="compose-errors" aria-label="Problems">
+              {listed.map((p) => (
+                <li key={p}>{p}</li>
+              ))}
+            </ul>
+          )}
+          {planned.plan && planned.plan.count > 0 && (
+            <JobPreview plan={planned.plan} rowErrors={rowErrors} />
+          )}
+          {draft.file && check.status === 'done' && check.check.errors.length === 0 && (
+            <p className="muted">
+              {draft.file.name}: every row is ready. The jobs are listed in the queue once it runs.
+            </p>
+          )}
+          {!draft.file && !planned.plan && planned.expanded.prompts.length === 0 && (
+            <p className="muted">The jobs appear here as you type.</p>
+          )}
+        </section>
+      </div>
+      <section className="panel compose-run" aria-label="Run">
+        {cost ? <EstimateView estimate={cost} /> : <p className="muted">No estimate yet.</p>}
+        <div className="compose-run-actions">
+          <input
+            className="compose-name"
+            aria-label="Batch name"
+            value={draft.name}
+            placeholder="Batch name (optional)"
+            onChange={(e) => edit({ name: e.target.value })}
+          />
+          <button
+            type="button"
+            className="ghost"
+            disabled={reasons.length > 0}
+            aria-describedby="run-blockers"
+            onClick={() => void run('front')}
+            title="Ctrl/⌘ Shift Enter"
+          >
+            Run at the front
+          </button>
+          <button
+            type="button"
+            disabled={reasons.length > 0}
+            aria-describedby="run-blockers"
+            onClick={() => void run('back')}
+            title="Ctrl/⌘ Enter"
+          >
+            Run <kbd>Ctrl Enter</kbd>
+          </button>
         </div>
+        <ul id="run-blockers" className="compose-blockers" aria-label="Why Run is disabled">
+          {reasons.map((r) => (
+            <li key={r}>{r}</li>
+          ))}
+        </ul>
       </section>
     </div>
   );

@@ -9,7 +9,7 @@ interface Props {
   rowErrors: ReadonlyMap<number, string>;
 }
 
-const ROW_HEIGHT = 58;
+const ROW_HEIGHT = 52;
 
 /** Every expanded job, virtualized: a plan of 100,000 jobs renders the visible few. */
 export function JobPreview({ plan, rowErrors }: Props) {
@@ -42,9 +42,11 @@ export function JobPreview({ plan, rowErrors }: Props) {
             return (
               <div
                 key={item.key}
+                ref={virtual.measureElement}
+                data-index={item.index}
                 role="listitem"
                 className={`compose-job${error ? ' compose-job-bad' : ''}`}
-                style={{ height: item.size, transform: `translateY(${item.start}px)` }}
+                style={{ transform: `translateY(${item.start}px)` }}
               >
                 <span className="compose-job-number">{item.index + 1}</span>
                 <span className="compose-job-body">

@@ -91,7 +91,7 @@ export function MatrixPanel({ draft, edit, models, fields }: Props) {
         )}
         <label className="compose-field">
           <span>
-            Images per request (n, {fields.n.min}–{fields.n.max})
+            Images each (n, {fields.n.min}–{fields.n.max})
           </span>
           <input
             value={draft.ns}

@@ -21,18 +21,17 @@ export function useBatchCheck(
   delayMs = CHECK_DELAY_MS,
 ): CheckState {
   const checkComposed = useAppStore((s) => s.checkComposed);
-  const [state, setState] = useState<CheckState>({ status: 'idle' });
+  // the answer is kept with the input it is for: a newer input is 'checking' from its first render
+  const [answer, setAnswer] = useState<{ for: unknown; state: CheckState } | null>(null);
   useEffect(() => {
-    if (!input) {
-      setState({ status: 'idle' });
-      return;
-    }
+    if (!input) return;
     let current = true;
-    setState({ status: 'checking' });
     const timer = setTimeout(() => {
       checkComposed(input()).then(
-        (check) => current && setState({ status: 'done', check }),
-        (error: unknown) => current && setState({ status: 'failed', message: errorMessage(error) }),
+        (check) => current && setAnswer({ for: input, state: { status: 'done', check } }),
+        (error: unknown) =>
+          current &&
+          setAnswer({ for: input, state: { status: 'failed', message: errorMessage(error) } }),
       );
     }, delayMs);
     return () => {
@@ -40,5 +39,6 @@ export function useBatchCheck(
       clearTimeout(timer);
     };
   }, [input, checkComposed, delayMs]);
-  return state;
+  if (!input) return { status: 'idle' };
+  return answer?.for === input ? answer.state : { status: 'checking' };
 }
