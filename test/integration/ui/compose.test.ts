@@ -142,11 +142,9 @@ describe('Compose in atelier ui --demo', () => {
         // the end of the preview: long prompts clamped to two lines
         const preview = page.getByRole('list', { name: 'Expanded jobs' });
         await preview.evaluate((el) => (el.scrollTop = el.scrollHeight));
-        await page
-          .getByRole('region', { name: 'Preview' })
-          .screenshot({
-            path: path.join(SCREENSHOTS, `compose-${colorScheme}-${width}-preview.png`),
-          });
+        await page.getByRole('region', { name: 'Preview' }).screenshot({
+          path: path.join(SCREENSHOTS, `compose-${colorScheme}-${width}-preview.png`),
+        });
         await context.close();
       }
     }
