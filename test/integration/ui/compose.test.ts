@@ -99,6 +99,10 @@ describe('Compose in atelier ui --demo', () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     await page.goto(ui.url);
+    await expect
+      .poll(() => page.getByRole('checkbox', { name: 'dall-e-3' }).isVisible())
+      .toBe(true);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'compose-empty-light.png') });
     await page.getByRole('textbox', { name: 'Prompts or templates' }).fill('a {red|blue fox');
     await expect
       .poll(() => page.getByRole('list', { name: 'Template errors' }).textContent())
@@ -110,6 +114,7 @@ describe('Compose in atelier ui --demo', () => {
       .poll(() => page.getByRole('list', { name: 'Problems' }).textContent())
       .toContain('dall-e-3 makes exactly 1 image per request; not n = 2.');
     expect(await page.getByRole('button', { name: /^Run Ctrl/ }).isDisabled()).toBe(true);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'compose-refused-light.png') });
     await context.close();
   }, 60_000);
 

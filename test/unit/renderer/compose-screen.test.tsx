@@ -83,6 +83,21 @@ describe('Compose', () => {
     expect((prompts() as HTMLTextAreaElement).value).toBe('a {red|blue} {fox|owl}');
   });
 
+  it('runs at the front with Ctrl+Shift+Enter, from the text box', async () => {
+    const { fake, user } = mount({ 'batches.create': () => batch(8, { queued: 1 }) });
+    await user.click(await screen.findByRole('checkbox', { name: 'flux-schnell' }));
+    type('a fox');
+    await waitFor(() => expect(runButton().hasAttribute('disabled')).toBe(false));
+    await user.click(prompts());
+    await user.keyboard('{Control>}{Shift>}{Enter}{/Shift}{/Control}');
+    await waitFor(() => expect(fake.calls.some((c) => c.name === 'batches.create')).toBe(true));
+    expect(fake.calls.filter((c) => c.name === 'batches.create')).toHaveLength(1);
+    expect(fake.calls.find((c) => c.name === 'batches.create')!.input).toMatchObject({
+      position: 'front',
+      source: { kind: 'rows', rows: [{ prompt: 'a fox', model: 'flux-schnell', n: 1 }] },
+    });
+  });
+
   it('shows template errors by line and column, and fills variables from typed values', async () => {
     mount();
     type('a fox\nan {owl|cat');
@@ -120,7 +135,7 @@ describe('Compose', () => {
     ).toEqual(['Model default', 'standard', 'hd']);
     expect(screen.queryByRole('textbox', { name: /^Seeds/ })).toBeNull();
     expect(screen.queryByRole('textbox', { name: /Negative prompt/ })).toBeNull();
-    expect(screen.getByRole('textbox', { name: 'Images each (n, 1–1)' })).toBeTruthy();
+    expect(screen.getByRole('textbox', { name: 'Images each (n: 1 only)' })).toBeTruthy();
     expect(screen.getAllByRole('button', { pressed: false }).map((b) => b.textContent)).toEqual([
       '1024x1024',
       '1792x1024',

@@ -59,7 +59,11 @@ export function ComposeScreen() {
   const reasons = blockers(draft, planned, check, sending);
   const run = useCallback(
     async (position: 'back' | 'front') => {
-      if (!input || reasons.length > 0) return;
+      if (!input || reasons.length > 0) {
+        // the shortcut works from anywhere: say why nothing happened
+        toast.warning('Not run yet', { description: reasons.join(' ') || undefined });
+        return;
+      }
       setSending(true);
       try {
         const name = draft.name.trim();
@@ -77,7 +81,7 @@ export function ComposeScreen() {
         setSending(false);
       }
     },
-    [input, reasons.length, draft.name, runComposed],
+    [input, reasons, draft.name, runComposed],
   );
   const hotkey = { enableOnFormTags: true, preventDefault: true } as const;
   useHotkeys('mod+enter', () => void run('back'), hotkey, [run]);

@@ -78,9 +78,10 @@ export function MatrixPanel({ draft, edit, models, fields }: Props) {
       )}
 
       <div className="compose-row">
-        {fields.seed && (
+        {(fields.seed || draft.seeds.trim() !== '') && (
           <label className="compose-field">
-            <span>Seeds{only(fields.seed)}</span>
+            {/* kept while it holds seeds no chosen model takes, so they can be cleared */}
+            <span>Seeds{fields.seed ? only(fields.seed) : ' (no chosen model takes one)'}</span>
             <input
               value={draft.seeds}
               placeholder="random"
@@ -91,7 +92,10 @@ export function MatrixPanel({ draft, edit, models, fields }: Props) {
         )}
         <label className="compose-field">
           <span>
-            Images each (n, {fields.n.min}–{fields.n.max})
+            Images each{' '}
+            {fields.n.min === fields.n.max
+              ? `(n: ${fields.n.max} only)`
+              : `(n, ${fields.n.min}–${fields.n.max})`}
           </span>
           <input
             value={draft.ns}

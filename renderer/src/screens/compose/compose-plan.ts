@@ -56,7 +56,7 @@ export function composePlan(draft: ComposeDraft, catalogue: readonly ModelEntry[
     seeds: 'values' in seeds ? seeds.values : [],
     ns: 'values' in ns ? ns.values : [],
   };
-  if (expanded.count > MAX_JOBS) {
+  if (!draft.file && expanded.count > MAX_JOBS) {
     inputErrors.push(
       `The prompts make ${expanded.count.toLocaleString('en-US')} jobs; the most in one batch is ${MAX_JOBS.toLocaleString('en-US')}.`,
     );
