@@ -98,6 +98,22 @@ describe('Compose', () => {
     });
   });
 
+  it('past 10,000 jobs warns and sends the jobs as JSON Lines text', async () => {
+    const { fake, user } = mount();
+    await user.click(await screen.findByRole('checkbox', { name: 'flux-schnell' }));
+    const ten = '{0|1|2|3|4|5|6|7|8|9}';
+    type(`${ten}${ten}${ten}${ten} {a|b}`); // 20,000 prompts
+    expect(screen.getByLabelText('Job count').textContent).toBe('20,000 jobs · 20,000 images');
+    expect(screen.getByRole('note').textContent).toContain('past 10,000');
+    await waitFor(() => expect(fake.calls.some((c) => c.name === 'batches.check')).toBe(true));
+    const { source } = fake.calls.find((c) => c.name === 'batches.check')!.input as {
+      source: { kind: string; fileName: string; text: string };
+    };
+    expect(source.kind).toBe('text');
+    expect(source.fileName).toBe('composed.jsonl');
+    expect(source.text.split('\n')).toHaveLength(20_000);
+  });
+
   it('shows template errors by line and column, and fills variables from typed values', async () => {
     mount();
     type('a fox\nan {owl|cat');

@@ -60,6 +60,7 @@ export function MatrixPanel({ draft, edit, models, fields }: Props) {
       </label>
       <div id="sizes-help" className="compose-help muted">
         {fields.sizeHint ? `Comma-separated; ${fields.sizeHint}.` : 'Comma-separated.'}
+        {fields.sizeChoices.length > 0 && ' Or pick:'}
       </div>
       {fields.sizeChoices.length > 0 && (
         <div className="compose-chips" role="group" aria-label="Size choices">
