@@ -27,7 +27,6 @@ export interface ComposeDraft {
   negativePrompt: string;
   /** key=value lines. */
   extra: string;
-  name: string;
   /** An opened or dropped prompt file: it replaces the composed prompts until removed. */
   file: { name: string; text: string } | null;
 }
@@ -45,16 +44,18 @@ export const EMPTY_DRAFT: ComposeDraft = {
   outputFormat: '',
   negativePrompt: '',
   extra: '',
-  name: '',
   file: null,
 };
 
 export interface ComposeSlice {
   composeDraft: ComposeDraft;
+  /** The next batch's name (apart from the draft: typing it changes no job). */
+  composeName: string;
   /** The model catalogue (built-in and the person's entries); null until loaded. */
   composeModels: readonly CatalogueEntry[] | null;
   composeModelsError: string | null;
   editDraft(patch: Partial<ComposeDraft>): void;
+  setComposeName(name: string): void;
   loadComposeModels(): Promise<void>;
   /** The service's check of a source, as the run would do it. Throws. */
   checkComposed(input: CheckInput): Promise<BatchCheck>;
@@ -64,11 +65,16 @@ export interface ComposeSlice {
 
 export const createComposeSlice: SliceCreator<ComposeSlice> = (api) => (set, get) => ({
   composeDraft: EMPTY_DRAFT,
+  composeName: '',
   composeModels: null,
   composeModelsError: null,
 
   editDraft(patch) {
     set({ composeDraft: { ...get().composeDraft, ...patch } });
+  },
+
+  setComposeName(composeName) {
+    set({ composeName });
   },
 
   async loadComposeModels() {

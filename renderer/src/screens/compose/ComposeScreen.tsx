@@ -21,6 +21,8 @@ import './compose.css';
 export function ComposeScreen() {
   const draft = useAppStore((s) => s.composeDraft);
   const edit = useAppStore((s) => s.editDraft);
+  const batchName = useAppStore((s) => s.composeName);
+  const setBatchName = useAppStore((s) => s.setComposeName);
   const catalogue = useAppStore((s) => s.composeModels);
   const catalogueError = useAppStore((s) => s.composeModelsError);
   const loadModels = useAppStore((s) => s.loadComposeModels);
@@ -56,7 +58,10 @@ export function ComposeScreen() {
     [imagesByModel, settings, planned],
   );
 
-  const reasons = blockers(draft, planned, check, sending);
+  const reasons = useMemo(
+    () => blockers(draft, planned, check, sending),
+    [draft, planned, check, sending],
+  );
   const run = useCallback(
     async (position: 'back' | 'front') => {
       if (!input || reasons.length > 0) {
@@ -66,7 +71,7 @@ export function ComposeScreen() {
       }
       setSending(true);
       try {
-        const name = draft.name.trim();
+        const name = batchName.trim();
         const batch = await runComposed({ ...input(), position, ...(name ? { name } : {}) });
         toast.success(
           `Batch “${batch.name}” queued: ${batch.jobCount.toLocaleString('en-US')} jobs`,
@@ -81,7 +86,7 @@ export function ComposeScreen() {
         setSending(false);
       }
     },
-    [input, reasons, draft.name, runComposed],
+    [input, reasons, batchName, runComposed],
   );
   const hotkey = { enableOnFormTags: true, preventDefault: true } as const;
   useHotkeys('mod+enter', () => void run('back'), hotkey, [run]);
@@ -144,9 +149,9 @@ export function ComposeScreen() {
           <input
             className="compose-name"
             aria-label="Batch name"
-            value={draft.name}
+            value={batchName}
             placeholder="Batch name (optional)"
-            onChange={(e) => edit({ name: e.target.value })}
+            onChange={(e) => setBatchName(e.target.value)}
           />
           <button
             type="button"
