@@ -2,6 +2,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { Api } from '../../../shared/api/types.ts';
 import { createAppSlice } from './app-slice.ts';
 import { createBatchesSlice } from './batches-slice.ts';
+import { createComposeSlice } from './compose-slice.ts';
 import { createEventsSlice } from './events-slice.ts';
 import { createJobsSlice } from './jobs-slice.ts';
 import { createQueueSlice } from './queue-slice.ts';
@@ -19,6 +20,7 @@ export function createAppStore(api: Api): AppStore {
     ...createAppSlice(api)(...a),
     ...createEventsSlice(api)(...a),
     ...createSettingsSlice(api)(...a),
+    ...createComposeSlice(api)(...a),
   }));
 }
 

@@ -3,6 +3,7 @@ import type { ApiEventOf } from '../../../shared/api/events.ts';
 import type { Api, InputOf, OutputOf } from '../../../shared/api/types.ts';
 import type { JobState } from '../../../shared/jobs/states.ts';
 import type { SettingsSlice } from './settings-slice.ts';
+import type { ComposeSlice } from './compose-slice.ts';
 
 export type QueueState = OutputOf<'queue', 'state'>;
 export type Progress = QueueState['progress'];
@@ -104,7 +105,8 @@ export type AppState = QueueSlice &
   JobsSlice &
   AppSlice &
   EventsSlice &
-  SettingsSlice;
+  SettingsSlice &
+  ComposeSlice;
 
 /** One slice of the combined store, given the API its actions call. */
 export type SliceCreator<T> = (api: Api) => StateCreator<AppState, [], [], T>;

@@ -1,9 +1,263 @@
-/** Compose: prompts, templates and parameters into a batch. */
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useHotkeys } from 'react-hotkeys-hook';
+import { toast } from 'sonner';
+import type { ImageModelEntry } from '../../../../shared/gateway/catalogue.ts';
+import { navigate } from '../../frame/navigation.ts';
+import type { CheckInput, ComposeDraft } from '../../store/compose-slice.ts';
+import { errorMessage } from '../../store/error-message.ts';
+import { useAppStore } from '../../store/react.ts';
+import { composePlan, type ComposePlan } from './compose-plan.ts';
+import { estimate } from './estimate.ts';
+import { EstimateView } from './EstimateView.tsx';
+import { JobPreview } from './JobPreview.tsx';
+import { MatrixPanel } from './MatrixPanel.tsx';
+import { parseList } from './matrix.ts';
+import { PromptsPanel } from './PromptsPanel.tsx';
+import { sourceOf } from './source.ts';
+import { useBatchCheck, type CheckState } from './use-batch-check.ts';
+import './compose.css';
+
+/** Compose: prompts, templates and a matrix of parameters become one batch. */
 export function ComposeScreen() {
-  return (
-    <section className="screen panel" aria-labelledby="compose-heading">
-      <h2 id="compose-heading">Compose</h2>
-      <p className="muted">Prompts, templates and parameters become a batch here.</p>
-    </section>
+  const draft = useAppStore((s) => s.composeDraft);
+  const edit = useAppStore((s) => s.editDraft);
+  const batchName = useAppStore((s) => s.composeName);
+  const setBatchName = useAppStore((s) => s.setComposeName);
+  const catalogue = useAppStore((s) => s.composeModels);
+  const catalogueError = useAppStore((s) => s.composeModelsError);
+  const loadModels = useAppStore((s) => s.loadComposeModels);
+  const settings = useAppStore((s) => s.settings);
+  const runComposed = useAppStore((s) => s.runComposed);
+  const [sending, setSending] = useState(false);
+
+  useEffect(() => {
+    if (catalogue === null) void loadModels();
+  }, [catalogue, loadModels]);
+
+  const entries = useMemo(() => (catalogue ?? []).map((c) => c.entry), [catalogue]);
+  const imageModels = useMemo(
+    () => (catalogue ? entries.filter((e): e is ImageModelEntry => e.kind === 'image') : null),
+    [catalogue, entries],
   );
+  const planned = useMemo(() => composePlan(draft, entries), [draft, entries]);
+  const input = useMemo(() => checkInputOf(draft, planned), [draft, planned]);
+  const check = useBatchCheck(input);
+
+  const imagesByModel = useMemo(() => {
+    if (draft.file) return check.status === 'done' ? imagesOf(check.check.models) : null;
+    return planned.plan ? planned.plan.imagesByModel() : null;
+  }, [draft.file, check, planned.plan]);
+  const cost = useMemo(
+    () =>
+      imagesByModel &&
+      estimate(imagesByModel, {
+        prices: settings?.prices ?? {},
+        listPrice: (model) => planned.lookup(model).pricePerImage,
+        currency: settings?.currency ?? null,
+      }),
+    [imagesByModel, settings, planned],
+  );
+
+  const reasons = useMemo(
+    () => blockers(draft, planned, check, sending),
+    [draft, planned, check, sending],
+  );
+  const run = useCallback(
+    async (position: 'back' | 'front') => {
+      if (!input || reasons.length > 0) {
+        // the shortcut works from anywhere: say why nothing happened
+        toast.warning('Not run yet', { description: reasons.join(' ') || undefined });
+        return;
+      }
+      setSending(true);
+      try {
+        const name = batchName.trim();
+        const batch = await runComposed({ ...input(), position, ...(name ? { name } : {}) });
+        toast.success(
+          `Batch “${batch.name}” queued: ${batch.jobCount.toLocaleString('en-US')} jobs`,
+          {
+            description: position === 'front' ? 'At the front of the queue.' : undefined,
+            action: { label: 'Open queue', onClick: () => navigate('queue') },
+          },
+        );
+      } catch (error) {
+        toast.error('The batch was not queued', { description: errorMessage(error) });
+      } finally {
+        setSending(false);
+      }
+    },
+    [input, reasons, batchName, runComposed],
+  );
+  const hotkey = { enableOnFormTags: true, preventDefault: true } as const;
+  useHotkeys('mod+enter', () => void run('back'), hotkey, [run]);
+  useHotkeys('mod+shift+enter', () => void run('front'), hotkey, [run]);
+
+  const rowErrors = useMemo(
+    () =>
+      new Map(check.status === 'done' ? check.check.errors.map((e) => [e.line, e.message]) : []),
+    [check],
+  );
+  const count = draft.file
+    ? check.status === 'done'
+      ? check.check.jobs
+      : null
+    : (planned.plan?.count ?? 0);
+
+  const listed = problems(planned, check);
+
+  return (
+    <div className="screen compose">
+      <h2 className="visually-hidden">Compose</h2>
+      {catalogueError && (
+        <p className="notice notice-error" role="alert">
+          The models could not be loaded: {catalogueError}
+        </p>
+      )}
+      <div className="compose-grid">
+        <PromptsPanel draft={draft} edit={edit} expanded={planned.expanded} />
+        <MatrixPanel draft={draft} edit={edit} models={imageModels} fields={planned.fields} />
+        <section className="panel compose-result" aria-labelledby="preview-heading">
+          <div className="compose-heading-row">
+            <h2 id="preview-heading">Preview</h2>
+            <p className="compose-count" aria-live="polite" aria-label="Job count">
+              {count === null ? 'Checking…' : countText(count, imagesByModel)}
+            </p>
+          </div>
+          {listed.length > 0 && (
+            <ul className="compose-errors" aria-label="Problems">
+              {listed.map((p) => (
+                <li key={p}>{p}</li>
+              ))}
+            </ul>
+          )}
+          {planned.plan && planned.plan.count > 0 && (
+            <JobPreview plan={planned.plan} rowErrors={rowErrors} />
+          )}
+          {draft.file && check.status === 'done' && check.check.errors.length === 0 && (
+            <p className="muted">
+              {draft.file.name}: every row is ready. The jobs are listed in the queue once it runs.
+            </p>
+          )}
+          {!draft.file && !planned.plan && planned.expanded.prompts.length === 0 && (
+            <p className="muted">The jobs appear here as you type.</p>
+          )}
+        </section>
+      </div>
+      <section className="panel compose-run" aria-label="Run">
+        {cost ? <EstimateView estimate={cost} /> : <p className="muted">No estimate yet.</p>}
+        <div className="compose-run-actions">
+          <input
+            className="compose-name"
+            aria-label="Batch name"
+            value={batchName}
+            placeholder="Batch name (optional)"
+            onChange={(e) => setBatchName(e.target.value)}
+          />
+          <button
+            type="button"
+            className="ghost"
+            disabled={reasons.length > 0}
+            aria-describedby="run-blockers"
+            onClick={() => void run('front')}
+            title="Ctrl/⌘ Shift Enter"
+          >
+            Run at the front
+          </button>
+          <button
+            type="button"
+            disabled={reasons.length > 0}
+            aria-describedby="run-blockers"
+            onClick={() => void run('back')}
+            title="Ctrl/⌘ Enter"
+          >
+            Run <kbd>Ctrl Enter</kbd>
+          </button>
+        </div>
+        <ul id="run-blockers" className="compose-blockers" aria-label="Why Run is disabled">
+          {reasons.map((r) => (
+            <li key={r}>{r}</li>
+          ))}
+        </ul>
+      </section>
+    </div>
+  );
+}
+
+/** What the service is asked to check and, unchanged, to create. */
+function checkInputOf(draft: ComposeDraft, planned: ComposePlan): (() => CheckInput) | null {
+  if (draft.file) {
+    const file = draft.file;
+    const model = draft.models[0];
+    const size = parseList(draft.sizes)[0];
+    return () => ({
+      source: { kind: 'text', fileName: file.name, text: file.text },
+      defaults: { ...(model ? { model } : {}), ...(size ? { size } : {}) },
+    });
+  }
+  const { plan, shared, lookup } = planned;
+  if (!plan || plan.count === 0 || planned.inputErrors.length || planned.refusals.length) {
+    return null;
+  }
+  return () => ({ source: sourceOf(plan, shared, lookup) });
+}
+
+function imagesOf(models: Record<string, { images: number }>): Record<string, number> {
+  return Object.fromEntries(Object.entries(models).map(([m, { images }]) => [m, images]));
+}
+
+function countText(jobs: number, images: Record<string, number> | null): string {
+  const total = images ? Object.values(images).reduce((a, b) => a + b, 0) : jobs;
+  const plural = (n: number, word: string) =>
+    `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+  return `${plural(jobs, 'job')} · ${plural(total, 'image')}`;
+}
+
+/** What stops the batch, besides the template errors shown under the prompts. */
+function problems(planned: ComposePlan, check: CheckState): string[] {
+  const list = [...planned.inputErrors, ...planned.refusals];
+  if (check.status === 'failed')
+    list.push(`The service could not check the batch: ${check.message}`);
+  if (check.status === 'done') {
+    for (const e of check.check.errors.slice(0, 50)) {
+      list.push(e.line > 0 ? `${whereOf(planned)} ${e.line}: ${e.message}` : e.message);
+    }
+    if (check.check.bad > 50)
+      list.push(`…and ${(check.check.bad - 50).toLocaleString('en-US')} more`);
+  }
+  return list;
+}
+
+const whereOf = (planned: ComposePlan) => (planned.plan ? 'Job' : 'Line');
+
+/** Why Run is disabled, in words; empty when it is not. */
+function blockers(
+  draft: ComposeDraft,
+  planned: ComposePlan,
+  check: CheckState,
+  sending: boolean,
+): string[] {
+  const reasons: string[] = [];
+  if (sending) return ['Sending the batch…'];
+  if (!draft.file) {
+    if (planned.expanded.errors.length > 0) {
+      reasons.push(
+        `Fix the template (${planned.expanded.errors.length} error${planned.expanded.errors.length === 1 ? '' : 's'}).`,
+      );
+    } else if (planned.expanded.count === 0) reasons.push('Type a prompt or open a prompt file.');
+    if (draft.models.length === 0) reasons.push('Choose a model.');
+  }
+  const inputProblems = planned.inputErrors.filter((e) => e !== 'Choose at least one model.');
+  if (inputProblems.length + planned.refusals.length > 0) {
+    reasons.push('Fix the problems listed in the preview.');
+  }
+  if (reasons.length > 0) return reasons;
+  if (check.status === 'checking') reasons.push('Checking with the service…');
+  if (check.status === 'failed') reasons.push('The service could not check the batch.');
+  if (check.status === 'done' && check.check.bad > 0) {
+    reasons.push(
+      `${check.check.bad.toLocaleString('en-US')} row${check.check.bad === 1 ? '' : 's'} the service refuses.`,
+    );
+  }
+  if (check.status === 'done' && check.check.jobs === 0) reasons.push('The file holds no prompt.');
+  return reasons;
 }

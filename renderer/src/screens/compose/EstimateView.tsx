@@ -1,0 +1,31 @@
+import { formatMoney, formatUnits, type Estimate } from './estimate.ts';
+
+/** The cost before running: the total, per model, and the models whose price is unknown. */
+export function EstimateView({ estimate }: { estimate: Estimate }) {
+  return (
+    <section className="compose-estimate" aria-label="Estimate">
+      <p className="compose-total" aria-label="Estimated total">
+        <span className="muted">Estimate </span>
+        <strong>{formatUnits(estimate.total)}</strong> quota units
+        {estimate.money && <> ≈ {formatMoney(estimate.money)}</>}
+        {estimate.unknown.length > 0 && <> + unknown</>}
+      </p>
+      <ul className="compose-estimate-lines" aria-label="Estimate per model">
+        {estimate.lines.map((line) => (
+          <li key={line.model}>
+            {line.model}: {line.images.toLocaleString('en-US')} image
+            {line.images === 1 ? '' : 's'}{' '}
+            {line.perImage === null ? (
+              <span className="compose-unknown">× price unknown (set one in Settings)</span>
+            ) : (
+              <>
+                × {formatUnits(line.perImage)}
+                {line.from === 'catalogue' ? ' (list price)' : ''} = {formatUnits(line.cost ?? 0)}
+              </>
+            )}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,58 @@
+import type { InputOf } from '../../../../shared/api/types.ts';
+import type { ImageModelEntry } from '../../../../shared/gateway/catalogue.ts';
+import type { JobPlan, PlannedJob } from './matrix.ts';
+
+export type BatchSource = InputOf<'batches', 'create'>['source'];
+export type PromptRow = Extract<BatchSource, { kind: 'rows' }>['rows'][number];
+
+/** The contract's cap on rows sent as data (MAX_ROWS); a longer plan goes as .jsonl text. */
+export const MAX_ROWS = 10_000;
+/** The most jobs the composer makes in one batch: past it, split the work. */
+export const MAX_JOBS = 200_000;
+
+/** What every job shares; each goes only to the models that take it. */
+export interface SharedParams {
+  quality?: string | undefined;
+  outputFormat?: string | undefined;
+  negativePrompt?: string | undefined;
+  extra?: Readonly<Record<string, unknown>> | undefined;
+}
+
+/** One job as the service reads it: the planned job and the shared fields its model takes. */
+export function rowOf(
+  job: PlannedJob,
+  shared: SharedParams,
+  lookup: (model: string) => ImageModelEntry,
+): PromptRow {
+  const entry = lookup(job.model);
+  const row: PromptRow = { prompt: job.prompt, model: job.model, n: job.n };
+  if (job.size !== undefined) row.size = job.size;
+  if (job.seed !== undefined) row.seed = job.seed;
+  if (shared.quality && (entry.quality === 'any' || entry.quality.includes(shared.quality))) {
+    row.quality = shared.quality;
+  }
+  const format = shared.outputFormat as PromptRow['output_format'];
+  if (format && (entry.outputFormats as string[]).includes(format)) row.output_format = format;
+  if (shared.negativePrompt && entry.negativePrompt) row.negative_prompt = shared.negativePrompt;
+  if (shared.extra && entry.extra && Object.keys(shared.extra).length > 0) {
+    row.extra = { ...shared.extra };
+  }
+  return row;
+}
+
+/**
+ * The plan as a batch source: rows up to MAX_ROWS, past it the same rows as JSON Lines text
+ * built here (the service reads it as it reads a dropped .jsonl file).
+ */
+export function sourceOf(
+  plan: JobPlan,
+  shared: SharedParams,
+  lookup: (model: string) => ImageModelEntry,
+): BatchSource {
+  const rows = Array.from({ length: plan.count }, (_, i) => rowOf(plan.at(i), shared, lookup));
+  if (rows.length <= MAX_ROWS) return { kind: 'rows', rows };
+  const text = rows
+    .map(({ extra, ...columns }) => JSON.stringify({ ...extra, ...columns }))
+    .join('\n');
+  return { kind: 'text', fileName: 'composed.jsonl', text };
+}

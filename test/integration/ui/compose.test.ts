@@ -1,0 +1,157 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureRendererBuilt, startUi, type RunningUi } from '../../support/atelier-ui.ts';
+import { launchChromium } from '../../support/browser.ts';
+
+const SCREENSHOTS = path.resolve(import.meta.dirname, '../../../test-results/screenshots');
+const TEMPLATE = 'a {red|blue|green|gold|white} {fox|owl|cat|deer|hare}';
+let dir: string;
+let ui: RunningUi;
+let browser: Browser;
+
+beforeAll(async () => {
+  await ensureRendererBuilt();
+  dir = mkdtempSync(path.join(os.tmpdir(), 'atelier-compose-'));
+  ui = await startUi([
+    '--demo',
+    '--no-open',
+    '--data',
+    path.join(dir, 'data'),
+    '--out',
+    path.join(dir, 'library'),
+  ]);
+  browser = await launchChromium();
+  mkdirSync(SCREENSHOTS, { recursive: true });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await ui?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Fills in Compose (the screen shown): 25 prompts from a template × 2 seeds = 50 jobs on flux-schnell. */
+async function compose(page: Page, name: string): Promise<void> {
+  await page.getByRole('textbox', { name: 'Prompts or templates' }).fill(TEMPLATE);
+  await page.getByRole('checkbox', { name: 'flux-schnell' }).check();
+  await page.getByRole('textbox', { name: 'Sizes' }).fill('256x256');
+  await page.getByRole('textbox', { name: /^Seeds/ }).fill('1, 2');
+  await page.getByRole('textbox', { name: 'Batch name' }).fill(name);
+  await expect.poll(() => page.getByLabel('Job count').textContent()).toBe('50 jobs · 50 images');
+  await expect.poll(() => page.getByRole('button', { name: /^Run Ctrl/ }).isEnabled()).toBe(true);
+}
+
+async function settleToasts(page: Page): Promise<void> {
+  await page
+    .locator('[data-sonner-toast]')
+    .evaluateAll((els) =>
+      Promise.all(
+        els.flatMap((el) =>
+          (el as unknown as { getAnimations(): Array<{ finished: Promise<unknown> }> })
+            .getAnimations()
+            .map((a) => a.finished),
+        ),
+      ),
+    );
+}
+
+describe('Compose in atelier ui --demo', () => {
+  it('composes 50 prompts from a template and a matrix, runs them, and watches them finish', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+    page.on('pageerror', (e) => problems.push(e.message));
+    await page.goto(ui.url);
+    const sidebar = page.getByRole('navigation', { name: 'Atelier' });
+    await sidebar.getByRole('link', { name: 'Queue' }).click();
+    await sidebar.getByRole('link', { name: 'Compose' }).click();
+    await compose(page, 'fifty animals');
+
+    const preview = page.getByRole('list', { name: 'Expanded jobs' });
+    expect(await preview.getByRole('listitem').first().textContent()).toContain('a red fox');
+    const total = page.getByLabel('Estimated total');
+    expect(await total.textContent()).toContain('15,000 quota units'); // 50 × 300, the list price
+    expect(await page.locator('#run-blockers').textContent()).toBe('');
+
+    await page.getByRole('textbox', { name: 'Prompts or templates' }).press('Control+Enter');
+    await expect
+      .poll(() => page.getByText('Batch “fifty animals” queued: 50 jobs').isVisible())
+      .toBe(true);
+    // the composer keeps its content for the next run
+    expect(await page.getByRole('textbox', { name: 'Prompts or templates' }).inputValue()).toBe(
+      TEMPLATE,
+    );
+
+    await page.getByRole('button', { name: 'Open queue' }).click();
+    await expect.poll(() => page.getByRole('heading', { name: 'Queue' }).isVisible()).toBe(true);
+    const row = page.getByRole('row', { name: /fifty animals/ });
+    await expect.poll(() => row.textContent(), { timeout: 60_000 }).toContain('Finished');
+    expect(await row.textContent()).toContain('50 / 50');
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 120_000);
+
+  it('refuses what the model would, with the reason, before anything is queued', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(ui.url);
+    await expect
+      .poll(() => page.getByRole('checkbox', { name: 'dall-e-3' }).isVisible())
+      .toBe(true);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'compose-empty-light.png') });
+    await page.getByRole('textbox', { name: 'Prompts or templates' }).fill('a {red|blue fox');
+    await expect
+      .poll(() => page.getByRole('list', { name: 'Template errors' }).textContent())
+      .toContain('Line 1, column 3');
+    await page.getByRole('textbox', { name: 'Prompts or templates' }).fill('a fox');
+    await page.getByRole('checkbox', { name: 'dall-e-3' }).check();
+    await page.getByRole('textbox', { name: /^Images each/ }).fill('2');
+    await expect
+      .poll(() => page.getByRole('list', { name: 'Problems' }).textContent())
+      .toContain('dall-e-3 makes exactly 1 image per request; not n = 2.');
+    expect(await page.getByRole('button', { name: /^Run Ctrl/ }).isDisabled()).toBe(true);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'compose-refused-light.png') });
+    await context.close();
+  }, 60_000);
+
+  it('looks right filled in, light and dark, wide and at 760 px', async () => {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      for (const width of [1280, 760]) {
+        const context = await browser.newContext({
+          colorScheme,
+          viewport: { width, height: 1000 },
+        });
+        const page = await context.newPage();
+        await page.goto(ui.url);
+        await compose(page, `screenshot ${colorScheme} ${width}`);
+        await page
+          .getByRole('textbox', { name: 'Prompts or templates' })
+          .fill(
+            `${TEMPLATE}\na very long prompt about a harbour at dawn, ${'with fishing boats, gulls and mist over the water, '.repeat(6)}in {oil|watercolor}`,
+          );
+        await expect
+          .poll(() => page.getByLabel('Job count').textContent())
+          .toBe('54 jobs · 54 images');
+        await expect
+          .poll(() => page.getByRole('button', { name: /^Run Ctrl/ }).isEnabled())
+          .toBe(true);
+        await settleToasts(page);
+        await page.screenshot({
+          path: path.join(SCREENSHOTS, `compose-${colorScheme}-${width}.png`),
+          fullPage: true,
+        });
+        // the end of the preview: long prompts clamped to two lines
+        const preview = page.getByRole('list', { name: 'Expanded jobs' });
+        await preview.evaluate((el) => (el.scrollTop = el.scrollHeight));
+        await page.getByRole('region', { name: 'Preview' }).screenshot({
+          path: path.join(SCREENSHOTS, `compose-${colorScheme}-${width}-preview.png`),
+        });
+        await context.close();
+      }
+    }
+  }, 120_000);
+});
