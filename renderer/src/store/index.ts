@@ -5,6 +5,7 @@ import { createBatchesSlice } from './batches-slice.ts';
 import { createEventsSlice } from './events-slice.ts';
 import { createJobsSlice } from './jobs-slice.ts';
 import { createQueueSlice } from './queue-slice.ts';
+import { createQueueScreenSlice } from './queue-screen-slice.ts';
 import type { AppState } from './state.ts';
 
 export type AppStore = StoreApi<AppState>;
@@ -17,6 +18,7 @@ export function createAppStore(api: Api): AppStore {
     ...createJobsSlice(api)(...a),
     ...createAppSlice(api)(...a),
     ...createEventsSlice(api)(...a),
+    ...createQueueScreenSlice(api)(...a),
   }));
 }
 

@@ -2,6 +2,7 @@ import type { StateCreator } from 'zustand/vanilla';
 import type { ApiEventOf } from '../../../shared/api/events.ts';
 import type { Api, InputOf, OutputOf } from '../../../shared/api/types.ts';
 import type { JobState } from '../../../shared/jobs/states.ts';
+import type { QueueScreenSlice } from './queue-screen-slice.ts';
 
 export type QueueState = OutputOf<'queue', 'state'>;
 export type Progress = QueueState['progress'];
@@ -98,7 +99,12 @@ export interface EventsSlice {
   resyncReason: string | null;
 }
 
-export type AppState = QueueSlice & BatchesSlice & JobsSlice & AppSlice & EventsSlice;
+export type AppState = QueueSlice &
+  BatchesSlice &
+  JobsSlice &
+  AppSlice &
+  EventsSlice &
+  QueueScreenSlice;
 
 /** One slice of the combined store, given the API its actions call. */
 export type SliceCreator<T> = (api: Api) => StateCreator<AppState, [], [], T>;
