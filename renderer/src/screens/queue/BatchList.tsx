@@ -57,7 +57,7 @@ export function BatchList({ confirm }: { confirm: (request: ConfirmRequest) => v
           <p className="muted">Loading…</p>
         ) : (
           <>
-            <h2>Nothing in the queue</h2>
+            <h2>No batches yet</h2>
             <p className="muted">
               Batches you run appear here with their progress, failures and images.
             </p>
