@@ -202,12 +202,14 @@ function BatchCard({
           {jobs.failed > 0 && (
             <span className="failed-text">{formatCount(jobs.failed)} failed · </span>
           )}
-          {open > 0 && (
+          {open > 0 && rate > 0 && (
             <>
-              {formatRate(rate)} · {batch.paused ? 'held' : formatEta(open, rate)} left ·{' '}
+              {formatRate(rate)} · {batch.paused ? 'held' : `${formatEta(open, rate)} left`} ·{' '}
             </>
           )}
-          {formatCount(downloads.done)} / {formatCount(images)} images
+          {images > downloads.done
+            ? `${formatCount(downloads.done)} / ${formatCount(images)} images`
+            : plural(downloads.done, 'image')}
           {downloads.failed > 0 && (
             <span className="failed-text"> · {formatCount(downloads.failed)} downloads failed</span>
           )}

@@ -82,6 +82,8 @@ export function JobList({
     getScrollElement: () => parentRef.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 12,
+    // a first guess until the element is measured (and where nothing is: tests, happy-dom)
+    initialRect: { width: 800, height: 600 },
   });
   const items = virtualizer.getVirtualItems();
   const first = items[0]?.index ?? 0;
