@@ -102,7 +102,11 @@ describe('the queue screen against atelier ui --demo', () => {
     await concurrency.fill('1');
     await concurrency.press('Enter');
     await expect
-      .poll(() => call(page, 'queue', 'state', {}).then((q: any) => q.limits.concurrency))
+      .poll(() =>
+        call<{ limits: { concurrency: number } }>(page, 'queue', 'state', {}).then(
+          (q) => q.limits.concurrency,
+        ),
+      )
       .toBe(1);
 
     await call(page, 'batches', 'create', {

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { userEvent } from '@testing-library/user-event';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { QueueScreen } from '../../../../renderer/src/screens/queue/QueueScreen.tsx';
 import { createAppStore, type AppStore } from '../../../../renderer/src/store/index.ts';
