@@ -154,6 +154,9 @@ describe('the queue screen against atelier ui --demo', () => {
       .poll(() => page.getByRole('status', { name: 'Queue status' }).textContent())
       .toContain('Running');
     await screenshots(page, 'queue-running');
+    await page.setViewportSize({ width: 760, height: 900 });
+    await screenshots(page, 'queue-narrow');
+    await page.setViewportSize({ width: 1180, height: 860 });
 
     await orchards.getByRole('button', { name: 'Cancel orchards' }).click();
     const dialog = page.getByRole('dialog', { name: 'Cancel “orchards”?' });
@@ -238,6 +241,7 @@ describe('the queue screen against a gateway with faults', () => {
       0,
     );
     await screenshots(page, 'queue-failures');
+    await details.getByRole('button', { name: 'Close job details' }).click();
 
     await gateway.idle();
     const generations = gateway.ledger.entries().length;

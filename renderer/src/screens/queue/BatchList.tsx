@@ -172,6 +172,7 @@ function BatchCard({
   const selected = useAppStore((s) => s.selectedBatchId === batch.id);
   const selectBatch = useAppStore((s) => s.selectBatch);
   const batchCommand = useAppStore((s) => s.batchCommand);
+  const queuePaused = useAppStore((s) => s.paused !== null);
   const { jobs, downloads } = batch;
   const done = jobs.succeeded + jobs.failed + jobs.canceled;
   const open = jobs.queued + jobs.running + jobs.retrying;
@@ -202,7 +203,8 @@ function BatchCard({
           {jobs.failed > 0 && (
             <span className="failed-text">{formatCount(jobs.failed)} failed · </span>
           )}
-          {open > 0 && rate > 0 && (
+          {open > 0 && queuePaused && <>queue paused · </>}
+          {open > 0 && !queuePaused && rate > 0 && (
             <>
               {formatRate(rate)} · {batch.paused ? 'held' : `${formatEta(open, rate)} left`} ·{' '}
             </>

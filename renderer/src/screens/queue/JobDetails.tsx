@@ -33,7 +33,11 @@ export function JobDetails({ jobId, onClose }: { jobId: number; onClose: () => v
   }, [jobId, state, jobDetail, jobAttempts]);
 
   return (
-    <aside className="job-details" aria-label={`Job details`}>
+    <aside
+      className="job-details"
+      aria-label="Job details"
+      onKeyDown={(event) => event.key === 'Escape' && onClose()}
+    >
       <div className="details-head">
         <h2>{detail ? `Job #${detail.position}` : 'Job'}</h2>
         <button
@@ -63,7 +67,7 @@ export function JobDetails({ jobId, onClose }: { jobId: number; onClose: () => v
           <p className="details-prompt">{detail.prompt}</p>
           <h3>Parameters</h3>
           <dl className="details-params">
-            {Object.entries(detail.params).map(([key, value]) => (
+            {paramsOf(detail).map(([key, value]) => (
               <div key={key}>
                 <dt>{key}</dt>
                 <dd>{typeof value === 'string' ? value : JSON.stringify(value)}</dd>
@@ -101,7 +105,9 @@ export function JobDetails({ jobId, onClose }: { jobId: number; onClose: () => v
                       <> · {formatDuration(attempt.endedAt - attempt.startedAt)}</>
                     )}
                   </p>
-                  {attempt.errorMessage && <p className="attempt-error">{attempt.errorMessage}</p>}
+                  {attempt.errorMessage && attempt.errorMessage !== detail.errorMessage && (
+                    <p className="attempt-error">{attempt.errorMessage}</p>
+                  )}
                   <CopyRow label="Request id" value={attempt.requestId} />
                 </li>
               ))}
@@ -133,4 +139,17 @@ function CopyRow({ label, value }: { label: string; value: string | null }) {
       </button>
     </p>
   );
+}
+
+/** The job's own columns first, then whatever else the request carried. */
+function paramsOf(detail: JobDetail): Array<[string, unknown]> {
+  const own: Array<[string, unknown]> = [
+    ['model', detail.model],
+    ['size', detail.size],
+    ['n', detail.n],
+    ['seed', detail.seed],
+  ];
+  const shown = own.filter(([, value]) => value !== null);
+  const keys = new Set(shown.map(([key]) => key));
+  return [...shown, ...Object.entries(detail.params).filter(([key]) => !keys.has(key))];
 }

@@ -76,7 +76,7 @@ export function QueueHeader({ confirm }: { confirm: (request: ConfirmRequest) =>
             type="button"
             className="ghost"
             disabled={status !== 'running'}
-            onClick={() => void pauseQueue()}
+            onClick={() => void pauseQueue('Paused by you')}
           >
             Pause queue
           </button>
