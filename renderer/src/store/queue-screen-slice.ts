@@ -39,6 +39,8 @@ export interface QueueScreenSlice {
   failedJobsSample(batchId: number, kinds: FailureKind[]): Promise<JobSummary[]>;
   /** Every id of a list, paging until the end (for "select all"). */
   loadAllIds(key: string): Promise<readonly number[]>;
+  /** Fetches again the details of jobs on screen (events bring states, not tries or errors). */
+  refreshJobs(ids: readonly number[]): Promise<void>;
   /** Drops cached details (a hold changed them, and no event says so). */
   forgetJobs(ids: readonly number[]): void;
 }
@@ -128,6 +130,24 @@ export const createQueueScreenSlice: SliceCreator<QueueScreenSlice> = (api) => (
       if (!state.jobIdsByKey.get(key)) await state.fetchIds(key);
       while (get().jobIdsByKey.get(key)?.next) await get().fetchMoreIds(key);
       return get().jobIdsByKey.get(key)?.ids ?? [];
+    },
+
+    async refreshJobs(ids) {
+      const cached = ids.filter((id) => get().jobsById.has(id)).slice(0, MAX_DETAILS);
+      if (cached.length === 0) return;
+      const before = new Map(cached.map((id) => [id, get().jobsById.get(id)?.state]));
+      const jobs = await api.jobs.byIds({ ids: cached });
+      set((s) => {
+        const jobsById = new Map(s.jobsById);
+        for (const job of jobs) {
+          const now = s.jobsById.get(job.id);
+          if (!now) continue;
+          // an event that moved the job while this call was out is newer than its answer
+          const moved = now.state !== before.get(job.id);
+          jobsById.set(job.id, moved ? { ...job, state: now.state } : job);
+        }
+        return { jobsById };
+      });
     },
 
     forgetJobs(ids) {

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { navigate } from '../../frame/navigation.ts';
 import { useAppStore } from '../../store/react.ts';
 import type { BatchSummary } from '../../store/state.ts';
@@ -34,15 +34,20 @@ export function FailureGroups({
   const [extra, setExtra] = useState<Extra>({ diskFull: 0, rateLimited: 0 });
   const failed = batch.jobs.failed;
   const downloadsFailed = batch.downloads.failed;
+  const settled = batch.jobs.succeeded + failed;
 
+  const lastLoad = useRef(-Infinity);
+  const exhausted = detail?.failures['retries-exhausted'] ?? 0;
+
+  // a throttle, not a debounce: a busy batch still gets its groups refreshed as it runs
   useEffect(() => {
-    if (failed === 0 && downloadsFailed === 0) return;
     const timer = setTimeout(
       () => {
+        lastLoad.current = Date.now();
         void loadBatchDetail(batch.id).catch(() => undefined);
         void Promise.all([
           downloadsFailed > 0 ? countDownloadFailures(batch.id, ['disk-full']) : 0,
-          failed > 0 ? failedJobsSample(batch.id, ['retries-exhausted']) : [],
+          exhausted > 0 ? failedJobsSample(batch.id, ['retries-exhausted']) : [],
         ])
           .then(([diskFull, sample]) =>
             setExtra({
@@ -52,15 +57,16 @@ export function FailureGroups({
           )
           .catch(() => undefined);
       },
-      detail ? RELOAD_MS : 0,
+      Math.max(0, lastLoad.current + RELOAD_MS - Date.now()),
     );
     return () => clearTimeout(timer);
-  }, [batch.id, failed, downloadsFailed]);
+  }, [batch.id, failed, downloadsFailed, settled, exhausted]);
 
-  if (!detail || (failed === 0 && downloadsFailed === 0)) return null;
+  if (!detail) return null;
   const groups = groupFailures({
     failures: detail.failures,
     rateLimited: extra.rateLimited,
+    partial: detail.partial,
     downloadsFailed,
     expiredLinks: detail.expiredLinks,
     diskFull: extra.diskFull,
@@ -78,6 +84,11 @@ export function FailureGroups({
         return void runAction(
           () => retryBatch({ batchId: batch.id, downloads: true }),
           (r) => `Retrying ${plural(r.downloads, 'download')}: no new generation.`,
+        );
+      case 'top-up':
+        return void runAction(
+          () => retryBatch({ batchId: batch.id, partial: true }),
+          (r) => `Asked for ${plural(r.topUps.images, 'missing image')}.`,
         );
       case 'retry-anyway':
         return confirm({

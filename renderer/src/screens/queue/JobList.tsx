@@ -31,6 +31,8 @@ const FILTERS: ReadonlyArray<{ id: JobFilter; label: string; states?: JobState[]
 const ROW_HEIGHT = 56;
 /** Ids left below the visible range before the next page of ids is asked for. */
 const PAGE_AHEAD = 500;
+/** Rows on screen are fetched again at most this often while the batch runs. */
+const REFRESH_MS = 1000;
 /** A list the events said is out of date is reloaded at most this often. */
 const STALE_RELOAD_MS = 1000;
 
@@ -93,6 +95,22 @@ export function JobList({
     void fetchRange(key, first, last + 1);
     if (list?.next && last > ids.length - PAGE_AHEAD) void fetchMoreIds(key);
   }, [key, first, last, ids, list?.next, fetchRange, fetchMoreIds]);
+
+  // rows on screen are fetched again as the batch moves on: tries and errors come with them
+  const refreshJobs = useAppStore((s) => s.refreshJobs);
+  const moved = batch.jobCount - batch.jobs.queued;
+  const lastRefresh = useRef(0);
+  useEffect(() => {
+    const timer = setTimeout(
+      () => {
+        lastRefresh.current = Date.now();
+        void refreshJobs(ids.slice(first, last + 1)).catch(() => undefined);
+      },
+      Math.max(0, lastRefresh.current + REFRESH_MS - Date.now()),
+    );
+    return () => clearTimeout(timer);
+    // the range and the ids are read when the timer fires: only progress starts one
+  }, [moved, batch.jobs.running, batch.jobs.failed]);
 
   const selectedIds = useMemo(() => selectedInOrder(selection, ids), [selection, ids]);
   const total = filterCount(batch, filter);

@@ -8,13 +8,14 @@ export type FailureGroupId =
   | 'account'
   | 'not-an-image'
   | 'other'
+  | 'partial'
   | 'download-failed'
   | 'link-expired'
   | 'disk-full';
 
 /** What the group's button does. */
 export type FailureAction =
-  'retry-failed' | 'retry-anyway' | 'retry-downloads' | 'open-settings' | 'show-jobs';
+  'retry-failed' | 'retry-anyway' | 'retry-downloads' | 'top-up' | 'open-settings' | 'show-jobs';
 
 export interface FailureGroup {
   id: FailureGroupId;
@@ -33,6 +34,8 @@ export interface FailureInput {
   failures: Partial<Record<FailureKind, number>>;
   /** Of the `retries-exhausted` ones, those the gateway kept rate limiting. */
   rateLimited?: number;
+  /** Succeeded jobs that returned fewer images than asked. */
+  partial?: number;
   /** Images whose download failed, every cause included. */
   downloadsFailed: number;
   /** Of those, links that had expired. */
@@ -123,6 +126,17 @@ export function groupFailures(input: FailureInput): FailureGroup[] {
       action: 'show-jobs',
       actionLabel: 'Show these jobs',
       kinds: ['internal'],
+    },
+    {
+      id: 'partial',
+      title: 'Fewer images than asked',
+      count: input.partial ?? 0,
+      advice:
+        'Some jobs succeeded with fewer images than n. A top-up asks for the missing ones ' +
+        'only, as new jobs.',
+      action: 'top-up',
+      actionLabel: 'Top up',
+      kinds: [],
     },
     {
       id: 'download-failed',

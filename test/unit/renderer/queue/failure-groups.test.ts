@@ -62,6 +62,11 @@ describe('failures grouped by what happened', () => {
     expect(groups.map((g) => [g.id, g.count])).toEqual([['link-expired', 2]]);
   });
 
+  it('offers a top-up for jobs that returned fewer images than asked', () => {
+    const groups = groupFailures({ ...none, partial: 3 });
+    expect(groups.map((g) => [g.id, g.count, g.action])).toEqual([['partial', 3, 'top-up']]);
+  });
+
   it('recognizes the codes a rate-limited job keeps', () => {
     expect(isRateLimitCode('rate_limit_exceeded')).toBe(true);
     expect(isRateLimitCode('rate-limited')).toBe(true);
