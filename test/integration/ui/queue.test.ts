@@ -1,9 +1,9 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGateway, type RunningGateway } from '../../../main/simulator/index.ts';
 import { ensureRendererBuilt, startUi, type RunningUi } from '../../support/atelier-ui.ts';
 import { launchChromium } from '../../support/browser.ts';
 
@@ -63,6 +63,55 @@ async function screenshots(page: Page, name: string): Promise<void> {
     await page.emulateMedia({ colorScheme });
     await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${colorScheme}.png`) });
   }
+}
+
+/** `atelier gateway` in its own process, as a person runs it; its address and demo key. */
+interface GatewayProcess {
+  url: string;
+  key: string;
+  child: ChildProcess;
+  /** What the simulator charged the key so far (its admin route). */
+  ledger(): Promise<Array<{ requestId: string; state: string }>>;
+  stop(): Promise<void>;
+}
+
+async function startGatewayProcess(args: string[]): Promise<GatewayProcess> {
+  const bin = path.resolve(import.meta.dirname, '../../../bin/atelier.js');
+  const child = spawn(process.execPath, [bin, 'gateway', '--port', '0', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+  const { url, key } = await new Promise<{ url: string; key: string }>((ready, fail) => {
+    child.once('exit', (code) => fail(new Error(`atelier gateway exited with ${code}: ${err}`)));
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+      const url = /listening on (\S+)/.exec(out)?.[1];
+      const key = /Demo key:\s+(\S+)/.exec(out)?.[1];
+      if (url && key) ready({ url, key });
+    });
+  });
+  return {
+    url,
+    key,
+    child,
+    async ledger() {
+      const response = await fetch(`${url}/_simulator/ledger`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
+      const body = (await response.json()) as {
+        entries: Array<{ requestId: string; state: string }>;
+      };
+      return body.entries;
+    },
+    stop: () =>
+      new Promise((done) => {
+        if (child.exitCode !== null) return done();
+        child.once('exit', () => done());
+        child.kill('SIGINT');
+      }),
+  };
 }
 
 interface BatchCounts {
@@ -183,11 +232,18 @@ describe('the queue screen against atelier ui --demo', () => {
 });
 
 describe('the queue screen against a gateway with faults', () => {
-  let gateway: RunningGateway;
+  let gateway: GatewayProcess;
   let ui: RunningUi;
   beforeAll(async () => {
     // the 3rd and 7th generations time out after being charged; two image links answer 404
-    gateway = await startGateway({ latencyMs: 20, faults: '504@3+7,url-404@2+5', seed: 7 });
+    gateway = await startGatewayProcess([
+      '--latency-ms',
+      '20',
+      '--faults',
+      '504@3+7,url-404@2+5',
+      '--seed',
+      '7',
+    ]);
     ui = await startUi(
       [
         '--gateway',
@@ -203,7 +259,7 @@ describe('the queue screen against a gateway with faults', () => {
   }, 60_000);
   afterAll(async () => {
     await ui?.stop();
-    await gateway?.close();
+    await gateway?.stop();
   });
 
   it('groups failures; retries downloads without generating; retries uncertain jobs after a warning', async () => {
@@ -243,16 +299,15 @@ describe('the queue screen against a gateway with faults', () => {
     await screenshots(page, 'queue-failures');
     await details.getByRole('button', { name: 'Close job details' }).click();
 
-    await gateway.idle();
-    const generations = gateway.ledger.entries().length;
+    const generations = (await gateway.ledger()).length;
+    expect(generations).toBe(20); // the two uncertain ones were charged too
     await expired.getByRole('button', { name: 'Retry downloads' }).click();
     await expect
       .poll(() =>
         call<BatchCounts>(page, 'batches', 'get', { id: 1 }).then((b) => b.downloads['done']),
       )
       .toBe(18); // every image of the 18 jobs that succeeded, the two retried included
-    await gateway.idle();
-    expect(gateway.ledger.entries().length).toBe(generations); // no new generation
+    expect(await gateway.ledger()).toHaveLength(generations); // no new generation
     await expect.poll(() => expired.isVisible()).toBe(false);
 
     await uncertain.getByRole('button', { name: 'Retry anyway…' }).click();
@@ -264,8 +319,7 @@ describe('the queue screen against a gateway with faults', () => {
         call<BatchCounts>(page, 'batches', 'get', { id: 1 }).then((b) => b.jobs['succeeded']),
       )
       .toBe(20);
-    await gateway.idle();
-    expect(gateway.ledger.entries().length).toBe(generations + 2);
+    expect(await gateway.ledger()).toHaveLength(generations + 2);
     await expect.poll(() => batch.textContent()).toContain('20 images');
     expect(problems).toEqual([]);
     await context.close();
