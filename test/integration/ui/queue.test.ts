@@ -298,6 +298,8 @@ describe('the queue screen against a gateway with faults', () => {
     );
     await screenshots(page, 'queue-failures');
     await details.getByRole('button', { name: 'Close job details' }).click();
+    await page.getByRole('button', { name: /^All/ }).click();
+    await screenshots(page, 'queue-failures-list');
 
     const generations = (await gateway.ledger()).length;
     expect(generations).toBe(20); // the two uncertain ones were charged too

@@ -50,7 +50,7 @@ export function QueueHeader({ confirm }: { confirm: (request: ConfirmRequest) =>
           </div>
           <div>
             <dt>Rate</dt>
-            <dd>{formatRate(overall.jobsPerSecond)}</dd>
+            <dd>{remaining > 0 ? formatRate(overall.jobsPerSecond) : '—'}</dd>
           </div>
           <div>
             <dt>Left</dt>
