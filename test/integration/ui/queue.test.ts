@@ -207,6 +207,26 @@ describe('the queue screen against atelier ui --demo', () => {
     await screenshots(page, 'queue-narrow');
     await page.setViewportSize({ width: 1180, height: 860 });
 
+    // reorder: a button moves a batch up; the keyboard drags it (space, arrow, space)
+    const runOrder = () =>
+      page
+        .getByRole('list', { name: 'Batches in run order' })
+        .getByRole('listitem')
+        .evaluateAll((items) => items.map((item) => item.getAttribute('aria-label')));
+    expect(await runOrder()).toEqual(['lighthouses', 'orchards']);
+    await page.getByRole('button', { name: 'Move orchards up' }).click();
+    await expect.poll(runOrder).toEqual(['orchards', 'lighthouses']);
+    const handle = page.getByRole('button', { name: /^Reorder lighthouses/ });
+    await handle.focus();
+    await page.keyboard.press('Space');
+    await expect.poll(() => handle.getAttribute('aria-pressed')).toBe('true'); // picked up
+    await page.keyboard.press('ArrowUp');
+    await expect
+      .poll(() => page.getByText('lighthouses is over orchards.').count())
+      .toBeGreaterThan(0);
+    await page.keyboard.press('Space');
+    await expect.poll(runOrder).toEqual(['lighthouses', 'orchards']);
+
     await orchards.getByRole('button', { name: 'Cancel orchards' }).click();
     const dialog = page.getByRole('dialog', { name: 'Cancel “orchards”?' });
     await expect.poll(() => dialog.textContent()).toContain('unfinished job');

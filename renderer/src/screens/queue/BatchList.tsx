@@ -5,7 +5,9 @@ import {
   PointerSensor,
   useSensor,
   useSensors,
+  type Announcements,
   type DragEndEvent,
+  type UniqueIdentifier,
 } from '@dnd-kit/core';
 import {
   SortableContext,
@@ -73,7 +75,12 @@ export function BatchList({ confirm }: { confirm: (request: ConfirmRequest) => v
   return (
     <section className="batch-section" aria-labelledby="batches-heading">
       <h2 id="batches-heading">Batches</h2>
-      <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd}>
+      <DndContext
+        sensors={sensors}
+        collisionDetection={closestCenter}
+        onDragEnd={onDragEnd}
+        accessibility={{ announcements: announcementsFor(active) }}
+      >
         <SortableContext items={order} strategy={verticalListSortingStrategy}>
           <ul className="batch-list" aria-label="Batches in run order">
             {active.map((batch, index) => (
@@ -270,6 +277,25 @@ function BatchCard({
       </div>
     </div>
   );
+}
+
+/** What a screen reader hears while a batch is dragged: names, not ids. */
+function announcementsFor(batches: readonly BatchSummary[]): Announcements {
+  const name = (id: UniqueIdentifier | undefined) =>
+    batches.find((b) => b.id === Number(id))?.name ?? 'the batch';
+  return {
+    onDragStart: ({ active }) =>
+      `Picked up ${name(active.id)}. Arrow keys move it, space drops it.`,
+    onDragOver: ({ active, over }) =>
+      over
+        ? `${name(active.id)} is over ${name(over.id)}.`
+        : `${name(active.id)} is over no batch.`,
+    onDragEnd: ({ active, over }) =>
+      over
+        ? `${name(active.id)} was dropped at ${name(over.id)}.`
+        : `${name(active.id)} was dropped.`,
+    onDragCancel: ({ active }) => `Moving ${name(active.id)} was canceled.`,
+  };
 }
 
 function batchState(batch: BatchSummary): { text: string; tone: string } {
