@@ -294,11 +294,17 @@ describe('the queue screen against a gateway with faults', () => {
     });
     const batch = page.getByRole('listitem', { name: 'tidal pools' });
     await expect.poll(() => batch.textContent(), { timeout: 30_000 }).toContain('Finished');
-    const settled = await call<BatchCounts & { expiredLinks: number }>(page, 'batches', 'get', {
-      id: 1,
-    });
+    const settled = await call<BatchCounts & { expiredLinks: number; requests: number }>(
+      page,
+      'batches',
+      'get',
+      {
+        id: 1,
+      },
+    );
     expect(settled.failures['uncertain']).toBe(2);
     expect(settled.downloads['failed']).toBe(2);
+    expect(settled.requests).toBe(20);
 
     await batch.getByRole('button', { name: 'Show jobs of tidal pools' }).click();
     const failures = page.getByRole('region', { name: 'What failed' });
@@ -343,6 +349,7 @@ describe('the queue screen against a gateway with faults', () => {
       .toBe(20);
     expect(await gateway.ledger()).toHaveLength(generations + 2);
     await expect.poll(() => batch.textContent()).toContain('20 images');
+    await expect.poll(() => batch.textContent()).toContain('22 requests sent');
     expect(problems).toEqual([]);
     await context.close();
   }, 120_000);

@@ -180,6 +180,8 @@ function BatchCard({
   const selectBatch = useAppStore((s) => s.selectBatch);
   const batchCommand = useAppStore((s) => s.batchCommand);
   const queuePaused = useAppStore((s) => s.paused !== null);
+  // known for the selected batch, whose details the failures panel keeps fresh
+  const requests = useAppStore((s) => (selected ? s.batchDetails.get(batch.id)?.requests : null));
   const { jobs, downloads } = batch;
   const done = jobs.succeeded + jobs.failed + jobs.canceled;
   const open = jobs.queued + jobs.running + jobs.retrying;
@@ -219,6 +221,7 @@ function BatchCard({
           {images > downloads.done
             ? `${formatCount(downloads.done)} / ${formatCount(images)} images`
             : plural(downloads.done, 'image')}
+          {requests != null && <> · {plural(requests, 'request')} sent</>}
           {downloads.failed > 0 && (
             <span className="failed-text"> · {formatCount(downloads.failed)} downloads failed</span>
           )}

@@ -37,6 +37,7 @@ function mount(handlers: Record<string, Handler> = {}): { fake: Fake; store: App
       failures: {},
       partial: 0,
       expiredLinks: 0,
+      requests: 0,
       defaults: {},
       folder: '/library',
     }),
