@@ -72,10 +72,12 @@ export function JobList({
 
   // a list filtered by state goes stale as jobs move; reload it, not more than once a second
   useEffect(() => {
-    if (list && !list.stale) return;
+    // new jobs (top-ups) join the unfiltered list, which no state change marks stale
+    const grown = list !== undefined && filter === 'all' && list.total !== batch.jobCount;
+    if (list && !list.stale && !grown) return;
     const timer = setTimeout(() => void fetchIds(key), list ? STALE_RELOAD_MS : 0);
     return () => clearTimeout(timer);
-  }, [key, list, fetchIds]);
+  }, [key, list, fetchIds, filter, batch.jobCount]);
 
   useEffect(() => setSelection((s) => keepListed(s, ids)), [ids]);
 

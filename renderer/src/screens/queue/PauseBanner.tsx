@@ -35,7 +35,7 @@ export function pauseAdvice(paused: PauseInfo, keyFromEnvironment: boolean): Pau
     case 'rate-limit':
       return {
         title: 'The gateway keeps rate limiting',
-        todo: 'Lower the concurrency or the requests per minute below, wait a little, then resume.',
+        todo: 'Lower the concurrency or the requests per minute (the queue’s limits), wait a little, then resume.',
         settings: false,
       };
     case 'disk':

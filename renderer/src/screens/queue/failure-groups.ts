@@ -80,7 +80,7 @@ export function groupFailures(input: FailureInput): FailureGroup[] {
       count: rateLimited,
       advice:
         'The gateway kept answering 429 until the retries ran out. Lower the concurrency or ' +
-        'the requests per minute below, then retry them.',
+        'the requests per minute in the queue’s limits, then retry them.',
       action: 'retry-failed',
       actionLabel: 'Retry failed jobs',
       kinds: ['retries-exhausted'],
