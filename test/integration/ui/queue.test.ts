@@ -23,6 +23,9 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** expect.poll with room for a loaded machine (its own default is one second). */
+const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 30_000 });
+
 /** Calls the contract from inside the page, as the app itself does (cookie and all). */
 async function call<T>(page: Page, area: string, method: string, input: unknown): Promise<T> {
   const answer = await page.evaluate(
@@ -52,9 +55,9 @@ async function openQueue(page: Page, url: string, problems: string[]): Promise<v
     .getByRole('navigation', { name: 'Atelier' })
     .getByRole('link', { name: 'Queue' })
     .click();
-  await expect
-    .poll(() => page.getByRole('heading', { name: 'Queue', exact: true }).isVisible())
-    .toBe(true);
+  await eventually(() =>
+    page.getByRole('heading', { name: 'Queue', exact: true }).isVisible(),
+  ).toBe(true);
 }
 
 /** Light, then dark: the same page in both schemes. */
@@ -142,21 +145,19 @@ describe('the queue screen against atelier ui --demo', () => {
     const page = await context.newPage();
     const problems: string[] = [];
     await openQueue(page, ui.url, problems);
-    await expect
-      .poll(() => page.getByRole('link', { name: 'Compose a batch' }).isVisible())
-      .toBe(true);
+    await eventually(() => page.getByRole('link', { name: 'Compose a batch' }).isVisible()).toBe(
+      true,
+    );
 
     // one request at a time, so the batch is still running when the queue pauses
     const concurrency = page.getByRole('spinbutton', { name: 'Concurrency' });
     await concurrency.fill('1');
     await concurrency.press('Enter');
-    await expect
-      .poll(() =>
-        call<{ limits: { concurrency: number } }>(page, 'queue', 'state', {}).then(
-          (q) => q.limits.concurrency,
-        ),
-      )
-      .toBe(1);
+    await eventually(() =>
+      call<{ limits: { concurrency: number } }>(page, 'queue', 'state', {}).then(
+        (q) => q.limits.concurrency,
+      ),
+    ).toBe(1);
 
     await call(page, 'batches', 'create', {
       name: 'lighthouses',
@@ -164,20 +165,18 @@ describe('the queue screen against atelier ui --demo', () => {
       defaults: { model: 'flux-schnell', size: '256x256' },
     });
     const running = page.getByRole('listitem', { name: 'lighthouses' });
-    await expect.poll(() => running.isVisible()).toBe(true);
+    await eventually(() => running.isVisible()).toBe(true);
 
     await page.getByRole('button', { name: 'Pause queue' }).click();
     const banner = page.getByRole('region', { name: 'Queue paused' });
-    await expect.poll(() => banner.textContent()).toContain('You paused the queue');
-    await expect
-      .poll(() => page.getByRole('status', { name: 'Queue status' }).textContent())
-      .toContain('Paused');
+    await eventually(() => banner.textContent()).toContain('You paused the queue');
+    await eventually(() =>
+      page.getByRole('status', { name: 'Queue status' }).textContent(),
+    ).toContain('Paused');
     // nothing new starts while paused: once the request in flight ends, the counts hold still
-    await expect
-      .poll(() =>
-        call<BatchCounts>(page, 'batches', 'get', { id: 1 }).then((b) => b.jobs['running']),
-      )
-      .toBe(0);
+    await eventually(() =>
+      call<BatchCounts>(page, 'batches', 'get', { id: 1 }).then((b) => b.jobs['running']),
+    ).toBe(0);
     const held = await call<BatchCounts>(page, 'batches', 'get', { id: 1 });
     await page.waitForTimeout(600);
     const later = await call<BatchCounts>(page, 'batches', 'get', { id: 1 });
@@ -190,18 +189,18 @@ describe('the queue screen against atelier ui --demo', () => {
       defaults: { model: 'flux-schnell', size: '256x256' },
     });
     const orchards = page.getByRole('listitem', { name: 'orchards' });
-    await expect.poll(() => orchards.isVisible()).toBe(true);
+    await eventually(() => orchards.isVisible()).toBe(true);
     await page.getByRole('button', { name: 'Show jobs of lighthouses' }).click();
-    await expect
-      .poll(() => page.getByRole('listbox', { name: 'Jobs' }).getByRole('option').count())
-      .toBeGreaterThan(5);
+    await eventually(() =>
+      page.getByRole('listbox', { name: 'Jobs' }).getByRole('option').count(),
+    ).toBeGreaterThan(5);
     await screenshots(page, 'queue-paused');
 
     await banner.getByRole('button', { name: 'Resume', exact: true }).click();
-    await expect.poll(() => banner.isVisible()).toBe(false);
-    await expect
-      .poll(() => page.getByRole('status', { name: 'Queue status' }).textContent())
-      .toContain('Running');
+    await eventually(() => banner.isVisible()).toBe(false);
+    await eventually(() =>
+      page.getByRole('status', { name: 'Queue status' }).textContent(),
+    ).toContain('Running');
     await screenshots(page, 'queue-running');
     await page.setViewportSize({ width: 760, height: 900 });
     await screenshots(page, 'queue-narrow');
@@ -215,37 +214,37 @@ describe('the queue screen against atelier ui --demo', () => {
         .evaluateAll((items) => items.map((item) => item.getAttribute('aria-label')));
     expect(await runOrder()).toEqual(['lighthouses', 'orchards']);
     await page.getByRole('button', { name: 'Move orchards up' }).click();
-    await expect.poll(runOrder).toEqual(['orchards', 'lighthouses']);
+    await eventually(runOrder).toEqual(['orchards', 'lighthouses']);
     const handle = page.getByRole('button', { name: /^Reorder lighthouses/ });
     await handle.focus();
     await page.keyboard.press('Space');
-    await expect.poll(() => handle.getAttribute('aria-pressed')).toBe('true'); // picked up
-    await page.keyboard.press('ArrowUp');
-    await expect
-      .poll(() => page.getByText('lighthouses is over orchards.').count())
-      .toBeGreaterThan(0);
+    await eventually(() => handle.getAttribute('aria-pressed')).toBe('true'); // picked up
+    // the sensor listens for arrows a moment after the pick-up: press until it has moved (the
+    // first batch has nothing above it, so a second press changes nothing)
+    await eventually(async () => {
+      await page.keyboard.press('ArrowUp');
+      return page.getByText('lighthouses is over orchards.').count();
+    }).toBeGreaterThan(0);
     await page.keyboard.press('Space');
-    await expect.poll(runOrder).toEqual(['lighthouses', 'orchards']);
+    await eventually(runOrder).toEqual(['lighthouses', 'orchards']);
 
     await orchards.getByRole('button', { name: 'Cancel orchards' }).click();
     const dialog = page.getByRole('dialog', { name: 'Cancel “orchards”?' });
-    await expect.poll(() => dialog.textContent()).toContain('unfinished job');
+    await eventually(() => dialog.textContent()).toContain('unfinished job');
     await dialog.getByRole('button', { name: 'Cancel batch' }).click();
-    await expect
-      .poll(() =>
-        call<BatchCounts>(page, 'batches', 'get', { id: 2 }).then((b) => b.jobs['canceled']),
-      )
-      .toBeGreaterThan(0);
+    await eventually(() =>
+      call<BatchCounts>(page, 'batches', 'get', { id: 2 }).then((b) => b.jobs['canceled']),
+    ).toBeGreaterThan(0);
     const canceled = await call<BatchCounts>(page, 'batches', 'get', { id: 2 });
     expect(canceled.jobs['canceled']! + canceled.jobs['succeeded']!).toBe(12);
-    await expect
-      .poll(() => orchards.getByRole('img').getAttribute('aria-label'))
-      .toContain(`${canceled.jobs['canceled']} canceled`);
+    await eventually(() => orchards.getByRole('img').getAttribute('aria-label')).toContain(
+      `${canceled.jobs['canceled']} canceled`,
+    );
 
     // the first batch runs to the end
     await concurrency.fill('8');
     await concurrency.press('Enter');
-    await expect.poll(() => running.textContent(), { timeout: 60_000 }).toContain('40 / 40');
+    await eventually(() => running.textContent()).toContain('40 / 40');
     expect(problems).toEqual([]);
     await context.close();
   }, 120_000);
@@ -293,7 +292,7 @@ describe('the queue screen against a gateway with faults', () => {
       defaults: { model: 'flux-schnell', size: '256x256', response_format: 'url' },
     });
     const batch = page.getByRole('listitem', { name: 'tidal pools' });
-    await expect.poll(() => batch.textContent(), { timeout: 30_000 }).toContain('Finished');
+    await eventually(() => batch.textContent()).toContain('Finished');
     const settled = await call<BatchCounts & { expiredLinks: number; requests: number }>(
       page,
       'batches',
@@ -309,16 +308,16 @@ describe('the queue screen against a gateway with faults', () => {
     await batch.getByRole('button', { name: 'Show jobs of tidal pools' }).click();
     const failures = page.getByRole('region', { name: 'What failed' });
     const uncertain = failures.getByRole('listitem', { name: 'Outcome uncertain' });
-    await expect.poll(() => uncertain.textContent()).toContain('2');
+    await eventually(() => uncertain.textContent()).toContain('2');
     const expired = failures.getByRole('listitem', { name: 'Link expired' });
-    await expect.poll(() => expired.textContent()).toContain('2');
+    await eventually(() => expired.textContent()).toContain('2');
     await page.getByRole('button', { name: /^Failed/ }).click();
-    await expect
-      .poll(() => page.getByRole('listbox', { name: 'Jobs' }).getByRole('option').count())
-      .toBe(2);
+    await eventually(() =>
+      page.getByRole('listbox', { name: 'Jobs' }).getByRole('option').count(),
+    ).toBe(2);
     await page.getByRole('listbox', { name: 'Jobs' }).getByRole('option').first().click();
     const details = page.getByRole('complementary', { name: 'Job details' });
-    await expect.poll(() => details.textContent()).toContain('Request id');
+    await eventually(() => details.textContent()).toContain('Request id');
     expect(await details.getByRole('button', { name: /^Copy request id/ }).count()).toBeGreaterThan(
       0,
     );
@@ -330,26 +329,22 @@ describe('the queue screen against a gateway with faults', () => {
     const generations = (await gateway.ledger()).length;
     expect(generations).toBe(20); // the two uncertain ones were charged too
     await expired.getByRole('button', { name: 'Retry downloads' }).click();
-    await expect
-      .poll(() =>
-        call<BatchCounts>(page, 'batches', 'get', { id: 1 }).then((b) => b.downloads['done']),
-      )
-      .toBe(18); // every image of the 18 jobs that succeeded, the two retried included
+    await eventually(() =>
+      call<BatchCounts>(page, 'batches', 'get', { id: 1 }).then((b) => b.downloads['done']),
+    ).toBe(18); // every image of the 18 jobs that succeeded, the two retried included
     expect(await gateway.ledger()).toHaveLength(generations); // no new generation
-    await expect.poll(() => expired.isVisible()).toBe(false);
+    await eventually(() => expired.isVisible()).toBe(false);
 
     await uncertain.getByRole('button', { name: 'Retry anyway…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Retry 2 uncertain jobs anyway?' });
-    await expect.poll(() => dialog.textContent()).toContain('may have finished and been charged');
+    await eventually(() => dialog.textContent()).toContain('may have finished and been charged');
     await dialog.getByRole('button', { name: 'Retry anyway' }).click();
-    await expect
-      .poll(() =>
-        call<BatchCounts>(page, 'batches', 'get', { id: 1 }).then((b) => b.jobs['succeeded']),
-      )
-      .toBe(20);
+    await eventually(() =>
+      call<BatchCounts>(page, 'batches', 'get', { id: 1 }).then((b) => b.jobs['succeeded']),
+    ).toBe(20);
     expect(await gateway.ledger()).toHaveLength(generations + 2);
-    await expect.poll(() => batch.textContent()).toContain('20 images');
-    await expect.poll(() => batch.textContent()).toContain('22 requests sent');
+    await eventually(() => batch.textContent()).toContain('20 images');
+    await eventually(() => batch.textContent()).toContain('22 requests sent');
     expect(problems).toEqual([]);
     await context.close();
   }, 120_000);
