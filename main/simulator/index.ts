@@ -9,6 +9,7 @@ import { chatRoutes } from './routes/chat.ts';
 import { fileRoutes } from './routes/files.ts';
 import { imageRoutes } from './routes/images.ts';
 import { modelRoutes } from './routes/models.ts';
+import { ledgerRoutes } from './routes/ledger.ts';
 import { responsesRoutes } from './routes/responses.ts';
 import { videoRoutes } from './routes/videos.ts';
 import { createGatewayServer } from './server.ts';
@@ -38,6 +39,7 @@ export interface RunningGateway {
 type RouteModule = (state: GatewayState) => Route[];
 const ROUTE_MODULES: RouteModule[] = [
   modelRoutes,
+  ledgerRoutes,
   chatRoutes,
   responsesRoutes,
   videoRoutes,

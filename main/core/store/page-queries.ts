@@ -27,6 +27,10 @@ function pageStatements(db: Database) {
     batchesPage: sql<Record<string, unknown>>(
       'SELECT * FROM batches WHERE id < ? ORDER BY id DESC LIMIT ?+0',
     ),
+    requestsSent: sql<{ n: number }>(
+      `SELECT count(*) AS n FROM attempts
+       WHERE job_id IN (SELECT id FROM jobs WHERE batch_id = ?)`,
+    ),
     failureCounts: sql<{ kind: string | null; n: number }>(
       `SELECT failure_kind AS kind, count(*) AS n FROM jobs
        WHERE state = 'failed' AND (@batchId IS NULL OR batch_id = @batchId) GROUP BY 1`,
@@ -79,6 +83,11 @@ export class PageQueries {
   /** Batches with an id below `beforeId`, newest first. */
   batches(beforeId: number, limit: number): Batch[] {
     return this.s.batchesPage.all(beforeId, limit).map(toBatch);
+  }
+
+  /** Requests sent for a batch's jobs, retries included (one attempt each; a retry keeps them). */
+  requestsSent(batchId: number): number {
+    return this.s.requestsSent.get(batchId)?.n ?? 0;
   }
 
   /** Failed jobs by why they failed (the partial index keeps it a scan of the failures only). */

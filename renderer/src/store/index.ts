@@ -7,6 +7,7 @@ import { createEventsSlice } from './events-slice.ts';
 import { createJobsSlice } from './jobs-slice.ts';
 import { createQueueSlice } from './queue-slice.ts';
 import { createSettingsSlice } from './settings-slice.ts';
+import { createQueueScreenSlice } from './queue-screen-slice.ts';
 import type { AppState } from './state.ts';
 
 export type AppStore = StoreApi<AppState>;
@@ -21,6 +22,7 @@ export function createAppStore(api: Api): AppStore {
     ...createEventsSlice(api)(...a),
     ...createSettingsSlice(api)(...a),
     ...createComposeSlice(api)(...a),
+    ...createQueueScreenSlice(api)(...a),
   }));
 }
 

@@ -4,6 +4,7 @@ import type { Api, InputOf, OutputOf } from '../../../shared/api/types.ts';
 import type { JobState } from '../../../shared/jobs/states.ts';
 import type { SettingsSlice } from './settings-slice.ts';
 import type { ComposeSlice } from './compose-slice.ts';
+import type { QueueScreenSlice } from './queue-screen-slice.ts';
 
 export type QueueState = OutputOf<'queue', 'state'>;
 export type Progress = QueueState['progress'];
@@ -106,7 +107,8 @@ export type AppState = QueueSlice &
   AppSlice &
   EventsSlice &
   SettingsSlice &
-  ComposeSlice;
+  ComposeSlice &
+  QueueScreenSlice;
 
 /** One slice of the combined store, given the API its actions call. */
 export type SliceCreator<T> = (api: Api) => StateCreator<AppState, [], [], T>;

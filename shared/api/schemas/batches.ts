@@ -84,6 +84,8 @@ export const BatchDetail = BatchSummary.extend({
   partial: Count,
   /** Failed downloads whose link expired: only generating again brings them back. */
   expiredLinks: Count,
+  /** Requests sent for its jobs so far, retries included (what the gateway may have billed). */
+  requests: Count,
   /** The values its rows were completed with. */
   defaults: z.record(z.string(), z.unknown()),
   /** Absolute path of its folder. */

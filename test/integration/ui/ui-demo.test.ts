@@ -86,7 +86,7 @@ describe('atelier ui --demo', () => {
         defaults: { model: 'flux-schnell', size: '256x256' },
       });
       expect(created.ok).toBe(true);
-      const row = page.getByRole('row', { name: new RegExp(name) });
+      const row = page.getByRole('listitem', { name });
       await expect.poll(() => row.textContent(), { timeout: 30_000 }).toContain('Finished');
       expect(await row.textContent()).toContain('20 / 20');
       await expect.poll(() => page.getByText(`Batch “${name}” finished`).isVisible()).toBe(true);

@@ -47,6 +47,7 @@ export function batchHandlers(ctx: AppContext): Handlers['batches'] {
         failures: store.pages.failureCounts(id),
         partial: store.jobs.partialSuccesses(id).jobs,
         expiredLinks: store.images.countExpiredLinks(id),
+        requests: store.pages.requestsSent(id),
         defaults: (batch.settings.defaults as Record<string, unknown> | undefined) ?? {},
         folder: join(ctx.libraryDir(), batch.dirName),
       };

@@ -1,0 +1,38 @@
+/** Counts as people read them: 1,234 and 123,456, or 1.2M past a million. */
+export function formatCount(n: number): string {
+  if (n >= 1_000_000) {
+    return `${(n / 1_000_000).toLocaleString('en-US', { maximumFractionDigits: 1 })}M`;
+  }
+  return n.toLocaleString('en-US');
+}
+
+/** Jobs per second, or per minute when slower than one a second. */
+export function formatRate(jobsPerSecond: number): string {
+  if (jobsPerSecond <= 0) return '—';
+  if (jobsPerSecond < 1) return `${(jobsPerSecond * 60).toFixed(1)}/min`;
+  return `${jobsPerSecond.toFixed(jobsPerSecond < 10 ? 1 : 0)}/s`;
+}
+
+/** How long `remaining` jobs take at `jobsPerSecond`: "2 h 05 min", "4 min", "< 1 min". */
+export function formatEta(remaining: number, jobsPerSecond: number): string {
+  if (remaining <= 0) return 'done';
+  if (jobsPerSecond <= 0) return '—';
+  const minutes = Math.round(remaining / jobsPerSecond / 60);
+  if (minutes < 1) return '< 1 min';
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours >= 48) return `${Math.round(hours / 24)} days`;
+  return `${hours} h ${String(minutes % 60).padStart(2, '0')} min`;
+}
+
+/** A duration between two times in ms: "850 ms", "3.2 s", "2 min 5 s". */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  const s = Math.round(ms / 1000);
+  return `${Math.floor(s / 60)} min ${s % 60} s`;
+}
+
+export function formatTime(at: number): string {
+  return new Date(at).toLocaleTimeString('en-GB', { hour12: false });
+}
