@@ -14,7 +14,12 @@ export default defineConfig({
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.{ts,tsx}'] } },
       {
         extends: true,
-        test: { name: 'integration', include: ['test/integration/**/*.test.{ts,tsx}'] },
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.{ts,tsx}'],
+          // built once before the browser tests, never by several test files at a time
+          globalSetup: ['test/support/build-renderer.ts'],
+        },
       },
     ],
   },

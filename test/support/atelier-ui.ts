@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { build } from 'vite';
@@ -7,15 +7,30 @@ import { build } from 'vite';
 const ROOT = resolve(import.meta.dirname, '../..');
 const RENDERER_OUT = join(ROOT, 'out', 'renderer');
 
-/** `atelier ui` serves out/renderer: built here when `npm run build` has not run yet. */
+/**
+ * `atelier ui` serves out/renderer: built here when `npm run build` has not run yet, or when
+ * a source of the renderer (or shared/) changed since, so a test never drives a stale build.
+ */
 export async function ensureRendererBuilt(): Promise<void> {
-  if (existsSync(join(RENDERER_OUT, 'index.html'))) return;
+  const index = join(RENDERER_OUT, 'index.html');
+  if (existsSync(index) && newestSource() <= statSync(index).mtimeMs) return;
   await build({
     root: join(ROOT, 'renderer'),
     plugins: [react()],
     logLevel: 'warn',
     build: { outDir: RENDERER_OUT, emptyOutDir: true },
   });
+}
+
+function newestSource(): number {
+  let newest = 0;
+  for (const dir of ['renderer', 'shared']) {
+    for (const entry of readdirSync(join(ROOT, dir), { recursive: true, withFileTypes: true })) {
+      if (entry.isFile())
+        newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+    }
+  }
+  return newest;
 }
 
 export interface RunningUi {

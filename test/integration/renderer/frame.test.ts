@@ -147,19 +147,24 @@ describe('the renderer’s frame in a browser', () => {
     await expect(page.getByRole('note', { name: 'Demo mode' }).textContent()).resolves.toContain(
       DEMO,
     );
-    await page.getByRole('main').getByText(`Paused: ${PAUSED.reason}`).waitFor();
-    await page.getByRole('status', { name: 'Queue' }).getByText(PAUSED.reason).waitFor();
-    await page.getByRole('row', { name: /cats/ }).waitFor();
-    await expect(page.getByRole('progressbar', { name: 'Jobs finished' }).count()).resolves.toBe(1);
+    await page.getByRole('region', { name: 'Queue paused' }).waitFor();
+    await page.getByRole('contentinfo').getByText(PAUSED.reason).waitFor();
+    await page.getByRole('listitem', { name: 'cats' }).waitFor();
+    await expect(page.getByRole('progressbar', { name: 'Overall progress' }).count()).resolves.toBe(
+      1,
+    );
     expect(calls).toEqual(
       expect.arrayContaining(['app/info', 'queue/state', 'batches/list', 'settings/get']),
     );
   });
 
   it('resumes the queue with the Resume button', async () => {
-    await page.getByRole('button', { name: 'Resume' }).click();
+    await page
+      .getByRole('region', { name: 'Queue paused' })
+      .getByRole('button', { name: 'Resume' })
+      .click();
     await pollUntil(() => calls.includes('queue/resume'), 'queue.resume was called');
-    await page.getByRole('button', { name: 'Pause' }).waitFor();
+    await page.getByRole('button', { name: 'Pause queue' }).waitFor();
   });
 
   it('moves progress and batch counts with events, and toasts a finished batch', async () => {
@@ -186,8 +191,7 @@ describe('the renderer’s frame in a browser', () => {
         },
       },
     ]);
-    await page.getByText('5 / 5 jobs').waitFor();
-    await page.getByText('42.0 jobs/s').waitFor();
+    await page.getByRole('contentinfo').getByText('5 / 5').waitFor();
     await page.getByText('Batch “cats” finished').waitFor();
     await page.getByText('4 done, 1 failed (1 uncertain: may have been charged)').waitFor();
     await page.getByRole('button', { name: 'Close toast' }).click();

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureRendererBuilt, startUi, type RunningUi } from '../../support/atelier-ui.ts';
+import { startUi, type RunningUi } from '../../support/atelier-ui.ts';
 import { launchChromium } from '../../support/browser.ts';
 
 const SCREENSHOTS = path.resolve(import.meta.dirname, '../../../test-results/screenshots');
@@ -13,7 +13,6 @@ let ui: RunningUi;
 let browser: Browser;
 
 beforeAll(async () => {
-  await ensureRendererBuilt();
   dir = mkdtempSync(path.join(os.tmpdir(), 'atelier-compose-'));
   ui = await startUi([
     '--demo',
@@ -87,8 +86,10 @@ describe('Compose in atelier ui --demo', () => {
     );
 
     await page.getByRole('button', { name: 'Open queue' }).click();
-    await expect.poll(() => page.getByRole('heading', { name: 'Queue' }).isVisible()).toBe(true);
-    const row = page.getByRole('row', { name: /fifty animals/ });
+    await expect
+      .poll(() => page.getByRole('heading', { name: 'Queue', level: 1 }).isVisible())
+      .toBe(true);
+    const row = page.getByRole('listitem', { name: 'fifty animals' });
     await expect.poll(() => row.textContent(), { timeout: 60_000 }).toContain('Finished');
     expect(await row.textContent()).toContain('50 / 50');
     expect(problems).toEqual([]);

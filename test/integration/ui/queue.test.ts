@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureRendererBuilt, startUi, type RunningUi } from '../../support/atelier-ui.ts';
+import { startUi, type RunningUi } from '../../support/atelier-ui.ts';
 import { launchChromium } from '../../support/browser.ts';
 
 const SCREENSHOTS = path.resolve(import.meta.dirname, '../../../test-results/screenshots');
@@ -12,7 +12,6 @@ let dir: string;
 let browser: Browser;
 
 beforeAll(async () => {
-  await ensureRendererBuilt();
   dir = mkdtempSync(path.join(os.tmpdir(), 'atelier-queue-'));
   browser = await launchChromium();
   mkdirSync(SCREENSHOTS, { recursive: true });

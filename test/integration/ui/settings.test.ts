@@ -13,7 +13,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulatorProcess } from '../../bench/simulator-process.ts';
-import { ensureRendererBuilt, startUi, type RunningUi } from '../../support/atelier-ui.ts';
+import { startUi, type RunningUi } from '../../support/atelier-ui.ts';
 import { launchChromium } from '../../support/browser.ts';
 
 const SCREENSHOTS = path.resolve(import.meta.dirname, '../../../test-results/screenshots');
@@ -26,7 +26,6 @@ let simulator: Awaited<ReturnType<typeof startSimulatorProcess>>;
 let browser: Browser;
 
 beforeAll(async () => {
-  await ensureRendererBuilt();
   dir = mkdtempSync(path.join(os.tmpdir(), 'atelier-settings-'));
   keysDir = mkdtempSync(path.join(os.tmpdir(), 'atelier-keys-'));
   writeFileSync(path.join(keysDir, 'keys.json'), JSON.stringify([{ key: KEY, name: 'e2e' }]));
@@ -122,7 +121,7 @@ describe('Settings in the browser', () => {
     const contents: string[] = [];
     const visit = async (name: string) => {
       await page.getByRole('navigation', { name: 'Atelier' }).getByRole('link', { name }).click();
-      await expect.poll(() => page.getByRole('heading', { name, level: 2 }).isVisible()).toBe(true);
+      await expect.poll(() => page.getByRole('heading', { name, level: 1 }).isVisible()).toBe(true);
       contents.push(await page.content());
     };
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureRendererBuilt, startUi, type RunningUi } from '../../support/atelier-ui.ts';
+import { startUi, type RunningUi } from '../../support/atelier-ui.ts';
 import { launchChromium } from '../../support/browser.ts';
 
 const SCREENSHOTS = path.resolve(import.meta.dirname, '../../../test-results/screenshots');
@@ -12,7 +12,6 @@ let ui: RunningUi;
 let browser: Browser;
 
 beforeAll(async () => {
-  await ensureRendererBuilt();
   dir = mkdtempSync(path.join(os.tmpdir(), 'atelier-ui-'));
   ui = await startUi([
     '--demo',
@@ -72,7 +71,9 @@ describe('atelier ui --demo', () => {
         .getByRole('navigation', { name: 'Atelier' })
         .getByRole('link', { name: 'Queue' })
         .click();
-      await expect.poll(() => page.getByRole('heading', { name: 'Queue' }).isVisible()).toBe(true);
+      await expect
+        .poll(() => page.getByRole('heading', { name: 'Queue', level: 1 }).isVisible())
+        .toBe(true);
 
       const name = `harbour ${colorScheme}`;
       const created = await call(page, 'batches', 'create', {

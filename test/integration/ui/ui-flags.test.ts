@@ -10,14 +10,13 @@ import {
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ensureRendererBuilt, startUi, type RunningUi } from '../../support/atelier-ui.ts';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startUi, type RunningUi } from '../../support/atelier-ui.ts';
 import { pollUntil } from '../../support/poll-until.ts';
 
 let dir: string;
 let ui: RunningUi | null = null;
 
-beforeAll(() => ensureRendererBuilt(), 120_000);
 afterEach(async () => {
   await ui?.stop();
   ui = null;

@@ -107,7 +107,7 @@ export function ComposeScreen() {
 
   return (
     <div className="screen compose">
-      <h2 className="visually-hidden">Compose</h2>
+      <h1 className="visually-hidden">Compose</h1>
       {catalogueError && (
         <p className="notice notice-error" role="alert">
           The models could not be loaded: {catalogueError}

@@ -2,7 +2,7 @@
 export function GalleryScreen() {
   return (
     <section className="screen panel" aria-labelledby="gallery-heading">
-      <h2 id="gallery-heading">Gallery</h2>
+      <h1 id="gallery-heading">Gallery</h1>
       <p className="muted">The images your batches made will be browsed here.</p>
     </section>
   );

@@ -34,7 +34,7 @@ export function SettingsScreen() {
   const section = useSyncExternalStore(subscribe, () => sectionOf(window.location.hash));
   return (
     <section className="screen settings" aria-labelledby="settings-heading">
-      <h2 id="settings-heading">Settings</h2>
+      <h1 id="settings-heading">Settings</h1>
       {settings === null ? (
         <p className="muted" role="status">
           Loading the settings…
