@@ -1,7 +1,12 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { selectOverall, selectQueueStatus } from '../store/selectors.ts';
 import { useAppStore } from '../store/react.ts';
 import { useShallow } from 'zustand/react/shallow';
+
+/** Writing document.title is costly in Chromium (the browser is told): at most once this often. */
+const TITLE_MS = 1000;
+// the system's locale, as toLocaleString() uses, made once rather than per call
+const NUMBER = new Intl.NumberFormat();
 
 /** "Atelier — 1,234 / 20,000 (6 %)" while work is left, "Paused" when paused: seen from the taskbar. */
 export function windowTitle(
@@ -11,14 +16,22 @@ export function windowTitle(
   if (status === 'paused') return 'Atelier — Paused';
   if (!overall || overall.done >= overall.total) return 'Atelier';
   const percent = Math.floor((overall.done / Math.max(overall.total, 1)) * 100);
-  return `Atelier — ${overall.done.toLocaleString()} / ${overall.total.toLocaleString()} (${percent} %)`;
+  return `Atelier — ${NUMBER.format(overall.done)} / ${NUMBER.format(overall.total)} (${percent} %)`;
 }
 
 export function useWindowTitle(): void {
   const status = useAppStore(selectQueueStatus);
   const overall = useAppStore(useShallow(selectOverall));
   const title = windowTitle(status, overall);
+  const lastWrite = useRef(-Infinity);
   useEffect(() => {
-    document.title = title;
+    const write = () => {
+      lastWrite.current = Date.now();
+      document.title = title;
+    };
+    const wait = lastWrite.current + TITLE_MS - Date.now();
+    if (wait <= 0) return void write();
+    const timer = setTimeout(write, wait);
+    return () => clearTimeout(timer);
   }, [title]);
 }
