@@ -19,7 +19,11 @@ export function windowTitle(
   return `Atelier — ${NUMBER.format(overall.done)} / ${NUMBER.format(overall.total)} (${percent} %)`;
 }
 
-export function useWindowTitle(): void {
+/**
+ * Keeps the window's title; a component of its own so that the progress it follows re-renders
+ * it alone, not the frame and every screen under it.
+ */
+export function WindowTitle(): null {
   const status = useAppStore(selectQueueStatus);
   const overall = useAppStore(useShallow(selectOverall));
   const title = windowTitle(status, overall);
@@ -34,4 +38,5 @@ export function useWindowTitle(): void {
     const timer = setTimeout(write, wait);
     return () => clearTimeout(timer);
   }, [title]);
+  return null;
 }

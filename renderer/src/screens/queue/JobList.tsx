@@ -31,6 +31,8 @@ const FILTERS: ReadonlyArray<{ id: JobFilter; label: string; states?: JobState[]
 const ROW_HEIGHT = 56;
 /** Ids left below the visible range before the next page of ids is asked for. */
 const PAGE_AHEAD = 500;
+/** Shortest time between two fetches of the rows coming into view. */
+const RANGE_FETCH_MS = 100;
 /** Rows on screen are fetched again at most this often while the batch runs. */
 const REFRESH_MS = 1000;
 /** A list the events said is out of date is reloaded at most this often. */
@@ -92,10 +94,19 @@ export function JobList({
   const items = virtualizer.getVirtualItems();
   const first = items[0]?.index ?? 0;
   const last = items[items.length - 1]?.index ?? 0;
+  // a fast scroll asks for the rows in view about ten times a second, not at every frame
+  const lastRangeFetch = useRef(-Infinity);
   useEffect(() => {
     if (ids.length === 0) return;
-    void fetchRange(key, first, last + 1);
-    if (list?.next && last > ids.length - PAGE_AHEAD) void fetchMoreIds(key);
+    const load = () => {
+      lastRangeFetch.current = Date.now();
+      void fetchRange(key, first, last + 1);
+      if (list?.next && last > ids.length - PAGE_AHEAD) void fetchMoreIds(key);
+    };
+    const wait = lastRangeFetch.current + RANGE_FETCH_MS - Date.now();
+    if (wait <= 0) return void load();
+    const timer = setTimeout(load, wait);
+    return () => clearTimeout(timer);
   }, [key, first, last, ids, list?.next, fetchRange, fetchMoreIds]);
 
   // rows on screen are fetched again as the batch moves on: tries and errors come with them
