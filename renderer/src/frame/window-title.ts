@@ -27,16 +27,18 @@ export function WindowTitle(): null {
   const status = useAppStore(selectQueueStatus);
   const overall = useAppStore(useShallow(selectOverall));
   const title = windowTitle(status, overall);
+  const counting = status !== 'paused' && overall !== null && overall.done < overall.total;
   const lastWrite = useRef(-Infinity);
   useEffect(() => {
     const write = () => {
       lastWrite.current = Date.now();
       document.title = title;
     };
-    const wait = lastWrite.current + TITLE_MS - Date.now();
+    // only the running count waits: "Paused" and the end show at once
+    const wait = counting ? lastWrite.current + TITLE_MS - Date.now() : 0;
     if (wait <= 0) return void write();
     const timer = setTimeout(write, wait);
     return () => clearTimeout(timer);
-  }, [title]);
+  }, [title, counting]);
   return null;
 }

@@ -12,7 +12,7 @@ afterEach(() => {
 });
 
 describe('the window title', () => {
-  it('follows progress without re-rendering what holds it, writing at most once a second', () => {
+  it('follows progress without re-rendering what holds it, the count at most once a second', () => {
     vi.useFakeTimers({ now: 1_000_000 });
     const store = createAppStore(fakeApi().api);
     let frameRenders = 0;
@@ -35,6 +35,9 @@ describe('the window title', () => {
     expect(document.title).toBe('Atelier — 1 / 100 (1 %)');
     act(() => vi.advanceTimersByTime(1000));
     expect(document.title).toBe('Atelier — 3 / 100 (3 %)');
+    act(() => store.setState({ progress: progress({ succeeded: 4, queued: 96 }) }));
+    act(() => store.setState({ progress: progress({ succeeded: 100 }) }));
+    expect(document.title).toBe('Atelier');
     expect(frameRenders).toBe(1);
   });
 });
