@@ -13,7 +13,7 @@ import { ShortcutsDialog } from './ShortcutsDialog.tsx';
 import { Sidebar } from './Sidebar.tsx';
 import { StatusBar } from './StatusBar.tsx';
 import { useTheme } from './theme.ts';
-import { useWindowTitle } from './window-title.ts';
+import { WindowTitle } from './window-title.ts';
 
 const SCREEN_VIEWS: Record<ScreenId, () => React.JSX.Element> = {
   compose: ComposeScreen,
@@ -28,11 +28,11 @@ export function Frame() {
   const [shortcutsOpen, setShortcutsOpen] = useState(false);
   const theme = useAppStore((s) => s.settings?.theme);
   useTheme(theme);
-  useWindowTitle();
   useFrameShortcuts(() => setShortcutsOpen(true));
   const Screen = SCREEN_VIEWS[screen];
   return (
     <div className="frame">
+      <WindowTitle />
       <Sidebar current={screen} />
       <main className="frame-main" aria-label={SCREENS.find((s) => s.id === screen)!.label}>
         <Notices />

@@ -1,6 +1,7 @@
 import { useShallow } from 'zustand/react/shallow';
 import { selectOverall, selectQueueStatus } from '../store/selectors.ts';
 import { useAppStore } from '../store/react.ts';
+import { formatWhole } from '../screens/queue/format.ts';
 import { ThemeSwitch } from './ThemeSwitch.tsx';
 
 const STATUS = {
@@ -36,7 +37,7 @@ export function StatusBar({ onShortcuts }: { onShortcuts: () => void }) {
         <span className="status-progress">
           <progress aria-label="Overall progress" max={overall.total} value={overall.done} />
           <span>
-            {overall.done.toLocaleString()} / {overall.total.toLocaleString()}
+            {formatWhole(overall.done)} / {formatWhole(overall.total)}
             {percent !== null && ` · ${percent} %`}
           </span>
         </span>

@@ -1,7 +1,12 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { selectOverall, selectQueueStatus } from '../store/selectors.ts';
 import { useAppStore } from '../store/react.ts';
 import { useShallow } from 'zustand/react/shallow';
+
+/** Writing document.title is costly in Chromium (the browser is told): at most once this often. */
+const TITLE_MS = 1000;
+// the system's locale, as toLocaleString() uses, made once rather than per call
+const NUMBER = new Intl.NumberFormat();
 
 /** "Atelier — 1,234 / 20,000 (6 %)" while work is left, "Paused" when paused: seen from the taskbar. */
 export function windowTitle(
@@ -11,14 +16,29 @@ export function windowTitle(
   if (status === 'paused') return 'Atelier — Paused';
   if (!overall || overall.done >= overall.total) return 'Atelier';
   const percent = Math.floor((overall.done / Math.max(overall.total, 1)) * 100);
-  return `Atelier — ${overall.done.toLocaleString()} / ${overall.total.toLocaleString()} (${percent} %)`;
+  return `Atelier — ${NUMBER.format(overall.done)} / ${NUMBER.format(overall.total)} (${percent} %)`;
 }
 
-export function useWindowTitle(): void {
+/**
+ * Keeps the window's title; a component of its own so that the progress it follows re-renders
+ * it alone, not the frame and every screen under it.
+ */
+export function WindowTitle(): null {
   const status = useAppStore(selectQueueStatus);
   const overall = useAppStore(useShallow(selectOverall));
   const title = windowTitle(status, overall);
+  const counting = status !== 'paused' && overall !== null && overall.done < overall.total;
+  const lastWrite = useRef(-Infinity);
   useEffect(() => {
-    document.title = title;
-  }, [title]);
+    const write = () => {
+      lastWrite.current = Date.now();
+      document.title = title;
+    };
+    // only the running count waits: "Paused" and the end show at once
+    const wait = counting ? lastWrite.current + TITLE_MS - Date.now() : 0;
+    if (wait <= 0) return void write();
+    const timer = setTimeout(write, wait);
+    return () => clearTimeout(timer);
+  }, [title, counting]);
+  return null;
 }

@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { JobState } from '../../../../shared/jobs/states.ts';
 import { jobsKey } from '../../store/jobs-key.ts';
 import { useAppStore } from '../../store/react.ts';
@@ -31,6 +31,8 @@ const FILTERS: ReadonlyArray<{ id: JobFilter; label: string; states?: JobState[]
 const ROW_HEIGHT = 56;
 /** Ids left below the visible range before the next page of ids is asked for. */
 const PAGE_AHEAD = 500;
+/** Shortest time between two fetches of the rows coming into view. */
+const RANGE_FETCH_MS = 100;
 /** Rows on screen are fetched again at most this often while the batch runs. */
 const REFRESH_MS = 1000;
 /** A list the events said is out of date is reloaded at most this often. */
@@ -92,10 +94,19 @@ export function JobList({
   const items = virtualizer.getVirtualItems();
   const first = items[0]?.index ?? 0;
   const last = items[items.length - 1]?.index ?? 0;
+  // a fast scroll asks for the rows in view about ten times a second, not at every frame
+  const lastRangeFetch = useRef(-Infinity);
   useEffect(() => {
     if (ids.length === 0) return;
-    void fetchRange(key, first, last + 1);
-    if (list?.next && last > ids.length - PAGE_AHEAD) void fetchMoreIds(key);
+    const load = () => {
+      lastRangeFetch.current = Date.now();
+      void fetchRange(key, first, last + 1);
+      if (list?.next && last > ids.length - PAGE_AHEAD) void fetchMoreIds(key);
+    };
+    const wait = lastRangeFetch.current + RANGE_FETCH_MS - Date.now();
+    if (wait <= 0) return void load();
+    const timer = setTimeout(load, wait);
+    return () => clearTimeout(timer);
   }, [key, first, last, ids, list?.next, fetchRange, fetchMoreIds]);
 
   // rows on screen are fetched again as the batch moves on: tries and errors come with them
@@ -115,6 +126,21 @@ export function JobList({
   }, [moved, batch.jobs.running, batch.jobs.failed]);
 
   const selectedIds = useMemo(() => selectedInOrder(selection, ids), [selection, ids]);
+  // one handler for every row, reading the newest ids: rows keep their props and skip renders
+  const idsRef = useRef(ids);
+  idsRef.current = ids;
+  const onRowClick = useCallback(
+    (id: number, event: React.MouseEvent) => {
+      setSelection((s) =>
+        clickSelect(s, idsRef.current, id, {
+          shift: event.shiftKey,
+          mod: event.ctrlKey || event.metaKey,
+        }),
+      );
+      setActiveJob(id);
+    },
+    [setActiveJob],
+  );
   const total = filterCount(batch, filter);
 
   const onKeyDown = (event: React.KeyboardEvent) => {
@@ -195,15 +221,7 @@ export function JobList({
                   top={item.start}
                   selected={selection.selected.has(id)}
                   active={activeJob === id}
-                  onClick={(event) => {
-                    setSelection((s) =>
-                      clickSelect(s, ids, id, {
-                        shift: event.shiftKey,
-                        mod: event.ctrlKey || event.metaKey,
-                      }),
-                    );
-                    setActiveJob(id);
-                  }}
+                  onClick={onRowClick}
                 />
               );
             })}
@@ -214,7 +232,8 @@ export function JobList({
   );
 }
 
-function JobRow({
+/** Memoized: a list render (a scroll frame, an event) redraws only the rows that changed. */
+const JobRow = memo(function JobRow({
   id,
   top,
   selected,
@@ -225,7 +244,7 @@ function JobRow({
   top: number;
   selected: boolean;
   active: boolean;
-  onClick: (event: React.MouseEvent) => void;
+  onClick: (id: number, event: React.MouseEvent) => void;
 }) {
   const job = useAppStore((s) => s.jobsById.get(id));
   return (
@@ -235,12 +254,12 @@ function JobRow({
       aria-selected={selected}
       className={`job-row${selected ? ' selected' : ''}${active ? ' active' : ''}`}
       style={{ transform: `translateY(${top}px)`, height: ROW_HEIGHT }}
-      onClick={onClick}
+      onClick={(event) => onClick(id, event)}
     >
       {job ? <JobCells job={job} /> : <span className="muted">Loading…</span>}
     </div>
   );
-}
+});
 
 function JobCells({ job }: { job: JobSummary }) {
   return (
@@ -285,8 +304,11 @@ function BulkBar({
 }) {
   const jobsCommand = useAppStore((s) => s.jobsCommand);
   const retryBatch = useAppStore((s) => s.retryBatch);
-  const jobsById = useAppStore((s) => s.jobsById);
   const n = ids.length;
+  // a count, not the Map: the bar does not re-render each time a job's details change
+  const uncertain = useAppStore((s) =>
+    n === 0 ? 0 : ids.filter((id) => s.jobsById.get(id)?.failureKind === 'uncertain').length,
+  );
   const run = (command: Parameters<typeof jobsCommand>[0], said: string) =>
     void runAction(
       () => jobsCommand(command, ids),
@@ -295,7 +317,6 @@ function BulkBar({
         return `${said}: ${plural(changed, 'job')}.`;
       },
     );
-  const uncertain = ids.filter((id) => jobsById.get(id)?.failureKind === 'uncertain').length;
 
   return (
     <div className="bulk-bar" role="toolbar" aria-label="Selected jobs">

@@ -1,9 +1,14 @@
+// made once: toLocaleString builds a formatter on every call, a cost paid per row and per event
+const WHOLE = new Intl.NumberFormat('en-US');
+const MILLIONS = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
+
+/** A whole number with thousands separators: 1,234,567. */
+export const formatWhole = (n: number): string => WHOLE.format(n);
+
 /** Counts as people read them: 1,234 and 123,456, or 1.2M past a million. */
 export function formatCount(n: number): string {
-  if (n >= 1_000_000) {
-    return `${(n / 1_000_000).toLocaleString('en-US', { maximumFractionDigits: 1 })}M`;
-  }
-  return n.toLocaleString('en-US');
+  if (n >= 1_000_000) return `${MILLIONS.format(n / 1_000_000)}M`;
+  return WHOLE.format(n);
 }
 
 /** Jobs per second, or per minute when slower than one a second. */

@@ -1,5 +1,6 @@
 import { toast } from 'sonner';
 import { errorMessage } from '../../store/error-message.ts';
+import { formatWhole } from './format.ts';
 
 /** Runs a screen action: its outcome as a toast (what it did, or the service's error). */
 export async function runAction<T>(
@@ -16,5 +17,5 @@ export async function runAction<T>(
 }
 
 export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+  return `${formatWhole(n)} ${n === 1 ? one : many}`;
 }
