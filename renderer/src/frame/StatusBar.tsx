@@ -1,7 +1,7 @@
 import { useShallow } from 'zustand/react/shallow';
 import { selectOverall, selectQueueStatus } from '../store/selectors.ts';
 import { useAppStore } from '../store/react.ts';
-import { formatWhole } from '../screens/queue/format.ts';
+import { formatWhole } from '../format.ts';
 import { ThemeSwitch } from './ThemeSwitch.tsx';
 
 const STATUS = {

@@ -24,7 +24,7 @@ import type { BatchSummary } from '../../store/state.ts';
 import { useBatchRate } from './batch-rate.ts';
 import { BatchProgress } from './BatchProgress.tsx';
 import type { ConfirmRequest } from './ConfirmDialog.tsx';
-import { formatCount, formatEta, formatRate } from './format.ts';
+import { formatCount, formatEta, formatRate } from '../../format.ts';
 import { reorderPlan, runOrder } from './reorder.ts';
 import { plural, runAction } from './run-action.ts';
 

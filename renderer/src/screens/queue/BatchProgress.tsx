@@ -1,5 +1,5 @@
 import type { BatchSummary } from '../../store/state.ts';
-import { formatCount } from './format.ts';
+import { formatCount } from '../../format.ts';
 
 const SEGMENTS = [
   { key: 'succeeded', label: 'succeeded' },

@@ -4,7 +4,7 @@ import { useAppStore } from '../../store/react.ts';
 import type { BatchSummary } from '../../store/state.ts';
 import type { ConfirmRequest } from './ConfirmDialog.tsx';
 import { groupFailures, isRateLimitCode, type FailureGroup } from './failure-groups.ts';
-import { formatCount } from './format.ts';
+import { formatCount } from '../../format.ts';
 import { RetryAnywayWarning } from './retry-warning.tsx';
 import { plural, runAction } from './run-action.ts';
 

@@ -4,7 +4,7 @@ import { errorMessage } from '../../store/error-message.ts';
 import type { AttemptSummary, JobDetail } from '../../store/queue-screen-slice.ts';
 import { useAppStore } from '../../store/react.ts';
 import { copyText } from './copy-text.ts';
-import { formatDuration, formatTime } from './format.ts';
+import { formatDuration, formatTime } from '../../format.ts';
 
 /** One job as support asks for it: prompt, parameters, attempts and request ids. */
 export function JobDetails({ jobId, onClose }: { jobId: number; onClose: () => void }) {

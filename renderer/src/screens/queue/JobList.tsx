@@ -5,7 +5,7 @@ import { jobsKey } from '../../store/jobs-key.ts';
 import { useAppStore } from '../../store/react.ts';
 import type { BatchSummary, JobSummary } from '../../store/state.ts';
 import type { ConfirmRequest } from './ConfirmDialog.tsx';
-import { formatCount } from './format.ts';
+import { formatCount } from '../../format.ts';
 import { RetryAnywayWarning } from './retry-warning.tsx';
 import { plural, runAction } from './run-action.ts';
 import {

@@ -3,7 +3,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { selectOverall, selectQueueStatus } from '../../store/selectors.ts';
 import { useAppStore } from '../../store/react.ts';
 import type { ConfirmRequest } from './ConfirmDialog.tsx';
-import { formatCount, formatEta, formatRate } from './format.ts';
+import { formatCount, formatEta, formatRate } from '../../format.ts';
 import { plural, runAction } from './run-action.ts';
 
 const STATUS_TEXT = {
