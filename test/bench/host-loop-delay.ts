@@ -3,19 +3,10 @@
 // process would stutter. Prints a table; figures go in docs/performance.md and the README.
 //   npm run bench:host [-- --jobs 20000 --concurrency 32]
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { openAppService } from '../../main/core/app/app-service.ts';
-import { JsonSettingsStore } from '../../main/core/app/json-settings-store.ts';
-import { MemoryKeyProvider } from '../../main/core/app/key.ts';
-import { localClient } from '../../main/core/app/local-client.ts';
-import { silentLogger } from '../../main/core/logger.ts';
-import { newToken, startWebHost } from '../../main/web/web-host.ts';
-import { RENDERER_DIR } from '../../main/cli/commands/ui.ts';
-import { startSimulatorProcess } from './simulator-process.ts';
+import { createBenchBatch, startBenchHost } from './bench-host.ts';
 
 const { values } = parseArgs({
   options: {
@@ -40,51 +31,11 @@ interface Figures {
 }
 
 async function scenario(name: string, withClient: boolean): Promise<Figures> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'atelier-host-bench-'));
-  const simulator = await startSimulatorProcess(['--latency-ms', '0']);
-  const dataDir = path.join(dir, 'data');
-  mkdirSync(dataDir, { recursive: true });
-  const settings = new JsonSettingsStore(dataDir);
-  settings.write({
-    ...settings.read(),
-    concurrency: CONCURRENCY,
-    thumbnails: true,
-    manifest: false,
-  });
-  const service = await openAppService({
-    dataDir,
-    defaultLibraryDir: path.join(dir, 'library'),
-    host: 'web',
-    version: 'bench',
-    settings,
-    keys: new MemoryKeyProvider({}),
-    logger: silentLogger,
-    startDemoGateway: async () => ({
-      url: simulator.url,
-      key: simulator.key,
-      close: async () => {},
-    }),
-  });
-  const api = localClient(service);
-  const token = newToken();
-  const host = await startWebHost({
-    app: service,
-    rendererDir: RENDERER_DIR,
-    token,
-    logger: silentLogger,
-  });
+  const bench = await startBenchHost(CONCURRENCY);
+  const { service, api } = bench;
   try {
-    await service.startQueue();
-    const text = Array.from(
-      { length: JOBS },
-      (_, i) => `bench prompt ${i + 1} of a quiet harbour`,
-    ).join('\n');
-    await api.queue.pause({ reason: 'importing' });
-    const batch = await api.batches.create({
-      source: { kind: 'text', fileName: 'bench.txt', text },
-      defaults: { model: 'flux-schnell', size: '64x64', response_format: 'b64_json' },
-    });
-    const client = withClient ? startClient(`${host.url}?token=${token}`, batch.id) : null;
+    const batch = await createBenchBatch(api, JOBS);
+    const client = withClient ? startClient(bench.address, batch.id) : null;
     const delay = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
     let started = 0;
     let startedDone = 0;
@@ -121,10 +72,7 @@ async function scenario(name: string, withClient: boolean): Promise<Figures> {
       client: client ? await client.stop() : null,
     };
   } finally {
-    await host.close();
-    await service.close();
-    simulator.stop();
-    rmSync(dir, { recursive: true, force: true });
+    await bench.stop();
   }
 }
 

@@ -4,20 +4,10 @@
 // figures go in docs/performance.md and the README.
 //   npm run bench:renderer [-- --jobs 20000]
 import type { Locator } from 'playwright-core';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { RENDERER_DIR } from '../../main/cli/commands/ui.ts';
-import { openAppService } from '../../main/core/app/app-service.ts';
-import { JsonSettingsStore } from '../../main/core/app/json-settings-store.ts';
-import { MemoryKeyProvider } from '../../main/core/app/key.ts';
-import { localClient } from '../../main/core/app/local-client.ts';
-import { silentLogger } from '../../main/core/logger.ts';
-import { newToken, startWebHost } from '../../main/web/web-host.ts';
 import { ensureRendererBuilt } from '../support/atelier-ui.ts';
 import { launchChromium } from '../support/browser.ts';
-import { startSimulatorProcess } from './simulator-process.ts';
+import { createBenchBatch, startBenchHost } from './bench-host.ts';
 
 const { values } = parseArgs({ options: { jobs: { type: 'string', default: '20000' } } });
 const JOBS = Number(values.jobs);
@@ -36,38 +26,15 @@ const IN_PAGE = {
 };
 
 await ensureRendererBuilt();
-const dir = mkdtempSync(path.join(os.tmpdir(), 'atelier-renderer-bench-'));
-const simulator = await startSimulatorProcess(['--latency-ms', '0']);
-const dataDir = path.join(dir, 'data');
-mkdirSync(dataDir, { recursive: true });
-const settings = new JsonSettingsStore(dataDir);
-settings.write({ ...settings.read(), concurrency: 32, thumbnails: true, manifest: false });
-const service = await openAppService({
-  dataDir,
-  defaultLibraryDir: path.join(dir, 'library'),
-  host: 'web',
-  version: 'bench',
-  settings,
-  keys: new MemoryKeyProvider({}),
-  logger: silentLogger,
-  startDemoGateway: async () => ({ url: simulator.url, key: simulator.key, close: async () => {} }),
-});
-const api = localClient(service);
-const token = newToken();
-const host = await startWebHost({
-  app: service,
-  rendererDir: RENDERER_DIR,
-  token,
-  logger: silentLogger,
-});
+const bench = await startBenchHost(32);
+const { api } = bench;
 const browser = await launchChromium();
 try {
-  await service.startQueue();
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   // long tasks from the first script on, kept in the page
   await page.addInitScript(IN_PAGE.observeLongTasks);
-  await page.goto(`${host.url}?token=${token}`);
-  await page.goto(`${host.url}#/queue`);
+  await page.goto(bench.address);
+  await page.goto(`${bench.host.url}#/queue`);
   await page.getByRole('heading', { name: 'Queue' }).first().waitFor();
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Performance.enable');
@@ -79,15 +46,7 @@ try {
   };
   const heapBefore = await heapMb();
 
-  await api.queue.pause({ reason: 'importing' });
-  const text = Array.from(
-    { length: JOBS },
-    (_, i) => `bench prompt ${i + 1} of a quiet harbour`,
-  ).join('\n');
-  const batch = await api.batches.create({
-    source: { kind: 'text', fileName: 'bench.txt', text },
-    defaults: { model: 'flux-schnell', size: '64x64', response_format: 'b64_json' },
-  });
+  const batch = await createBenchBatch(api, JOBS);
   await page.evaluate(IN_PAGE.clearLongTasks);
   const started = performance.now();
   await api.queue.resume();
@@ -146,10 +105,7 @@ try {
   );
 } finally {
   await browser.close();
-  await host.close();
-  await service.close();
-  simulator.stop();
-  rmSync(dir, { recursive: true, force: true });
+  await bench.stop();
 }
 process.exit(0);
 

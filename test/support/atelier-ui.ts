@@ -1,8 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
+import type { Browser } from 'playwright-core';
 import { build } from 'vite';
+import { launchChromium } from './browser.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const RENDERER_OUT = join(ROOT, 'out', 'renderer');
@@ -70,5 +73,40 @@ export async function startUi(args: string[], env: NodeJS.ProcessEnv = {}): Prom
         child.once('exit', (code) => done(code));
         child.kill('SIGINT');
       }),
+  };
+}
+
+/** Where the browser tests leave their screenshots (looked at, never compared). */
+export const SCREENSHOTS = resolve(import.meta.dirname, '../../test-results/screenshots');
+
+/**
+ * `atelier ui --demo` on a fresh data folder and library, and a headless Chromium: what every
+ * browser test starts from. `stop` ends both and deletes the folders.
+ */
+export async function startDemoUi(
+  name: string,
+  args: string[] = [],
+): Promise<{ dir: string; ui: RunningUi; browser: Browser; stop: () => Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), `atelier-${name}-`));
+  const ui = await startUi([
+    '--demo',
+    '--no-open',
+    '--data',
+    join(dir, 'data'),
+    '--out',
+    join(dir, 'library'),
+    ...args,
+  ]);
+  const browser = await launchChromium();
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  return {
+    dir,
+    ui,
+    browser,
+    async stop() {
+      await browser.close();
+      await ui.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
   };
 }

@@ -1,35 +1,19 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startUi, type RunningUi } from '../../support/atelier-ui.ts';
-import { launchChromium } from '../../support/browser.ts';
+import { SCREENSHOTS, startDemoUi, type RunningUi } from '../../support/atelier-ui.ts';
 
-const SCREENSHOTS = path.resolve(import.meta.dirname, '../../../test-results/screenshots');
 const TEMPLATE = 'a {red|blue|green|gold|white} {fox|owl|cat|deer|hare}';
-let dir: string;
 let ui: RunningUi;
 let browser: Browser;
+let stop: () => Promise<void>;
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'atelier-compose-'));
-  ui = await startUi([
-    '--demo',
-    '--no-open',
-    '--data',
-    path.join(dir, 'data'),
-    '--out',
-    path.join(dir, 'library'),
-  ]);
-  browser = await launchChromium();
-  mkdirSync(SCREENSHOTS, { recursive: true });
+  ({ ui, browser, stop } = await startDemoUi('compose'));
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await ui?.stop();
-  rmSync(dir, { recursive: true, force: true });
+  await stop?.();
 });
 
 /** Fills in Compose (the screen shown): 25 prompts from a template × 2 seeds = 50 jobs on flux-schnell. */

@@ -1,22 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import {
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulatorProcess } from '../../bench/simulator-process.ts';
-import { startUi, type RunningUi } from '../../support/atelier-ui.ts';
-import { launchChromium } from '../../support/browser.ts';
+import { SCREENSHOTS, startDemoUi, type RunningUi } from '../../support/atelier-ui.ts';
 
-const SCREENSHOTS = path.resolve(import.meta.dirname, '../../../test-results/screenshots');
 let dir: string;
 let keysDir: string;
 /** A key no other part of Atelier knows, so any trace of it comes from this test. */
@@ -24,29 +14,18 @@ const KEY = `sk-e2e-${randomBytes(12).toString('hex')}`;
 let ui: RunningUi;
 let simulator: Awaited<ReturnType<typeof startSimulatorProcess>>;
 let browser: Browser;
+let stop: () => Promise<void>;
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'atelier-settings-'));
   keysDir = mkdtempSync(path.join(os.tmpdir(), 'atelier-keys-'));
   writeFileSync(path.join(keysDir, 'keys.json'), JSON.stringify([{ key: KEY, name: 'e2e' }]));
   simulator = await startSimulatorProcess(['--keys', path.join(keysDir, 'keys.json')]);
-  ui = await startUi([
-    '--demo',
-    '--no-open',
-    '--data',
-    path.join(dir, 'data'),
-    '--out',
-    path.join(dir, 'library'),
-  ]);
-  browser = await launchChromium();
-  mkdirSync(SCREENSHOTS, { recursive: true });
+  ({ dir, ui, browser, stop } = await startDemoUi('settings'));
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await ui?.stop();
+  await stop?.();
   simulator?.stop();
-  rmSync(dir, { recursive: true, force: true });
   rmSync(keysDir, { recursive: true, force: true });
 });
 

@@ -1,34 +1,18 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startUi, type RunningUi } from '../../support/atelier-ui.ts';
-import { launchChromium } from '../../support/browser.ts';
+import { SCREENSHOTS, startDemoUi, type RunningUi } from '../../support/atelier-ui.ts';
 
-const SCREENSHOTS = path.resolve(import.meta.dirname, '../../../test-results/screenshots');
-let dir: string;
 let ui: RunningUi;
 let browser: Browser;
+let stop: () => Promise<void>;
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'atelier-ui-'));
-  ui = await startUi([
-    '--demo',
-    '--no-open',
-    '--data',
-    path.join(dir, 'data'),
-    '--out',
-    path.join(dir, 'library'),
-  ]);
-  browser = await launchChromium();
-  mkdirSync(SCREENSHOTS, { recursive: true });
+  ({ ui, browser, stop } = await startDemoUi('ui'));
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await ui?.stop();
-  rmSync(dir, { recursive: true, force: true });
+  await stop?.();
 });
 
 /** Calls the contract from inside the page, as the app itself does (cookie and all). */

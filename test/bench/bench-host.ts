@@ -1,0 +1,83 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { RENDERER_DIR } from '../../main/cli/commands/ui.ts';
+import { openAppService, type AppService } from '../../main/core/app/app-service.ts';
+import { JsonSettingsStore } from '../../main/core/app/json-settings-store.ts';
+import { MemoryKeyProvider } from '../../main/core/app/key.ts';
+import { localClient } from '../../main/core/app/local-client.ts';
+import { silentLogger } from '../../main/core/logger.ts';
+import { newToken, startWebHost, type WebHost } from '../../main/web/web-host.ts';
+import type { Api } from '../../shared/api/types.ts';
+import { startSimulatorProcess } from './simulator-process.ts';
+
+export interface BenchHost {
+  service: AppService;
+  api: Api;
+  host: WebHost;
+  /** The address with its token, as `atelier ui` prints it. */
+  address: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * What the host benchmarks measure: the application service and the browser host in this
+ * process (thumbnails on, as the desktop), the simulator at latency 0 in a process of its own
+ * standing in for the demo gateway, a fresh data folder. The queue is started.
+ */
+export async function startBenchHost(concurrency: number): Promise<BenchHost> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'atelier-bench-host-'));
+  const simulator = await startSimulatorProcess(['--latency-ms', '0']);
+  const dataDir = path.join(dir, 'data');
+  mkdirSync(dataDir, { recursive: true });
+  const settings = new JsonSettingsStore(dataDir);
+  settings.write({ ...settings.read(), concurrency, thumbnails: true, manifest: false });
+  const service = await openAppService({
+    dataDir,
+    defaultLibraryDir: path.join(dir, 'library'),
+    host: 'web',
+    version: 'bench',
+    settings,
+    keys: new MemoryKeyProvider({}),
+    logger: silentLogger,
+    startDemoGateway: async () => ({
+      url: simulator.url,
+      key: simulator.key,
+      close: async () => {},
+    }),
+  });
+  const token = newToken();
+  const host = await startWebHost({
+    app: service,
+    rendererDir: RENDERER_DIR,
+    token,
+    logger: silentLogger,
+  });
+  await service.startQueue();
+  return {
+    service,
+    api: localClient(service),
+    host,
+    address: `${host.url}?token=${token}`,
+    async stop() {
+      await host.close();
+      await service.close();
+      simulator.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A prompt file of `count` lines, created paused so the measure starts with the run. */
+export async function createBenchBatch(api: Api, count: number): Promise<{ id: number }> {
+  await api.queue.pause({ reason: 'importing' });
+  const text = Array.from(
+    { length: count },
+    (_, i) => `bench prompt ${i + 1} of a quiet harbour`,
+  ).join('\n');
+  return api.batches.create({
+    name: 'bench',
+    source: { kind: 'text', fileName: 'bench.txt', text },
+    defaults: { model: 'flux-schnell', size: '64x64', response_format: 'b64_json' },
+  });
+}
