@@ -95,6 +95,8 @@ export const contract = {
     move: method(MoveJobsInput, Changed),
     retry: method(RetryJobsInput, Changed),
     topUp: method(Selection, TopUpReport),
+    /** Their failed downloads, from the stored link or bytes: never a generation request. */
+    retryDownloads: method(Selection, RetryDownloadsReport),
   },
   images: {
     page: method(ImagePageInput, pageOf(ImageSummary)),

@@ -34,6 +34,7 @@ export function everyMethod(ids: {
       move: { ids: [ids.jobId], position: 'back' },
       retry: { ids: [ids.jobId] },
       topUp: { ids: [ids.jobId] },
+      retryDownloads: { ids: [ids.jobId] },
     },
     images: {
       page: {},

@@ -128,6 +128,13 @@ function imageStatements(db: Database) {
          AND failure_code IS NOT '${NOT_AN_IMAGE_CODE}'
        RETURNING ${lostToExpiredLink('')} AS expired`,
     ),
+    retryFailedOfJobs: sql<{ expired: number }>(
+      `UPDATE images SET download_state = 'pending', next_download_at = 0, download_tries = 0,
+         updated_at = @now
+       WHERE download_state = 'failed' AND job_id IN (SELECT value FROM json_each(@ids))
+         AND failure_code IS NOT '${NOT_AN_IMAGE_CODE}'
+       RETURNING ${lostToExpiredLink('')} AS expired`,
+    ),
     resume: sql(
       `UPDATE images SET download_state = 'pending', next_download_at = 0, updated_at = ?
        WHERE download_state = 'downloading'`,
@@ -365,6 +372,15 @@ export class ImageRepository {
    */
   failedDownloadExamples(scope: { batchId?: number; limit: number }): FailedDownloadExample[] {
     return this.s.failedExamples.all({ batchId: scope.batchId ?? null, limit: scope.limit });
+  }
+
+  /** The same for every failed download of these jobs (a selection in the Queue screen). */
+  retryFailedDownloadsOfJobs(
+    jobIds: readonly number[],
+    now: number,
+  ): { queued: number; expired: number } {
+    const rows = this.s.retryFailedOfJobs.all({ ids: JSON.stringify(jobIds), now });
+    return { queued: rows.length, expired: rows.filter((row) => row.expired === 1).length };
   }
 
   resumeInterrupted(now: number): number {

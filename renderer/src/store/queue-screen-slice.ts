@@ -31,6 +31,8 @@ export interface QueueScreenSlice {
   /** Over any number of ids (sent MAX_ID_PAGE at a time); resolves to how many changed. */
   jobsCommand(command: JobsCommand, ids: readonly number[]): Promise<number>;
   retryBatch(input: InputOf<'queue', 'retry'>): Promise<RetryReport>;
+  /** The selected jobs' failed downloads again (no new generation). */
+  retryJobDownloads(ids: readonly number[]): Promise<OutputOf<'jobs', 'retryDownloads'>>;
   jobDetail(id: number): Promise<JobDetail>;
   jobAttempts(id: number): Promise<AttemptSummary[]>;
   /** Failed downloads of a batch with these failure codes. */
@@ -98,6 +100,17 @@ export const createQueueScreenSlice: SliceCreator<QueueScreenSlice> = (api) => (
 
     async retryBatch(input) {
       return api.queue.retry(input);
+    },
+
+    async retryJobDownloads(ids) {
+      let queued = 0;
+      let expired = 0;
+      for (let i = 0; i < ids.length; i += 10_000) {
+        const report = await api.jobs.retryDownloads({ ids: ids.slice(i, i + 10_000) });
+        queued += report.queued;
+        expired += report.expired;
+      }
+      return { queued, expired };
     },
 
     jobDetail: (id) => api.jobs.get({ id }),

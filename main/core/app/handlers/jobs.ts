@@ -136,5 +136,13 @@ export function jobHandlers(ctx: AppContext): Handlers['jobs'] {
       ctx.wake();
       return asked;
     },
+    async retryDownloads({ ids }) {
+      const report = store.images.retryFailedDownloadsOfJobs(ids, ctx.now());
+      if (report.queued > 0) {
+        touched(existing(ids));
+        ctx.wake();
+      }
+      return report;
+    },
   };
 }

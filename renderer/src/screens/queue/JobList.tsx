@@ -304,6 +304,7 @@ function BulkBar({
 }) {
   const jobsCommand = useAppStore((s) => s.jobsCommand);
   const retryBatch = useAppStore((s) => s.retryBatch);
+  const retryJobDownloads = useAppStore((s) => s.retryJobDownloads);
   const n = ids.length;
   // a count, not the Map: the bar does not re-render each time a job's details change
   const uncertain = useAppStore((s) =>
@@ -372,6 +373,21 @@ function BulkBar({
           </button>
           <button type="button" className="ghost small" onClick={() => run('top-up', 'Topped up')}>
             Top up
+          </button>
+          <button
+            type="button"
+            className="ghost small"
+            onClick={() =>
+              void runAction(
+                () => retryJobDownloads(ids),
+                (r) => {
+                  onDone();
+                  return `Retrying ${plural(r.queued, 'download')}: no new generation.`;
+                },
+              )
+            }
+          >
+            Retry downloads
           </button>
           <button
             type="button"
