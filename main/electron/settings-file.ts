@@ -1,10 +1,10 @@
 import { renameSync } from 'node:fs';
-import { basename, dirname, extname, join } from 'node:path';
 import { Settings } from '../../shared/api/schemas/settings.ts';
-import type {
-  RecoveredSettings,
-  SettingsStore,
-  SettingsValue,
+import {
+  backupPathFor,
+  type RecoveredSettings,
+  type SettingsStore,
+  type SettingsValue,
 } from '../core/app/settings-store.ts';
 
 /** What conf (and electron-store, which extends it) offers that this module uses. */
@@ -62,13 +62,7 @@ export function isUnreadableFile(error: unknown): boolean {
   );
 }
 
-/** `settings.corrupt-2025-01-02T03-04-05.678Z.json`: ISO time, colons made file-name safe. */
-export function backupPathFor(path: string, at: Date): string {
-  const extension = extname(path);
-  const stem = basename(path, extension);
-  const time = at.toISOString().replaceAll(':', '-');
-  return join(dirname(path), `${stem}.corrupt-${time}${extension || '.json'}`);
-}
+export { backupPathFor } from '../core/app/settings-store.ts';
 
 /**
  * A `SettingsStore` over a conf-like file: read from memory (checked once at open), every

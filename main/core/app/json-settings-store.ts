@@ -2,7 +2,12 @@ import { existsSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { Settings } from '../../../shared/api/schemas/settings.ts';
 import { writeFileAtomic } from './atomic-file.ts';
-import type { RecoveredSettings, SettingsStore, SettingsValue } from './settings-store.ts';
+import {
+  backupPathFor,
+  type RecoveredSettings,
+  type SettingsStore,
+  type SettingsValue,
+} from './settings-store.ts';
 
 export const SETTINGS_FILE = 'settings.json';
 
@@ -23,10 +28,7 @@ export class JsonSettingsStore implements SettingsStore {
       this.current = loaded.settings;
       this.recovered = null;
     } else {
-      const backupPath = join(
-        dataDir,
-        `settings.corrupt-${now().toISOString().replaceAll(':', '-')}.json`,
-      );
+      const backupPath = backupPathFor(this.path, now());
       renameSync(this.path, backupPath);
       this.current = Settings.parse({});
       this.recovered = { backupPath, reason: loaded.reason };

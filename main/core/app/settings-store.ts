@@ -1,3 +1,4 @@
+import { basename, dirname, extname, join } from 'node:path';
 import type { z } from 'zod';
 import type { Settings } from '../../../shared/api/schemas/settings.ts';
 
@@ -18,4 +19,12 @@ export interface SettingsStore {
   write(settings: SettingsValue): void;
   /** Set when the file was unreadable at start and was backed up. */
   readonly recovered: RecoveredSettings | null;
+}
+
+/** `settings.corrupt-2025-01-02T03-04-05.678Z.json`: ISO time, colons made file-name safe. */
+export function backupPathFor(path: string, at: Date): string {
+  const extension = extname(path);
+  const stem = basename(path, extension);
+  const time = at.toISOString().replaceAll(':', '-');
+  return join(dirname(path), `${stem}.corrupt-${time}${extension || '.json'}`);
 }

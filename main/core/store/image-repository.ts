@@ -58,6 +58,18 @@ const EXPIRED_LINKS_IN_SCOPE = `i.download_state = 'failed' AND ${lostToExpiredL
 
 type StateCount = { state: DownloadState; n: number };
 
+/**
+ * Failed downloads chosen by image or by job, queued again from the stored link or bytes.
+ * Those whose link gave something that is not an image are left out: the same link would give
+ * the same again. Each row says whether its link had expired.
+ */
+const retryChosen = (column: 'id' | 'job_id') =>
+  `UPDATE images SET download_state = 'pending', next_download_at = 0, download_tries = 0,
+     updated_at = @now
+   WHERE download_state = 'failed' AND ${column} IN (SELECT value FROM json_each(@ids))
+     AND failure_code IS NOT '${NOT_AN_IMAGE_CODE}'
+   RETURNING ${lostToExpiredLink('')} AS expired`;
+
 /** A failed download worth showing by name: which image of which prompt, and why. */
 export interface FailedDownloadExample {
   position: number;
@@ -121,20 +133,8 @@ function imageStatements(db: Database) {
          AND (@batchId IS NULL OR job_id IN (SELECT id FROM jobs WHERE batch_id = @batchId))
          AND (@codes IS NULL OR failure_code IN (SELECT value FROM json_each(@codes)))`,
     ),
-    retryFailedIds: sql<{ expired: number }>(
-      `UPDATE images SET download_state = 'pending', next_download_at = 0, download_tries = 0,
-         updated_at = @now
-       WHERE download_state = 'failed' AND id IN (SELECT value FROM json_each(@ids))
-         AND failure_code IS NOT '${NOT_AN_IMAGE_CODE}'
-       RETURNING ${lostToExpiredLink('')} AS expired`,
-    ),
-    retryFailedOfJobs: sql<{ expired: number }>(
-      `UPDATE images SET download_state = 'pending', next_download_at = 0, download_tries = 0,
-         updated_at = @now
-       WHERE download_state = 'failed' AND job_id IN (SELECT value FROM json_each(@ids))
-         AND failure_code IS NOT '${NOT_AN_IMAGE_CODE}'
-       RETURNING ${lostToExpiredLink('')} AS expired`,
-    ),
+    retryFailedIds: sql<{ expired: number }>(retryChosen('id')),
+    retryFailedOfJobs: sql<{ expired: number }>(retryChosen('job_id')),
     resume: sql(
       `UPDATE images SET download_state = 'pending', next_download_at = 0, updated_at = ?
        WHERE download_state = 'downloading'`,
@@ -357,8 +357,7 @@ export class ImageRepository {
     ids: readonly number[],
     now: number,
   ): { queued: number; expired: number } {
-    const rows = this.s.retryFailedIds.all({ ids: JSON.stringify(ids), now });
-    return { queued: rows.length, expired: rows.filter((row) => row.expired === 1).length };
+    return retried(this.s.retryFailedIds.all({ ids: JSON.stringify(ids), now }));
   }
 
   /** Failed downloads whose body was not an image (also counted in the failed downloads). */
@@ -379,8 +378,7 @@ export class ImageRepository {
     jobIds: readonly number[],
     now: number,
   ): { queued: number; expired: number } {
-    const rows = this.s.retryFailedOfJobs.all({ ids: JSON.stringify(jobIds), now });
-    return { queued: rows.length, expired: rows.filter((row) => row.expired === 1).length };
+    return retried(this.s.retryFailedOfJobs.all({ ids: JSON.stringify(jobIds), now }));
   }
 
   resumeInterrupted(now: number): number {
@@ -421,4 +419,8 @@ export class ImageRepository {
     if (!row) throw new Error(`Image ${id} does not exist.`);
     assertDownloadTransition(row.download_state, to, `Image ${id}`);
   }
+}
+
+function retried(rows: Array<{ expired: number }>): { queued: number; expired: number } {
+  return { queued: rows.length, expired: rows.filter((row) => row.expired === 1).length };
 }
