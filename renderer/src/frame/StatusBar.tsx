@@ -30,8 +30,7 @@ export function StatusBar({ onShortcuts }: { onShortcuts: () => void }) {
         {gateway}
       </span>
       <span className={`status-queue status-${status}`} role="status" aria-label="Queue">
-        {STATUS[status]}
-        {paused && <span className="status-reason">: {paused.reason}</span>}
+        {pausedText(paused) ?? STATUS[status]}
       </span>
       {overall && overall.total > 0 && (
         <span className="status-progress">
@@ -54,4 +53,10 @@ export function StatusBar({ onShortcuts }: { onShortcuts: () => void }) {
       </button>
     </footer>
   );
+}
+
+/** "Paused: the key was refused", or the reason alone when it says so itself ("Paused by you"). */
+export function pausedText(paused: { reason: string } | null): string | null {
+  if (!paused) return null;
+  return /^paused\b/i.test(paused.reason) ? paused.reason : `Paused: ${paused.reason}`;
 }

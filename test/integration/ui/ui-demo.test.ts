@@ -51,13 +51,18 @@ describe('atelier ui --demo', () => {
       await page.goto(ui.url);
       expect(new URL(page.url()).search).toBe(''); // the token left the address bar
       await expect.poll(() => page.getByRole('note', { name: 'Demo mode' }).isVisible()).toBe(true);
-      await page
-        .getByRole('navigation', { name: 'Atelier' })
-        .getByRole('link', { name: 'Queue' })
-        .click();
+      const nav = page.getByRole('navigation', { name: 'Atelier' });
+      await nav.getByRole('link', { name: 'Gallery' }).click();
+      await page.getByRole('heading', { name: 'Gallery', level: 1 }).waitFor();
+      await page.screenshot({ path: path.join(SCREENSHOTS, `ui-gallery-${colorScheme}.png`) });
+      await nav.getByRole('link', { name: 'Queue' }).click();
       await expect
         .poll(() => page.getByRole('heading', { name: 'Queue', level: 1 }).isVisible())
         .toBe(true);
+      // the first pass starts from an empty data folder: the queue's empty state
+      if (colorScheme === 'light') {
+        await page.screenshot({ path: path.join(SCREENSHOTS, 'ui-queue-empty-light.png') });
+      }
 
       const name = `harbour ${colorScheme}`;
       const created = await call(page, 'batches', 'create', {

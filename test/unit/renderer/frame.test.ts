@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { finishedText } from '../../../renderer/src/frame/FinishedToasts.tsx';
+import { pausedText } from '../../../renderer/src/frame/StatusBar.tsx';
 import { screenOf } from '../../../renderer/src/frame/navigation.ts';
 import { SHORTCUTS } from '../../../renderer/src/frame/shortcuts.ts';
 import { windowTitle } from '../../../renderer/src/frame/window-title.ts';
@@ -45,5 +46,12 @@ describe('the frame', () => {
     expect(new Set(keys).size).toBe(keys.length);
     for (const shortcut of SHORTCUTS) expect(shortcut.what.length).toBeGreaterThan(5);
     expect(keys).toContain('mod+enter');
+  });
+  it('says why the queue paused without saying "Paused" twice', () => {
+    expect(pausedText({ reason: 'The gateway refused the key.' })).toBe(
+      'Paused: The gateway refused the key.',
+    );
+    expect(pausedText({ reason: 'Paused by you' })).toBe('Paused by you');
+    expect(pausedText(null)).toBeNull();
   });
 });
