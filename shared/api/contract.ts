@@ -22,8 +22,15 @@ import {
   CreateBatchInput,
 } from './schemas/batches.ts';
 import {
+  DeleteImagesInput,
+  DeleteImagesReport,
+  ExportInput,
+  ExportProgress,
+  ExportStarted,
   FavoriteInput,
   ImageDetail,
+  ImageGroup,
+  ImageGroupsInput,
   ImageIdsInput,
   ImagePageInput,
   ImageQuery,
@@ -107,8 +114,18 @@ export const contract = {
     setFavorite: method(FavoriteInput, Changed),
     /** From the stored link or bytes: never a generation request. */
     retryDownloads: method(RetryDownloadsInput, RetryDownloadsReport),
+    /** Runs of the list by batch or day, in its order: headers without the images. */
+    groups: method(ImageGroupsInput, z.object({ groups: z.array(ImageGroup) })),
+    /** Files to the system trash (outright where there is none), then their records. */
+    delete: method(DeleteImagesInput, DeleteImagesReport),
     reveal: method(ById, Done),
     openWithViewer: method(ById, Done),
+  },
+  exports: {
+    /** A zip of the images and a CSV manifest, written in the background (`export.progress`). */
+    start: method(ExportInput, ExportStarted),
+    get: method(z.object({ id: z.string() }), ExportProgress),
+    cancel: method(z.object({ id: z.string() }), Done),
   },
   settings: {
     get: method(NoInput, Settings),

@@ -9,6 +9,7 @@ import {
   PauseInfo,
   StateCounts,
 } from './schemas/counts.ts';
+import { ExportProgress } from './schemas/images.ts';
 import { Limits, Progress } from './schemas/queue.ts';
 
 const event = <T extends string, P extends z.ZodType>(type: T, payload: P) =>
@@ -46,6 +47,10 @@ export const ApiEventSchema = z.discriminatedUnion('type', [
       ),
     }),
   ),
+  /** Images deleted (by any client): drop them from every view. */
+  event('images.deleted', z.object({ ids: z.array(Id) })),
+  /** An export moved on (at most ~10 a second) or ended. */
+  event('export.progress', ExportProgress),
   event('queue.paused', PauseInfo),
   event('queue.resumed', z.object({})),
   event(

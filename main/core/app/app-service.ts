@@ -12,6 +12,7 @@ import { EventHub } from './event-hub.ts';
 import type { StartDemoGateway } from './gateway-connection.ts';
 import { appHandlers } from './handlers/app.ts';
 import { batchHandlers } from './handlers/batches.ts';
+import { exportHandlers } from './handlers/exports.ts';
 import { imageHandlers } from './handlers/images.ts';
 import { jobHandlers } from './handlers/jobs.ts';
 import { keyHandlers } from './handlers/key.ts';
@@ -113,6 +114,7 @@ export class AppService implements ServedApp {
       queue: queueHandlers(context),
       jobs: jobHandlers(context),
       images: imageHandlers(context),
+      exports: exportHandlers(context),
       settings: settingsHandlers(context),
       key: keyHandlers(context),
       models: modelHandlers(context),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Count, Id, Time } from '../define.ts';
-import { Cursor } from '../paging.ts';
+import { Cursor, MAX_ID_PAGE } from '../paging.ts';
 import { DownloadStateSchema } from './counts.ts';
 
 export const ImageSummary = z.object({
@@ -61,6 +61,8 @@ export const ImageQuery = z.object({
   downloadStates: z.array(DownloadStateSchema).min(1).default(['done']),
   /** Only failed downloads with these codes (e.g. `link-expired`). */
   failureCodes: z.array(z.string().min(1)).min(1).optional(),
+  /** Only images of partial successes: jobs that returned fewer images than they asked for. */
+  partial: z.boolean().optional(),
   /** Full-text search over prompts: words, "quoted phrases", prefix*. */
   text: z.string().max(500).optional(),
   order: z.enum(['newest', 'oldest']).default('newest'),
@@ -91,4 +93,69 @@ export const RetryDownloadsReport = z.object({
    * one that fails again can only be brought back by generating the image again.
    */
   expired: Count,
+});
+
+/** How the gallery groups what it shows. */
+export const ImageGrouping = z.enum(['batch', 'day']);
+
+export const ImageGroupsInput = z.object({
+  query: ImageQuery.prefault({}),
+  by: ImageGrouping,
+});
+/**
+ * A run of consecutive images of the list (in the query's order) that share a batch or a day:
+ * the counts add up to the filter's total, so a view lays out headers without the images.
+ */
+export const ImageGroup = z.object({
+  /** The batch id, or the day as YYYY-MM-DD in the service's local time. */
+  key: z.string(),
+  /** The batch's name, or the same day. */
+  label: z.string(),
+  count: Count,
+});
+
+export const DeleteImagesInput = z.object({ ids: z.array(Id).min(1).max(MAX_ID_PAGE) });
+export const DeleteImagesReport = z.object({
+  /** Images whose records are gone. */
+  deleted: Count,
+  /** Files (image, sidecar, thumbnail) moved to the system trash. */
+  trashed: Count,
+  /** Files deleted outright: the host has no trash. */
+  removed: Count,
+});
+
+/** The most images one export may name by id (a filter has no limit). */
+export const MAX_EXPORT_IDS = 200_000;
+
+export const ExportInput = z.object({
+  /** A selection, or a filter (a batch is a filter with its id). */
+  source: z.union([
+    z.object({ ids: z.array(Id).min(1).max(MAX_EXPORT_IDS) }),
+    z.object({ query: ImageQuery.prefault({}) }),
+  ]),
+  /**
+   * Where to write the zip (absolute). Left out: the desktop asks with a save dialog, the
+   * browser host writes to the library's `Exports` folder.
+   */
+  destination: z.string().min(1).optional(),
+});
+export const ExportStarted = z.object({
+  /** Null when the person closed the save dialog: nothing started. */
+  id: z.string().nullable(),
+  path: z.string().nullable(),
+  /** Images to write (written images of the source only). */
+  total: Count,
+});
+export const ExportState = z.enum(['running', 'done', 'canceled', 'failed']);
+/** An export's progress; the same shape in `export.progress` events. */
+export const ExportProgress = z.object({
+  id: z.string(),
+  state: ExportState,
+  path: z.string(),
+  done: Count,
+  total: Count,
+  /** Zip bytes written so far. */
+  bytes: Count,
+  /** What went wrong, when it failed. */
+  error: z.string().nullable(),
 });

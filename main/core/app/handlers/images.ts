@@ -108,6 +108,12 @@ export function imageHandlers(ctx: AppContext): Handlers['images'] {
       }
       return report;
     },
+    async groups() {
+      throw new AppError('unsupported', 'Grouping is not built yet.');
+    },
+    async delete() {
+      throw new AppError('unsupported', 'Deleting images is not built yet.');
+    },
     reveal: hostAction('reveal', 'show files in their folder'),
     openWithViewer: hostAction('openWithViewer', 'open files with the system viewer'),
   };
