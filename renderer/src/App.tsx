@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { connect } from './api/client.ts';
+import { ClientContext } from './api/client-context.ts';
 import { startEventPump } from './store/event-pump.ts';
 import { createAppStore } from './store/index.ts';
 import { StoreContext, useAppStore } from './store/react.ts';
@@ -21,10 +22,12 @@ export function App() {
   }, [client, store]);
 
   return (
-    <StoreContext value={store}>
-      <Refetcher />
-      <Frame />
-    </StoreContext>
+    <ClientContext value={client}>
+      <StoreContext value={store}>
+        <Refetcher />
+        <Frame />
+      </StoreContext>
+    </ClientContext>
   );
 }
 
