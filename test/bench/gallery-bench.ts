@@ -1,0 +1,359 @@
+// The gallery with 100,000 written images, in Chromium: first paint, frame times while
+// scrolling fast, search over 100,000 prompts, and the renderer's memory after scrolling
+// through all of it. A benchmark, not a test: figures go in docs/performance.md and the README.
+//   npm run bench:gallery [-- --images 100000 --runs 5 --speed 20000 --profile --no-walk --fresh]
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import react from '@vitejs/plugin-react';
+import Database from 'better-sqlite3';
+import type { BrowserContext, CDPSession, Page } from 'playwright-core';
+import { build } from 'vite';
+import { RENDERER_DIR } from '../../main/cli/commands/ui.ts';
+import { startDemoGateway } from '../../main/cli/run/gateway-connection.ts';
+import { openAppService } from '../../main/core/app/app-service.ts';
+import { JsonSettingsStore } from '../../main/core/app/json-settings-store.ts';
+import { MemoryKeyProvider } from '../../main/core/app/key.ts';
+import { silentLogger } from '../../main/core/logger.ts';
+import { toFtsQuery } from '../../main/core/store/fts-query.ts';
+import { cookieName } from '../../main/web/auth.ts';
+import { newToken, startWebHost } from '../../main/web/web-host.ts';
+import { ensureRendererBuilt } from '../support/atelier-ui.ts';
+import { launchChromium } from '../support/browser.ts';
+import { GALLERY_PAGE_SCRIPT } from './gallery-page.ts';
+import { SEARCH_WORDS, seedGallery, type GallerySeed } from './gallery-seed.ts';
+import { summarizeProfile, type CpuProfile } from './gallery-profile.ts';
+
+const { values } = parseArgs({
+  options: {
+    images: { type: 'string', default: '100000' },
+    runs: { type: 'string', default: '5' },
+    /** px/s of the fast scroll */
+    speed: { type: 'string', default: '20000' },
+    /** CPU profiles of the first load and the fast scroll, on an unminified build */
+    profile: { type: 'boolean', default: false },
+    /** seed again, even when a seeded library of this size is in the temp folder */
+    fresh: { type: 'boolean', default: false },
+    /** skip the walk through all 100,000 (minutes) */
+    'no-walk': { type: 'boolean', default: false },
+  },
+});
+const RUNS = Number(values.runs);
+const SPEED = Number(values.speed);
+const VIEWPORT = { width: 1280, height: 800 };
+/** Tiles without an image a full screen may have: failed downloads' tiles (about 2 %). */
+const BARE_ALLOWED = 4;
+const PROFILES = path.resolve(import.meta.dirname, '../../test-results/profiles');
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const pct = (xs: number[], p: number) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+};
+const ms = (x: number | null) => (x === null ? 'never' : `${Math.round(x)} ms`);
+
+const [load1] = os.loadavg();
+console.log(
+  `Machine: ${os.cpus().length} cores, load average ${os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}` + (load1! > 0.7 ? '  (busy: figures will be slower than at rest)' : ''),
+);
+
+// the app as people get it, or unminified with names for a profile
+let rendererDir = RENDERER_DIR;
+const dir = mkdtempSync(path.join(os.tmpdir(), 'atelier-gallery-bench-'));
+if (values.profile) {
+  rendererDir = path.join(dir, 'renderer');
+  await build({
+    root: path.join(ROOT, 'renderer'),
+    plugins: [react()],
+    logLevel: 'warn',
+    build: { outDir: rendererDir, emptyOutDir: true, minify: false, sourcemap: true },
+  });
+} else await ensureRendererBuilt();
+
+const seed = await seeded(Number(values.images));
+
+// the browser host in this process, as `atelier ui` runs it (the queue is not started: idle)
+const settings = new JsonSettingsStore(seed.dataDir);
+const service = await openAppService({
+  dataDir: seed.dataDir,
+  defaultLibraryDir: seed.libraryDir,
+  host: 'web',
+  version: 'bench',
+  settings,
+  keys: new MemoryKeyProvider({}),
+  logger: silentLogger,
+  startDemoGateway,
+});
+const token = newToken();
+const host = await startWebHost({ app: service, rendererDir, token, logger: silentLogger });
+const port = Number(new URL(host.url).port);
+const galleryUrl = `${host.url}#/gallery`;
+const browser = await launchChromium();
+
+async function freshPage(): Promise<{ context: BrowserContext; page: Page; cdp: CDPSession }> {
+  // a new context: its own empty HTTP cache, so every load is cold for the browser
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  await context.addCookies([
+    { name: cookieName(port), value: token, domain: '127.0.0.1', path: '/', httpOnly: true },
+  ]);
+  await context.addInitScript(GALLERY_PAGE_SCRIPT);
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Performance.enable');
+  return { context, page, cdp };
+}
+
+try {
+  console.log(
+    `Gallery with ${seed.written.toLocaleString('en-US')} written images ` +
+      `(${seed.failed} failed downloads, ${seed.favorites} favourites, ${seed.batches} batches), ` +
+      `Chromium headless ${VIEWPORT.width}x${VIEWPORT.height}, no GPU`,
+  );
+  await firstPaint();
+  await scrollFast();
+  await search();
+  if (!values['no-walk']) await walkAll();
+} finally {
+  await browser.close();
+  await host.close();
+  await service.close();
+  rmSync(dir, { recursive: true, force: true });
+}
+process.exit(0);
+
+/**
+ * The seeded library, kept in the temp folder between runs (the bench only reads it): seeding
+ * takes seconds, but deleting 200,000 links slows the disk's next file creations for minutes.
+ */
+async function seeded(images: number): Promise<GallerySeed> {
+  const seedDir = path.join(os.tmpdir(), `atelier-gallery-seed-${images}`);
+  const record = path.join(seedDir, 'seed.json');
+  if (!values.fresh && existsSync(record)) {
+    console.log(`Seeded library: ${seedDir} (from an earlier run; --fresh seeds again)`);
+    return JSON.parse(readFileSync(record, 'utf8')) as GallerySeed;
+  }
+  rmSync(seedDir, { recursive: true, force: true });
+  const started = performance.now();
+  const seed = await seedGallery({
+    dir: seedDir,
+    images,
+    log: (line) => console.log(`  seed ${line}`),
+  });
+  writeFileSync(record, JSON.stringify(seed, null, 2));
+  console.log(`Seeded ${seedDir} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  return seed;
+}
+
+/** (a) navigation start → first thumbnail decoded, and → the first screen full. */
+async function firstPaint(): Promise<void> {
+  const firsts: number[] = [];
+  const fulls: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    const { context, page, cdp } = await freshPage();
+    const profiling = values.profile && run === RUNS - 1;
+    if (profiling) await startProfile(cdp);
+    await page.goto(galleryUrl);
+    const result = (await page.evaluate(`__bench.firstPaint(${BARE_ALLOWED})`)) as {
+      first: number | null;
+      full: number | null;
+      cells: number;
+      bare: number;
+    };
+    if (profiling) await stopProfile(cdp, 'first-load');
+    console.log(
+      `  cold load ${run + 1}: first thumbnail ${ms(result.first)}, screen full ${ms(result.full)}` +
+        ` (${result.cells} tiles)`,
+    );
+    if (result.first === null) {
+      const grid = (await page.evaluate('__bench.screen()')) !== null;
+      throw new Error(
+        grid
+          ? 'The gallery grid showed no thumbnail within 20 s: are the thumbnails served?'
+          : 'No grid named "Images" in the gallery: is the gallery grid in this build?',
+      );
+    }
+    firsts.push(result.first);
+    if (result.full !== null) fulls.push(result.full);
+    await context.close();
+  }
+  console.log(
+    `(a) first paint, median of ${RUNS} cold loads: first thumbnail ${ms(median(firsts))}, ` +
+      `screen of thumbnails ${ms(median(fulls))}   (target < 1 s)`,
+  );
+}
+
+/** (b) frame intervals while the grid scrolls at SPEED px/s for 10 s from the top. */
+async function scrollFast(): Promise<void> {
+  const { context, page, cdp } = await freshPage();
+  await page.goto(galleryUrl);
+  await page.evaluate(`__bench.firstPaint(${BARE_ALLOWED})`);
+  await page.waitForTimeout(1000); // the first load's work is not what is measured
+  for (const pass of ['first pass (thumbnails not yet loaded)', 'same stretch again'] as const) {
+    const profiling = values.profile && pass.startsWith('first');
+    if (profiling) await startProfile(cdp);
+    const r = (await page.evaluate(`__bench.scrollFast(${SPEED}, 10000)`)) as {
+      intervals: number[];
+      tasks: Array<{ at: number; ms: number }>;
+      samples: number[];
+      scrolled: number;
+      height: number;
+    };
+    if (profiling) await stopProfile(cdp, 'fast-scroll');
+    const i = r.intervals;
+    const over = (limit: number) => i.filter((x) => x > limit).length;
+    console.log(
+      `(b) scrolling ${SPEED.toLocaleString('en-US')} px/s for 10 s, ${pass}: ` +
+        `${i.length} frames, p50 ${pct(i, 50).toFixed(1)} ms, p95 ${pct(i, 95).toFixed(1)} ms, ` +
+        `p99 ${pct(i, 99).toFixed(1)} ms, max ${Math.max(...i).toFixed(1)} ms   (target p95 < 18 ms)`,
+    );
+    console.log(
+      `    frames over 18 ms: ${over(18)}, over 33 ms: ${over(33)}; long tasks: ${r.tasks.length}` +
+        (r.tasks.length
+          ? ` (longest ${Math.round(Math.max(...r.tasks.map((t) => t.ms)))} ms)`
+          : '') +
+        `; scrolled ${Math.round(r.scrolled).toLocaleString('en-US')} of ` +
+        `${r.height.toLocaleString('en-US')} px; visible tiles with their thumbnail: ` +
+        `${Math.round((r.samples.reduce((a, b) => a + b, 0) / Math.max(1, r.samples.length)) * 100)} % on average`,
+    );
+    await page.evaluate(`__bench.settle(${BARE_ALLOWED}, 3000)`);
+  }
+  await context.close();
+}
+
+/** (c) a word in the search box → the count shown, and the first tiles only matches. */
+async function search(): Promise<void> {
+  const db = new Database(path.join(seed.dataDir, 'atelier.db'), { readonly: true });
+  const matching = db.prepare<[string], { rel_path: string }>(
+    `SELECT rel_path FROM images WHERE download_state = 'done' AND rel_path IS NOT NULL
+       AND job_id IN (SELECT rowid FROM jobs_fts WHERE jobs_fts MATCH ?)`,
+  );
+  const { context, page } = await freshPage();
+  await page.goto(galleryUrl);
+  await page.evaluate(`__bench.firstPaint(${BARE_ALLOWED})`);
+  const box = page.getByRole('searchbox', { name: 'Search prompts' });
+  await box.waitFor();
+  const counted: number[] = [];
+  const shown: number[] = [];
+  for (const word of SEARCH_WORDS) {
+    const allowed = matching.all(toFtsQuery(word)!).map((r) => r.rel_path);
+    const expected = seed.matches[word]!;
+    const since = (await page.evaluate('__bench.lastInput()')) as number;
+    const watching = page.evaluate(
+      `__bench.watchSearch(${expected}, ${JSON.stringify(allowed)}, ${since})`,
+    ) as Promise<{ counted: number | null; shown: number | null; status: string }>;
+    await box.fill(word);
+    const r = await watching;
+    console.log(
+      `  "${word}" (${expected.toLocaleString('en-US')} matches): count shown ${ms(r.counted)}, ` +
+        `first tiles only matches ${ms(r.shown)}  [status: ${r.status.slice(0, 60)}]`,
+    );
+    if (r.counted !== null) counted.push(r.counted);
+    if (r.shown !== null) shown.push(r.shown);
+    // back to everything before the next word
+    await box.fill('');
+    await page.evaluate(`__bench.settle(${BARE_ALLOWED}, 5000)`);
+    await page.waitForTimeout(300);
+  }
+  db.close();
+  console.log(
+    `(c) search over ${seed.jobs.toLocaleString('en-US')} prompts, median of ${SEARCH_WORDS.length} ` +
+      `words, from the input event: count ${ms(median(counted))}, tiles ${ms(median(shown))}   ` +
+      '(target < 100 ms)',
+  );
+  await context.close();
+}
+
+/** (d) every tile and thumbnail made once, top to bottom; then the renderer's memory. */
+async function walkAll(): Promise<void> {
+  const { context, page, cdp } = await freshPage();
+  await page.goto(galleryUrl);
+  await page.evaluate(`__bench.firstPaint(${BARE_ALLOWED})`);
+  const before = await metrics(cdp);
+  const walk = (await page.evaluate(`__bench.scrollThrough(${BARE_ALLOWED}, 2000)`)) as {
+    steps: number;
+    timedOut: number;
+    ms: number;
+    height: number;
+  };
+  const after = await metrics(cdp);
+  const dom = (await page.evaluate('document.getElementsByTagName("*").length')) as number;
+  const processes = await rendererMemory();
+  await cdp.send('HeapProfiler.collectGarbage');
+  const collected = await metrics(cdp);
+  const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+  console.log(
+    `(d) walked top to bottom: ${walk.steps} screens in ${(walk.ms / 1000).toFixed(0)} s ` +
+      `(${walk.timedOut} did not fill within 2 s), grid ${walk.height.toLocaleString('en-US')} px`,
+  );
+  console.log(
+    `    JS heap used ${mb(before.JSHeapUsedSize!)} at first paint, ${mb(after.JSHeapUsedSize!)} ` +
+      `after the walk, ${mb(collected.JSHeapUsedSize!)} after a GC; DOM elements ${dom} ` +
+      `(nodes counted by Chromium, detached included: ${after.Nodes})`,
+  );
+  for (const p of processes) {
+    console.log(
+      `    ${p.type} process ${p.pid}: RSS ${mb(p.rss)}, private ${mb(p.private)}` +
+        (p.type === 'renderer' ? '   (target < 400 MB)' : ''),
+    );
+  }
+  await context.close();
+}
+
+async function metrics(cdp: CDPSession): Promise<Record<string, number>> {
+  const { metrics: list } = (await cdp.send('Performance.getMetrics')) as {
+    metrics: Array<{ name: string; value: number }>;
+  };
+  return Object.fromEntries(list.map((m) => [m.name, m.value]));
+}
+
+/** Chromium's renderer and GPU processes with their RSS and private memory (Linux /proc). */
+async function rendererMemory(): Promise<
+  Array<{ type: string; pid: number; rss: number; private: number }>
+> {
+  const session = await browser.newBrowserCDPSession();
+  const { processInfo } = (await session.send('SystemInfo.getProcessInfo')) as {
+    processInfo: Array<{ type: string; id: number }>;
+  };
+  await session.detach();
+  const kb = (text: string, field: string) =>
+    Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? 0) * 1024;
+  return processInfo
+    .filter((p) => p.type === 'renderer' || p.type === 'GPU')
+    .flatMap((p) => {
+      try {
+        const status = readFileSync(`/proc/${p.id}/status`, 'utf8');
+        const rollup = readFileSync(`/proc/${p.id}/smaps_rollup`, 'utf8');
+        return [
+          {
+            type: p.type,
+            pid: p.id,
+            rss: kb(status, 'VmRSS'),
+            private: kb(rollup, 'Private_Clean') + kb(rollup, 'Private_Dirty'),
+          },
+        ];
+      } catch {
+        return [];
+      }
+    })
+    .sort((a, b) => b.rss - a.rss);
+}
+
+async function startProfile(cdp: CDPSession): Promise<void> {
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+  await cdp.send('Profiler.start');
+}
+
+async function stopProfile(cdp: CDPSession, name: string): Promise<void> {
+  const { profile } = (await cdp.send('Profiler.stop')) as { profile: CpuProfile };
+  mkdirSync(PROFILES, { recursive: true });
+  const file = path.join(PROFILES, `gallery-${name}.cpuprofile`);
+  writeFileSync(file, JSON.stringify(profile));
+  console.log(`    profile ${file} (open in Chrome's DevTools, Performance tab):`);
+  for (const line of summarizeProfile(profile, 15)) console.log(`      ${line}`);
+}

@@ -1,0 +1,186 @@
+/**
+ * What the gallery benchmark runs inside the page, installed before the app's first script as
+ * `window.__bench`. Text, not code: this folder is type-checked as Node code, without the DOM.
+ * Every time is performance.now(), whose zero is the navigation's start.
+ *
+ * It finds the grid by role and name (`grid` "Images"), its tiles by role (`gridcell`), a
+ * tile's thumbnail as its <img>, the grid's scroll container as the nearest element (the grid
+ * or an ancestor) that scrolls, and the match count as the `status` inside the gallery.
+ */
+export const GALLERY_PAGE_SCRIPT = /* js */ `(() => {
+  const longTasks = [];
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) longTasks.push({ at: e.startTime, ms: e.duration });
+    }).observe({ type: 'longtask', buffered: true });
+  } catch {}
+  let lastInput = 0;
+  document.addEventListener('input', () => { lastInput = performance.now(); }, true);
+  const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+  const nameOf = (el) => {
+    const label = el.getAttribute('aria-label');
+    if (label) return label.trim();
+    const ids = (el.getAttribute('aria-labelledby') || '').split(/\\s+/).filter(Boolean);
+    return ids.map((id) => document.getElementById(id)?.textContent?.trim() ?? '').join(' ');
+  };
+  const grid = () =>
+    [...document.querySelectorAll('[role="grid"]')].find((g) => nameOf(g) === 'Images') ?? null;
+  const scroller = (g) => {
+    for (let el = g; el; el = el.parentElement) {
+      const y = getComputedStyle(el).overflowY;
+      if ((y === 'auto' || y === 'scroll') && el.scrollHeight > el.clientHeight) return el;
+    }
+    return document.scrollingElement;
+  };
+  /** The tiles at least partly inside the scroll container's box. */
+  const visibleCells = (g) => {
+    const view = scroller(g).getBoundingClientRect();
+    const top = Math.max(view.top, 0);
+    const bottom = Math.min(view.bottom, innerHeight);
+    return [...g.querySelectorAll('[role="gridcell"]')].filter((cell) => {
+      const r = cell.getBoundingClientRect();
+      return r.width > 0 && r.bottom > top && r.top < bottom;
+    });
+  };
+  const decoded = (img) => img.complete && img.naturalWidth > 0;
+  const thumbPath = (img) => {
+    const path = decodeURIComponent(new URL(img.currentSrc || img.src, location.href).pathname);
+    return path.replace(/^\\/(thumbs|media)\\//, '');
+  };
+  /**
+   * What the visible tiles show: tiles, thumbnails decoded, thumbnails pending, and tiles
+   * without an image (a failed download's tile, or one whose details have not come yet).
+   */
+  const screen = (g) => {
+    const cells = visibleCells(g);
+    let shown = 0, pending = 0, bare = 0;
+    const paths = [];
+    for (const cell of cells) {
+      const img = cell.querySelector('img');
+      if (!img) { bare++; continue; }
+      if (decoded(img)) { shown++; paths.push(thumbPath(img)); } else pending++;
+    }
+    return { cells: cells.length, shown, pending, bare, paths };
+  };
+  const statusText = () => {
+    const g = grid();
+    const region = g?.closest('section, main, [role="region"]') ?? document;
+    return [...region.querySelectorAll('[role="status"]')].map((s) => s.textContent).join(' | ');
+  };
+  /** Polls every frame until test() returns a value, or the time is up (then null). */
+  const until = async (test, ms) => {
+    const end = performance.now() + ms;
+    for (;;) {
+      const t = await frame();
+      const value = test(t);
+      if (value) return value;
+      if (performance.now() > end) return null;
+    }
+  };
+
+  window.__bench = {
+    longTasks: () => longTasks.slice(),
+    screen: () => { const g = grid(); return g ? screen(g) : null; },
+    status: statusText,
+    /**
+     * From the navigation's start: the first tile with its thumbnail decoded, and the first
+     * frame where every visible tile has one (tiles without an image count once the screen has
+     * no thumbnail pending and no more than 'bareAllowed' of them).
+     */
+    async firstPaint(bareAllowed) {
+      let first = null;
+      const full = await until(() => {
+        const g = grid();
+        if (!g) return null;
+        const s = screen(g);
+        const now = performance.now();
+        if (s.shown > 0 && first === null) first = now;
+        if (s.shown > 0 && s.pending === 0 && s.bare <= bareAllowed) return { at: now, ...s };
+        return null;
+      }, 20000);
+      return { first, full: full?.at ?? null, cells: full?.cells ?? 0, bare: full?.bare ?? 0 };
+    },
+    /** Waits until the visible tiles show their thumbnails (or ms pass); true if they did. */
+    async settle(bareAllowed, ms) {
+      return Boolean(await until(() => {
+        const s = screen(grid());
+        return s.shown > 0 && s.pending === 0 && s.bare <= bareAllowed;
+      }, ms));
+    },
+    /**
+     * Scrolls the grid from the top at pxPerS for ms, its position a function of time (a
+     * missed frame jumps further, as a fling does). Records every frame's interval, the long
+     * tasks, and every 30th frame how many visible tiles showed a thumbnail.
+     */
+    async scrollFast(pxPerS, ms) {
+      const el = scroller(grid());
+      el.scrollTop = 0;
+      await frame(); await frame();
+      const intervals = [];
+      const samples = [];
+      let prev = await frame();
+      const start = prev;
+      let n = 0;
+      for (;;) {
+        const t = await frame();
+        intervals.push(t - prev);
+        prev = t;
+        if (++n % 30 === 0) {
+          const s = screen(grid());
+          samples.push(s.cells ? s.shown / s.cells : 0);
+        }
+        if (t - start >= ms) break;
+        el.scrollTop = ((t - start) / 1000) * pxPerS;
+      }
+      const tasks = longTasks.filter((task) => task.at >= start && task.at < prev);
+      return { intervals, tasks, samples, scrolled: el.scrollTop, height: el.scrollHeight };
+    },
+    /**
+     * Top to bottom, one screen at a time (nine tenths of it), each step waiting until its
+     * tiles show their thumbnails or waitMs pass: every image's tile and thumbnail is made.
+     */
+    async scrollThrough(bareAllowed, waitMs) {
+      const el = scroller(grid());
+      el.scrollTop = 0;
+      let steps = 0, timedOut = 0;
+      const started = performance.now();
+      for (;;) {
+        const ok = await until(() => {
+          const s = screen(grid());
+          return s.shown > 0 && s.pending === 0 && s.bare <= bareAllowed;
+        }, waitMs);
+        if (!ok) timedOut++;
+        steps++;
+        if (el.scrollTop + el.clientHeight >= el.scrollHeight - 2) break;
+        el.scrollTop += Math.floor(el.clientHeight * 0.9);
+      }
+      return { steps, timedOut, ms: performance.now() - started, height: el.scrollHeight };
+    },
+    /**
+     * After the search box's input event: when the status first shows 'count', and when the
+     * visible tiles first show only thumbnails from 'allowed' (paths), all decoded.
+     */
+    async watchSearch(count, allowed, sinceInput) {
+      const set = new Set(allowed);
+      const number = new RegExp('(^|[^\\\\d,.])' + count.toLocaleString('en-US') + '(?![\\\\d,.])');
+      const since = sinceInput;
+      let counted = null;
+      const shown = await until(() => {
+        if (lastInput <= since) return null;
+        const now = performance.now();
+        if (counted === null && number.test(statusText())) counted = now;
+        const s = screen(grid());
+        const onlyMatches = s.shown > 0 && s.pending === 0 && s.paths.every((p) => set.has(p));
+        return counted !== null && onlyMatches ? now : null;
+      }, 10000);
+      return {
+        input: lastInput,
+        counted: counted === null ? null : counted - lastInput,
+        shown: shown === null ? null : shown - lastInput,
+        screen: screen(grid()),
+        status: statusText(),
+      };
+    },
+    lastInput: () => lastInput,
+  };
+})();`;
