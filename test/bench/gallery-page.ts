@@ -14,8 +14,12 @@ export const GALLERY_PAGE_SCRIPT = /* js */ `(() => {
       for (const e of list.getEntries()) longTasks.push({ at: e.startTime, ms: e.duration });
     }).observe({ type: 'longtask', buffered: true });
   } catch {}
-  let lastInput = 0;
-  document.addEventListener('input', () => { lastInput = performance.now(); }, true);
+  // when the search box last changed (typing, pasting) and when Enter last committed it
+  const marks = { input: 0, enter: 0 };
+  document.addEventListener('input', () => { marks.input = performance.now(); }, true);
+  document.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter') marks.enter = performance.now();
+  }, true);
   const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
   const nameOf = (el) => {
     const label = el.getAttribute('aria-label');
@@ -157,30 +161,31 @@ export const GALLERY_PAGE_SCRIPT = /* js */ `(() => {
       return { steps, timedOut, ms: performance.now() - started, height: el.scrollHeight };
     },
     /**
-     * After the search box's input event: when the status first shows 'count', and when the
-     * visible tiles first show only thumbnails from 'allowed' (paths), all decoded.
+     * From the mark ('input': the box changed; 'enter': Enter pressed) after 'since': when
+     * the status first shows 'count', and when every visible tile first shows a decoded
+     * thumbnail from 'allowed' (library paths).
      */
-    async watchSearch(count, allowed, sinceInput) {
+    async watchSearch(mark, count, allowed, since) {
       const set = new Set(allowed);
       const number = new RegExp('(^|[^\\\\d,.])' + count.toLocaleString('en-US') + '(?![\\\\d,.])');
-      const since = sinceInput;
       let counted = null;
       const shown = await until(() => {
-        if (lastInput <= since) return null;
+        if (marks[mark] <= since) return null;
         const now = performance.now();
         if (counted === null && number.test(statusText())) counted = now;
         const s = screen(grid());
-        const onlyMatches = s.shown > 0 && s.pending === 0 && s.paths.every((p) => set.has(p));
+        const onlyMatches =
+          s.shown > 0 && s.pending === 0 && s.bare === 0 && s.paths.every((p) => set.has(p));
         return counted !== null && onlyMatches ? now : null;
       }, 10000);
+      const at = marks[mark];
       return {
-        input: lastInput,
-        counted: counted === null ? null : counted - lastInput,
-        shown: shown === null ? null : shown - lastInput,
+        counted: counted === null ? null : counted - at,
+        shown: shown === null ? null : shown - at,
         screen: screen(grid()),
         status: statusText(),
       };
     },
-    lastInput: () => lastInput,
+    mark: (name) => marks[name],
   };
 })();`;
