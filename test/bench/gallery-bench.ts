@@ -2,7 +2,15 @@
 // scrolling fast, search over 100,000 prompts, and the renderer's memory after scrolling
 // through all of it. A benchmark, not a test: figures go in docs/performance.md and the README.
 //   npm run bench:gallery [-- --images 100000 --runs 5 --speed 20000 --only abcd --profile --fresh]
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -23,7 +31,7 @@ import { ensureRendererBuilt } from '../support/atelier-ui.ts';
 import { launchChromium } from '../support/browser.ts';
 import { GALLERY_PAGE_SCRIPT } from './gallery-page.ts';
 import { SEARCH_WORDS, seedGallery, type GallerySeed } from './gallery-seed.ts';
-import { summarizeProfile, type CpuProfile } from './gallery-profile.ts';
+import { SourceMapLookup, summarizeProfile, type CpuProfile } from './gallery-profile.ts';
 
 const { values } = parseArgs({
   options: {
@@ -67,7 +75,7 @@ console.log(
 let rendererDir = RENDERER_DIR;
 const dir = mkdtempSync(path.join(os.tmpdir(), 'atelier-gallery-bench-'));
 if (values.profile) {
-  rendererDir = path.join(dir, 'renderer');
+  rendererDir = path.join(PROFILES, 'renderer'); // kept: the profiles' lines point into it
   await build({
     root: path.join(ROOT, 'renderer'),
     plugins: [react()],
@@ -370,6 +378,13 @@ async function rendererMemory(): Promise<
     .sort((a, b) => b.rss - a.rss);
 }
 
+/** The profile build's source map (one entry chunk), to name source lines. */
+function bundleMap(): SourceMapLookup | null {
+  const assets = path.join(rendererDir, 'assets');
+  const map = readdirSync(assets).find((name) => /^index-.*\.js\.map$/.test(name));
+  return map ? new SourceMapLookup(JSON.parse(readFileSync(path.join(assets, map), 'utf8'))) : null;
+}
+
 async function startProfile(cdp: CDPSession): Promise<void> {
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
@@ -382,5 +397,5 @@ async function stopProfile(cdp: CDPSession, name: string): Promise<void> {
   const file = path.join(PROFILES, `gallery-${name}.cpuprofile`);
   writeFileSync(file, JSON.stringify(profile));
   console.log(`    profile ${file} (open in Chrome's DevTools, Performance tab):`);
-  for (const line of summarizeProfile(profile, 15)) console.log(`      ${line}`);
+  for (const line of summarizeProfile(profile, 15, bundleMap())) console.log(`      ${line}`);
 }

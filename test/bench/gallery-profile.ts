@@ -14,9 +14,14 @@ const IDLE = new Set(['(idle)', '(program)', '(root)']);
 
 /**
  * The functions that took the most time, by self time and by total time (itself and what it
- * called), as lines `12.3 ms self  45.6 ms total  name  file:line`, busiest first.
+ * called), as lines `12.3 ms self  45.6 ms total  name  file:line`, busiest first; with the
+ * bundle's source map, file:line is the source's.
  */
-export function summarizeProfile(profile: CpuProfile, top: number): string[] {
+export function summarizeProfile(
+  profile: CpuProfile,
+  top: number,
+  sourceMap: SourceMapLookup | null = null,
+): string[] {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const parent = new Map<number, number>();
   for (const node of profile.nodes)
@@ -24,7 +29,8 @@ export function summarizeProfile(profile: CpuProfile, top: number): string[] {
   const keyOf = (id: number) => {
     const { functionName, url, lineNumber, columnNumber } = byId.get(id)!.callFrame;
     const file = url
-      ? `${url.slice(url.lastIndexOf('/') + 1)}:${lineNumber + 1}:${columnNumber + 1}`
+      ? (sourceMap?.find(lineNumber + 1, columnNumber + 1) ??
+        `${url.slice(url.lastIndexOf('/') + 1)}:${lineNumber + 1}:${columnNumber + 1}`)
       : '';
     return `${functionName || '(anonymous)'}  ${file}`.trim();
   };
@@ -53,4 +59,56 @@ export function summarizeProfile(profile: CpuProfile, top: number): string[] {
   lines.push('by total time:');
   for (const [k] of [...total].sort((a, b) => b[1] - a[1]).slice(0, top)) lines.push(`  ${row(k)}`);
   return lines;
+}
+
+const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/** A source map (version 3) read enough to turn a bundle's line and column into a source's. */
+export class SourceMapLookup {
+  private readonly sources: string[];
+  /** Per generated line: [column, source, line, column] segments, by column. */
+  private readonly lines: number[][][] = [];
+
+  constructor(map: { sources: string[]; mappings: string }) {
+    this.sources = map.sources;
+    const state = [0, 0, 0, 0];
+    for (const line of map.mappings.split(';')) {
+      state[0] = 0;
+      const segments: number[][] = [];
+      for (const segment of line.split(',')) {
+        if (!segment) continue;
+        const fields = decodeVlq(segment);
+        for (let i = 0; i < Math.min(4, fields.length); i++) state[i]! += fields[i]!;
+        if (fields.length >= 4) segments.push([...state]);
+      }
+      this.lines.push(segments);
+    }
+  }
+
+  /** `source:line` for a 1-based bundle line and column, or null. */
+  find(line: number, column: number): string | null {
+    const segments = this.lines[line - 1];
+    if (!segments?.length) return null;
+    let best = segments[0]!;
+    for (const segment of segments) if (segment[0]! <= column - 1) best = segment;
+    const source = this.sources[best[1]!]!.replace(/^(\.\.\/)+/, '');
+    return `${source}:${best[2]! + 1}`;
+  }
+}
+
+function decodeVlq(text: string): number[] {
+  const values: number[] = [];
+  let value = 0;
+  let shift = 0;
+  for (const char of text) {
+    const digit = BASE64.indexOf(char);
+    value += (digit & 31) << shift;
+    if (digit & 32) shift += 5;
+    else {
+      values.push(value & 1 ? -(value >>> 1) : value >>> 1);
+      value = 0;
+      shift = 0;
+    }
+  }
+  return values;
 }
