@@ -202,6 +202,11 @@ async function scrollFast(): Promise<void> {
   await page.goto(galleryUrl);
   await page.evaluate(`__bench.firstPaint(${BARE_ALLOWED})`);
   await page.waitForTimeout(1000); // the first load's work is not what is measured
+  const idle = (await page.evaluate('__bench.idleFrames(3000)')) as number[];
+  console.log(
+    `(b) the gallery at rest for 3 s (the machine's noise): p50 ${pct(idle, 50).toFixed(1)} ms, ` +
+      `p95 ${pct(idle, 95).toFixed(1)} ms, max ${Math.max(...idle).toFixed(1)} ms`,
+  );
   for (const pass of ['first pass (thumbnails not yet loaded)', 'same stretch again'] as const) {
     const profiling = values.profile && pass.startsWith('first');
     if (profiling) await startProfile(cdp);

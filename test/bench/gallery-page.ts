@@ -111,6 +111,18 @@ export const GALLERY_PAGE_SCRIPT = /* js */ `(() => {
         return s.shown > 0 && s.pending === 0 && s.bare <= bareAllowed;
       }, ms));
     },
+    /** Frame intervals for ms with nothing happening: what the machine allows right now. */
+    async idleFrames(ms) {
+      const intervals = [];
+      let prev = await frame();
+      const start = prev;
+      while (prev - start < ms) {
+        const t = await frame();
+        intervals.push(t - prev);
+        prev = t;
+      }
+      return intervals;
+    },
     /**
      * Scrolls the grid from the top at pxPerS for ms, its position a function of time (a
      * missed frame jumps further, as a fling does). Records every frame's interval, the long
@@ -143,7 +155,7 @@ export const GALLERY_PAGE_SCRIPT = /* js */ `(() => {
      * Top to bottom, one screen at a time (nine tenths of it), each step waiting until its
      * tiles show their thumbnails or waitMs pass: every image's tile and thumbnail is made.
      */
-    async scrollThrough(bareAllowed, waitMs) {
+    async scrollThrough(bareAllowed, waitMs, maxSteps = Infinity) {
       const el = scroller(grid());
       el.scrollTop = 0;
       let steps = 0, timedOut = 0;
@@ -155,7 +167,7 @@ export const GALLERY_PAGE_SCRIPT = /* js */ `(() => {
         }, waitMs);
         if (!ok) timedOut++;
         steps++;
-        if (el.scrollTop + el.clientHeight >= el.scrollHeight - 2) break;
+        if (el.scrollTop + el.clientHeight >= el.scrollHeight - 2 || steps >= maxSteps) break;
         el.scrollTop += Math.floor(el.clientHeight * 0.9);
       }
       return { steps, timedOut, ms: performance.now() - started, height: el.scrollHeight };
