@@ -1,7 +1,7 @@
 // The gallery with 100,000 written images, in Chromium: first paint, frame times while
 // scrolling fast, search over 100,000 prompts, and the renderer's memory after scrolling
 // through all of it. A benchmark, not a test: figures go in docs/performance.md and the README.
-//   npm run bench:gallery [-- --images 100000 --runs 5 --speed 20000 --only abcd --profile --fresh]
+//   npm run bench:gallery [-- --images 100000 --runs 5 --speed 20000 --only abcd --profile --trace --fresh]
 import {
   existsSync,
   mkdirSync,
@@ -31,7 +31,13 @@ import { ensureRendererBuilt } from '../support/atelier-ui.ts';
 import { launchChromium } from '../support/browser.ts';
 import { GALLERY_PAGE_SCRIPT } from './gallery-page.ts';
 import { SEARCH_WORDS, seedGallery, type GallerySeed } from './gallery-seed.ts';
-import { SourceMapLookup, summarizeProfile, type CpuProfile } from './gallery-profile.ts';
+import {
+  SourceMapLookup,
+  summarizeProfile,
+  summarizeTrace,
+  type CpuProfile,
+  type TraceEvent,
+} from './gallery-profile.ts';
 
 const { values } = parseArgs({
   options: {
@@ -41,6 +47,8 @@ const { values } = parseArgs({
     speed: { type: 'string', default: '20000' },
     /** CPU profiles of the first load and the fast scroll, on an unminified build */
     profile: { type: 'boolean', default: false },
+    /** a Chromium trace of the fast scroll's first pass: CPU by thread, long tasks' CPU */
+    trace: { type: 'boolean', default: false },
     /** seed again, even when a seeded library of this size is in the temp folder */
     fresh: { type: 'boolean', default: false },
     /** the measures to make: a first paint, b fast scroll, c search, d memory (minutes) */
@@ -210,6 +218,13 @@ async function scrollFast(): Promise<void> {
   for (const pass of ['first pass (thumbnails not yet loaded)', 'same stretch again'] as const) {
     const profiling = values.profile && pass.startsWith('first');
     if (profiling) await startProfile(cdp);
+    const tracing = values.trace && pass.startsWith('first');
+    if (tracing) {
+      await browser.startTracing(page, {
+        categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'cc', 'viz'],
+      });
+    }
+    const cpuBefore = await processCpu();
     const r = (await page.evaluate(`__bench.scrollFast(${SPEED}, 10000)`)) as {
       intervals: number[];
       tasks: Array<{ at: number; ms: number }>;
@@ -217,6 +232,8 @@ async function scrollFast(): Promise<void> {
       scrolled: number;
       height: number;
     };
+    const cpuAfter = await processCpu();
+    const trace = tracing ? await browser.stopTracing() : null;
     if (profiling) await stopProfile(cdp, 'fast-scroll');
     const i = r.intervals;
     const over = (limit: number) => i.filter((x) => x > limit).length;
@@ -234,6 +251,16 @@ async function scrollFast(): Promise<void> {
         `${r.height.toLocaleString('en-US')} px; visible tiles with their thumbnail: ` +
         `${Math.round((r.samples.reduce((a, b) => a + b, 0) / Math.max(1, r.samples.length)) * 100)} % on average`,
     );
+    const cpu = (type: string) => ((cpuAfter[type] ?? 0) - (cpuBefore[type] ?? 0)) * 10; // % of 10 s
+    console.log(
+      `    CPU while scrolling (share of one core, less sensitive to the machine's load than ` +
+        `frame times): renderer ${cpu('renderer').toFixed(0)} %, GPU process ${cpu('GPU').toFixed(0)} %`,
+    );
+    if (trace) {
+      const events = (JSON.parse(trace.toString('utf8')) as { traceEvents: TraceEvent[] })
+        .traceEvents;
+      for (const line of summarizeTrace(events, 10)) console.log(`    ${line}`);
+    }
     await page.evaluate(`__bench.settle(${BARE_ALLOWED}, 3000)`);
   }
   await context.close();
@@ -349,6 +376,18 @@ async function metrics(cdp: CDPSession): Promise<Record<string, number>> {
     metrics: Array<{ name: string; value: number }>;
   };
   return Object.fromEntries(list.map((m) => [m.name, m.value]));
+}
+
+/** CPU seconds used so far by Chromium's processes, summed by type (renderer, GPU, browser…). */
+async function processCpu(): Promise<Record<string, number>> {
+  const session = await browser.newBrowserCDPSession();
+  const { processInfo } = (await session.send('SystemInfo.getProcessInfo')) as {
+    processInfo: Array<{ type: string; cpuTime: number }>;
+  };
+  await session.detach();
+  const sums: Record<string, number> = {};
+  for (const p of processInfo) sums[p.type] = (sums[p.type] ?? 0) + p.cpuTime;
+  return sums;
 }
 
 /** Chromium's renderer and GPU processes with their RSS and private memory (Linux /proc). */

@@ -112,3 +112,82 @@ function decodeVlq(text: string): number[] {
   }
   return values;
 }
+
+/** A Chromium trace event (the fields read here); times in µs. */
+export interface TraceEvent {
+  name: string;
+  ph: string;
+  pid: number;
+  tid: number;
+  ts: number;
+  dur?: number;
+  /** Time the thread actually ran (CPU), when the trace has it. */
+  tdur?: number;
+  args?: { name?: string };
+}
+
+/**
+ * What a trace says about a stretch of frames: CPU time per thread (the renderer's main
+ * thread, its raster workers, the compositor), the main thread's phases, and the main thread's
+ * tasks longer than a frame with the CPU they got: a 40 ms task with 4 ms of CPU waited for
+ * a core (the machine was busy), one with 40 ms of CPU is the page's own cost.
+ */
+export function summarizeTrace(events: readonly TraceEvent[], seconds: number): string[] {
+  const threads = new Map<string, string>();
+  for (const e of events) {
+    if (e.name === 'thread_name') threads.set(`${e.pid}:${e.tid}`, e.args?.name ?? '?');
+  }
+  const thread = (e: TraceEvent) => threads.get(`${e.pid}:${e.tid}`) ?? '?';
+  const cpu = (e: TraceEvent) => (e.tdur ?? 0) / 1000;
+  const complete = events.filter((e) => e.ph === 'X' && e.dur !== undefined);
+  // per thread, the CPU of the outermost events (nested ones are inside their parent's)
+  const perThread = new Map<string, number>();
+  const ends = new Map<string, number>();
+  for (const e of [...complete].sort((a, b) => a.ts - b.ts)) {
+    const key = `${e.pid}:${e.tid}`;
+    if (e.ts < (ends.get(key) ?? -1)) continue;
+    ends.set(key, e.ts + e.dur!);
+    const name = thread(e);
+    perThread.set(name, (perThread.get(name) ?? 0) + cpu(e));
+  }
+  const share = (ms: number) => `${((ms / (seconds * 1000)) * 100).toFixed(0)} %`;
+  const lines = ['CPU by thread (share of one core):'];
+  for (const [name, ms] of [...perThread].sort((a, b) => b[1] - a[1]).slice(0, 6)) {
+    lines.push(`  ${share(ms).padStart(5)}  ${name}`);
+  }
+  const phases = [
+    ['EventDispatch', 'events (scroll: the virtualizer renders)'],
+    ['FunctionCall', 'scripts called by the browser'],
+    ['FireAnimationFrame', 'animation frames (the bench scrolls here)'],
+    ['UpdateLayoutTree', 'style'],
+    ['Layout', 'layout'],
+    ['PrePaint', 'pre-paint'],
+    ['Paint', 'paint'],
+    ['ResponseBodyLoader::OnStateChange', 'responses arriving'],
+    ['MajorGC', 'major GC'],
+    ['MinorGC', 'minor GC'],
+  ] as const;
+  lines.push('main thread phases (CPU, nested ones counted in each):');
+  for (const [name, label] of phases) {
+    const ms = complete
+      .filter((e) => e.name === name && thread(e) === 'CrRendererMain')
+      .reduce((sum, e) => sum + cpu(e), 0);
+    lines.push(`  ${share(ms).padStart(5)}  ${label}`);
+  }
+  const long = complete.filter(
+    (e) => e.name === 'RunTask' && thread(e) === 'CrRendererMain' && e.dur! > 20_000,
+  );
+  const starved = long.filter((e) => cpu(e) < e.dur! / 1000 / 2).length;
+  lines.push(
+    `main-thread tasks over 20 ms: ${long.length}; of them ${starved} got less than half their ` +
+      `time on a core (waited for the CPU)` +
+      (long.length
+        ? `; CPU of the longest ones: ${long
+            .sort((a, b) => b.dur! - a.dur!)
+            .slice(0, 6)
+            .map((e) => `${(e.dur! / 1000).toFixed(0)} ms wall/${cpu(e).toFixed(0)} ms CPU`)
+            .join(', ')}`
+        : ''),
+  );
+  return lines;
+}
