@@ -143,6 +143,21 @@ try {
 }
 process.exit(0);
 
+/** What a search fetched, by kind: `ids 2–31 ms, byIds 48–60 ms, 15 thumbs 61–120 ms`. */
+function timeline(fetched: Array<[string, number, number]>): string {
+  const kinds = new Map<string, Array<[number, number]>>();
+  for (const [name, start, end] of fetched) {
+    kinds.set(name, [...(kinds.get(name) ?? []), [start, end]]);
+  }
+  return [...kinds]
+    .map(([name, spans]) => {
+      const from = Math.min(...spans.map((s) => s[0]));
+      const to = Math.max(...spans.map((s) => s[1]));
+      return `${spans.length > 1 ? `${spans.length} ` : ''}${name} ${from}–${to} ms`;
+    })
+    .join(', ');
+}
+
 /**
  * The seeded library, kept in the temp folder between runs (the bench only reads it): seeding
  * takes seconds, but deleting 200,000 links slows the disk's next file creations for minutes.
@@ -278,6 +293,7 @@ async function search(): Promise<void> {
        AND job_id IN (SELECT rowid FROM jobs_fts WHERE jobs_fts MATCH ?)`,
   );
   const lines = new Map<string, string[]>(SEARCH_WORDS.map((word) => [word, []]));
+  const timelines = new Map<string, string>();
   const figures = {
     input: { counted: [] as number[], shown: [] as number[] },
     enter: { counted: [] as number[], shown: [] as number[] },
@@ -293,7 +309,12 @@ async function search(): Promise<void> {
       const since = (await page.evaluate(`__bench.mark('${mark}')`)) as number;
       const watching = page.evaluate(
         `__bench.watchSearch('${mark}', ${seed.matches[word]!}, ${allowed}, ${since})`,
-      ) as Promise<{ counted: number | null; shown: number | null; status: string }>;
+      ) as Promise<{
+        counted: number | null;
+        shown: number | null;
+        status: string;
+        fetched: Array<[string, number, number]>;
+      }>;
       await box.fill(word);
       if (mark === 'enter') await box.press('Enter');
       const r = await watching;
@@ -302,6 +323,7 @@ async function search(): Promise<void> {
         .push(
           `${mark === 'input' ? 'pasted' : 'Enter'}: count ${ms(r.counted)}, tiles ${ms(r.shown)}`,
         );
+      if (mark === 'enter') timelines.set(word, timeline(r.fetched));
       if (r.counted !== null) figures[mark].counted.push(r.counted);
       if (r.shown !== null) figures[mark].shown.push(r.shown);
       // back to everything before the next word
@@ -322,6 +344,7 @@ async function search(): Promise<void> {
   for (const word of SEARCH_WORDS) {
     const n = seed.matches[word]!.toLocaleString('en-US');
     console.log(`  "${word}" (${n} images): ${lines.get(word)!.join('; ')}`);
+    console.log(`    after Enter: ${timelines.get(word) ?? ''}`);
   }
   db.close();
   for (const mark of ['input', 'enter'] as const) {
@@ -350,9 +373,17 @@ async function walkAll(): Promise<void> {
   const after = await metrics(cdp);
   const dom = (await page.evaluate('document.getElementsByTagName("*").length')) as number;
   const processes = await rendererMemory();
+  const allocators = await memoryDump(processes.find((p) => p.type === 'renderer')?.pid);
   await cdp.send('HeapProfiler.collectGarbage');
+  await page.waitForTimeout(2000);
   const collected = await metrics(cdp);
+  const afterGc = await rendererMemory();
+  // what Chromium gives back when the system runs short: caches, the decoded images first
+  await cdp.send('Memory.simulatePressureNotification', { level: 'critical' });
+  await page.waitForTimeout(2000);
+  const afterPressure = await rendererMemory();
   const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+  const rssOf = (list: typeof processes) => mb(list.find((p) => p.type === 'renderer')?.rss ?? 0);
   console.log(
     `(d) walked top to bottom: ${walk.steps} screens in ${(walk.ms / 1000).toFixed(0)} s ` +
       `(${walk.timedOut} did not fill within 2 s), grid ${walk.height.toLocaleString('en-US')} px`,
@@ -365,7 +396,17 @@ async function walkAll(): Promise<void> {
   for (const p of processes) {
     console.log(
       `    ${p.type} process ${p.pid}: RSS ${mb(p.rss)}, private ${mb(p.private)}` +
-        (p.type === 'renderer' ? '   (target < 400 MB)' : ''),
+        (p === processes[0] ? '   (target < 400 MB)' : ''),
+    );
+  }
+  console.log(
+    `    the renderer's RSS after a GC ${rssOf(afterGc)}, after a critical memory-pressure ` +
+      `signal ${rssOf(afterPressure)}`,
+  );
+  if (allocators.length) {
+    console.log(
+      `    its memory by allocator (Chromium's memory-infra): ` +
+        allocators.map(([name, bytes]) => `${name} ${mb(bytes)}`).join(', '),
     );
   }
   await context.close();
@@ -376,6 +417,44 @@ async function metrics(cdp: CDPSession): Promise<Record<string, number>> {
     metrics: Array<{ name: string; value: number }>;
   };
   return Object.fromEntries(list.map((m) => [m.name, m.value]));
+}
+
+/** The biggest allocators of one process, from a memory-infra dump: [name, bytes]. */
+async function memoryDump(pid: number | undefined): Promise<Array<[string, number]>> {
+  if (pid === undefined) return [];
+  await browser.startTracing(undefined, { categories: ['disabled-by-default-memory-infra'] });
+  const session = await browser.newBrowserCDPSession();
+  // (not in playwright-core's typed protocol list)
+  await session.send(
+    'Tracing.requestMemoryDump' as 'Tracing.end',
+    {
+      deterministic: true,
+      levelOfDetail: 'detailed',
+    } as never,
+  );
+  await session.detach();
+  const trace = await browser.stopTracing();
+  const events = (
+    JSON.parse(trace.toString('utf8')) as {
+      traceEvents: Array<{
+        ph: string;
+        pid: number;
+        args?: {
+          dumps?: { allocators?: Record<string, { attrs?: { size?: { value: string } } }> };
+        };
+      }>;
+    }
+  ).traceEvents;
+  const dump = events.find((e) => e.ph === 'v' && e.pid === pid && e.args?.dumps?.allocators);
+  const rows: Array<[string, number]> = [];
+  for (const [name, entry] of Object.entries(dump?.args?.dumps?.allocators ?? {})) {
+    const depth = name.split('/').length;
+    // top-level allocators, and cc's image and tile memory
+    if (depth > 1 && !/^cc\/(image|tile)_memory$/.test(name)) continue;
+    const bytes = parseInt(entry.attrs?.size?.value ?? '0', 16);
+    if (bytes >= 4 * 1024 * 1024) rows.push([name, bytes]);
+  }
+  return rows.sort((a, b) => b[1] - a[1]).slice(0, 8);
 }
 
 /** CPU seconds used so far by Chromium's processes, summed by type (renderer, GPU, browser…). */

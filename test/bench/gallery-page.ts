@@ -191,9 +191,19 @@ export const GALLERY_PAGE_SCRIPT = /* js */ `(() => {
         return counted !== null && onlyMatches ? now : null;
       }, 10000);
       const at = marks[mark];
+      // what the page fetched meanwhile, from the mark: [name, start, end] in ms
+      const fetched = performance
+        .getEntriesByType('resource')
+        .filter((r) => r.startTime >= at && (shown === null || r.startTime <= shown))
+        .map((r) => [
+          new URL(r.name).pathname.replace(/^\\/thumbs\\/.*/, 'thumb').replace(/^\\/api\\//, ''),
+          Math.round(r.startTime - at),
+          Math.round(r.responseEnd - at),
+        ]);
       return {
         counted: counted === null ? null : counted - at,
         shown: shown === null ? null : shown - at,
+        fetched,
         screen: screen(grid()),
         status: statusText(),
       };
