@@ -47,6 +47,8 @@ const { values } = parseArgs({
     speed: { type: 'string', default: '20000' },
     /** CPU profiles of the first load and the fast scroll, on an unminified build */
     profile: { type: 'boolean', default: false },
+    /** build the renderer into DIR and serve that (measures a change without touching out/) */
+    build: { type: 'string' },
     /** a Chromium trace of the fast scroll's first pass: CPU by thread, long tasks' CPU */
     trace: { type: 'boolean', default: false },
     /** seed again, even when a seeded library of this size is in the temp folder */
@@ -89,6 +91,14 @@ if (values.profile) {
     plugins: [react()],
     logLevel: 'warn',
     build: { outDir: rendererDir, emptyOutDir: true, minify: false, sourcemap: true },
+  });
+} else if (values.build) {
+  rendererDir = path.resolve(values.build);
+  await build({
+    root: path.join(ROOT, 'renderer'),
+    plugins: [react()],
+    logLevel: 'error',
+    build: { outDir: rendererDir, emptyOutDir: true },
   });
 } else await ensureRendererBuilt();
 
