@@ -15,6 +15,14 @@ export const SHORTCUTS = [
     what: 'Run it at the front of the queue (Compose)',
   },
   { keys: 'mod+shift+p', label: 'Ctrl/⌘ Shift P', what: 'Pause or resume the queue' },
+  // the lightbox's and compare's own keys (renderer/src/screens/gallery/lightbox/keys.ts)
+  { keys: 'left, right', label: '← →', what: 'Previous or next image (Lightbox)' },
+  { keys: 'home, end', label: 'Home End', what: 'First or last image (Lightbox)' },
+  { keys: 'f', label: 'F', what: 'Mark or unmark a favourite (Lightbox)' },
+  { keys: 'i', label: 'I', what: 'Show or hide the details (Lightbox)' },
+  { keys: 'plus, minus, 0', label: '+ − 0', what: 'Zoom in, out, fit (Lightbox, Compare)' },
+  { keys: 'delete', label: 'Delete', what: 'Delete the image, after asking (Lightbox)' },
+  { keys: 'escape', label: 'Esc', what: 'Close the lightbox or compare' },
 ] as const;
 
 export type ShortcutKeys = (typeof SHORTCUTS)[number]['keys'];

@@ -7,7 +7,13 @@ export type ImageDetail = OutputOf<'images', 'get'>;
  * Params the draft has its own fields for, or the service's defaults chose (response_format);
  * every other key goes to the extra lines.
  */
-const NOT_EXTRA = new Set(['quality', 'output_format', 'negative_prompt', 'response_format', 'extra']);
+const NOT_EXTRA = new Set([
+  'quality',
+  'output_format',
+  'negative_prompt',
+  'response_format',
+  'extra',
+]);
 
 /** `{`, `}`, `|` and `\` are template syntax in Compose: escaped, the prompt stays literal. */
 export function escapeTemplate(prompt: string): string {

@@ -1,0 +1,338 @@
+import * as Dialog from '@radix-ui/react-dialog';
+import { useEffect, useRef, useState } from 'react';
+import { toast } from 'sonner';
+import { useClient } from '../../../api/client-context.ts';
+import { formatWhole } from '../../../format.ts';
+import { navigate } from '../../../frame/navigation.ts';
+import { errorMessage } from '../../../store/error-message.ts';
+import { useAppStore } from '../../../store/react.ts';
+import { ConfirmDialog, type ConfirmRequest } from '../../queue/ConfirmDialog.tsx';
+import { commandOf, type LightboxCommand } from './keys.ts';
+import { copyWithToast, MetadataPanel } from './MetadataPanel.tsx';
+import { parametersJson, rerunDraft, type ImageDetail } from './rerun-draft.ts';
+import { useImageDetail } from './use-image-detail.ts';
+import { ZoomControls, useZoom } from './ZoomControls.tsx';
+import { ZoomView } from './ZoomView.tsx';
+import './lightbox.css';
+
+export interface LightboxProps {
+  /** The current filter's ids in list order, as loaded so far. */
+  ids: readonly number[];
+  /** Every image the filter matches (ids may still be loading). */
+  total: number;
+  index: number;
+  onIndexChange(index: number): void;
+  onClose(): void;
+  /** So the grid's tiles follow. */
+  onFavoriteChanged(id: number, favorite: boolean): void;
+  onDeleted(ids: readonly number[]): void;
+  /** The details panel shown at first (I toggles it); shown unless told. */
+  initialInfoOpen?: boolean;
+}
+
+/** The alt text of a picture: its prompt, cut where a screen reader would stop listening. */
+const altOf = (detail: ImageDetail) =>
+  detail.prompt.length > 160 ? `${detail.prompt.slice(0, 159)}…` : detail.prompt;
+
+/** One image at a time over the gallery, with its zoom, its details and what can be done to it. */
+export function Lightbox(props: LightboxProps): React.JSX.Element {
+  const { ids, total, index, onIndexChange, onClose } = props;
+  const { api, host, mediaUrl } = useClient();
+  const editDraft = useAppStore((s) => s.editDraft);
+  const id = ids[index];
+  const neighbours = [ids[index + 1], ids[index - 1]].filter((n) => n !== undefined);
+  const { detail, error, update, reload } = useImageDetail(id, neighbours);
+  const [infoOpen, setInfoOpen] = useState(props.initialInfoOpen ?? true);
+  const [confirm, setConfirm] = useState<ConfirmRequest | null>(null);
+  const zoom = useZoom();
+  const contentRef = useRef<HTMLDivElement>(null);
+  const { reset } = zoom;
+
+  useEffect(() => reset(), [id, reset]);
+
+  const go = (next: number) => {
+    const clamped = Math.max(0, Math.min(ids.length - 1, next));
+    if (clamped !== index && ids.length > 0) onIndexChange(clamped);
+  };
+
+  const fail = (what: string) => (e: unknown) =>
+    void toast.error(`Could not ${what}: ${errorMessage(e)}`);
+
+  async function toggleFavorite() {
+    if (!detail) return;
+    const favorite = !detail.favorite;
+    update({ ...detail, favorite });
+    try {
+      await api.images.setFavorite({ ids: [detail.id], favorite });
+      props.onFavoriteChanged(detail.id, favorite);
+    } catch (e) {
+      update(detail);
+      fail(favorite ? 'mark it a favourite' : 'unmark the favourite')(e);
+    }
+  }
+
+  async function remove(target: number) {
+    try {
+      const report = await api.images.delete({ ids: [target] });
+      toast.success(report.trashed > 0 ? 'Moved to the trash' : 'Deleted');
+      props.onDeleted([target]);
+      const left = ids.length - 1;
+      if (left <= 0) onClose();
+      else if (index >= left) onIndexChange(left - 1);
+    } catch (e) {
+      fail('delete the image')(e);
+    }
+  }
+
+  function askDelete() {
+    if (id === undefined) return;
+    setConfirm({
+      title: 'Delete this image?',
+      body:
+        'Its file goes to the system trash (deleted outright where there is none), with its ' +
+        'thumbnail; it leaves the gallery.',
+      confirmLabel: 'Delete',
+      danger: true,
+      onConfirm: () => void remove(id),
+    });
+  }
+
+  function rerun() {
+    if (!detail) return;
+    editDraft(rerunDraft(detail));
+    toast.success('Compose holds this image’s prompt and parameters');
+    onClose();
+    navigate('compose');
+  }
+
+  async function retryDownload() {
+    if (!detail) return;
+    try {
+      const report = await api.images.retryDownloads({ ids: [detail.id] });
+      toast.success(
+        report.queued > 0
+          ? 'Download queued again (no new generation)'
+          : 'Nothing to retry: the download is no longer failed',
+      );
+      reload();
+    } catch (e) {
+      fail('retry the download')(e);
+    }
+  }
+
+  const run: Record<LightboxCommand, () => void> = {
+    previous: () => go(index - 1),
+    next: () => go(index + 1),
+    first: () => go(0),
+    last: () => go(ids.length - 1),
+    favorite: () => void toggleFavorite(),
+    'zoom-in': zoom.zoomIn,
+    'zoom-out': zoom.zoomOut,
+    fit: zoom.fit,
+    info: () => setInfoOpen((open) => !open),
+    delete: askDelete,
+  };
+
+  const showsPicture =
+    detail?.kind === 'image' && detail.downloadState === 'done' && detail.relPath !== null;
+  const shownTotal = Math.max(total, ids.length);
+  const title = `Image ${formatWhole(index + 1)} of ${formatWhole(shownTotal)}`;
+
+  return (
+    <Dialog.Root open onOpenChange={(open) => !open && onClose()}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="lb-overlay" />
+        <Dialog.Content
+          ref={contentRef}
+          className={`lightbox${infoOpen ? ' lb-info-open' : ''}`}
+          onOpenAutoFocus={(event) => {
+            event.preventDefault();
+            contentRef.current?.focus();
+          }}
+          onKeyDown={(event) => {
+            if (confirm) return;
+            const command = commandOf(event);
+            if (!command) return;
+            event.preventDefault();
+            run[command]();
+          }}
+        >
+          <header className="lb-toolbar">
+            <Dialog.Title className="lb-title">{title}</Dialog.Title>
+            <Dialog.Description className="visually-hidden">
+              Arrow keys step through the gallery, F marks a favourite, I shows the details, plus
+              and minus zoom, Escape closes.
+            </Dialog.Description>
+            <div className="lb-tools" role="toolbar" aria-label="Image tools">
+              <button
+                type="button"
+                className="ghost lb-icon"
+                aria-label="Previous image"
+                title="Previous (←)"
+                disabled={index <= 0}
+                onClick={() => go(index - 1)}
+              >
+                ‹
+              </button>
+              <button
+                type="button"
+                className="ghost lb-icon"
+                aria-label="Next image"
+                title="Next (→)"
+                disabled={index >= ids.length - 1}
+                onClick={() => go(index + 1)}
+              >
+                ›
+              </button>
+              <span className="lb-sep" aria-hidden="true" />
+              <ZoomControls zoom={zoom} disabled={!showsPicture} />
+              <span className="lb-sep" aria-hidden="true" />
+              <button
+                type="button"
+                className={`ghost lb-icon lb-favorite${detail?.favorite ? ' lb-on' : ''}`}
+                aria-label="Favourite"
+                aria-pressed={detail?.favorite ?? false}
+                title="Favourite (F)"
+                disabled={!detail}
+                onClick={() => void toggleFavorite()}
+              >
+                {detail?.favorite ? '★' : '☆'}
+              </button>
+              <button
+                type="button"
+                className={`ghost lb-icon${infoOpen ? ' lb-on' : ''}`}
+                aria-label="Details"
+                aria-pressed={infoOpen}
+                title="Details (I)"
+                onClick={() => setInfoOpen((open) => !open)}
+              >
+                ⓘ
+              </button>
+              <Dialog.Close asChild>
+                <button
+                  type="button"
+                  className="ghost lb-icon"
+                  aria-label="Close"
+                  title="Close (Esc)"
+                >
+                  ✕
+                </button>
+              </Dialog.Close>
+            </div>
+          </header>
+          <div className="lb-body">
+            <div className="lb-stage">
+              {error ? (
+                <div className="lb-message" role="alert">
+                  <p>Could not load this image: {error}</p>
+                  <button type="button" onClick={reload}>
+                    Try again
+                  </button>
+                </div>
+              ) : !detail ? (
+                <p className="lb-message muted" role="status">
+                  Loading…
+                </p>
+              ) : detail.downloadState === 'failed' ? (
+                <div className="lb-message lb-failed" role="group" aria-label="Download failed">
+                  <p className="lb-failed-title">This image failed to download.</p>
+                  <p>{detail.failureReason ?? detail.failureCode ?? 'No reason was given.'}</p>
+                  <button type="button" onClick={() => void retryDownload()}>
+                    Retry download
+                  </button>
+                </div>
+              ) : detail.downloadState !== 'done' || detail.relPath === null ? (
+                <p className="lb-message muted" role="status">
+                  Not downloaded yet ({detail.downloadState}).
+                </p>
+              ) : detail.kind === 'video' ? (
+                <video
+                  className="lb-video"
+                  controls
+                  src={mediaUrl(detail.relPath, 'image')}
+                  aria-label={altOf(detail)}
+                />
+              ) : (
+                <ZoomView
+                  layers={[
+                    {
+                      src: mediaUrl(detail.relPath, 'image'),
+                      alt: altOf(detail),
+                      size:
+                        detail.width && detail.height
+                          ? { width: detail.width, height: detail.height }
+                          : null,
+                    },
+                  ]}
+                  state={zoom.state}
+                  onStateChange={zoom.setState}
+                  onGeometry={zoom.setGeometry}
+                />
+              )}
+            </div>
+            {infoOpen && (
+              <aside className="lb-info" aria-label="Image details">
+                {detail ? (
+                  <>
+                    <div className="lb-actions" role="group" aria-label="Actions">
+                      <button
+                        type="button"
+                        className="ghost"
+                        onClick={() => void copyWithToast(detail.prompt, 'Prompt')}
+                      >
+                        Copy prompt
+                      </button>
+                      <button
+                        type="button"
+                        className="ghost"
+                        onClick={() => void copyWithToast(parametersJson(detail), 'Parameters')}
+                      >
+                        Copy parameters
+                      </button>
+                      {host === 'desktop' && (
+                        <>
+                          <button
+                            type="button"
+                            className="ghost"
+                            disabled={!detail.path}
+                            onClick={() =>
+                              void api.images.reveal({ id: detail.id }).catch(fail('show it'))
+                            }
+                          >
+                            Show in folder
+                          </button>
+                          <button
+                            type="button"
+                            className="ghost"
+                            disabled={!detail.path}
+                            onClick={() =>
+                              void api.images
+                                .openWithViewer({ id: detail.id })
+                                .catch(fail('open it'))
+                            }
+                          >
+                            Open with viewer
+                          </button>
+                        </>
+                      )}
+                      <button type="button" className="ghost" onClick={rerun}>
+                        Re-run
+                      </button>
+                      <button type="button" className="ghost lb-danger" onClick={askDelete}>
+                        Delete
+                      </button>
+                    </div>
+                    <MetadataPanel detail={detail} />
+                  </>
+                ) : (
+                  <p className="muted">{error ? 'No details.' : 'Loading…'}</p>
+                )}
+              </aside>
+            )}
+          </div>
+          <ConfirmDialog request={confirm} onClose={() => setConfirm(null)} />
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
