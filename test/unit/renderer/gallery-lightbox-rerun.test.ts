@@ -5,42 +5,8 @@ import { rowOf } from '../../../renderer/src/screens/compose/source.ts';
 import {
   parametersJson,
   rerunDraft,
-  type ImageDetail,
 } from '../../../renderer/src/screens/gallery/lightbox/rerun-draft.ts';
-
-export function detail(patch: Partial<ImageDetail> = {}): ImageDetail {
-  return {
-    id: 7,
-    jobId: 3,
-    batchId: 2,
-    idx: 0,
-    kind: 'image',
-    relPath: 'batch/img-7.png',
-    thumbRelPath: 'batch/img-7.png',
-    width: 1024,
-    height: 768,
-    format: 'png',
-    bytes: 123_456,
-    model: 'my-model',
-    size: '1024x768',
-    favorite: false,
-    downloadState: 'done',
-    failureCode: null,
-    failureReason: null,
-    createdAt: 1_700_000_000_000,
-    prompt: 'a red fox',
-    revisedPrompt: null,
-    negativePrompt: null,
-    seed: 42,
-    params: {},
-    batchName: 'Foxes',
-    requestId: 'req-1',
-    upstreamRequestId: 'up-1',
-    sha256: 'ab'.repeat(32),
-    path: '/lib/batch/img-7.png',
-    ...patch,
-  };
-}
+import { detail } from './gallery-lightbox-fixtures.ts';
 
 /** The one row Compose would send for a draft: what re-running really asks for. */
 function rowFor(draft: ReturnType<typeof rerunDraft>) {

@@ -123,7 +123,8 @@ export function ZoomView({
                 width: size.width || undefined,
                 height: size.height || undefined,
                 transform: `translate(${t.x}px, ${t.y}px) scale(${t.scale})`,
-                visibility: size.width > 0 && viewport.width > 0 ? 'visible' : 'hidden',
+                // unplaced until both sizes are known; opacity keeps it in the accessibility tree
+                opacity: size.width > 0 && viewport.width > 0 ? 1 : 0,
               }}
               onLoad={(event) => {
                 const img = event.currentTarget;

@@ -1,0 +1,263 @@
+// @vitest-environment happy-dom
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { userEvent } from '@testing-library/user-event';
+import { useState } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Client } from '../../../renderer/src/api/client.ts';
+import { ClientContext } from '../../../renderer/src/api/client-context.ts';
+import {
+  Lightbox,
+  type LightboxProps,
+} from '../../../renderer/src/screens/gallery/lightbox/Lightbox.tsx';
+import type { ImageDetail } from '../../../renderer/src/screens/gallery/lightbox/rerun-draft.ts';
+import { createAppStore } from '../../../renderer/src/store/index.ts';
+import { StoreContext } from '../../../renderer/src/store/react.ts';
+import { fakeApi, Refusal, type Handler } from './fake-api.ts';
+import { detail } from './gallery-lightbox-fixtures.ts';
+
+afterEach(() => {
+  cleanup();
+  window.location.hash = '';
+});
+
+const IDS = [11, 12, 13, 14];
+
+function mount(
+  options: {
+    props?: Partial<LightboxProps>;
+    handlers?: Record<string, Handler>;
+    details?: Record<number, Partial<ImageDetail>>;
+    host?: Client['host'];
+  } = {},
+) {
+  const favorites = new Set<number>();
+  const fake = fakeApi({
+    'images.get': (({ id }: { id: number }) =>
+      detail({
+        id,
+        prompt: `prompt of ${id}`,
+        favorite: favorites.has(id),
+        ...options.details?.[id],
+      })) as Handler,
+    'images.setFavorite': (({ ids, favorite }: { ids: number[]; favorite: boolean }) => {
+      for (const id of ids) (favorite ? favorites.add(id) : favorites.delete(id)) as unknown;
+      return { changed: ids.length };
+    }) as Handler,
+    ...options.handlers,
+  });
+  const store = createAppStore(fake.api);
+  const client: Client = {
+    api: fake.api,
+    raw: fake.raw,
+    host: options.host ?? 'desktop',
+    mediaUrl: (rel, kind) => `/${kind}/${rel}`,
+  };
+  const spies = {
+    onIndexChange: vi.fn(),
+    onClose: vi.fn(),
+    onFavoriteChanged: vi.fn(),
+    onDeleted: vi.fn(),
+  };
+  // a grid's part: it owns the index, as the gallery does
+  function Host() {
+    const [index, setIndex] = useState(options.props?.index ?? 1);
+    return (
+      <Lightbox
+        ids={IDS}
+        total={1204}
+        {...spies}
+        {...options.props}
+        index={index}
+        onIndexChange={(i) => {
+          spies.onIndexChange(i);
+          setIndex(i);
+        }}
+      />
+    );
+  }
+  render(
+    <StoreContext value={store}>
+      <ClientContext value={client}>
+        <Host />
+      </ClientContext>
+    </StoreContext>,
+  );
+  return { fake, store, spies, user: userEvent.setup() };
+}
+
+const dialog = () => screen.getByRole('dialog', { name: /^Image \d+ of/ });
+const calls = (fake: ReturnType<typeof fakeApi>, name: string) =>
+  fake.calls.filter((c) => c.name === name).map((c) => c.input);
+
+describe('Lightbox', () => {
+  it('is a dialog named by the position, showing the image and its details', async () => {
+    mount();
+    expect(dialog()).toBeTruthy();
+    expect(screen.getByRole('dialog', { name: 'Image 2 of 1,204' })).toBeTruthy();
+    const img = await screen.findByRole('img', { name: 'prompt of 12' });
+    expect(img.getAttribute('src')).toBe('/image/batch/img-7.png');
+    const details = screen.getByRole('complementary', { name: 'Image details' });
+    for (const text of ['prompt of 12', 'my-model', '1024x768', '1024×768', 'Foxes', 'req-1']) {
+      expect(details.textContent).toContain(text);
+    }
+    expect(within(details).getByText('/lib/batch/img-7.png')).toBeTruthy();
+    expect(within(details).getByText('ab'.repeat(32))).toBeTruthy();
+  });
+
+  it('steps with the arrow keys, Home and End, and stops at the ends of the loaded ids', async () => {
+    const { spies, user } = mount();
+    await screen.findByRole('img', { name: 'prompt of 12' });
+    await user.keyboard('{ArrowRight}');
+    expect(spies.onIndexChange).toHaveBeenLastCalledWith(2);
+    expect(await screen.findByRole('img', { name: 'prompt of 13' })).toBeTruthy();
+    expect(screen.getByRole('dialog', { name: 'Image 3 of 1,204' })).toBeTruthy();
+    await user.keyboard('{ArrowLeft}{ArrowLeft}');
+    expect(spies.onIndexChange).toHaveBeenLastCalledWith(0);
+    await user.keyboard('{End}');
+    expect(spies.onIndexChange).toHaveBeenLastCalledWith(3);
+    spies.onIndexChange.mockClear();
+    await user.keyboard('{ArrowRight}');
+    expect(spies.onIndexChange).not.toHaveBeenCalled();
+    await user.keyboard('{Home}');
+    expect(spies.onIndexChange).toHaveBeenLastCalledWith(0);
+    expect(screen.getByRole('button', { name: 'Previous image' }).hasAttribute('disabled')).toBe(
+      true,
+    );
+  });
+
+  it('closes on Escape and on the Close button', async () => {
+    const { spies, user } = mount();
+    await user.keyboard('{Escape}');
+    expect(spies.onClose).toHaveBeenCalledTimes(1);
+    await user.click(screen.getByRole('button', { name: 'Close' }));
+    expect(spies.onClose).toHaveBeenCalledTimes(2);
+  });
+
+  it('marks a favourite with F through the API, and tells the grid', async () => {
+    const { fake, spies, user } = mount();
+    const favourite = screen.getByRole('button', { name: 'Favourite' });
+    await screen.findByRole('img', { name: 'prompt of 12' });
+    expect(favourite.getAttribute('aria-pressed')).toBe('false');
+    await user.keyboard('f');
+    await waitFor(() => expect(spies.onFavoriteChanged).toHaveBeenCalledWith(12, true));
+    expect(calls(fake, 'images.setFavorite')).toEqual([{ ids: [12], favorite: true }]);
+    expect(favourite.getAttribute('aria-pressed')).toBe('true');
+    await user.click(favourite);
+    await waitFor(() => expect(spies.onFavoriteChanged).toHaveBeenLastCalledWith(12, false));
+    expect(favourite.getAttribute('aria-pressed')).toBe('false');
+  });
+
+  it('puts a refused favourite back', async () => {
+    const { spies, user } = mount({
+      handlers: {
+        'images.setFavorite': () => {
+          throw new Refusal({ code: 'internal', message: 'disk is read-only' });
+        },
+      },
+    });
+    await screen.findByRole('img', { name: 'prompt of 12' });
+    await user.keyboard('F');
+    const favourite = screen.getByRole('button', { name: 'Favourite' });
+    await waitFor(() => expect(favourite.getAttribute('aria-pressed')).toBe('false'));
+    expect(spies.onFavoriteChanged).not.toHaveBeenCalled();
+  });
+
+  it('toggles the details with I', async () => {
+    const { user } = mount();
+    await screen.findByRole('img', { name: 'prompt of 12' });
+    await user.keyboard('i');
+    expect(screen.queryByRole('complementary', { name: 'Image details' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Details' }).getAttribute('aria-pressed')).toBe(
+      'false',
+    );
+    await user.keyboard('I');
+    expect(screen.getByRole('complementary', { name: 'Image details' })).toBeTruthy();
+  });
+
+  it('asks before deleting, then deletes through the API and tells the grid', async () => {
+    const { fake, spies, user } = mount({
+      handlers: { 'images.delete': () => ({ deleted: 1, trashed: 2, removed: 0 }) },
+    });
+    await screen.findByRole('img', { name: 'prompt of 12' });
+    await user.keyboard('{Delete}');
+    const confirm = screen.getByRole('dialog', { name: 'Delete this image?' });
+    await user.click(within(confirm).getByRole('button', { name: 'Keep' }));
+    expect(calls(fake, 'images.delete')).toEqual([]);
+    await user.click(screen.getByRole('button', { name: 'Delete' }));
+    await user.click(
+      within(screen.getByRole('dialog', { name: 'Delete this image?' })).getByRole('button', {
+        name: 'Delete',
+      }),
+    );
+    await waitFor(() => expect(spies.onDeleted).toHaveBeenCalledWith([12]));
+    expect(calls(fake, 'images.delete')).toEqual([{ ids: [12] }]);
+  });
+
+  it('shows why a download failed instead of a picture, and retries it', async () => {
+    const { fake, user } = mount({
+      details: {
+        12: {
+          downloadState: 'failed',
+          failureCode: 'link-expired',
+          failureReason: 'The link expired (HTTP 403).',
+          path: null,
+        },
+      },
+      handlers: { 'images.retryDownloads': () => ({ queued: 1, expired: 1 }) },
+    });
+    const failed = await screen.findByRole('group', { name: 'Download failed' });
+    expect(failed.textContent).toContain('The link expired (HTTP 403).');
+    expect(screen.queryByRole('img')).toBeNull();
+    await user.click(within(failed).getByRole('button', { name: 'Retry download' }));
+    await waitFor(() => expect(calls(fake, 'images.retryDownloads')).toEqual([{ ids: [12] }]));
+  });
+
+  it('plays a video with controls', async () => {
+    mount({ details: { 12: { kind: 'video', relPath: 'b/clip.mp4' } } });
+    await waitFor(() => expect(document.querySelector('video')).not.toBeNull());
+    const video = document.querySelector('video')!;
+    expect(video.hasAttribute('controls')).toBe(true);
+    expect(video.getAttribute('src')).toBe('/image/b/clip.mp4');
+  });
+
+  it('offers the folder and the viewer on the desktop only', async () => {
+    const { fake, user } = mount({ handlers: { 'images.reveal': () => ({}) } });
+    await user.click(await screen.findByRole('button', { name: 'Show in folder' }));
+    expect(calls(fake, 'images.reveal')).toEqual([{ id: 12 }]);
+    expect(screen.getByRole('button', { name: 'Open with viewer' })).toBeTruthy();
+    cleanup();
+    mount({ host: 'web' });
+    await screen.findByRole('button', { name: 'Copy prompt' });
+    expect(screen.queryByRole('button', { name: 'Show in folder' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Open with viewer' })).toBeNull();
+  });
+
+  it('copies the prompt and the parameters', async () => {
+    // user-event puts its own clipboard in place of the browser's
+    const { user } = mount({ details: { 12: { params: { quality: 'high' } } } });
+    await user.click(await screen.findByRole('button', { name: 'Copy prompt' }));
+    await waitFor(async () => expect(await navigator.clipboard.readText()).toBe('prompt of 12'));
+    await user.click(screen.getByRole('button', { name: 'Copy parameters' }));
+    await waitFor(async () => expect(await navigator.clipboard.readText()).toContain('"seed"'));
+    expect(JSON.parse(await navigator.clipboard.readText())).toEqual({
+      model: 'my-model',
+      size: '1024x768',
+      seed: 42,
+      quality: 'high',
+    });
+  });
+
+  it('re-runs: fills Compose with the image’s prompt and parameters and goes there', async () => {
+    window.location.hash = '#/gallery';
+    const { store, spies, user } = mount();
+    await user.click(await screen.findByRole('button', { name: 'Re-run' }));
+    expect(store.getState().composeDraft).toMatchObject({
+      text: 'prompt of 12',
+      models: ['my-model'],
+      seeds: '42',
+      ns: '1',
+    });
+    expect(window.location.hash).toBe('#/compose');
+    expect(spies.onClose).toHaveBeenCalled();
+  });
+});
