@@ -40,7 +40,10 @@ function mount(
         ...options.details?.[id],
       })) as Handler,
     'images.setFavorite': (({ ids, favorite }: { ids: number[]; favorite: boolean }) => {
-      for (const id of ids) (favorite ? favorites.add(id) : favorites.delete(id)) as unknown;
+      for (const id of ids) {
+        if (favorite) favorites.add(id);
+        else favorites.delete(id);
+      }
       return { changed: ids.length };
     }) as Handler,
     ...options.handlers,
