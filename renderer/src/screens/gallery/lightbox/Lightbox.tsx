@@ -7,6 +7,7 @@ import { navigate } from '../../../frame/navigation.ts';
 import { errorMessage } from '../../../store/error-message.ts';
 import { useAppStore } from '../../../store/react.ts';
 import { ConfirmDialog, type ConfirmRequest } from '../../queue/ConfirmDialog.tsx';
+import { InfoIcon } from './icons.tsx';
 import { commandOf, type LightboxCommand } from './keys.ts';
 import { copyWithToast, MetadataPanel } from './MetadataPanel.tsx';
 import { parametersJson, rerunDraft, type ImageDetail } from './rerun-draft.ts';
@@ -206,7 +207,7 @@ export function Lightbox(props: LightboxProps): React.JSX.Element {
                 title="Details (I)"
                 onClick={() => setInfoOpen((open) => !open)}
               >
-                ⓘ
+                <InfoIcon />
               </button>
               <Dialog.Close asChild>
                 <button

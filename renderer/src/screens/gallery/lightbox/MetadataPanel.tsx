@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { toast } from 'sonner';
 import { formatWhole } from '../../../format.ts';
 import { copyText } from '../../queue/copy-text.ts';
+import { CopyIcon } from './icons.tsx';
 import type { ImageDetail } from './rerun-draft.ts';
 
 /** 1.2 MB, 340 KB, 900 B. */
@@ -46,7 +47,7 @@ function Copyable({ value, what }: { value: string; what: string }) {
         title={`Copy ${what}`}
         onClick={() => void copy(value, what)}
       >
-        ⧉
+        <CopyIcon />
       </button>
     </span>
   );

@@ -79,7 +79,7 @@ export function ZoomControls({ zoom, disabled }: { zoom: Zoom; disabled?: boolea
         −
       </button>
       <output className="lb-zoom" aria-label="Zoom">
-        {disabled ? '—' : `${Math.round(zoom.scale * 100)}%`}
+        {disabled ? '' : `${Math.round(zoom.scale * 100)}%`}
       </output>
       <button
         type="button"
