@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -126,6 +126,54 @@ describe('Lightbox', () => {
     expect(screen.getByRole('button', { name: 'Previous image' }).hasAttribute('disabled')).toBe(
       true,
     );
+  });
+
+  it('keeps the keys it uses from the gallery behind it', async () => {
+    const behind = vi.fn();
+    document.addEventListener('keydown', behind);
+    try {
+      const { user } = mount();
+      await screen.findByRole('img', { name: 'prompt of 12' });
+      await user.keyboard('{ArrowRight}f');
+      expect(behind).not.toHaveBeenCalled();
+    } finally {
+      document.removeEventListener('keydown', behind);
+    }
+  });
+
+  it('zooms with + − 0, the wheel at the cursor and a double-click', async () => {
+    // happy-dom lays nothing out: the stage measures 512×384, the 1024×768 image fits at 50%
+    const box = { left: 0, top: 0, width: 512, height: 384 } as DOMRect;
+    const measure = vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockReturnValue(box);
+    try {
+      const { user } = mount();
+      const img = await screen.findByRole('img', { name: 'prompt of 12' });
+      const zoom = () => screen.getByRole('status', { name: 'Zoom' }).textContent;
+      expect(zoom()).toBe('50%');
+      await user.keyboard('++');
+      expect(zoom()).toBe('78%');
+      await user.keyboard('-');
+      expect(zoom()).toBe('63%');
+      await user.keyboard('0');
+      expect(zoom()).toBe('50%');
+      // happy-dom's WheelEvent has no clientX/clientY: given here, as a browser gives them
+      const wheel = new WheelEvent('wheel', { deltaY: -100, bubbles: true, cancelable: true });
+      Object.defineProperties(wheel, { clientX: { value: 0 }, clientY: { value: 0 } });
+      fireEvent(img, wheel);
+      expect(wheel.defaultPrevented).toBe(true);
+      expect(zoom()).toBe('58%');
+      // zoomed at the top-left corner: that corner stays put
+      expect(img.style.transform).toMatch(/^translate\(0px, 0px\)/);
+      await user.click(screen.getByRole('button', { name: 'Fit to window' }));
+      expect(zoom()).toBe('50%');
+      await user.dblClick(img);
+      expect(zoom()).toBe('100%');
+      await user.click(screen.getByRole('button', { name: 'Fit to window' }));
+      await user.click(screen.getByRole('button', { name: 'Actual size' }));
+      expect(zoom()).toBe('100%');
+    } finally {
+      measure.mockRestore();
+    }
   });
 
   it('closes on Escape and on the Close button', async () => {

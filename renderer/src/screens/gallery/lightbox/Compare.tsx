@@ -91,6 +91,7 @@ export function Compare({ ids, onClose }: CompareProps): React.JSX.Element {
             const act = command ? zoomKeys(zoom)[command] : undefined;
             if (!act) return;
             event.preventDefault();
+            event.stopPropagation();
             act();
           }}
         >

@@ -154,7 +154,9 @@ export function Lightbox(props: LightboxProps): React.JSX.Element {
             if (confirm) return;
             const command = commandOf(event);
             if (!command) return;
+            // the gallery's own keys (on the document) must not act behind the lightbox
             event.preventDefault();
+            event.stopPropagation();
             run[command]();
           }}
         >

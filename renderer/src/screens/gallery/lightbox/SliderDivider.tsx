@@ -55,6 +55,7 @@ export function SliderDivider({
         const to = next[event.key];
         if (to === undefined) return;
         event.preventDefault();
+        event.stopPropagation();
         onChange(clamp01(to));
       }}
     >
