@@ -9,11 +9,12 @@ import { useAppStore } from '../../../store/react.ts';
 import { ConfirmDialog, type ConfirmRequest } from '../../queue/ConfirmDialog.tsx';
 import { InfoIcon } from './icons.tsx';
 import { commandOf, type LightboxCommand } from './keys.ts';
-import { copyWithToast, MetadataPanel } from './MetadataPanel.tsx';
-import { parametersJson, rerunDraft, type ImageDetail } from './rerun-draft.ts';
+import { ImageActions } from './ImageActions.tsx';
+import { LightboxStage, showsPicture } from './LightboxStage.tsx';
+import { MetadataPanel } from './MetadataPanel.tsx';
+import { rerunDraft } from './rerun-draft.ts';
 import { useImageDetail } from './use-image-detail.ts';
 import { ZoomControls, useZoom } from './ZoomControls.tsx';
-import { ZoomView } from './ZoomView.tsx';
 import './lightbox.css';
 
 export interface LightboxProps {
@@ -31,14 +32,11 @@ export interface LightboxProps {
   initialInfoOpen?: boolean;
 }
 
-/** The alt text of a picture: its prompt, cut where a screen reader would stop listening. */
-const altOf = (detail: ImageDetail) =>
-  detail.prompt.length > 160 ? `${detail.prompt.slice(0, 159)}…` : detail.prompt;
-
 /** One image at a time over the gallery, with its zoom, its details and what can be done to it. */
 export function Lightbox(props: LightboxProps): React.JSX.Element {
   const { ids, total, index, onIndexChange, onClose } = props;
-  const { api, host, mediaUrl } = useClient();
+  const client = useClient();
+  const { api } = client;
   const editDraft = useAppStore((s) => s.editDraft);
   const id = ids[index];
   const neighbours = [ids[index + 1], ids[index - 1]].filter((n) => n !== undefined);
@@ -134,8 +132,6 @@ export function Lightbox(props: LightboxProps): React.JSX.Element {
     delete: askDelete,
   };
 
-  const showsPicture =
-    detail?.kind === 'image' && detail.downloadState === 'done' && detail.relPath !== null;
   const shownTotal = Math.max(total, ids.length);
   const title = `Image ${formatWhole(index + 1)} of ${formatWhole(shownTotal)}`;
 
@@ -188,7 +184,7 @@ export function Lightbox(props: LightboxProps): React.JSX.Element {
                 ›
               </button>
               <span className="lb-sep" aria-hidden="true" />
-              <ZoomControls zoom={zoom} disabled={!showsPicture} />
+              <ZoomControls zoom={zoom} disabled={!showsPicture(detail)} />
               <span className="lb-sep" aria-hidden="true" />
               <button
                 type="button"
@@ -225,106 +221,26 @@ export function Lightbox(props: LightboxProps): React.JSX.Element {
           </header>
           <div className="lb-body">
             <div className="lb-stage">
-              {error ? (
-                <div className="lb-message" role="alert">
-                  <p>Could not load this image: {error}</p>
-                  <button type="button" onClick={reload}>
-                    Try again
-                  </button>
-                </div>
-              ) : !detail ? (
-                <p className="lb-message muted" role="status">
-                  Loading…
-                </p>
-              ) : detail.downloadState === 'failed' ? (
-                <div className="lb-message lb-failed" role="group" aria-label="Download failed">
-                  <p className="lb-failed-title">This image failed to download.</p>
-                  <p>{detail.failureReason ?? detail.failureCode ?? 'No reason was given.'}</p>
-                  <button type="button" onClick={() => void retryDownload()}>
-                    Retry download
-                  </button>
-                </div>
-              ) : detail.downloadState !== 'done' || detail.relPath === null ? (
-                <p className="lb-message muted" role="status">
-                  Not downloaded yet ({detail.downloadState}).
-                </p>
-              ) : detail.kind === 'video' ? (
-                <video
-                  className="lb-video"
-                  controls
-                  src={mediaUrl(detail.relPath, 'image')}
-                  aria-label={altOf(detail)}
-                />
-              ) : (
-                <ZoomView
-                  layers={[
-                    {
-                      src: mediaUrl(detail.relPath, 'image'),
-                      alt: altOf(detail),
-                      size:
-                        detail.width && detail.height
-                          ? { width: detail.width, height: detail.height }
-                          : null,
-                    },
-                  ]}
-                  state={zoom.state}
-                  onStateChange={zoom.setState}
-                  onGeometry={zoom.setGeometry}
-                />
-              )}
+              <LightboxStage
+                detail={detail}
+                error={error}
+                zoom={zoom}
+                mediaUrl={client.mediaUrl}
+                onReload={reload}
+                onRetryDownload={() => void retryDownload()}
+              />
             </div>
             {infoOpen && (
               <aside className="lb-info" aria-label="Image details">
                 {detail ? (
                   <>
-                    <div className="lb-actions" role="group" aria-label="Actions">
-                      <button
-                        type="button"
-                        className="ghost"
-                        onClick={() => void copyWithToast(detail.prompt, 'Prompt')}
-                      >
-                        Copy prompt
-                      </button>
-                      <button
-                        type="button"
-                        className="ghost"
-                        onClick={() => void copyWithToast(parametersJson(detail), 'Parameters')}
-                      >
-                        Copy parameters
-                      </button>
-                      {host === 'desktop' && (
-                        <>
-                          <button
-                            type="button"
-                            className="ghost"
-                            disabled={!detail.path}
-                            onClick={() =>
-                              void api.images.reveal({ id: detail.id }).catch(fail('show it'))
-                            }
-                          >
-                            Show in folder
-                          </button>
-                          <button
-                            type="button"
-                            className="ghost"
-                            disabled={!detail.path}
-                            onClick={() =>
-                              void api.images
-                                .openWithViewer({ id: detail.id })
-                                .catch(fail('open it'))
-                            }
-                          >
-                            Open with viewer
-                          </button>
-                        </>
-                      )}
-                      <button type="button" className="ghost" onClick={rerun}>
-                        Re-run
-                      </button>
-                      <button type="button" className="ghost lb-danger" onClick={askDelete}>
-                        Delete
-                      </button>
-                    </div>
+                    <ImageActions
+                      detail={detail}
+                      client={client}
+                      onRerun={rerun}
+                      onDelete={askDelete}
+                      onFailure={fail}
+                    />
                     <MetadataPanel detail={detail} />
                   </>
                 ) : (
