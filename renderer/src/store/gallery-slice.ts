@@ -86,7 +86,9 @@ export const createGallerySlice: SliceCreator<GallerySlice> = (api) => (set, get
         galleryStale: false,
         galleryLoading: false,
         galleryError: null,
-        gallerySelection: keepListed(s.gallerySelection, page.ids),
+        // a list longer than a page keeps its selection: the rest of it is still coming
+        gallerySelection:
+          page.next === null ? keepListed(s.gallerySelection, page.ids) : s.gallerySelection,
       }));
       complete = loadRest(mine, page.next, key).catch((error: unknown) => {
         if (mine === generation) set({ galleryError: errorMessage(error) });

@@ -68,7 +68,8 @@ export function GalleryGrid({
   }, []);
 
   const count = total ?? 0;
-  const inner = Math.max(tile, width - 2 * PADDING);
+  // nothing measured yet (or a test's DOM without layout): a common window's width
+  const inner = Math.max(tile, (width || 1000) - 2 * PADDING);
   const cols = columnsFor(inner, tile, GAP);
   const size = Math.floor((inner - GAP * (cols - 1)) / cols);
   const terms = useMemo(() => (view.text.trim() ? searchTerms(view.text) : null), [view.text]);
@@ -185,8 +186,13 @@ export function GalleryGrid({
       setActive(next);
       scrollToImage(next);
       const id = ids[next];
-      if (id !== undefined && event.shiftKey) {
-        setSelection(clickSelect(selection, ids, id, { shift: true, mod }));
+      if (id === undefined) return;
+      if (event.shiftKey) {
+        // the range runs from where the focus was when shift went down
+        const from = selection.anchor ?? ids[active] ?? id;
+        setSelection(clickSelect({ ...selection, anchor: from }, ids, id, { shift: true, mod }));
+      } else {
+        setSelection({ ...selection, anchor: id });
       }
       return;
     }
