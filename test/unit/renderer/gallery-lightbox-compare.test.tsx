@@ -25,6 +25,7 @@ function mount(ids: number[]) {
     raw: fake.raw,
     host: 'web',
     mediaUrl: (rel, kind) => `/${kind}/${rel}`,
+    exportUrl: () => null,
   };
   const onClose = vi.fn();
   render(

@@ -54,6 +54,7 @@ function mount(
     raw: fake.raw,
     host: options.host ?? 'desktop',
     mediaUrl: (rel, kind) => `/${kind}/${rel}`,
+    exportUrl: () => null,
   };
   const spies = {
     onIndexChange: vi.fn(),
