@@ -21,6 +21,11 @@ export const SHORTCUTS = [
   { keys: 'f', label: 'F', what: 'Mark or unmark a favourite (Lightbox)' },
   { keys: 'i', label: 'I', what: 'Show or hide the details (Lightbox)' },
   { keys: 'plus, minus, 0', label: '+ − 0', what: 'Zoom in, out, fit (Lightbox, Compare)' },
+  {
+    keys: 'shift+left, shift+right, shift+up, shift+down',
+    label: 'Shift ← → ↑ ↓',
+    what: 'Move a zoomed picture (Lightbox, Compare)',
+  },
   { keys: 'delete', label: 'Delete', what: 'Delete the image, after asking (Lightbox)' },
   { keys: 'escape', label: 'Esc', what: 'Close the lightbox or compare' },
 ] as const;

@@ -142,7 +142,7 @@ describe('Lightbox', () => {
     }
   });
 
-  it('zooms with + − 0, the wheel at the cursor and a double-click', async () => {
+  it('zooms with + − 0, the wheel at the cursor and a double-click; shift+arrows pan', async () => {
     // happy-dom lays nothing out: the stage measures 512×384, the 1024×768 image fits at 50%
     const box = { left: 0, top: 0, width: 512, height: 384 } as DOMRect;
     const measure = vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockReturnValue(box);
@@ -169,6 +169,12 @@ describe('Lightbox', () => {
       expect(zoom()).toBe('50%');
       await user.dblClick(img);
       expect(zoom()).toBe('100%');
+      // shift and an arrow move the zoomed picture: to see more of its right, it goes left
+      const x = () => Number(/translate\((-?[\d.]+)px/.exec(img.style.transform)![1]);
+      const before = x();
+      await user.keyboard('{Shift>}{ArrowRight}{/Shift}');
+      expect(x()).toBeCloseTo(before - 51.2);
+      expect(screen.getByRole('dialog', { name: 'Image 2 of 1,204' })).toBeTruthy();
       await user.click(screen.getByRole('button', { name: 'Fit to window' }));
       await user.click(screen.getByRole('button', { name: 'Actual size' }));
       expect(zoom()).toBe('100%');

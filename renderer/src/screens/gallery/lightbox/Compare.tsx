@@ -2,10 +2,10 @@ import * as Dialog from '@radix-ui/react-dialog';
 import { useEffect, useRef, useState } from 'react';
 import { useClient } from '../../../api/client-context.ts';
 import { errorMessage } from '../../../store/error-message.ts';
-import { commandOf } from './keys.ts';
+import { commandOf, type LightboxCommand } from './keys.ts';
 import type { ImageDetail } from './rerun-draft.ts';
 import { SliderDivider } from './SliderDivider.tsx';
-import { ZoomControls, useZoom, type Zoom } from './ZoomControls.tsx';
+import { panKeys, ZoomControls, useZoom, type Zoom } from './ZoomControls.tsx';
 import { ZoomView, type Layer } from './ZoomView.tsx';
 import './lightbox.css';
 
@@ -182,8 +182,8 @@ export function Compare({ ids, onClose }: CompareProps): React.JSX.Element {
   );
 }
 
-function zoomKeys(zoom: Zoom): Partial<Record<string, () => void>> {
-  return { 'zoom-in': zoom.zoomIn, 'zoom-out': zoom.zoomOut, fit: zoom.fit };
+function zoomKeys(zoom: Zoom): Partial<Record<LightboxCommand, () => void>> {
+  return { 'zoom-in': zoom.zoomIn, 'zoom-out': zoom.zoomOut, fit: zoom.fit, ...panKeys(zoom) };
 }
 
 function Pane({

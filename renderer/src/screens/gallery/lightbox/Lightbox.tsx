@@ -14,7 +14,7 @@ import { LightboxStage, showsPicture } from './LightboxStage.tsx';
 import { MetadataPanel } from './MetadataPanel.tsx';
 import { rerunDraft } from './rerun-draft.ts';
 import { useImageDetail } from './use-image-detail.ts';
-import { ZoomControls, useZoom } from './ZoomControls.tsx';
+import { panKeys, ZoomControls, useZoom } from './ZoomControls.tsx';
 import './lightbox.css';
 
 export interface LightboxProps {
@@ -130,6 +130,7 @@ export function Lightbox(props: LightboxProps): React.JSX.Element {
     fit: zoom.fit,
     info: () => setInfoOpen((open) => !open),
     delete: askDelete,
+    ...panKeys(zoom),
   };
 
   const shownTotal = Math.max(total, ids.length);

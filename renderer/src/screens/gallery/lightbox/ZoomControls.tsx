@@ -4,6 +4,7 @@ import {
   FIT,
   centreOf,
   isFit,
+  panBy,
   transformOf,
   zoomAt,
   zoomTo,
@@ -21,6 +22,8 @@ export interface Zoom {
   zoomOut(): void;
   fit(): void;
   actualSize(): void;
+  /** Moves the picture by a fraction of the viewport (keys: shift and an arrow). */
+  panStep(dx: number, dy: number): void;
   reset(): void;
 }
 
@@ -57,10 +60,27 @@ export function useZoom(): Zoom {
         const { image, viewport } = geometry;
         setState(zoomTo(state, 1, centreOf(viewport), image, viewport));
       },
+      panStep: (dx: number, dy: number) => {
+        const { state, geometry } = ref.current;
+        const { image, viewport } = geometry;
+        setState(panBy(state, dx * viewport.width, dy * viewport.height, image, viewport));
+      },
       reset,
     }),
     [state, scale, step, reset],
   );
+}
+
+/** A tenth of the viewport per press of shift and an arrow. */
+const PAN_STEP = 0.1;
+
+export function panKeys(zoom: Zoom) {
+  return {
+    'pan-left': () => zoom.panStep(PAN_STEP, 0),
+    'pan-right': () => zoom.panStep(-PAN_STEP, 0),
+    'pan-up': () => zoom.panStep(0, PAN_STEP),
+    'pan-down': () => zoom.panStep(0, -PAN_STEP),
+  } as const;
 }
 
 /** Zoom out, the percentage, zoom in, and fit or 1:1. */

@@ -9,7 +9,11 @@ export type LightboxCommand =
   | 'zoom-out'
   | 'fit'
   | 'info'
-  | 'delete';
+  | 'delete'
+  | 'pan-left'
+  | 'pan-right'
+  | 'pan-up'
+  | 'pan-down';
 
 const BY_KEY: Record<string, LightboxCommand> = {
   ArrowLeft: 'previous',
@@ -30,11 +34,20 @@ const BY_KEY: Record<string, LightboxCommand> = {
   Backspace: 'delete',
 };
 
+/** Shift and an arrow moves a zoomed picture (a mouse drags it). */
+const WITH_SHIFT: Record<string, LightboxCommand> = {
+  ArrowLeft: 'pan-left',
+  ArrowRight: 'pan-right',
+  ArrowUp: 'pan-up',
+  ArrowDown: 'pan-down',
+};
+
 /** Where keys belong to the element itself: typing, a video's seek, compare's divider. */
 const OWN_KEYS = 'input, textarea, select, [contenteditable="true"], video, [role="slider"]';
 
 export function commandOf(event: {
   key: string;
+  shiftKey: boolean;
   ctrlKey: boolean;
   metaKey: boolean;
   altKey: boolean;
@@ -43,5 +56,6 @@ export function commandOf(event: {
   if (event.ctrlKey || event.metaKey || event.altKey) return null;
   const target = event.target as Element | null;
   if (target && typeof target.closest === 'function' && target.closest(OWN_KEYS)) return null;
+  if (event.shiftKey && event.key in WITH_SHIFT) return WITH_SHIFT[event.key]!;
   return BY_KEY[event.key] ?? null;
 }
