@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -10,6 +10,7 @@ import {
   type LightboxProps,
 } from '../../../renderer/src/screens/gallery/lightbox/Lightbox.tsx';
 import type { ImageDetail } from '../../../renderer/src/screens/gallery/lightbox/rerun-draft.ts';
+import { DOWNLOAD_POLL_MS } from '../../../renderer/src/screens/gallery/lightbox/use-image-detail.ts';
 import { createAppStore } from '../../../renderer/src/store/index.ts';
 import { StoreContext } from '../../../renderer/src/store/react.ts';
 import { fakeApi, Refusal, type Handler } from './fake-api.ts';
@@ -150,7 +151,8 @@ describe('Lightbox', () => {
       const { user } = mount();
       const img = await screen.findByRole('img', { name: 'prompt of 12' });
       const zoom = () => screen.getByRole('status', { name: 'Zoom' }).textContent;
-      expect(zoom()).toBe('50%');
+      // the readout follows the stage's measure, a render after the picture
+      await waitFor(() => expect(zoom()).toBe('50%'));
       await user.keyboard('++');
       expect(zoom()).toBe('78%');
       await user.keyboard('-');
@@ -268,6 +270,37 @@ describe('Lightbox', () => {
     expect(screen.queryByRole('img')).toBeNull();
     await user.click(within(failed).getByRole('button', { name: 'Retry download' }));
     await waitFor(() => expect(calls(fake, 'images.retryDownloads')).toEqual([{ ids: [12] }]));
+  });
+
+  it('asks again while a download is under way, and shows the picture once written', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      let asked = 0;
+      mount({
+        handlers: {
+          'images.get': (({ id }: { id: number }) =>
+            detail({
+              id,
+              prompt: `prompt of ${id}`,
+              downloadState: id === 12 && ++asked < 3 ? 'downloading' : 'done',
+            })) as Handler,
+        },
+      });
+      const settle = () => act(async () => {});
+      await settle();
+      expect(screen.getByText('Not downloaded yet (downloading).')).toBeTruthy();
+      await act(async () => vi.advanceTimersByTime(DOWNLOAD_POLL_MS));
+      await settle();
+      expect(screen.queryByRole('img', { name: 'prompt of 12' })).toBeNull();
+      await act(async () => vi.advanceTimersByTime(DOWNLOAD_POLL_MS));
+      await settle();
+      expect(screen.getByRole('img', { name: 'prompt of 12' })).toBeTruthy();
+      expect(asked).toBe(3);
+      await act(async () => vi.advanceTimersByTime(DOWNLOAD_POLL_MS * 3));
+      expect(asked).toBe(3);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('plays a video with controls', async () => {

@@ -3,6 +3,9 @@ import { useClient } from '../../../api/client-context.ts';
 import { errorMessage } from '../../../store/error-message.ts';
 import type { ImageDetail } from './rerun-draft.ts';
 
+/** How often an image whose download is under way is asked about again. */
+export const DOWNLOAD_POLL_MS = 1500;
+
 export interface DetailState {
   detail: ImageDetail | null;
   error: string | null;
@@ -66,6 +69,18 @@ export function useImageDetail(
     // the neighbours' ids as text: a new array of the same ids fetches nothing again
   }, [loaded, id, ahead]);
 
+  // a download under way: asked again until it is written or fails, so the picture appears
+  const current = loaded && loaded.id === id ? loaded.detail : null;
+  const inFlight = current?.downloadState === 'pending' || current?.downloadState === 'downloading';
+  useEffect(() => {
+    if (!inFlight || id === undefined) return;
+    const timer = setTimeout(() => {
+      cache.current.delete(id);
+      setGeneration((g) => g + 1);
+    }, DOWNLOAD_POLL_MS);
+    return () => clearTimeout(timer);
+  }, [inFlight, id, current]);
+
   const update = useCallback((detail: ImageDetail) => {
     cache.current.set(detail.id, Promise.resolve(detail));
     setLoaded({ id: detail.id, detail });
@@ -78,7 +93,7 @@ export function useImageDetail(
   }, [id]);
 
   return {
-    detail: loaded && loaded.id === id ? loaded.detail : null,
+    detail: current,
     error: failed && failed.id === id && !(loaded && loaded.id === id) ? failed.error : null,
     update,
     reload,
