@@ -2,6 +2,7 @@ import * as Dialog from '@radix-ui/react-dialog';
 import { useEffect, useRef, useState } from 'react';
 import { useClient } from '../../../api/client-context.ts';
 import { errorMessage } from '../../../store/error-message.ts';
+import { keepOpenForToasts } from './outside.ts';
 import { commandOf, type LightboxCommand } from './keys.ts';
 import type { ImageDetail } from './rerun-draft.ts';
 import { SliderDivider } from './SliderDivider.tsx';
@@ -82,6 +83,7 @@ export function Compare({ ids, onClose }: CompareProps): React.JSX.Element {
         <Dialog.Content
           ref={contentRef}
           className="lightbox compare"
+          onInteractOutside={keepOpenForToasts}
           onOpenAutoFocus={(event) => {
             event.preventDefault();
             contentRef.current?.focus();

@@ -8,6 +8,7 @@ import { errorMessage } from '../../../store/error-message.ts';
 import { useAppStore } from '../../../store/react.ts';
 import { ConfirmDialog, type ConfirmRequest } from '../../queue/ConfirmDialog.tsx';
 import { InfoIcon } from './icons.tsx';
+import { keepOpenForToasts } from './outside.ts';
 import { commandOf, type LightboxCommand } from './keys.ts';
 import { ImageActions } from './ImageActions.tsx';
 import { LightboxStage, showsPicture } from './LightboxStage.tsx';
@@ -143,6 +144,7 @@ export function Lightbox(props: LightboxProps): React.JSX.Element {
         <Dialog.Content
           ref={contentRef}
           className={`lightbox${infoOpen ? ' lb-info-open' : ''}`}
+          onInteractOutside={keepOpenForToasts}
           onOpenAutoFocus={(event) => {
             event.preventDefault();
             contentRef.current?.focus();
