@@ -77,7 +77,9 @@ export async function writeExportZip(options: ZipExportOptions): Promise<ZipExpo
   try {
     await writeLine(manifest, csvRow(EXPORT_MANIFEST_COLUMNS), stop.signal);
     const names = new EntryNames([MANIFEST_NAME]);
-    for await (const record of records) {
+    const next = nextOf(records, stop.signal);
+    for (let item = await next(); !item.done; item = await next()) {
+      const record = item.value;
       await room.wait();
       if (stop.signal.aborted) break;
       let handle: FileHandle;
@@ -144,9 +146,25 @@ export async function writeExportZip(options: ZipExportOptions): Promise<ZipExpo
     throw stop.signal.reason ?? error;
   } finally {
     options.signal?.removeEventListener('abort', onOuterAbort);
-    await rm(manifestPart, { force: true });
-    if (stop.signal.aborted) await rm(part, { force: true });
+    const remove = (file: string) => rm(file, { force: true }).catch(() => {});
+    await remove(manifestPart);
+    if (stop.signal.aborted) await remove(part);
   }
+}
+
+/** Pulls from the records, giving up when the export stops (a slow source is not waited for). */
+function nextOf(
+  records: Iterable<ExportRecord> | AsyncIterable<ExportRecord>,
+  signal: AbortSignal,
+): () => Promise<IteratorResult<ExportRecord, unknown>> {
+  const iterator =
+    Symbol.asyncIterator in records ? records[Symbol.asyncIterator]() : records[Symbol.iterator]();
+  const stopped = new Promise<IteratorResult<ExportRecord, unknown>>((resolve) => {
+    const end = () => resolve({ done: true, value: undefined });
+    if (signal.aborted) end();
+    else signal.addEventListener('abort', end, { once: true });
+  });
+  return () => Promise.race([Promise.resolve(iterator.next()), stopped]);
 }
 
 function unreadable(error: unknown): string {
@@ -155,7 +173,8 @@ function unreadable(error: unknown): string {
 
 /** Writes a line, waiting for the stream to drain when its buffer is full. */
 async function writeLine(stream: WriteStream, line: string, signal: AbortSignal): Promise<void> {
-  if (stream.write(line)) return;
+  if (signal.aborted || stream.write(line)) return;
+  if (stream.destroyed) return; // it failed: the export stops with its error
   await new Promise<void>((resolve) => {
     const done = () => {
       stream.off('drain', done);

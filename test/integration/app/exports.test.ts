@@ -148,6 +148,9 @@ describe('exports', () => {
     expect(mine[0]).toMatchObject({ state: 'running', done: 0, total: 3 });
     expect(mine.at(-1)).toEqual(last);
     expect(readdirSync(path.dirname(dest))).toEqual(['chosen.zip']); // no part file left
+    // canceling one that ended changes nothing
+    expect(await api.exports.cancel({ id: started.id! })).toBeNull();
+    expect(await api.exports.get({ id: started.id! })).toEqual(last);
   });
 
   it('writes what a filter matches, written images only, into the library by default', async () => {
