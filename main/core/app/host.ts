@@ -7,6 +7,8 @@ export interface HostActions {
   reveal?(absolutePath: string): Promise<void>;
   /** Open the file with the system's default viewer. */
   openWithViewer?(absolutePath: string): Promise<void>;
+  /** Ask where to save an export's zip (a save dialog); null when the person closed it. */
+  chooseExportPath?(suggestedName: string): Promise<string | null>;
 }
 
 /** The service as a host (IPC, the web host) serves it. */
