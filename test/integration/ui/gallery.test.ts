@@ -7,6 +7,7 @@ import { startDemoUi, startUi, type RunningUi } from '../../support/atelier-ui.t
 import { launchChromium } from '../../support/browser.ts';
 import { startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.ts';
 import { call, eventually, screenshots } from '../../support/page-helpers.ts';
+import { readZip } from '../../support/read-zip.ts';
 
 interface BatchCounts {
   downloads: Record<string, number>;
@@ -92,6 +93,27 @@ describe('the gallery against atelier ui --demo', () => {
     for (const label of await labels(page)) expect(label).toMatch(/lighthouse.*\(favourite\)$/);
     await page.getByRole('button', { name: 'Clear filters' }).first().click();
     await eventually(() => status(page).textContent()).toBe('24 images');
+
+    // export three: a zip with their files and a manifest of their prompts
+    await page.getByRole('searchbox', { name: 'Search prompts' }).fill('fox');
+    await eventually(() => status(page).textContent()).toBe('6 images');
+    await cells.nth(0).click();
+    await cells.nth(2).click({ modifiers: ['Shift'] });
+    await actions.getByRole('button', { name: 'Export…' }).click();
+    const exports = page.getByRole('region', { name: 'Exports' });
+    await eventually(() => exports.textContent()).toContain('Exported 3 images');
+    await screenshots(page, 'gallery-exported');
+    const zipPath = /(\/\S+\.zip)/.exec((await exports.textContent()) ?? '')![1]!;
+    const entries = await readZip(zipPath);
+    expect(entries.map((e) => e.name).filter((n) => n.endsWith('.png'))).toHaveLength(3);
+    const manifest = entries.find((e) => e.name === 'manifest.csv')!.data.toString('utf8');
+    expect(manifest.trim().split('\n')).toHaveLength(4);
+    expect(manifest.match(/red fox in snow/g)).toHaveLength(3);
+    // the browser can download it too
+    const download = exports.getByRole('link', { name: 'Download zip' });
+    expect(await download.getAttribute('href')).toMatch(/^\/exports\/.+\.zip$/);
+    await exports.getByRole('button', { name: 'Dismiss' }).click();
+    await page.getByRole('searchbox', { name: 'Search prompts' }).fill('');
 
     // grouped by batch: one header with the batch's name and count
     await page.getByRole('combobox', { name: 'Group' }).selectOption('batch');
