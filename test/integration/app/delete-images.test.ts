@@ -120,11 +120,18 @@ describe('images.delete', () => {
     const failed = addUnwrittenImage('failed');
     const pending = addUnwrittenImage('pending');
     const told = deletedEvent();
+    // and the batch's download counts move with it, in the progress clients already read
+    const counted = until((events) =>
+      events.some(
+        (e) => e.type === 'progress' && e.payload.batches.some((b) => b.downloads.done === 2),
+      ),
+    );
 
     const report = await api.images.delete({ ids: [...chosen, failed, pending, 424_242] });
     expect(report).toEqual({ deleted: 4, trashed: 0, removed: 5 });
     expect(files.flat().filter((file) => existsSync(file))).toEqual([]);
     expect((await told).ids.sort()).toEqual([...chosen, failed, pending].sort());
+    expect((await counted).some((e) => e.type === 'batch.finished')).toBe(false);
     expect((await api.images.count({ query: {} })).total).toBe(2);
     expect(await api.images.byIds({ ids: chosen })).toEqual([]);
     const batch = await api.batches.get({ id: batchId });
