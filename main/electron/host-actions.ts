@@ -21,5 +21,18 @@ export function desktopHostActions(): HostActions {
         );
       }
     },
+    async trash(paths) {
+      // one at a time, in the order given (the image last): a failure leaves the image whole
+      for (const path of paths) {
+        try {
+          await shell.trashItem(path);
+        } catch (error) {
+          throw new Error(
+            `The system could not move ${path} to the trash: ${(error as Error).message}`,
+            { cause: error },
+          );
+        }
+      }
+    },
   };
 }
