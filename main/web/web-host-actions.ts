@@ -1,4 +1,3 @@
-import trash from 'trash';
 import type { HostActions } from '../core/app/host.ts';
 
 /**
@@ -9,6 +8,8 @@ import type { HostActions } from '../core/app/host.ts';
 export function webHostActions(): HostActions {
   return {
     async trash(paths) {
+      // loaded on first use: it brings a glob library the host needs for nothing else
+      const { default: trash } = await import('trash');
       // names are paths, never patterns: a prompt may well put [brackets] in a file name
       await trash(paths, { glob: false });
     },
