@@ -134,6 +134,11 @@ describe('images.delete', () => {
     expect((await counted).some((e) => e.type === 'batch.finished')).toBe(false);
     expect((await api.images.count({ query: {} })).total).toBe(2);
     expect(await api.images.byIds({ ids: chosen })).toEqual([]);
+    const { name } = await api.batches.get({ id: batchId });
+    expect(await api.images.groups({ query: {}, by: 'batch' })).toEqual({
+      groups: [{ key: String(batchId), label: name, count: 2 }],
+    });
+    expect((await api.images.count({ query: { partial: true } })).total).toBe(0);
     const batch = await api.batches.get({ id: batchId });
     expect(batch.downloads).toMatchObject({ done: 2, failed: 0, pending: 0 });
     expect(batch.jobs).toMatchObject({ succeeded: 4 });
