@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { auth } from './auth.ts';
 import { eventRoutes } from './events.ts';
+import { exportDownloadRoutes } from './export-download.ts';
 import { guards } from './guards.ts';
 import { failure } from './http-status.ts';
 import { ThumbnailMaker } from '../core/library/thumbnail-maker.ts';
@@ -58,6 +59,7 @@ export function buildWebApp(o: WebHostOptions, port: number, streams: Set<() => 
       }),
     ),
   );
+  app.route('/', exportDownloadRoutes(o.app.api));
   app.route('/', staticRoutes(o.rendererDir));
   app.notFound((c) => sendJson(c, failure('not-found', `Nothing at ${c.req.path}.`), 404));
   app.onError((error, c) => {

@@ -41,3 +41,16 @@ export function formatDuration(ms: number): string {
 export function formatTime(at: number): string {
   return new Date(at).toLocaleTimeString('en-GB', { hour12: false });
 }
+
+const BYTE_UNITS = ['bytes', 'KB', 'MB', 'GB', 'TB'];
+
+/** Sizes as file managers show them: 532 bytes, 14.2 MB. */
+export function formatBytes(bytes: number): string {
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1000 && unit < BYTE_UNITS.length - 1) {
+    value /= 1000;
+    unit++;
+  }
+  return unit === 0 ? `${value} bytes` : `${value.toFixed(value < 10 ? 1 : 0)} ${BYTE_UNITS[unit]}`;
+}

@@ -325,6 +325,8 @@ export class Notification extends EventEmitter {
 
 export const dialog = {
   showErrorBox: vi.fn(),
+  /** Answers as if the person closed the dialog; a test sets what they chose. */
+  showSaveDialog: vi.fn(async (..._args: unknown[]) => ({ canceled: true, filePath: '' })),
 };
 
 export const Menu = {

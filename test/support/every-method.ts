@@ -1,7 +1,13 @@
 import type { Result } from '../../shared/api/errors.ts';
 import type { Area, MethodName } from '../../shared/api/types.ts';
 
-/** One input for every method of the contract, typed by it: a new method fails the typecheck. */
+/** What the methods called so far answered, by `area.method`. */
+export type Answers = Record<string, unknown>;
+
+/**
+ * One input for every method of the contract, typed by it: a new method fails the typecheck.
+ * An input may be a function of the answers so far (an id a previous call made).
+ */
 export type EveryMethod = { [A in Area]: { [M in MethodName<A>]: unknown } };
 
 /**
@@ -38,8 +44,9 @@ export function everyMethod(ids: {
     },
     exports: {
       start: { source: { ids: [ids.imageId] }, destination: `${ids.libraryDir}/../export.zip` },
-      get: { id: 'none' },
-      cancel: { id: 'none' },
+      // the export the line above started
+      get: (done: Answers) => ({ id: (done['exports.start'] as { id: string }).id }),
+      cancel: (done: Answers) => ({ id: (done['exports.start'] as { id: string }).id }),
     },
     images: {
       page: {},
@@ -90,9 +97,13 @@ export async function callEveryMethod(
   call: (area: string, method: string, input: unknown) => Promise<Result<unknown>>,
 ): Promise<string[]> {
   const failures: string[] = [];
+  const answers: Answers = {};
   for (const [area, methods] of Object.entries(calls)) {
     for (const [method, input] of Object.entries(methods as Record<string, unknown>)) {
-      const result = await call(area, method, input);
+      const given =
+        typeof input === 'function' ? (input as (a: Answers) => unknown)(answers) : input;
+      const result = await call(area, method, given);
+      if (result.ok) answers[`${area}.${method}`] = result.value;
       const allowed = method === 'reveal' || method === 'openWithViewer' ? 'unsupported' : null;
       if (!result.ok && result.error.code !== allowed) {
         failures.push(`${area}.${method}: ${result.error.code} ${result.error.message}`);

@@ -12,6 +12,8 @@ export interface HostActions {
    * removed outright (the CLI, tests). Throws if any path could not be moved.
    */
   trash?(paths: string[]): Promise<void>;
+  /** Ask where to save an export's zip (a save dialog); null when the person closed it. */
+  chooseExportPath?(suggestedName: string): Promise<string | null>;
 }
 
 /** The service as a host (IPC, the web host) serves it. */

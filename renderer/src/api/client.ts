@@ -12,6 +12,8 @@ export interface Client {
   host: Host;
   /** The URL of an image (or of its thumbnail), from its path inside the library. */
   mediaUrl(relPath: string, kind: MediaKind): string;
+  /** Where the browser downloads a finished export's zip; null on the desktop (it is on disk). */
+  exportUrl(id: string): string | null;
 }
 
 /** The parts of `window` connect reads. */
@@ -27,7 +29,13 @@ export interface ClientWindow {
 export function connect(win: ClientWindow = window, deps?: HttpTransportDeps): Client {
   const host: Host = win.atelier ? 'desktop' : 'web';
   const raw = win.atelier ?? createHttpTransport(win.location.origin, deps);
-  return { api: unwrap(raw), raw, host, mediaUrl: (rel, kind) => mediaUrl(host, rel, kind) };
+  return {
+    api: unwrap(raw),
+    raw,
+    host,
+    mediaUrl: (rel, kind) => mediaUrl(host, rel, kind),
+    exportUrl: (id) => (host === 'web' ? `/exports/${encodeURIComponent(id)}.zip` : null),
+  };
 }
 
 /** Desktop: the `atelier:` protocol; web: the host's /media and /thumbs routes. */

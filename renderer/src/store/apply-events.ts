@@ -54,7 +54,16 @@ class Draft {
         this.changeJobs(event.payload.changes, event.payload.batches);
         return;
       case 'images.written':
-        return; // the gallery's slice arrives with the gallery
+        this.written(event.payload.images.map((image) => image.id));
+        return;
+      case 'images.deleted':
+        this.deleted(event.payload.ids);
+        return;
+      case 'export.progress': {
+        const exportsNow = this.patch.exportsById ?? this.state.exportsById;
+        this.patch.exportsById = new Map(exportsNow).set(event.payload.id, event.payload);
+        return;
+      }
       case 'queue.paused':
         this.patch.paused = event.payload;
         return;
@@ -78,6 +87,7 @@ class Draft {
         this.patch.resyncReason = event.payload.reason;
         this.patch.batchesStale = true;
         this.patch.settingsStale = true;
+        this.patch.galleryStale = true;
         this.staleLists(() => true);
         return;
     }
@@ -141,6 +151,44 @@ class Draft {
       this.lists ??= new Map(listsNow);
       this.lists.set(key, { ...list, stale: true });
       this.patch.jobIdsByKey = this.lists;
+    }
+  }
+
+  /** New images may join the gallery's list; a retried one shown as failed is written now. */
+  private written(ids: readonly number[]): void {
+    this.patch.galleryFresh = (this.patch.galleryFresh ?? this.state.galleryFresh) + ids.length;
+    const imagesNow = this.patch.galleryImages ?? this.state.galleryImages;
+    if (!ids.some((id) => imagesNow.has(id))) return;
+    const images = new Map(imagesNow);
+    for (const id of ids) images.delete(id);
+    this.patch.galleryImages = images;
+    this.patch.galleryStale = true;
+  }
+
+  private deleted(ids: readonly number[]): void {
+    const gone = new Set(ids);
+    const listNow = this.patch.galleryIds ?? this.state.galleryIds;
+    const list = listNow.filter((id) => !gone.has(id));
+    if (list.length !== listNow.length) {
+      this.patch.galleryIds = list;
+      const total = this.patch.galleryTotal ?? this.state.galleryTotal;
+      if (total !== null) this.patch.galleryTotal = total - (listNow.length - list.length);
+      // group counts are out of date: the list reloads them
+      if (this.state.galleryGroups) this.patch.galleryStale = true;
+    }
+    const imagesNow = this.patch.galleryImages ?? this.state.galleryImages;
+    if (ids.some((id) => imagesNow.has(id))) {
+      const images = new Map(imagesNow);
+      for (const id of ids) images.delete(id);
+      this.patch.galleryImages = images;
+    }
+    const selection = this.patch.gallerySelection ?? this.state.gallerySelection;
+    if (ids.some((id) => selection.selected.has(id))) {
+      const selected = new Set(selection.selected);
+      for (const id of ids) selected.delete(id);
+      const anchor =
+        selection.anchor !== null && gone.has(selection.anchor) ? null : selection.anchor;
+      this.patch.gallerySelection = { selected, anchor };
     }
   }
 

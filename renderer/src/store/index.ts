@@ -8,6 +8,7 @@ import { createJobsSlice } from './jobs-slice.ts';
 import { createQueueSlice } from './queue-slice.ts';
 import { createSettingsSlice } from './settings-slice.ts';
 import { createQueueScreenSlice } from './queue-screen-slice.ts';
+import { createGallerySlice } from './gallery-slice.ts';
 import type { AppState } from './state.ts';
 
 export type AppStore = StoreApi<AppState>;
@@ -23,6 +24,7 @@ export function createAppStore(api: Api): AppStore {
     ...createSettingsSlice(api)(...a),
     ...createComposeSlice(api)(...a),
     ...createQueueScreenSlice(api)(...a),
+    ...createGallerySlice(api)(...a),
   }));
 }
 

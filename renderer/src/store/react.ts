@@ -11,3 +11,10 @@ export function useAppStore<T>(selector: (state: AppState) => T): T {
   if (!store) throw new Error('useAppStore needs a <StoreContext value={store}> above it.');
   return useStore(store, selector);
 }
+
+/** The store itself, for handlers that read state when they run (no re-render on change). */
+export function useAppStoreApi(): AppStore {
+  const store = useContext(StoreContext);
+  if (!store) throw new Error('useAppStoreApi needs a <StoreContext value={store}> above it.');
+  return store;
+}

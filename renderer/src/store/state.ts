@@ -5,6 +5,7 @@ import type { JobState } from '../../../shared/jobs/states.ts';
 import type { SettingsSlice } from './settings-slice.ts';
 import type { ComposeSlice } from './compose-slice.ts';
 import type { QueueScreenSlice } from './queue-screen-slice.ts';
+import type { GallerySlice } from './gallery-slice.ts';
 
 export type QueueState = OutputOf<'queue', 'state'>;
 export type Progress = QueueState['progress'];
@@ -108,7 +109,8 @@ export type AppState = QueueSlice &
   EventsSlice &
   SettingsSlice &
   ComposeSlice &
-  QueueScreenSlice;
+  QueueScreenSlice &
+  GallerySlice;
 
 /** One slice of the combined store, given the API its actions call. */
 export type SliceCreator<T> = (api: Api) => StateCreator<AppState, [], [], T>;

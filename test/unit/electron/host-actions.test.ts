@@ -1,5 +1,11 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { resetElectronMock, shell } from '../../support/electron-mock.ts';
+import {
+  BrowserWindow,
+  dialog,
+  mockState,
+  resetElectronMock,
+  shell,
+} from '../../support/electron-mock.ts';
 import { desktopHostActions } from '../../../main/electron/host-actions.ts';
 
 vi.mock('electron', () => import('../../support/electron-mock.ts'));
@@ -43,5 +49,28 @@ describe('desktopHostActions', () => {
       '/l/b.json',
     ]);
     shell.trashItem.mockImplementation(async () => {});
+  });
+
+  it('asks where to save an export, modal to the window, suggesting the downloads folder', async () => {
+    mockState.paths.downloads = '/home/me/Downloads';
+    const win = new BrowserWindow();
+    dialog.showSaveDialog.mockResolvedValueOnce({ canceled: false, filePath: '/tmp/mine.zip' });
+    const chosen = await desktopHostActions(() => win as never).chooseExportPath!('a.zip');
+    expect(chosen).toBe('/tmp/mine.zip');
+    expect(dialog.showSaveDialog).toHaveBeenCalledWith(
+      win,
+      expect.objectContaining({
+        defaultPath: '/home/me/Downloads/a.zip',
+        filters: [{ name: 'Zip archive', extensions: ['zip'] }],
+      }),
+    );
+  });
+
+  it('answers null when the person closes the save dialog', async () => {
+    mockState.paths.downloads = '/home/me/Downloads';
+    expect(await desktopHostActions().chooseExportPath!('a.zip')).toBeNull();
+    expect(dialog.showSaveDialog).toHaveBeenCalledWith(
+      expect.objectContaining({ title: 'Export images' }),
+    );
   });
 });

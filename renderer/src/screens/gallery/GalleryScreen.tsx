@@ -1,32 +1,152 @@
-import { useEffect } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { navigate } from '../../frame/navigation.ts';
-import { useAppStore } from '../../store/react.ts';
+import { useAppStore, useAppStoreApi } from '../../store/react.ts';
+import { ConfirmDialog, type ConfirmRequest } from '../queue/ConfirmDialog.tsx';
+import { plural, runAction } from '../queue/run-action.ts';
+import { ExportPanel } from './ExportPanel.tsx';
+import { GalleryActions, type SelectionCommands } from './GalleryActions.tsx';
+import { GalleryGrid, type GridCommands } from './GalleryGrid.tsx';
+import { GalleryToolbar, TILE_SIZES } from './GalleryToolbar.tsx';
+import { activeFilters, DEFAULT_VIEW, toImageQuery } from './gallery-view.ts';
+import './gallery.css';
 
-/** The gallery of what the queue made (the browsing comes next); meanwhile, where images are. */
+const TILE_KEY = 'atelier.gallery.tile';
+
+/** Everything the queue made: find, select, compare, export, retry downloads, delete. */
 export function GalleryScreen() {
-  const library = useAppStore((s) => s.libraryInfo);
-  const load = useAppStore((s) => s.loadLibraryInfo);
+  const view = useAppStore((s) => s.galleryView);
+  const total = useAppStore((s) => s.galleryTotal);
+  const error = useAppStore((s) => s.galleryError);
+  const load = useAppStore((s) => s.loadGallery);
+  const setView = useAppStore((s) => s.setGalleryView);
+  const setFavorite = useAppStore((s) => s.setImagesFavorite);
+  const retry = useAppStore((s) => s.retryImageDownloads);
+  const deleteImages = useAppStore((s) => s.deleteImages);
+  const startExport = useAppStore((s) => s.startExport);
+  const store = useAppStoreApi();
+  const [tile, setTile] = useTileSize();
+  const [request, setRequest] = useState<ConfirmRequest | null>(null);
+  const [lightbox, setLightbox] = useState<number | null>(null);
+  const [compare, setCompare] = useState<readonly number[] | null>(null);
+
   useEffect(() => {
     void load();
   }, [load]);
+
+  const commands = useMemo<GridCommands & SelectionCommands>(() => {
+    const exportSource = (source: Parameters<typeof startExport>[0]) =>
+      void runAction(
+        () => startExport(source),
+        (started) =>
+          started.id === null
+            ? null
+            : `Exporting ${plural(started.total, 'image')} to ${started.path}`,
+      );
+    return {
+      open: setLightbox,
+      compare: (ids) => setCompare(ids),
+      favorite: (ids, favorite) =>
+        void runAction(
+          () => setFavorite(ids, favorite),
+          (changed) =>
+            ids.length === 1
+              ? null
+              : `${favorite ? 'Marked' : 'Unmarked'} ${plural(changed, 'favourite')}.`,
+        ),
+      retry: (ids) =>
+        void runAction(
+          () => retry(ids),
+          (report) =>
+            `Retrying ${plural(report.queued, 'download')} from the stored links: no new generation.` +
+            (report.expired > 0
+              ? ` ${plural(report.expired, 'link')} had expired and ${report.expired === 1 ? 'is' : 'are'} asked again; if ${report.expired === 1 ? 'it fails' : 'they fail'}, only generating again brings ${report.expired === 1 ? 'it' : 'them'} back.`
+              : ''),
+        ),
+      generateAgain: (id) => {
+        // the lightbox has Re-run, which opens Compose filled in
+        const index = store.getState().galleryIds.indexOf(id);
+        if (index >= 0) setLightbox(index);
+      },
+      remove: (ids) =>
+        setRequest({
+          title: `Delete ${plural(ids.length, 'image')}?`,
+          body: (
+            <p>
+              {ids.length === 1 ? 'Its file goes' : 'Their files go'} to the system trash, where you
+              can restore {ids.length === 1 ? 'it' : 'them'}; Atelier forgets{' '}
+              {ids.length === 1 ? 'it' : 'them'}. Nothing is sent to the gateway.
+            </p>
+          ),
+          confirmLabel: 'Delete',
+          danger: true,
+          onConfirm: () =>
+            void runAction(
+              () => deleteImages(ids),
+              (report) =>
+                `Deleted ${plural(report.deleted, 'image')}` +
+                (report.removed > 0 && report.trashed === 0
+                  ? ' (no system trash here: the files are gone).'
+                  : '; the files are in the trash.'),
+            ),
+        }),
+      exportIds: (ids) => exportSource({ ids: [...ids] }),
+      exportView: () => exportSource({ query: toImageQuery(view) }),
+    };
+  }, [view, setFavorite, retry, deleteImages, startExport]);
+
+  const filtered = activeFilters(view) > 0 || view.text.trim() !== '';
   return (
-    <section className="screen panel" aria-labelledby="gallery-heading">
-      <h1 id="gallery-heading">Gallery</h1>
-      <p className="muted">
-        Browsing, searching and comparing your images here comes next.
-        {library && (
-          <>
-            {' '}
-            Until then, every image is written with its prompt inside it to{' '}
-            <code>{library.libraryDir}</code>, one folder per batch.
-          </>
+    <section className="screen gallery-screen" aria-labelledby="gallery-heading">
+      <div className="gallery-head">
+        <h1 id="gallery-heading">Gallery</h1>
+        <GalleryToolbar tile={tile} setTile={setTile} />
+      </div>
+      <GalleryActions commands={commands} />
+      {error && <p className="notice notice-error">{error}</p>}
+      <GalleryGrid tile={tile} commands={commands}>
+        {total === 0 && (
+          <div className="gallery-empty">
+            {filtered ? (
+              <>
+                <p>
+                  No images match {view.text.trim() ? `“${view.text.trim()}”` : 'these filters'}.
+                </p>
+                <button
+                  type="button"
+                  onClick={() => setView({ ...DEFAULT_VIEW, order: view.order, group: view.group })}
+                >
+                  Clear filters
+                </button>
+              </>
+            ) : (
+              <>
+                <p>No images yet. They appear here as the queue writes them.</p>
+                <button type="button" onClick={() => navigate('compose')}>
+                  Compose a batch
+                </button>
+              </>
+            )}
+          </div>
         )}
-      </p>
-      <p>
-        <button type="button" onClick={() => navigate('queue')}>
-          Open the queue
-        </button>
-      </p>
+      </GalleryGrid>
+      <ExportPanel />
+      <ConfirmDialog request={request} onClose={() => setRequest(null)} />
+      {lightbox !== null && <span hidden data-lightbox={lightbox} />}
+      {compare !== null && <span hidden data-compare={compare.join(',')} />}
     </section>
   );
+}
+
+function useTileSize(): [number, (size: number) => void] {
+  const [tile, setTile] = useState(() => {
+    const stored = Number(localStorage.getItem(TILE_KEY));
+    return stored >= TILE_SIZES.min && stored <= TILE_SIZES.max ? stored : 176;
+  });
+  return [
+    tile,
+    (size) => {
+      setTile(size);
+      localStorage.setItem(TILE_KEY, String(size));
+    },
+  ];
 }

@@ -15,7 +15,7 @@ import {
   selectAll,
   selectedInOrder,
   type SelectionState,
-} from './selection.ts';
+} from '../../views/selection.ts';
 
 export type JobFilter = 'all' | 'queued' | 'running' | 'succeeded' | 'failed' | 'canceled';
 

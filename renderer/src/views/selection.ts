@@ -1,4 +1,4 @@
-/** Which jobs are selected, and the one a shift-click extends from. Pure: tests drive it. */
+/** Which items (jobs, images) are selected, and the one a shift-click extends from. */
 export interface SelectionState {
   selected: ReadonlySet<number>;
   anchor: number | null;

@@ -6,7 +6,7 @@ import {
   selectAll,
   selectedInOrder,
   type SelectionState,
-} from '../../../../renderer/src/screens/queue/selection.ts';
+} from '../../../renderer/src/views/selection.ts';
 
 const order = [10, 11, 12, 13, 14, 15];
 const ids = (s: SelectionState) => [...s.selected].sort((a, b) => a - b);

@@ -1,0 +1,66 @@
+import { useState } from 'react';
+import { useClient } from '../../api/client-context.ts';
+import { formatBytes, formatWhole } from '../../format.ts';
+import { useAppStore } from '../../store/react.ts';
+import { runAction } from '../queue/run-action.ts';
+
+/** Exports running or just finished: progress, cancel, and where the zip went. */
+export function ExportPanel() {
+  const exportsById = useAppStore((s) => s.exportsById);
+  const cancel = useAppStore((s) => s.cancelExport);
+  const client = useClient();
+  const [dismissed, setDismissed] = useState<ReadonlySet<string>>(new Set());
+  const shown = [...exportsById.values()].filter((each) => !dismissed.has(each.id));
+  if (shown.length === 0) return null;
+  return (
+    <section className="export-panel" aria-label="Exports">
+      {shown.map((each) => {
+        const percent = each.total === 0 ? 100 : Math.round((each.done / each.total) * 100);
+        const download = client.exportUrl(each.id);
+        return (
+          <div key={each.id} className={`export-item export-${each.state}`}>
+            <p className="export-title">
+              {each.state === 'running' &&
+                `Exporting ${formatWhole(each.done)} of ${formatWhole(each.total)}…`}
+              {each.state === 'done' && `Exported ${formatWhole(each.done)} images`}
+              {each.state === 'canceled' && 'Export canceled'}
+              {each.state === 'failed' && 'Export failed'}
+            </p>
+            {each.state === 'running' && (
+              <progress max={100} value={percent} aria-label={`Export to ${each.path}`} />
+            )}
+            <p className="export-path muted" title={each.path}>
+              {each.state === 'failed' ? each.error : `${each.path} · ${formatBytes(each.bytes)}`}
+            </p>
+            <div className="export-actions">
+              {each.state === 'running' ? (
+                <button
+                  type="button"
+                  className="ghost small"
+                  onClick={() => void runAction(() => cancel(each.id))}
+                >
+                  Cancel export
+                </button>
+              ) : (
+                <>
+                  {each.state === 'done' && download && (
+                    <a className="button small" href={download} download>
+                      Download zip
+                    </a>
+                  )}
+                  <button
+                    type="button"
+                    className="ghost small"
+                    onClick={() => setDismissed((d) => new Set(d).add(each.id))}
+                  >
+                    Dismiss
+                  </button>
+                </>
+              )}
+            </div>
+          </div>
+        );
+      })}
+    </section>
+  );
+}

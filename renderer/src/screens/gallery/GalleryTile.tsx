@@ -1,0 +1,173 @@
+import { memo } from 'react';
+import { useClient } from '../../api/client-context.ts';
+import { useAppStore } from '../../store/react.ts';
+import type { ImageSummary } from '../../store/gallery-slice.ts';
+import { EXPIRED_CODE } from './gallery-view.ts';
+import { highlight, type searchTerms } from './highlight.ts';
+
+export interface TileActions {
+  onClick(id: number, index: number, event: React.MouseEvent): void;
+  onOpen(index: number): void;
+  onFavorite(id: number, favorite: boolean): void;
+  onRetry(id: number): void;
+  onGenerateAgain(id: number): void;
+}
+
+/**
+ * One image of the grid. Memoized and reading only its own summary: a scroll frame or an
+ * event redraws the tiles that changed, not the screenful.
+ */
+export const GalleryTile = memo(function GalleryTile({
+  id,
+  index,
+  size,
+  captionTerms,
+  selected,
+  active,
+  actions,
+}: {
+  id: number | undefined;
+  index: number;
+  size: number;
+  /** The search's words when captions show (a search is on), else null. */
+  captionTerms: ReturnType<typeof searchTerms> | null;
+  selected: boolean;
+  active: boolean;
+  actions: TileActions;
+}) {
+  const image = useAppStore((s) => (id === undefined ? undefined : s.galleryImages.get(id)));
+  const label = image ? tileLabel(image) : 'Loading';
+  return (
+    <div
+      id={id === undefined ? undefined : `image-${id}`}
+      role="gridcell"
+      aria-selected={selected}
+      aria-label={label}
+      data-index={index}
+      className={`tile${selected ? ' selected' : ''}${active ? ' active' : ''}`}
+      style={{ width: size }}
+      onClick={id === undefined ? undefined : (event) => actions.onClick(id, index, event)}
+      onDoubleClick={() => actions.onOpen(index)}
+    >
+      <div className="tile-frame" style={{ height: size }}>
+        {image ? <TileBody image={image} actions={actions} /> : <div className="tile-skeleton" />}
+        {selected && (
+          <span className="tile-check" aria-hidden>
+            ✓
+          </span>
+        )}
+        {image && image.downloadState === 'done' && (
+          <button
+            type="button"
+            className={`tile-star${image.favorite ? ' on' : ''}`}
+            aria-label="Favourite"
+            aria-pressed={image.favorite}
+            tabIndex={-1}
+            onClick={(event) => {
+              event.stopPropagation();
+              actions.onFavorite(image.id, !image.favorite);
+            }}
+            onDoubleClick={(event) => event.stopPropagation()}
+          >
+            {image.favorite ? '★' : '☆'}
+          </button>
+        )}
+      </div>
+      {captionTerms && image && (
+        <p className="tile-caption" title={image.prompt}>
+          {highlight(image.prompt, captionTerms).map((segment, i) =>
+            segment.match ? <mark key={i}>{segment.text}</mark> : segment.text,
+          )}
+        </p>
+      )}
+    </div>
+  );
+});
+
+function TileBody({ image, actions }: { image: ImageSummary; actions: TileActions }) {
+  const { mediaUrl } = useClient();
+  if (image.downloadState === 'failed') {
+    const expired = image.failureCode === EXPIRED_CODE;
+    return (
+      <div className="tile-failed">
+        <p className="tile-failed-title">
+          <span aria-hidden>⚠</span> {expired ? 'Link expired' : 'Download failed'}
+        </p>
+        <p className="tile-failed-reason">{image.failureReason ?? image.failureCode}</p>
+        <div className="tile-failed-actions">
+          <button
+            type="button"
+            className="small"
+            onClick={(event) => {
+              event.stopPropagation();
+              actions.onRetry(image.id);
+            }}
+          >
+            {expired ? 'Try the link again' : 'Retry download'}
+          </button>
+          {expired && (
+            <button
+              type="button"
+              className="ghost small"
+              onClick={(event) => {
+                event.stopPropagation();
+                actions.onGenerateAgain(image.id);
+              }}
+            >
+              Generate again…
+            </button>
+          )}
+        </div>
+      </div>
+    );
+  }
+  if (image.downloadState !== 'done' || !image.relPath) {
+    return (
+      <div className="tile-waiting">
+        {image.downloadState === 'downloading' ? 'Downloading…' : 'Waiting to download'}
+      </div>
+    );
+  }
+  if (image.kind === 'video') {
+    return (
+      <>
+        {/* the first frame is the poster: no poster file to make, none to keep */}
+        <video
+          className="tile-media"
+          src={`${mediaUrl(image.relPath, 'image')}#t=0.1`}
+          preload="metadata"
+          muted
+          playsInline
+        />
+        <span className="tile-badge" aria-hidden>
+          ▶
+        </span>
+      </>
+    );
+  }
+  const thumb = image.thumbRelPath
+    ? mediaUrl(image.thumbRelPath, 'thumb')
+    : mediaUrl(image.relPath, 'image');
+  return (
+    <img
+      className="tile-media"
+      src={thumb}
+      alt=""
+      loading="lazy"
+      decoding="async"
+      draggable={false}
+    />
+  );
+}
+
+/** What a screen reader says for a tile: the prompt, and what is not plain about it. */
+export function tileLabel(image: ImageSummary): string {
+  const prompt = image.prompt.length > 140 ? `${image.prompt.slice(0, 140)}…` : image.prompt;
+  const notes: string[] = [];
+  if (image.kind === 'video') notes.push('video');
+  if (image.favorite) notes.push('favourite');
+  if (image.downloadState === 'failed') {
+    notes.push(image.failureCode === EXPIRED_CODE ? 'link expired' : 'download failed');
+  } else if (image.downloadState !== 'done') notes.push('not downloaded yet');
+  return notes.length > 0 ? `${prompt} (${notes.join(', ')})` : prompt;
+}

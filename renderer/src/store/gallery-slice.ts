@@ -1,0 +1,274 @@
+import type { InputOf, OutputOf } from '../../../shared/api/types.ts';
+import { MAX_DETAILS, MAX_ID_PAGE } from '../../../shared/api/paging.ts';
+import {
+  DEFAULT_VIEW,
+  queryKey,
+  toImageQuery,
+  type GalleryView,
+} from '../screens/gallery/gallery-view.ts';
+import { EMPTY_SELECTION, keepListed, type SelectionState } from '../views/selection.ts';
+import { errorMessage } from './error-message.ts';
+import type { SliceCreator } from './state.ts';
+
+export type ImageSummary = OutputOf<'images', 'byIds'>[number];
+export type ImageGroup = OutputOf<'images', 'groups'>['groups'][number];
+export type ExportProgress = OutputOf<'exports', 'get'>;
+export type ExportSource = InputOf<'exports', 'start'>['source'];
+
+/** Summaries kept past this many are dropped, farthest from the range on screen first. */
+const KEEP_DETAILS = 4_000;
+
+export interface GallerySlice {
+  galleryView: GalleryView;
+  /** The view's ids in list order; the rest load in the background, up to the total. */
+  galleryIds: readonly number[];
+  /** Every image the view matches (null until the first answer). */
+  galleryTotal: number | null;
+  /** Runs by batch or day when the view groups, in list order. */
+  galleryGroups: readonly ImageGroup[] | null;
+  galleryImages: ReadonlyMap<number, ImageSummary>;
+  galleryPending: ReadonlySet<number>;
+  /** Images written since the list was loaded (they may belong in it). */
+  galleryFresh: number;
+  /** Downloads retried or events missed since the list was loaded: reload it when convenient. */
+  galleryStale: boolean;
+  galleryLoading: boolean;
+  galleryError: string | null;
+  gallerySelection: SelectionState;
+  exportsById: ReadonlyMap<string, ExportProgress>;
+  setGalleryView(patch: Partial<GalleryView>): void;
+  /** The view's list again from the start (the cached details stay). */
+  loadGallery(): Promise<void>;
+  /** Every id of the view, loading what is missing (for select all). */
+  loadAllGalleryIds(): Promise<readonly number[]>;
+  /** Details of the images at [start, end) of the list, fetching only those not cached. */
+  fetchGalleryRange(start: number, end: number): Promise<void>;
+  setGallerySelection(selection: SelectionState): void;
+  setImagesFavorite(ids: readonly number[], favorite: boolean): Promise<number>;
+  retryImageDownloads(ids: readonly number[]): Promise<{ queued: number; expired: number }>;
+  deleteImages(ids: readonly number[]): Promise<OutputOf<'images', 'delete'>>;
+  startExport(source: ExportSource): Promise<OutputOf<'exports', 'start'>>;
+  cancelExport(id: string): Promise<void>;
+}
+
+export const createGallerySlice: SliceCreator<GallerySlice> = (api) => (set, get) => {
+  /** Only the newest load may write the list. */
+  let generation = 0;
+  let complete: Promise<void> | null = null;
+
+  async function loadRest(mine: number, cursor: string | null, key: string): Promise<void> {
+    const query = toImageQuery(get().galleryView);
+    while (cursor !== null && mine === generation) {
+      const page = await api.images.ids({ query, cursor, limit: MAX_ID_PAGE });
+      if (mine !== generation || queryKey(query) !== key) return;
+      set((s) => ({ galleryIds: [...s.galleryIds, ...page.ids], galleryTotal: page.total }));
+      cursor = page.next;
+    }
+  }
+
+  async function load(): Promise<void> {
+    const mine = ++generation;
+    const view = get().galleryView;
+    const query = toImageQuery(view);
+    const key = queryKey(query);
+    set({ galleryLoading: true });
+    try {
+      const [page, groups] = await Promise.all([
+        api.images.ids({ query, limit: MAX_ID_PAGE }),
+        view.group === 'none' ? null : api.images.groups({ query, by: view.group }),
+      ]);
+      if (mine !== generation) return;
+      set((s) => ({
+        galleryIds: page.ids,
+        galleryTotal: page.total,
+        galleryGroups: groups?.groups ?? null,
+        galleryFresh: 0,
+        galleryStale: false,
+        galleryLoading: false,
+        galleryError: null,
+        // a list longer than a page keeps its selection: the rest of it is still coming
+        gallerySelection:
+          page.next === null ? keepListed(s.gallerySelection, page.ids) : s.gallerySelection,
+      }));
+      complete = loadRest(mine, page.next, key).catch((error: unknown) => {
+        if (mine === generation) set({ galleryError: errorMessage(error) });
+      });
+      await complete;
+    } catch (error) {
+      if (mine === generation) set({ galleryLoading: false, galleryError: errorMessage(error) });
+    }
+  }
+
+  async function loadDetails(ids: number[]): Promise<void> {
+    try {
+      const images = await api.images.byIds({ ids });
+      set((s) => {
+        const byId = new Map(s.galleryImages);
+        for (const image of images) byId.set(image.id, image);
+        const pending = new Set(s.galleryPending);
+        for (const id of ids) pending.delete(id);
+        return { galleryImages: byId, galleryPending: pending, galleryError: null };
+      });
+    } catch (error) {
+      set((s) => {
+        const pending = new Set(s.galleryPending);
+        for (const id of ids) pending.delete(id);
+        return { galleryPending: pending, galleryError: errorMessage(error) };
+      });
+    }
+  }
+
+  /** Keeps the cache near the range on screen: 100,000 summaries would be ~100 MB. */
+  function trimmed(
+    images: ReadonlyMap<number, ImageSummary>,
+    ids: readonly number[],
+    start: number,
+    end: number,
+  ): ReadonlyMap<number, ImageSummary> {
+    if (images.size <= KEEP_DETAILS) return images;
+    const keep = new Map<number, ImageSummary>();
+    const half = KEEP_DETAILS / 2;
+    for (const id of ids.slice(Math.max(0, start - half), end + half)) {
+      const image = images.get(id);
+      if (image) keep.set(id, image);
+    }
+    return keep;
+  }
+
+  /** Runs a bulk call in selections of at most MAX_ID_PAGE ids. */
+  async function inChunks<T>(ids: readonly number[], call: (chunk: number[]) => Promise<T>) {
+    const results: T[] = [];
+    for (let i = 0; i < ids.length; i += MAX_ID_PAGE) {
+      results.push(await call(ids.slice(i, i + MAX_ID_PAGE)));
+    }
+    return results;
+  }
+
+  function patchImages(ids: readonly number[], change: Partial<ImageSummary>): void {
+    set((s) => {
+      const byId = new Map(s.galleryImages);
+      for (const id of ids) {
+        const image = byId.get(id);
+        if (image) byId.set(id, { ...image, ...change });
+      }
+      return { galleryImages: byId };
+    });
+  }
+
+  return {
+    galleryView: DEFAULT_VIEW,
+    galleryIds: [],
+    galleryTotal: null,
+    galleryGroups: null,
+    galleryImages: new Map(),
+    galleryPending: new Set(),
+    galleryFresh: 0,
+    galleryStale: false,
+    galleryLoading: false,
+    galleryError: null,
+    gallerySelection: EMPTY_SELECTION,
+    exportsById: new Map(),
+
+    setGalleryView(patch) {
+      const view = { ...get().galleryView, ...patch };
+      if (queryKey(toImageQuery(view)) === queryKey(toImageQuery(get().galleryView))) {
+        // grouping alone changed: the same list, other headers
+        set({ galleryView: view });
+        if (patch.group !== undefined) void load();
+        return;
+      }
+      set({ galleryView: view, galleryIds: [], galleryTotal: null, galleryGroups: null });
+      void load();
+    },
+
+    loadGallery: load,
+
+    async loadAllGalleryIds() {
+      const { galleryIds, galleryTotal } = get();
+      if (galleryTotal !== null && galleryIds.length >= galleryTotal) return galleryIds;
+      await (complete ?? load());
+      return get().galleryIds;
+    },
+
+    async fetchGalleryRange(start, end) {
+      const { galleryIds, galleryImages, galleryPending } = get();
+      const wanted = galleryIds
+        .slice(Math.max(0, start), Math.max(0, end))
+        .filter((id) => !galleryImages.has(id) && !galleryPending.has(id));
+      if (wanted.length === 0) return;
+      set((s) => {
+        const pending = new Set(s.galleryPending);
+        for (const id of wanted) pending.add(id);
+        return {
+          galleryPending: pending,
+          galleryImages: trimmed(s.galleryImages, s.galleryIds, start, end),
+        };
+      });
+      const calls: Promise<void>[] = [];
+      for (let i = 0; i < wanted.length; i += MAX_DETAILS) {
+        calls.push(loadDetails(wanted.slice(i, i + MAX_DETAILS)));
+      }
+      await Promise.all(calls);
+    },
+
+    setGallerySelection(selection) {
+      set({ gallerySelection: selection });
+    },
+
+    async setImagesFavorite(ids, favorite) {
+      const results = await inChunks(ids, (chunk) =>
+        api.images.setFavorite({ ids: chunk, favorite }),
+      );
+      patchImages(ids, { favorite });
+      // a view of favourites loses the ones unmarked
+      if (get().galleryView.favorite && !favorite) set({ galleryStale: true });
+      return results.reduce((sum, r) => sum + r.changed, 0);
+    },
+
+    async retryImageDownloads(ids) {
+      const results = await inChunks(ids, (chunk) => api.images.retryDownloads({ ids: chunk }));
+      patchImages(ids, { downloadState: 'pending', failureCode: null, failureReason: null });
+      set({ galleryStale: true });
+      return {
+        queued: results.reduce((sum, r) => sum + r.queued, 0),
+        expired: results.reduce((sum, r) => sum + r.expired, 0),
+      };
+    },
+
+    async deleteImages(ids) {
+      const results = await inChunks(ids, (chunk) => api.images.delete({ ids: chunk }));
+      // the `images.deleted` event takes them out of the list, here and in other windows
+      return {
+        deleted: results.reduce((sum, r) => sum + r.deleted, 0),
+        trashed: results.reduce((sum, r) => sum + r.trashed, 0),
+        removed: results.reduce((sum, r) => sum + r.removed, 0),
+      };
+    },
+
+    async startExport(source) {
+      const started = await api.exports.start({ source });
+      if (started.id !== null && started.path !== null) {
+        const progress: ExportProgress = {
+          id: started.id,
+          state: 'running',
+          path: started.path,
+          done: 0,
+          total: started.total,
+          bytes: 0,
+          error: null,
+        };
+        // its first event may have come first
+        set((s) =>
+          s.exportsById.has(progress.id)
+            ? {}
+            : { exportsById: new Map(s.exportsById).set(progress.id, progress) },
+        );
+      }
+      return started;
+    },
+
+    async cancelExport(id) {
+      await api.exports.cancel({ id });
+    },
+  };
+};
