@@ -23,6 +23,19 @@ export function desktopHostActions(window: () => BrowserWindow | null = () => nu
         );
       }
     },
+    async trash(paths) {
+      // one at a time, in the order given (the image last): a failure leaves the image whole
+      for (const path of paths) {
+        try {
+          await shell.trashItem(path);
+        } catch (error) {
+          throw new Error(
+            `The system could not move ${path} to the trash: ${(error as Error).message}`,
+            { cause: error },
+          );
+        }
+      }
+    },
     async chooseExportPath(suggestedName) {
       const options: Electron.SaveDialogOptions = {
         title: 'Export images',

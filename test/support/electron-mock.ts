@@ -235,6 +235,7 @@ export const shell = {
   showItemInFolder: vi.fn((_path: string) => {}),
   /** Resolves with an error message, or '' on success (Electron's contract). */
   openPath: vi.fn(async (_path: string) => ''),
+  trashItem: vi.fn(async (_path: string) => {}),
 };
 
 export const protocol = {

@@ -12,7 +12,7 @@ export type EveryMethod = { [A in Area]: { [M in MethodName<A>]: unknown } };
 
 /**
  * Inputs for a data folder holding one finished batch (its first job and image). In this
- * order: the batch is deleted last.
+ * order: exports before the image is deleted, the batch last.
  */
 export function everyMethod(ids: {
   batchId: number;
@@ -42,6 +42,12 @@ export function everyMethod(ids: {
       topUp: { ids: [ids.jobId] },
       retryDownloads: { ids: [ids.jobId] },
     },
+    exports: {
+      start: { source: { ids: [ids.imageId] }, destination: `${ids.libraryDir}/../export.zip` },
+      // the export the line above started
+      get: (done: Answers) => ({ id: (done['exports.start'] as { id: string }).id }),
+      cancel: (done: Answers) => ({ id: (done['exports.start'] as { id: string }).id }),
+    },
     images: {
       page: {},
       ids: {},
@@ -54,12 +60,6 @@ export function everyMethod(ids: {
       reveal: { id: ids.imageId },
       openWithViewer: { id: ids.imageId },
       delete: { ids: [ids.imageId] },
-    },
-    exports: {
-      start: { source: { ids: [ids.imageId] }, destination: `${ids.libraryDir}/../export.zip` },
-      // the export the line above started
-      get: (done: Answers) => ({ id: (done['exports.start'] as { id: string }).id }),
-      cancel: (done: Answers) => ({ id: (done['exports.start'] as { id: string }).id }),
     },
     settings: { get: {}, update: { theme: 'dark' } },
     key: { status: {}, set: { key: 'sk-test-0123456789' }, clear: {}, test: {} },

@@ -31,6 +31,26 @@ describe('desktopHostActions', () => {
     });
   });
 
+  it('moves each path to the trash in order, and stops at the first the system refuses', async () => {
+    shell.trashItem.mockImplementation(async (path: string) => {
+      if (path.endsWith('.json')) throw new Error('Operation not permitted');
+    });
+    await desktopHostActions().trash!(['/l/.thumbs/a.png.webp', '/l/a.png']);
+    expect(shell.trashItem.mock.calls.map(([path]) => path)).toEqual([
+      '/l/.thumbs/a.png.webp',
+      '/l/a.png',
+    ]);
+    shell.trashItem.mockClear();
+    await expect(
+      desktopHostActions().trash!(['/l/.thumbs/b.png.webp', '/l/b.json', '/l/b.png']),
+    ).rejects.toThrow('The system could not move /l/b.json to the trash: Operation not permitted');
+    expect(shell.trashItem.mock.calls.map(([path]) => path)).toEqual([
+      '/l/.thumbs/b.png.webp',
+      '/l/b.json',
+    ]);
+    shell.trashItem.mockImplementation(async () => {});
+  });
+
   it('asks where to save an export, modal to the window, suggesting the downloads folder', async () => {
     mockState.paths.downloads = '/home/me/Downloads';
     const win = new BrowserWindow();
