@@ -78,6 +78,20 @@ export const createGallerySlice: SliceCreator<GallerySlice> = (api) => (set, get
         view.group === 'none' ? null : api.images.groups({ query, by: view.group }),
       ]);
       if (mine !== generation) return;
+      const grown = newerOnTop(get().galleryIds, page);
+      if (grown) {
+        // only newer images came: the ids loaded below them stay, no page is asked again
+        set({
+          galleryIds: grown,
+          galleryTotal: page.total,
+          galleryGroups: groups?.groups ?? null,
+          galleryFresh: 0,
+          galleryStale: false,
+          galleryLoading: false,
+          galleryError: null,
+        });
+        return;
+      }
       set((s) => ({
         galleryIds: page.ids,
         galleryTotal: page.total,
@@ -272,3 +286,22 @@ export const createGallerySlice: SliceCreator<GallerySlice> = (api) => (set, get
     },
   };
 };
+
+/**
+ * The list with the newer ids of a fresh first page on top, when that is all that changed
+ * (the old first id is in the page and the total grew by exactly the ids above it); else null.
+ */
+export function newerOnTop(
+  old: readonly number[],
+  page: { ids: readonly number[]; total: number },
+): readonly number[] | null {
+  if (old.length === 0 || page.ids.length === 0) return null;
+  const at = page.ids.indexOf(old[0]!);
+  if (at <= 0) return null;
+  if (page.total !== old.length + at) return null;
+  // the rest of the page must match what was loaded, or something moved
+  for (let i = at; i < page.ids.length && i - at < old.length; i++) {
+    if (page.ids[i] !== old[i - at]) return null;
+  }
+  return [...page.ids.slice(0, at), ...old];
+}

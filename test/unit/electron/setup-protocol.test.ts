@@ -1,8 +1,9 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { protocol, resetElectronMock } from '../../support/electron-mock.ts';
+import { makeImage } from '../../support/library-fixtures.ts';
 import {
   atelierProtocolHandler,
   registerSchemes,
@@ -107,6 +108,20 @@ describe('atelier://media and atelier://thumbs', () => {
     const response = await get(url);
     expect(response.status).toBe(404);
     expect(response.body).not.toContain('SECRET');
+  });
+
+  it('makes a missing thumbnail on first view, and serves the image when it cannot', async () => {
+    const batch = join(root, 'library', 'batch');
+    writeFileSync(join(batch, 'owl.png'), await makeImage('png', 512, 512));
+    const made = await get('atelier://thumbs/batch/owl.png');
+    expect(made.status).toBe(200);
+    expect(made.headers.get('content-type')).toBe('image/webp');
+    expect(existsSync(join(batch, '.thumbs', 'owl.png.webp'))).toBe(true);
+    writeFileSync(join(batch, 'damaged.png'), 'PNG-DAMAGED');
+    expect(await get('atelier://thumbs/batch/damaged.png')).toMatchObject({
+      status: 200,
+      body: 'PNG-DAMAGED',
+    });
   });
 
   it('serves from the library folder of the moment', async () => {

@@ -34,14 +34,9 @@ export function GalleryScreen() {
   }, [load]);
 
   const commands = useMemo<GridCommands & SelectionCommands>(() => {
+    // the export panel shows its progress: no toast beside it
     const exportSource = (source: Parameters<typeof startExport>[0]) =>
-      void runAction(
-        () => startExport(source),
-        (started) =>
-          started.id === null
-            ? null
-            : `Exporting ${plural(started.total, 'image')} to ${started.path}`,
-      );
+      void runAction(() => startExport(source));
     return {
       open: setLightbox,
       compare: (ids) => setCompare(ids),

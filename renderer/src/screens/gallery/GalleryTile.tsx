@@ -93,7 +93,9 @@ function TileBody({ image, actions }: { image: ImageSummary; actions: TileAction
         <p className="tile-failed-title">
           <span aria-hidden>⚠</span> {expired ? 'Link expired' : 'Download failed'}
         </p>
-        <p className="tile-failed-reason">{image.failureReason ?? image.failureCode}</p>
+        <p className="tile-failed-reason" title={image.failureReason ?? undefined}>
+          {image.failureReason ?? image.failureCode}
+        </p>
         <div className="tile-failed-actions">
           <button
             type="button"

@@ -74,8 +74,26 @@ export function GalleryToolbar({
           }}
         />
         <MatchCount />
+        <span className="gallery-arrange">
+          <select
+            aria-label="Order"
+            value={view.order}
+            onChange={(event) => setView({ order: event.target.value as 'newest' | 'oldest' })}
+          >
+            <option value="newest">Newest first</option>
+            <option value="oldest">Oldest first</option>
+          </select>
+          <select
+            aria-label="Group"
+            value={view.group}
+            onChange={(event) => setView({ group: event.target.value as GalleryGrouping })}
+          >
+            <option value="none">No groups</option>
+            <option value="batch">By batch</option>
+            <option value="day">By day</option>
+          </select>
+        </span>
         <label className="gallery-tile-size">
-          <span className="visually-hidden">Thumbnail size</span>
           <span aria-hidden>▫</span>
           <input
             type="range"
@@ -167,23 +185,6 @@ export function GalleryToolbar({
         >
           <span aria-hidden>{view.favorite ? '★' : '☆'}</span> Favourites
         </button>
-        <select
-          aria-label="Order"
-          value={view.order}
-          onChange={(event) => setView({ order: event.target.value as 'newest' | 'oldest' })}
-        >
-          <option value="newest">Newest first</option>
-          <option value="oldest">Oldest first</option>
-        </select>
-        <select
-          aria-label="Group"
-          value={view.group}
-          onChange={(event) => setView({ group: event.target.value as GalleryGrouping })}
-        >
-          <option value="none">No groups</option>
-          <option value="batch">By batch</option>
-          <option value="day">By day</option>
-        </select>
         {filtered > 0 && (
           <button
             type="button"
