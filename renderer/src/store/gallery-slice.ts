@@ -45,6 +45,8 @@ export interface GallerySlice {
   fetchGalleryRange(start: number, end: number): Promise<void>;
   setGallerySelection(selection: SelectionState): void;
   setImagesFavorite(ids: readonly number[], favorite: boolean): Promise<number>;
+  /** A favourite set elsewhere (the lightbox): the tiles follow. */
+  noteFavorite(id: number, favorite: boolean): void;
   retryImageDownloads(ids: readonly number[]): Promise<{ queued: number; expired: number }>;
   deleteImages(ids: readonly number[]): Promise<OutputOf<'images', 'delete'>>;
   startExport(source: ExportSource): Promise<OutputOf<'exports', 'start'>>;
@@ -237,6 +239,11 @@ export const createGallerySlice: SliceCreator<GallerySlice> = (api) => (set, get
       // a view of favourites loses the ones unmarked
       if (get().galleryView.favorite && !favorite) set({ galleryStale: true });
       return results.reduce((sum, r) => sum + r.changed, 0);
+    },
+
+    noteFavorite(id, favorite) {
+      patchImages([id], { favorite });
+      if (get().galleryView.favorite && !favorite) set({ galleryStale: true });
     },
 
     async retryImageDownloads(ids) {

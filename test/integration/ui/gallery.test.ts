@@ -80,8 +80,43 @@ describe('the gallery against atelier ui --demo', () => {
     expect(await grid(page).locator('mark').first().textContent()).toBe('lighthouse');
     await screenshots(page, 'gallery-search');
 
-    // favourite two of them, then only favourites, whatever the search
+    // the lightbox steps through the search's results with the keyboard
     const cells = grid(page).getByRole('gridcell');
+    await cells.nth(0).dblclick();
+    const lightbox = page.getByRole('dialog', { name: /^Image \d/ });
+    await page.getByRole('dialog', { name: 'Image 1 of 6' }).waitFor();
+    await lightbox
+      .getByRole('img', { name: /lighthouse/ })
+      .first()
+      .waitFor();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await page.getByRole('dialog', { name: 'Image 3 of 6' }).waitFor();
+    const details = lightbox.getByRole('complementary', { name: 'Image details' });
+    await eventually(() => details.textContent()).toContain('flux-schnell');
+    await screenshots(page, 'gallery-lightbox');
+    await page.keyboard.press('ArrowLeft');
+    await page.getByRole('dialog', { name: 'Image 2 of 6' }).waitFor();
+    await page.keyboard.press('Escape');
+    await eventually(() => lightbox.count()).toBe(0);
+
+    // compare two side by side, then with the slider
+    await cells.nth(2).click();
+    await cells.nth(3).click({ modifiers: ['Shift'] });
+    await page
+      .getByRole('toolbar', { name: 'Selected images' })
+      .getByRole('button', { name: 'Compare' })
+      .click();
+    const compare = page.getByRole('dialog', { name: 'Compare 2 images' });
+    await eventually(() => compare.getByRole('figure').count()).toBe(2);
+    await screenshots(page, 'gallery-compare');
+    await compare.getByRole('button', { name: 'Slider' }).click();
+    await compare.getByRole('slider', { name: 'Divider between A and B' }).waitFor();
+    await screenshots(page, 'gallery-compare-slider');
+    await page.keyboard.press('Escape');
+    await eventually(() => compare.count()).toBe(0);
+
+    // favourite two of them, then only favourites, whatever the search
     await cells.nth(0).click();
     await cells.nth(1).click({ modifiers: ['Shift'] });
     const actions = page.getByRole('toolbar', { name: 'Selected images' });

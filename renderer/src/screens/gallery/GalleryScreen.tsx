@@ -1,12 +1,16 @@
 import { useEffect, useMemo, useState } from 'react';
 import { navigate } from '../../frame/navigation.ts';
-import { useAppStore, useAppStoreApi } from '../../store/react.ts';
+import { useClient } from '../../api/client-context.ts';
+import { useAppStore } from '../../store/react.ts';
 import { ConfirmDialog, type ConfirmRequest } from '../queue/ConfirmDialog.tsx';
 import { plural, runAction } from '../queue/run-action.ts';
 import { ExportPanel } from './ExportPanel.tsx';
 import { GalleryActions, type SelectionCommands } from './GalleryActions.tsx';
 import { GalleryGrid, type GridCommands } from './GalleryGrid.tsx';
 import { GalleryToolbar, TILE_SIZES } from './GalleryToolbar.tsx';
+import { Compare } from './lightbox/Compare.tsx';
+import { Lightbox } from './lightbox/Lightbox.tsx';
+import { rerunDraft } from './lightbox/rerun-draft.ts';
 import { activeFilters, DEFAULT_VIEW, toImageQuery } from './gallery-view.ts';
 import './gallery.css';
 
@@ -23,7 +27,8 @@ export function GalleryScreen() {
   const retry = useAppStore((s) => s.retryImageDownloads);
   const deleteImages = useAppStore((s) => s.deleteImages);
   const startExport = useAppStore((s) => s.startExport);
-  const store = useAppStoreApi();
+  const client = useClient();
+  const editDraft = useAppStore((s) => s.editDraft);
   const [tile, setTile] = useTileSize();
   const [request, setRequest] = useState<ConfirmRequest | null>(null);
   const [lightbox, setLightbox] = useState<number | null>(null);
@@ -57,11 +62,12 @@ export function GalleryScreen() {
               ? ` ${plural(report.expired, 'link')} had expired and ${report.expired === 1 ? 'is' : 'are'} asked again; if ${report.expired === 1 ? 'it fails' : 'they fail'}, only generating again brings ${report.expired === 1 ? 'it' : 'them'} back.`
               : ''),
         ),
-      generateAgain: (id) => {
-        // the lightbox has Re-run, which opens Compose filled in
-        const index = store.getState().galleryIds.indexOf(id);
-        if (index >= 0) setLightbox(index);
-      },
+      // a new job the person runs from Compose, never sent from here
+      generateAgain: (id) =>
+        void runAction(async () => {
+          editDraft(rerunDraft(await client.api.images.get({ id })));
+          navigate('compose');
+        }),
       remove: (ids) =>
         setRequest({
           title: `Delete ${plural(ids.length, 'image')}?`,
@@ -87,7 +93,7 @@ export function GalleryScreen() {
       exportIds: (ids) => exportSource({ ids: [...ids] }),
       exportView: () => exportSource({ query: toImageQuery(view) }),
     };
-  }, [view, setFavorite, retry, deleteImages, startExport]);
+  }, [view, setFavorite, retry, deleteImages, startExport, client, editDraft]);
 
   const filtered = activeFilters(view) > 0 || view.text.trim() !== '';
   return (
@@ -126,8 +132,10 @@ export function GalleryScreen() {
       </GalleryGrid>
       <ExportPanel />
       <ConfirmDialog request={request} onClose={() => setRequest(null)} />
-      {lightbox !== null && <span hidden data-lightbox={lightbox} />}
-      {compare !== null && <span hidden data-compare={compare.join(',')} />}
+      {lightbox !== null && (
+        <GalleryLightbox index={lightbox} setIndex={setLightbox} total={total} />
+      )}
+      {compare !== null && <Compare ids={compare} onClose={() => setCompare(null)} />}
     </section>
   );
 }
@@ -144,4 +152,30 @@ function useTileSize(): [number, (size: number) => void] {
       localStorage.setItem(TILE_KEY, String(size));
     },
   ];
+}
+
+/** The lightbox over the view's list (only it reads the ids, so the screen does not re-render). */
+function GalleryLightbox({
+  index,
+  setIndex,
+  total,
+}: {
+  index: number;
+  setIndex: (index: number | null) => void;
+  total: number | null;
+}) {
+  const ids = useAppStore((s) => s.galleryIds);
+  const noteFavorite = useAppStore((s) => s.noteFavorite);
+  return (
+    <Lightbox
+      ids={ids}
+      total={total ?? ids.length}
+      index={index}
+      onIndexChange={setIndex}
+      onClose={() => setIndex(null)}
+      onFavoriteChanged={noteFavorite}
+      // images.deleted takes them out of the list; the lightbox then shows the next one
+      onDeleted={() => undefined}
+    />
+  );
 }

@@ -80,6 +80,18 @@ function library(images: ImageSummary[]) {
       expired: 0,
     })) as Handler,
     'models.catalogue': () => ({ entries: [] }),
+    'images.get': (({ id }: { id: number }) => ({
+      ...byId.get(id)!,
+      revisedPrompt: null,
+      negativePrompt: null,
+      seed: null,
+      params: {},
+      batchName: 'batch',
+      requestId: null,
+      upstreamRequestId: null,
+      sha256: null,
+      path: null,
+    })) as Handler,
   };
   return handlers;
 }
@@ -201,6 +213,11 @@ describe('the gallery', () => {
     expect(store.getState().gallerySelection.selected.size).toBe(0);
     fireEvent.keyDown(grid(), { key: 'a', ctrlKey: true });
     await waitFor(() => expect(store.getState().gallerySelection.selected.size).toBe(5));
+    // Enter opens the focused image in the lightbox
+    fireEvent.keyDown(grid(), { key: 'ArrowDown' }); // one row: nowhere to go
+    expect(active()).toBe('image-4');
+    fireEvent.keyDown(grid(), { key: 'Enter' });
+    expect(await screen.findByRole('dialog', { name: 'Image 2 of 5' })).toBeTruthy();
   });
 
   it('shows a failed download as a tile with its reason, and retries only its download', async () => {
