@@ -1,4 +1,4 @@
-import { memo } from 'react';
+import { memo, useState } from 'react';
 import { useClient } from '../../api/client-context.ts';
 import { useAppStore } from '../../store/react.ts';
 import type { ImageSummary } from '../../store/gallery-slice.ts';
@@ -133,16 +133,12 @@ function TileBody({ image, actions }: { image: ImageSummary; actions: TileAction
   if (image.kind === 'video') {
     return (
       <>
-        {/* the first frame is the poster: no poster file to make, none to keep */}
-        <video
-          className="tile-media"
-          src={`${mediaUrl(image.relPath, 'image')}#t=0.1`}
-          preload="metadata"
-          muted
-          playsInline
+        <VideoPoster
+          video={mediaUrl(image.relPath, 'image')}
+          poster={image.thumbRelPath ? mediaUrl(image.thumbRelPath, 'thumb') : null}
         />
         <span className="tile-badge" aria-hidden>
-          ▶
+          ▶ video
         </span>
       </>
     );
@@ -159,6 +155,30 @@ function TileBody({ image, actions }: { image: ImageSummary; actions: TileAction
       decoding="async"
       draggable={false}
     />
+  );
+}
+
+/**
+ * A video's tile: the poster the core made from the gateway's thumbnail, or where there is
+ * none, the video's own first frame (the browser decodes it; nothing is kept).
+ */
+function VideoPoster({ video, poster }: { video: string; poster: string | null }) {
+  const [noPoster, setNoPoster] = useState(poster === null);
+  if (!noPoster && poster) {
+    return (
+      <img
+        className="tile-media"
+        src={poster}
+        alt=""
+        loading="lazy"
+        decoding="async"
+        draggable={false}
+        onError={() => setNoPoster(true)}
+      />
+    );
+  }
+  return (
+    <video className="tile-media" src={`${video}#t=0.1`} preload="metadata" muted playsInline />
   );
 }
 
