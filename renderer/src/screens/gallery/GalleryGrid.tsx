@@ -34,10 +34,13 @@ export interface GridCommands {
 export function GalleryGrid({
   tile,
   commands,
+  reveal,
   children,
 }: {
   tile: number;
   commands: GridCommands;
+  /** An image to focus and scroll to (the lightbox closed on it); a new object each time. */
+  reveal: { index: number } | null;
   /** Shown over the grid (an empty state). */
   children?: React.ReactNode;
 }) {
@@ -160,6 +163,14 @@ export function GalleryGrid({
     (index: number) => virtualizer.scrollToIndex(rowOf(rows, index), { align: 'auto' }),
     [virtualizer, rows],
   );
+  useEffect(() => {
+    if (!reveal) return;
+    setActive(reveal.index);
+    scrollToImage(reveal.index);
+    parentRef.current?.focus({ preventScroll: true });
+    // only a new request moves the focus, not a new layout
+  }, [reveal]);
+
   const selectedOrActive = (): number[] => {
     if (selection.selected.size > 0) return ids.filter((id) => selection.selected.has(id));
     const id = ids[active];

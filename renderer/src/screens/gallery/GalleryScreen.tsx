@@ -33,6 +33,7 @@ export function GalleryScreen() {
   const [request, setRequest] = useState<ConfirmRequest | null>(null);
   const [lightbox, setLightbox] = useState<number | null>(null);
   const [compare, setCompare] = useState<readonly number[] | null>(null);
+  const [reveal, setReveal] = useState<{ index: number } | null>(null);
 
   useEffect(() => {
     void load();
@@ -104,7 +105,7 @@ export function GalleryScreen() {
       </div>
       <GalleryActions commands={commands} />
       {error && <p className="notice notice-error">{error}</p>}
-      <GalleryGrid tile={tile} commands={commands}>
+      <GalleryGrid tile={tile} commands={commands} reveal={reveal}>
         {total === 0 && (
           <div className="gallery-empty">
             {filtered ? (
@@ -133,7 +134,15 @@ export function GalleryScreen() {
       <ExportPanel />
       <ConfirmDialog request={request} onClose={() => setRequest(null)} />
       {lightbox !== null && (
-        <GalleryLightbox index={lightbox} setIndex={setLightbox} total={total} />
+        <GalleryLightbox
+          index={lightbox}
+          setIndex={setLightbox}
+          total={total}
+          onClose={() => {
+            setReveal({ index: lightbox });
+            setLightbox(null);
+          }}
+        />
       )}
       {compare !== null && <Compare ids={compare} onClose={() => setCompare(null)} />}
     </section>
@@ -159,10 +168,12 @@ function GalleryLightbox({
   index,
   setIndex,
   total,
+  onClose,
 }: {
   index: number;
-  setIndex: (index: number | null) => void;
+  setIndex: (index: number) => void;
   total: number | null;
+  onClose: () => void;
 }) {
   const ids = useAppStore((s) => s.galleryIds);
   const noteFavorite = useAppStore((s) => s.noteFavorite);
@@ -172,7 +183,7 @@ function GalleryLightbox({
       total={total ?? ids.length}
       index={index}
       onIndexChange={setIndex}
-      onClose={() => setIndex(null)}
+      onClose={onClose}
       onFavoriteChanged={noteFavorite}
       // images.deleted takes them out of the list; the lightbox then shows the next one
       onDeleted={() => undefined}
