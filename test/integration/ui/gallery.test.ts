@@ -59,8 +59,9 @@ describe('the gallery against atelier ui --demo', () => {
     const page = await context.newPage();
     const problems: string[] = [];
     await openGallery(page, ui.url, problems);
-    await eventually(() => status(page).textContent()).toBe('0 images');
     await page.getByText('No images yet.').waitFor();
+    // nothing to find yet: no search, no filters
+    expect(await page.getByRole('searchbox', { name: 'Search prompts' }).count()).toBe(0);
     await screenshots(page, 'gallery-empty');
 
     await call(page, 'batches', 'create', {

@@ -11,7 +11,8 @@ import { searchTerms } from './highlight.ts';
 const GAP = 8;
 const PADDING = 4;
 const HEADER_HEIGHT = 40;
-const CAPTION_HEIGHT = 40;
+/** Two lines of caption (0.8rem at 1.25) and its top margin. */
+const CAPTION_HEIGHT = 38;
 /** Shortest time between two fetches of the tiles coming into view. */
 const RANGE_FETCH_MS = 80;
 /** The list is reloaded for new or changed images at most this often. */
@@ -76,7 +77,9 @@ export function GalleryGrid({
   const cols = columnsFor(inner, tile, GAP);
   const size = Math.floor((inner - GAP * (cols - 1)) / cols);
   const terms = useMemo(() => (view.text.trim() ? searchTerms(view.text) : null), [view.text]);
-  const rowHeight = size + GAP + (terms ? CAPTION_HEIGHT : 0);
+  // failed downloads show their prompt below them too
+  const captions = terms !== null || view.show !== 'written';
+  const rowHeight = size + GAP + (captions ? CAPTION_HEIGHT : 0);
   const rows = useMemo(
     () => layoutRows(count, cols, view.group === 'none' ? null : groups),
     [count, cols, groups, view.group],
@@ -275,7 +278,7 @@ export function GalleryGrid({
                   role="row"
                   aria-rowindex={item.index + 1}
                   className="gallery-group"
-                  style={{ transform: `translateY(${item.start}px)`, height: HEADER_HEIGHT }}
+                  style={{ transform: `translateY(${item.start}px)`, height: HEADER_HEIGHT - GAP }}
                 >
                   <h2 role="rowheader">
                     {row.label}{' '}

@@ -97,13 +97,15 @@ export function GalleryScreen() {
   }, [view, setFavorite, retry, deleteImages, startExport, client, editDraft]);
 
   const filtered = activeFilters(view) > 0 || view.text.trim() !== '';
+  // an empty library shows no tools: there is nothing to find yet
+  const bare = total === 0 && !filtered;
   return (
     <section className="screen gallery-screen" aria-labelledby="gallery-heading">
       <div className="gallery-head">
         <h1 id="gallery-heading">Gallery</h1>
-        <GalleryToolbar tile={tile} setTile={setTile} />
+        {!bare && <GalleryToolbar tile={tile} setTile={setTile} />}
       </div>
-      <GalleryActions commands={commands} />
+      {!bare && <GalleryActions commands={commands} />}
       {error && <p className="notice notice-error">{error}</p>}
       <GalleryGrid tile={tile} commands={commands} reveal={reveal}>
         {total === 0 && (

@@ -73,9 +73,9 @@ export const GalleryTile = memo(function GalleryTile({
           </button>
         )}
       </div>
-      {captionTerms && image && (
+      {image && (captionTerms || image.downloadState !== 'done') && (
         <p className="tile-caption" title={image.prompt}>
-          {highlight(image.prompt, captionTerms).map((segment, i) =>
+          {highlight(image.prompt, captionTerms ?? []).map((segment, i) =>
             segment.match ? <mark key={i}>{segment.text}</mark> : segment.text,
           )}
         </p>
@@ -89,23 +89,21 @@ function TileBody({ image, actions }: { image: ImageSummary; actions: TileAction
   if (image.downloadState === 'failed') {
     const expired = image.failureCode === EXPIRED_CODE;
     return (
-      <div className="tile-failed">
+      <div className="tile-failed" title={image.failureReason ?? undefined}>
         <p className="tile-failed-title">
           <span aria-hidden>⚠</span> {expired ? 'Link expired' : 'Download failed'}
         </p>
-        <p className="tile-failed-reason" title={image.failureReason ?? undefined}>
-          {image.failureReason ?? image.failureCode}
-        </p>
+        <p className="tile-failed-reason">{plainReason(image)}</p>
         <div className="tile-failed-actions">
           <button
             type="button"
-            className="small"
+            className="ghost small"
             onClick={(event) => {
               event.stopPropagation();
               actions.onRetry(image.id);
             }}
           >
-            {expired ? 'Try the link again' : 'Retry download'}
+            Retry download
           </button>
           {expired && (
             <button
@@ -180,6 +178,14 @@ function VideoPoster({ video, poster }: { video: string; poster: string | null }
   return (
     <video className="tile-media" src={`${video}#t=0.1`} preload="metadata" muted playsInline />
   );
+}
+
+/** Why a download failed, in a line a person reads; the gateway's own words are on hover. */
+function plainReason(image: ImageSummary): string {
+  if (image.failureCode === EXPIRED_CODE) {
+    return 'The link expired before the image was saved.';
+  }
+  return image.failureReason ?? image.failureCode ?? 'The download did not finish.';
 }
 
 /** What a screen reader says for a tile: the prompt, and what is not plain about it. */

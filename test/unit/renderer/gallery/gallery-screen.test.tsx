@@ -192,7 +192,7 @@ describe('the gallery', () => {
     await user.click(within(bar).getByRole('button', { name: 'Select all 5' }));
     expect(within(bar).getByText('5 selected')).toBeTruthy();
     await user.click(within(bar).getByRole('button', { name: 'Clear' }));
-    expect(within(bar).getByText('None selected')).toBeTruthy();
+    expect(within(bar).queryByText(/selected/)).toBeNull();
   });
 
   it('moves through the grid with the keyboard and selects with Space', async () => {
