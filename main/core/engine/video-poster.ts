@@ -7,6 +7,9 @@ import type { Job } from '../store/rows.ts';
 import type { EngineContext } from './context.ts';
 import { limitBody } from './download-limits.ts';
 
+/** What of the engine's context a poster needs. */
+export type PosterContext = Pick<EngineContext, 'client' | 'output' | 'limits' | 'log'>;
+
 /** A still frame is far smaller; a bigger answer is not one (a gateway sending the video). */
 export const MAX_POSTER_BYTES = 16 * 2 ** 20;
 /** One small GET: a gateway slow to answer it is not worth holding a download slot for. */
@@ -20,8 +23,8 @@ const POSTER_TIMEOUTS = { responseMs: 15_000, totalMs: 30_000 };
  * the poster was written.
  */
 export async function writeVideoPoster(
-  ctx: EngineContext,
-  job: Job,
+  ctx: PosterContext,
+  job: Pick<Job, 'videoTaskId'>,
   videoPath: string,
   signal: AbortSignal,
 ): Promise<boolean> {
@@ -33,6 +36,10 @@ export async function writeVideoPoster(
       variant: 'thumbnail',
       timeouts: POSTER_TIMEOUTS,
     });
+    if (signal.aborted) {
+      if (answer.ok) await answer.value.body.cancel().catch(() => {});
+      return false; // stopped: nothing to say
+    }
     if (!answer.ok) return noPoster(ctx, videoPath, said(answer));
     const bytes = await readStill(answer.value.body, ctx.limits.idleMs, answer.value.contentLength);
     if (typeof bytes === 'string') return noPoster(ctx, videoPath, bytes);
@@ -95,7 +102,7 @@ function reasonOf(error: unknown): string {
 }
 
 /** One line, not a warning: a gateway need not offer posters, and the video is written. */
-function noPoster(ctx: EngineContext, videoPath: string, reason: string): false {
+function noPoster(ctx: PosterContext, videoPath: string, reason: string): false {
   ctx.log.info(
     `No poster for ${videoPath} from the gateway's thumbnail variant (${reason}); ` +
       'the gallery shows the video itself.',
