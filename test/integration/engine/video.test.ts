@@ -177,7 +177,7 @@ describe('video posters', () => {
     expect(rig.engine.progress().requestsSent).toBe(1);
     const posterCalls = content.mock.calls.filter(([, call]) => call?.variant === 'thumbnail');
     for (const [taskId] of posterCalls) expect(taskId).toBe(job!.videoTaskId);
-    return { file, poster: thumbnailPath(file), posterCalls, written, lines };
+    return { file, poster: thumbnailPath(file), posterCalls, written, lines, video: video! };
   }
 
   it("writes the mp4 and its poster, a small WebP of the first frame in the video's shape", async () => {
@@ -212,6 +212,36 @@ describe('video posters', () => {
       expect(run.lines[0]!.message).toContain(said);
     },
   );
+
+  it('a video found in place after a crash is adopted and gets its missing poster, once', async () => {
+    const { file, poster, video } = await runVideo({ thumbnails: false });
+    await rig!.engine.stop();
+    const calls = {
+      video: vi.spyOn(rig!.client, 'downloadImage'),
+      poster: vi.spyOn(rig!.client, 'downloadVideoContent'),
+    };
+    // the crash: the file placed, its done mark never committed
+    const loseDoneMark = () =>
+      rig!.store.db
+        .prepare(`UPDATE images SET download_state = 'downloading' WHERE id = ?`)
+        .run(video.id);
+    loseDoneMark();
+    await rig!.newEngine({ thumbnails: true }).start();
+    expect(await rig!.engine.whenIdle()).toBe('done');
+    expect(rig!.store.images.get(video.id)).toMatchObject({ downloadState: 'done' });
+    expect(sha256File(file)).toBe(video.sha256);
+    expect(calls.video).not.toHaveBeenCalled(); // adopted, not downloaded again
+    expect(calls.poster.mock.calls).toMatchObject([[expect.any(String), { variant: 'thumbnail' }]]);
+    expect((await sharp(poster).metadata()).format).toBe('webp');
+
+    // once more: the poster is there, so nothing is asked
+    await rig!.engine.stop();
+    loseDoneMark();
+    await rig!.newEngine({ thumbnails: true }).start();
+    expect(await rig!.engine.whenIdle()).toBe('done');
+    expect(calls.poster).toHaveBeenCalledTimes(1);
+    expect(rig!.gateway.ledger.entries()).toHaveLength(1);
+  });
 
   it('asks for no poster when thumbnails are off', async () => {
     const { poster, posterCalls, written, lines } = await runVideo({ thumbnails: false });
