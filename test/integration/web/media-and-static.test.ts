@@ -73,7 +73,7 @@ describe('web host: media', () => {
       '/media/dir/.thumbs/x.png.webp',
       '/media/a.txt',
       '/media/missing.png',
-      // a video has no thumbnail, and none is made (see thumbnails-on-view for images)
+      // a video without a poster has no thumbnail, and none is made (see thumbnails-on-view)
       '/thumbs/clip.mp4',
       '/media/',
       '/thumbs/../secret.png',

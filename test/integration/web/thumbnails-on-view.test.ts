@@ -4,7 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { thumbnailPath, writeThumbnail } from '../../../main/core/library/thumbnail.ts';
+import {
+  thumbnailPath,
+  writeThumbnail,
+  writeThumbnailFromBytes,
+} from '../../../main/core/library/thumbnail.ts';
 import { makeImage } from '../../support/library-fixtures.ts';
 import { startTestHost } from './harness.ts';
 
@@ -59,6 +63,29 @@ describe('web host: thumbnails made on first view', () => {
     expect(reply.headers['cache-control']).toBe('no-cache');
     expect(existsSync(thumbnailPath(join(libraryDir, 'Batch one', 'damaged.png')))).toBe(false);
     expect(t.log.some((line) => line.includes('could not make the thumbnail'))).toBe(true);
+  });
+
+  it("serves a video's poster as its thumbnail; a video without one is a quick 404", async () => {
+    const video = join(libraryDir, 'Batch one', '0002 a fox running.mp4');
+    const old = join(libraryDir, 'Batch one', '0003 written before posters.mp4');
+    await writeFile(video, 'not really an mp4');
+    await writeFile(old, 'not really an mp4 either');
+    const poster = (await writeThumbnailFromBytes(await makeImage('jpeg', 720, 1280), video)).path;
+    const t = await startTestHost({ libraryDir });
+
+    const reply = await t.get('/thumbs/Batch%20one/0002%20a%20fox%20running.mp4');
+    expect(reply.status).toBe(200);
+    expect(reply.headers['content-type']).toBe('image/webp');
+    expect(reply.headers['cache-control']).toBe('private, max-age=31536000, immutable');
+    expect(reply.body.equals(await readFile(poster))).toBe(true);
+    expect(await sharp(reply.body).metadata()).toMatchObject({ width: 144, height: 256 });
+
+    // no poster is made on view (the renderer shows the video itself), nor tried
+    const missing = await t.get('/thumbs/Batch%20one/0003%20written%20before%20posters.mp4');
+    expect(missing.status).toBe(404);
+    expect(missing.json.error.code).toBe('not-found');
+    expect(existsSync(thumbnailPath(old))).toBe(false);
+    expect(t.log).toEqual([]);
   });
 
   it('still answers 404 for an image that is not there or not inside the library', async () => {

@@ -110,6 +110,19 @@ describe('atelier://media and atelier://thumbs', () => {
     expect(response.body).not.toContain('SECRET');
   });
 
+  it("serves a video's poster as its thumbnail, and 404 for a video without one", async () => {
+    const batch = join(root, 'library', 'batch');
+    writeFileSync(join(batch, 'clip.mp4'), 'MP4-CLIP');
+    writeFileSync(join(batch, 'old.mp4'), 'MP4-OLD');
+    writeFileSync(join(batch, '.thumbs', 'clip.mp4.webp'), 'WEBP-POSTER');
+    const poster = await get('atelier://thumbs/batch/clip.mp4');
+    expect(poster).toMatchObject({ status: 200, body: 'WEBP-POSTER' });
+    expect(poster.headers.get('content-type')).toBe('image/webp');
+    // (no poster is made of a video on view: the renderer shows the video itself)
+    expect((await get('atelier://thumbs/batch/old.mp4')).status).toBe(404);
+    expect(existsSync(join(batch, '.thumbs', 'old.mp4.webp'))).toBe(false);
+  });
+
   it('makes a missing thumbnail on first view, and serves the image when it cannot', async () => {
     const batch = join(root, 'library', 'batch');
     writeFileSync(join(batch, 'owl.png'), await makeImage('png', 512, 512));
