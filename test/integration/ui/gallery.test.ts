@@ -161,6 +161,43 @@ describe('the gallery against atelier ui --demo', () => {
     expect(problems).toEqual([]);
     await context.close();
   }, 120_000);
+  it('shows a video by its poster and plays it in the lightbox', async () => {
+    const context = await browser.newContext({ viewport: { width: 1180, height: 800 } });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    await openGallery(page, ui.url, problems);
+    await call(page, 'batches', 'create', {
+      name: 'clips',
+      source: { kind: 'rows', rows: [{ prompt: 'waves breaking at night', model: 'sora-2' }] },
+      defaults: { extra: { seconds: '4' } },
+    });
+    await page.getByRole('searchbox', { name: 'Search prompts' }).fill('waves');
+    const tile = grid(page).getByRole('gridcell', { name: 'waves breaking at night (video)' });
+    await tile.waitFor({ timeout: 60_000 });
+    // the poster is the core's thumbnail of the gateway's first frame, decoded
+    await eventually(() =>
+      tile.locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth),
+    ).toBeGreaterThan(0);
+    await tile.dblclick();
+    const video = page.getByRole('dialog', { name: /^Image 1 of/ }).locator('video');
+    await eventually(() => video.evaluate((v: HTMLVideoElement) => v.readyState)).toBeGreaterThan(
+      1,
+    );
+    expect(await video.evaluate((v: HTMLVideoElement) => [v.error, v.controls])).toEqual([
+      null,
+      true,
+    ]);
+    await video.evaluate((v: HTMLVideoElement) => {
+      v.muted = true;
+      return v.play();
+    });
+    await eventually(() => video.evaluate((v: HTMLVideoElement) => v.currentTime)).toBeGreaterThan(
+      0.2,
+    );
+    await screenshots(page, 'gallery-video');
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 120_000);
 });
 
 describe('the gallery against a gateway whose image links fail', () => {
