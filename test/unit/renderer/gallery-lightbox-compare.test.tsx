@@ -43,10 +43,12 @@ describe('Compare', () => {
     await waitFor(() => expect(within(dialog).getAllByRole('img')).toHaveLength(3));
     const panes = within(dialog).getAllByRole('figure');
     expect(panes.map((p) => p.getAttribute('aria-label'))).toEqual([
-      'A · model-1 · 1024×768 · seed 42',
-      'B · model-2 · 1024×768 · seed 42',
-      'C · model-3 · 1024×768 · seed 42',
+      'A · prompt of 1 · model-1 · 1024×768 · seed 42',
+      'B · prompt of 2 · model-2 · 1024×768 · seed 42',
+      'C · prompt of 3 · model-3 · 1024×768 · seed 42',
     ]);
+    // the caption tells which is which by its prompt, whole in its title when cut
+    expect(within(panes[0]!).getByTitle('prompt of 1')).toBeTruthy();
     expect(within(panes[1]!).getByRole('img').getAttribute('src')).toBe('/image/b/2.png');
     expect(screen.queryByRole('button', { name: 'Slider' })).toBeNull();
   });
@@ -59,12 +61,15 @@ describe('Compare', () => {
       const { user } = mount([1, 2, 3, 4]);
       await waitFor(() => expect(screen.getAllByRole('img')).toHaveLength(4));
       const transforms = () => screen.getAllByRole('img').map((img) => img.style.transform);
+      const readout = () => screen.getByRole('status', { name: 'Zoom' }).textContent;
       const fitted = transforms()[0];
-      expect(fitted).toMatch(/scale\(0\.39/);
+      // 352×252 inside the margin: the 1024×768 picture fits at 252/768
+      expect(fitted).toBe(`translate(32px, 24px) scale(${252 / 768})`);
+      expect(readout()).toBe('Fit');
       await user.click(screen.getByRole('button', { name: 'Zoom in' }));
       expect(transforms()[0]).not.toBe(fitted);
       expect(new Set(transforms()).size).toBe(1);
-      expect(screen.getByRole('status', { name: 'Zoom' }).textContent).toBe('49%');
+      expect(readout()).toBe('41%');
     } finally {
       measure.mockRestore();
     }

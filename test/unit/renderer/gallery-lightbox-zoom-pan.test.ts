@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   FIT,
+  FIT_MARGIN,
   MAX_SCALE,
   fitScale,
   isFit,
@@ -14,12 +15,27 @@ import {
 } from '../../../renderer/src/screens/gallery/lightbox/zoom-pan.ts';
 
 const image = { width: 2000, height: 1000 };
-const viewport = { width: 1000, height: 800 };
+// 1000×800 inside the margin at each side
+const viewport = { width: 1000 + 2 * FIT_MARGIN, height: 800 + 2 * FIT_MARGIN };
 
 describe('zoom and pan', () => {
-  it('fits the whole image, centred', () => {
+  it('fits the whole image, centred, with the margin round it', () => {
+    expect(FIT_MARGIN).toBeGreaterThan(0);
     expect(fitScale(image, viewport)).toBe(0.5);
-    expect(transformOf(FIT, image, viewport)).toEqual({ scale: 0.5, x: 0, y: 150 });
+    expect(transformOf(FIT, image, viewport)).toEqual({ scale: 0.5, x: FIT_MARGIN, y: 174 });
+  });
+
+  it('keeps the margin at the tight sides of a tall image too', () => {
+    const tall = { width: 400, height: 1600 };
+    const t = transformOf(FIT, tall, viewport);
+    expect(t.y).toBe(FIT_MARGIN);
+    expect(t.y + tall.height * t.scale).toBe(viewport.height - FIT_MARGIN);
+  });
+
+  it('shrinks the margin in a small viewport, to a tenth of each side', () => {
+    const tiny = { width: 100, height: 80 };
+    expect(fitScale({ width: 80, height: 64 }, tiny)).toBeCloseTo(1);
+    expect(transformOf(FIT, { width: 80, height: 64 }, tiny).x).toBeCloseTo(10);
   });
 
   it('keeps the image point under the cursor while zooming', () => {
@@ -35,7 +51,7 @@ describe('zoom and pan', () => {
   it('clamps the scale between fit and the maximum', () => {
     const out = zoomAt(FIT, 0.1, { x: 0, y: 0 }, image, viewport);
     expect(transformOf(out, image, viewport).scale).toBe(0.5);
-    const deep = zoomTo(FIT, 100, { x: 500, y: 400 }, image, viewport);
+    const deep = zoomTo(FIT, 100, { x: 524, y: 424 }, image, viewport);
     expect(transformOf(deep, image, viewport).scale).toBe(MAX_SCALE);
   });
 
@@ -43,7 +59,7 @@ describe('zoom and pan', () => {
     const small = { width: 100, height: 100 };
     expect(fitScale(small, viewport)).toBe(8);
     const out = zoomTo(FIT, 0.2, { x: 0, y: 0 }, small, viewport);
-    expect(transformOf(out, small, viewport)).toEqual({ scale: 1, x: 450, y: 350 });
+    expect(transformOf(out, small, viewport)).toEqual({ scale: 1, x: 474, y: 374 });
   });
 
   it('pans only as far as the image reaches', () => {
@@ -51,7 +67,8 @@ describe('zoom and pan', () => {
     const right = transformOf(panBy(one, 10_000, 0, image, viewport), image, viewport);
     expect(right.x).toBe(0);
     const left = transformOf(panBy(one, -10_000, -10_000, image, viewport), image, viewport);
-    expect(left).toEqual({ scale: 1, x: -1000, y: -200 });
+    // zoomed past the viewport, the picture fills it: no margin at the edge it reaches
+    expect(left).toEqual({ scale: 1, x: 1048 - 2000, y: 848 - 1000 });
     const moved = transformOf(panBy(one, 30, -20, image, viewport), image, viewport);
     const start = transformOf(one, image, viewport);
     expect(moved.x - start.x).toBeCloseTo(30);
@@ -70,7 +87,7 @@ describe('zoom and pan', () => {
     expect(transformOf(actual, image, viewport).scale).toBe(1);
     expect(isFit(actual)).toBe(false);
     expect(toggleFit(actual, at, image, viewport)).toEqual(FIT);
-    const exact = { width: 1000, height: 800 };
+    const exact = { width: 1000, height: 800 }; // fits at exactly 1:1 inside the margin
     expect(transformOf(toggleFit(FIT, at, exact, viewport), exact, viewport).scale).toBe(2);
   });
 

@@ -1,5 +1,6 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { useEffect, useRef, useState } from 'react';
+import type { MediaKind } from '../../../api/client.ts';
 import { useClient } from '../../../api/client-context.ts';
 import { errorMessage } from '../../../store/error-message.ts';
 import { keepOpenForToasts } from './outside.ts';
@@ -42,17 +43,43 @@ function useDetails(ids: readonly number[]): Loaded[] {
   return ids.map((id) => loaded[id]);
 }
 
-/** What a pane's label says: its letter, model and pixels. */
+/** Model, pixels and seed: what tells two pictures of one prompt apart. */
+const metaOf = (detail: ImageDetail) => {
+  const pixels = detail.width && detail.height ? ` · ${detail.width}×${detail.height}` : '';
+  const seed = detail.seed === null ? '' : ` · seed ${detail.seed}`;
+  return `${detail.model}${pixels}${seed}`;
+};
+
+/** The prompt, cut where a label would stop being read. */
+const shortPrompt = (prompt: string) => (prompt.length > 80 ? `${prompt.slice(0, 79)}…` : prompt);
+
+/** What a pane's label says: its letter, prompt, model and pixels. */
 const captionOf = (letter: string, loaded: Loaded) => {
   if (!loaded || 'error' in loaded) return letter;
   const { detail } = loaded;
-  const pixels = detail.width && detail.height ? ` · ${detail.width}×${detail.height}` : '';
-  const seed = detail.seed === null ? '' : ` · seed ${detail.seed}`;
-  return `${letter} · ${detail.model}${pixels}${seed}`;
+  return `${letter} · ${shortPrompt(detail.prompt)} · ${metaOf(detail)}`;
 };
 
+/** A pane's caption: the letter as a badge, the prompt (cut to the room), then the model. */
+function Caption({ letter, loaded }: { letter: string; loaded: Loaded }) {
+  const detail = loaded && 'detail' in loaded ? loaded.detail : null;
+  return (
+    <span className="cmp-label">
+      <span className="cmp-letter">{letter}</span>
+      {detail && (
+        <>
+          <span className="cmp-prompt" title={detail.prompt}>
+            {detail.prompt}
+          </span>
+          <span className="cmp-meta">{metaOf(detail)}</span>
+        </>
+      )}
+    </span>
+  );
+}
+
 /** A zoomable layer of a downloaded picture, or null (still loading, failed, a video). */
-function layerOf(loaded: Loaded, mediaUrl: (rel: string, kind: 'image') => string): Layer | null {
+function layerOf(loaded: Loaded, mediaUrl: (rel: string, kind: MediaKind) => string): Layer | null {
   if (!loaded || 'error' in loaded) return null;
   const { detail } = loaded;
   if (detail.kind !== 'image' || detail.downloadState !== 'done' || !detail.relPath) return null;
@@ -60,6 +87,7 @@ function layerOf(loaded: Loaded, mediaUrl: (rel: string, kind: 'image') => strin
     src: mediaUrl(detail.relPath, 'image'),
     alt: detail.prompt.slice(0, 160),
     size: detail.width && detail.height ? { width: detail.width, height: detail.height } : null,
+    placeholder: mediaUrl(detail.relPath, 'thumb'),
   };
 }
 
@@ -143,17 +171,11 @@ export function Compare({ ids, onClose }: CompareProps): React.JSX.Element {
                   onGeometry={zoom.setGeometry}
                 >
                   <SliderDivider value={divider} onChange={setDivider} />
-                  <span className="cmp-corner cmp-corner-left" aria-hidden="true">
-                    A
-                  </span>
-                  <span className="cmp-corner cmp-corner-right" aria-hidden="true">
-                    B
-                  </span>
                 </ZoomView>
               </div>
               <figcaption className="cmp-caption">
-                <span>{captionOf('A', details[0])}</span>
-                <span>{captionOf('B', details[1])}</span>
+                <Caption letter="A" loaded={details[0]} />
+                <Caption letter="B" loaded={details[1]} />
               </figcaption>
             </figure>
           ) : (
@@ -172,7 +194,9 @@ export function Compare({ ids, onClose }: CompareProps): React.JSX.Element {
                         mediaUrl={mediaUrl}
                       />
                     </div>
-                    <figcaption className="cmp-caption">{caption}</figcaption>
+                    <figcaption className="cmp-caption">
+                      <Caption letter={LETTERS[i]!} loaded={details[i]} />
+                    </figcaption>
                   </figure>
                 );
               })}

@@ -10,7 +10,7 @@ import { ConfirmDialog, type ConfirmRequest } from '../../queue/ConfirmDialog.ts
 import { InfoIcon } from './icons.tsx';
 import { keepOpenForToasts } from './outside.ts';
 import { commandOf, type LightboxCommand } from './keys.ts';
-import { ImageActions } from './ImageActions.tsx';
+import { FileActions, ImageActions } from './ImageActions.tsx';
 import { LightboxStage, showsPicture } from './LightboxStage.tsx';
 import { MetadataPanel } from './MetadataPanel.tsx';
 import { rerunDraft } from './rerun-draft.ts';
@@ -237,14 +237,11 @@ export function Lightbox(props: LightboxProps): React.JSX.Element {
               <aside className="lb-info" aria-label="Image details">
                 {detail ? (
                   <>
-                    <ImageActions
+                    <ImageActions onRerun={rerun} onDelete={askDelete} />
+                    <MetadataPanel
                       detail={detail}
-                      client={client}
-                      onRerun={rerun}
-                      onDelete={askDelete}
-                      onFailure={fail}
+                      fileActions={<FileActions detail={detail} client={client} onFailure={fail} />}
                     />
-                    <MetadataPanel detail={detail} />
                   </>
                 ) : (
                   <p className="muted">{error ? 'No details.' : 'Loading…'}</p>

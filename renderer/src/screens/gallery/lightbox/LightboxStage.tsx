@@ -70,7 +70,7 @@ export function LightboxStage({
     detail.width && detail.height ? { width: detail.width, height: detail.height } : null;
   return (
     <ZoomView
-      layers={[{ src, alt: altOf(detail), size }]}
+      layers={[{ src, alt: altOf(detail), size, placeholder: mediaUrl(detail.relPath, 'thumb') }]}
       state={zoom.state}
       onStateChange={zoom.setState}
       onGeometry={zoom.setGeometry}

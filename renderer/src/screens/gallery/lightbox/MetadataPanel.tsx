@@ -3,13 +3,19 @@ import { toast } from 'sonner';
 import { formatWhole } from '../../../format.ts';
 import { copyText } from '../../queue/copy-text.ts';
 import { CopyIcon } from './icons.tsx';
-import type { ImageDetail } from './rerun-draft.ts';
+import { parametersJson, type ImageDetail } from './rerun-draft.ts';
 
 /** 1.2 MB, 340 KB, 900 B. */
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(0)} KB`;
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** "256x256" as "256 × 256", like the pixels; any other size as given. */
+export function formatSize(size: string): string {
+  const match = /^\s*(\d+)\s*[x×]\s*(\d+)\s*$/i.exec(size);
+  return match ? `${match[1]} × ${match[2]}` : size;
 }
 
 const valueText = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
@@ -35,21 +41,51 @@ async function copy(text: string, what: string) {
   }
 }
 
-/** A value that is worth pasting elsewhere (ids, paths, hashes), with its own copy button. */
-function Copyable({ value, what }: { value: string; what: string }) {
+/**
+ * A value that is worth pasting elsewhere (ids, paths, hashes), with its own copy button at the
+ * row's right edge. A token is kept whole on one line (cut with an ellipsis, the whole in its
+ * title); a path may wrap, after a slash where it can.
+ */
+function Copyable({ value, what, path }: { value: string; what: string; path?: boolean }) {
   return (
     <span className="lb-copyable">
-      <code>{value}</code>
-      <button
-        type="button"
-        className="ghost lb-copy"
-        aria-label={`Copy ${what}`}
-        title={`Copy ${what}`}
-        onClick={() => void copy(value, what)}
-      >
-        <CopyIcon />
-      </button>
+      <code className={path ? 'lb-path' : 'lb-token'} title={value}>
+        {path ? slashBreaks(value) : value}
+      </code>
+      <CopyButton label={`Copy ${what}`} onClick={() => void copy(value, what)} />
     </span>
+  );
+}
+
+/** The path with a break opportunity after each slash, so it wraps there first. */
+function slashBreaks(path: string): ReactNode[] {
+  return path
+    .split(/(?<=[/\\])/)
+    .flatMap((part, i) => (i === 0 ? [part] : [<wbr key={i} />, part]));
+}
+
+function CopyButton({ label, onClick, text }: { label: string; onClick(): void; text?: string }) {
+  return (
+    <button
+      type="button"
+      className={`ghost lb-copy${text ? ' lb-copy-text' : ''}`}
+      aria-label={label}
+      title={label}
+      onClick={onClick}
+    >
+      <CopyIcon />
+      {text}
+    </button>
+  );
+}
+
+/** A section's heading, with what acts on the whole section at its right. */
+function Heading({ id, title, children }: { id?: string; title: string; children?: ReactNode }) {
+  return (
+    <div className="lb-heading">
+      <h3 id={id}>{title}</h3>
+      {children}
+    </div>
   );
 }
 
@@ -63,13 +99,26 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 }
 
 /** Everything known about one image: what made it, and where and what its file is. */
-export function MetadataPanel({ detail }: { detail: ImageDetail }) {
-  const pixels = detail.width && detail.height ? `${detail.width}×${detail.height}` : null;
+export function MetadataPanel({
+  detail,
+  fileActions,
+}: {
+  detail: ImageDetail;
+  /** Shown beside the file's heading (the desktop's folder and viewer). */
+  fileActions?: ReactNode;
+}) {
+  const pixels = detail.width && detail.height ? `${detail.width} × ${detail.height}` : null;
   const params = parameterRows(detail.params);
   return (
     <div className="lb-meta">
       <section aria-labelledby="lb-prompt-heading">
-        <h3 id="lb-prompt-heading">Prompt</h3>
+        <Heading id="lb-prompt-heading" title="Prompt">
+          <CopyButton
+            label="Copy prompt"
+            text="Copy"
+            onClick={() => void copy(detail.prompt, 'Prompt')}
+          />
+        </Heading>
         <p className="lb-prompt">{detail.prompt}</p>
         {detail.revisedPrompt && (
           <>
@@ -85,10 +134,16 @@ export function MetadataPanel({ detail }: { detail: ImageDetail }) {
         )}
       </section>
       <section aria-label="Parameters">
-        <h3>Parameters</h3>
+        <Heading title="Parameters">
+          <CopyButton
+            label="Copy parameters"
+            text="Copy"
+            onClick={() => void copy(parametersJson(detail), 'Parameters')}
+          />
+        </Heading>
         <dl className="lb-dl">
           <Row label="Model">{detail.model}</Row>
-          <Row label="Size asked">{detail.size ?? 'default'}</Row>
+          <Row label="Size asked">{detail.size ? formatSize(detail.size) : 'default'}</Row>
           <Row label="Pixels">{pixels ?? '—'}</Row>
           <Row label="Seed">
             {detail.seed === null ? 'none' : <Copyable value={String(detail.seed)} what="seed" />}
@@ -101,7 +156,7 @@ export function MetadataPanel({ detail }: { detail: ImageDetail }) {
         </dl>
       </section>
       <section aria-label="Origin">
-        <h3>Origin</h3>
+        <Heading title="Origin" />
         <dl className="lb-dl">
           <Row label="Batch">{detail.batchName || `#${detail.batchId}`}</Row>
           <Row label="Created">{new Date(detail.createdAt).toLocaleString()}</Row>
@@ -118,10 +173,10 @@ export function MetadataPanel({ detail }: { detail: ImageDetail }) {
         </dl>
       </section>
       <section aria-label="File">
-        <h3>File</h3>
+        <Heading title="File">{fileActions}</Heading>
         <dl className="lb-dl">
           <Row label="Path">
-            {detail.path ? <Copyable value={detail.path} what="file path" /> : '—'}
+            {detail.path ? <Copyable value={detail.path} what="file path" path /> : '—'}
           </Row>
           <Row label="Format">{detail.format ?? '—'}</Row>
           <Row label="Bytes">

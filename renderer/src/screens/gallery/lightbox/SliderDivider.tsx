@@ -1,4 +1,5 @@
 import { useRef } from 'react';
+import { GripIcon } from './icons.tsx';
 
 const KEY_STEP = 0.05;
 const BIG_STEP = 0.25;
@@ -59,8 +60,15 @@ export function SliderDivider({
         onChange(clamp01(to));
       }}
     >
+      {/* the letters ride beside the line: A shows left of it, B right of it */}
+      <span className="cmp-badge cmp-badge-a" aria-hidden="true">
+        A
+      </span>
       <span className="cmp-handle" aria-hidden="true">
-        ‹›
+        <GripIcon />
+      </span>
+      <span className="cmp-badge cmp-badge-b" aria-hidden="true">
+        B
       </span>
     </div>
   );

@@ -18,6 +18,8 @@ export interface Zoom {
   setGeometry(geometry: Geometry): void;
   /** The scale shown (1 = 1:1), from the last geometry. */
   scale: number;
+  /** Whether the picture's and the viewport's sizes are known (else `scale` means nothing). */
+  measured: boolean;
   zoomIn(): void;
   zoomOut(): void;
   fit(): void;
@@ -46,12 +48,14 @@ export function useZoom(): Zoom {
   const reset = useCallback(() => setState(FIT), []);
   const { image, viewport } = geometry;
   const scale = transformOf(state, image, viewport).scale;
+  const measured = image.width > 0 && viewport.width > 0;
   return useMemo(
     () => ({
       state,
       setState,
       setGeometry,
       scale,
+      measured,
       zoomIn: () => step(ZOOM_STEP),
       zoomOut: () => step(1 / ZOOM_STEP),
       fit: reset,
@@ -67,7 +71,7 @@ export function useZoom(): Zoom {
       },
       reset,
     }),
-    [state, scale, step, reset],
+    [state, scale, measured, step, reset],
   );
 }
 
@@ -83,7 +87,15 @@ export function panKeys(zoom: Zoom) {
   } as const;
 }
 
-/** Zoom out, the percentage, zoom in, and fit or 1:1. */
+const percent = (scale: number) => `${Math.round(scale * 100)}%`;
+
+/** The fitted scale depends on the stage, so it is told on hover, once the sizes are known. */
+function readoutTitle(zoom: Zoom, fitted: boolean, disabled?: boolean): string | undefined {
+  if (disabled || !fitted || !zoom.measured) return undefined;
+  return `Fitted to the window, at ${percent(zoom.scale)}`;
+}
+
+/** Zoom out, "Fit" or the percentage, zoom in, and fit or 1:1. */
 export function ZoomControls({ zoom, disabled }: { zoom: Zoom; disabled?: boolean }) {
   const fitted = isFit(zoom.state);
   return (
@@ -98,8 +110,8 @@ export function ZoomControls({ zoom, disabled }: { zoom: Zoom; disabled?: boolea
       >
         −
       </button>
-      <output className="lb-zoom" aria-label="Zoom">
-        {disabled ? '' : `${Math.round(zoom.scale * 100)}%`}
+      <output className="lb-zoom" aria-label="Zoom" title={readoutTitle(zoom, fitted, disabled)}>
+        {disabled ? '' : fitted ? 'Fit' : percent(zoom.scale)}
       </output>
       <button
         type="button"

@@ -17,6 +17,8 @@ export interface Layer {
   size?: Size | null;
   /** Shows only the part right of this fraction of the viewport (compare's slider). */
   clipLeft?: number;
+  /** A small stand-in (the thumbnail), drawn blurred in the picture's place until it loads. */
+  placeholder?: string;
 }
 
 /** What zooming by keys or buttons needs to know: the picture's and the viewport's sizes. */
@@ -36,6 +38,8 @@ export interface ZoomViewProps {
 }
 
 const ZERO: Size = { width: 0, height: 0 };
+/** Screen pixels: enough to read as "coming", not as a bad picture. */
+const PLACEHOLDER_BLUR = 10;
 
 /**
  * Pictures under one zoom and pan: the wheel zooms at the cursor, a drag pans, a double-click
@@ -52,6 +56,7 @@ export function ZoomView({
   const stageRef = useRef<HTMLDivElement>(null);
   const viewport = useViewportSize(stageRef);
   const [loaded, setLoaded] = useState<Record<string, Size>>({});
+  const [broken, setBroken] = useState<Record<string, true>>({});
   const sizeOf = (layer: Layer): Size => loaded[layer.src] ?? layer.size ?? ZERO;
   const reference = layers[0] ? sizeOf(layers[0]) : ZERO;
   const latest = useRef({ state, reference, viewport, onStateChange });
@@ -80,6 +85,8 @@ export function ZoomView({
 
   const drag = useRef<{ id: number; x: number; y: number } | null>(null);
   const zoomed = !isFit(state);
+  const waiting = layers.some((layer) => !loaded[layer.src] && !broken[layer.src]);
+  const failed = layers.some((layer) => broken[layer.src]);
 
   return (
     <div
@@ -109,32 +116,59 @@ export function ZoomView({
         const size = sizeOf(layer);
         const t = transformOf(state, size, viewport);
         const clip = layer.clipLeft;
+        const placed = size.width > 0 && viewport.width > 0;
+        const style = {
+          width: size.width || undefined,
+          height: size.height || undefined,
+          transform: `translate(${t.x}px, ${t.y}px) scale(${t.scale})`,
+        };
         return (
           <div
             key={layer.src}
             className="zoom-layer"
             style={clip === undefined ? undefined : { clipPath: `inset(0 0 0 ${clip * 100}%)` }}
           >
+            {layer.placeholder && placed && !loaded[layer.src] && !broken[layer.src] && (
+              <img
+                className="zoom-placeholder"
+                src={layer.placeholder}
+                alt=""
+                draggable={false}
+                // a blur of a like size on screen, whatever the scale
+                style={{ ...style, filter: `blur(${PLACEHOLDER_BLUR / t.scale}px)` }}
+                // no thumbnail yet (made on first view): the Loading… cue says enough
+                onError={(event) => (event.currentTarget.style.visibility = 'hidden')}
+              />
+            )}
             <img
               src={layer.src}
               alt={layer.alt}
               draggable={false}
               style={{
-                width: size.width || undefined,
-                height: size.height || undefined,
-                transform: `translate(${t.x}px, ${t.y}px) scale(${t.scale})`,
+                ...style,
                 // unplaced until both sizes are known; opacity keeps it in the accessibility tree
-                opacity: size.width > 0 && viewport.width > 0 ? 1 : 0,
+                opacity: placed && !broken[layer.src] ? 1 : 0,
               }}
               onLoad={(event) => {
                 const img = event.currentTarget;
                 const natural = { width: img.naturalWidth, height: img.naturalHeight };
                 if (natural.width > 0) setLoaded((m) => ({ ...m, [layer.src]: natural }));
               }}
+              onError={() => setBroken((m) => ({ ...m, [layer.src]: true }))}
             />
           </div>
         );
       })}
+      {waiting && (
+        <p className="zoom-loading" role="status">
+          Loading…
+        </p>
+      )}
+      {failed && (
+        <p className="zoom-loading zoom-broken" role="alert">
+          The picture did not load: its file may be missing or unreadable.
+        </p>
+      )}
       {children}
     </div>
   );

@@ -27,3 +27,29 @@ export function CopyIcon() {
     </svg>
   );
 }
+
+export function RerunIcon() {
+  return (
+    <svg {...svg} width={14} height={14}>
+      <path d="M13 8a5 5 0 1 1-1.6-3.7" strokeLinecap="round" />
+      <path d="M11.8 1.8v2.9H8.9" strokeLinecap="round" strokeLinejoin="round" />
+    </svg>
+  );
+}
+
+export function TrashIcon() {
+  return (
+    <svg {...svg} width={14} height={14}>
+      <path d="M2.5 4h11M6 4V2.5h4V4M4 4l.7 9.5h6.6L12 4" strokeLinejoin="round" />
+    </svg>
+  );
+}
+
+/** Compare's divider grip: a chevron each way. */
+export function GripIcon() {
+  return (
+    <svg {...svg} width={20} height={20} viewBox="0 0 20 20" strokeWidth={2}>
+      <path d="M7.5 5.5 3 10l4.5 4.5M12.5 5.5 17 10l-4.5 4.5" strokeLinecap="round" />
+    </svg>
+  );
+}

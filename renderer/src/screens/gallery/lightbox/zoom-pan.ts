@@ -29,13 +29,20 @@ export const FIT: ViewState = { zoom: 1, cx: 0.5, cy: 0.5 };
 export const MAX_SCALE = 8;
 /** One press of + or −. */
 export const ZOOM_STEP = 1.25;
+/** The stage shown round a fitted picture at each side, so it never runs into the edges. */
+export const FIT_MARGIN = 24;
 
 const usable = (s: Size) => s.width > 0 && s.height > 0;
 
-/** The scale that shows the whole image as large as the viewport allows. */
+/** A side's margin: FIT_MARGIN, less in a small viewport (never more than a tenth of it). */
+const marginOf = (side: number) => Math.min(FIT_MARGIN, side / 10);
+
+/** The scale that shows the whole image as large as the viewport allows, inside the margin. */
 export function fitScale(image: Size, viewport: Size): number {
   if (!usable(image) || !usable(viewport)) return 1;
-  return Math.min(viewport.width / image.width, viewport.height / image.height);
+  const width = viewport.width - 2 * marginOf(viewport.width);
+  const height = viewport.height - 2 * marginOf(viewport.height);
+  return Math.min(width / image.width, height / image.height);
 }
 
 /** Never smaller than fit (or than 1:1 for a small image); never beyond MAX_SCALE. */
