@@ -9,6 +9,20 @@ import { startGatewayProcess, type GatewayProcess } from '../../support/gateway-
 import { call, eventually, screenshots } from '../../support/page-helpers.ts';
 import { readZip } from '../../support/read-zip.ts';
 
+/** What the tests read of page elements (the Node project has no DOM types). */
+interface ImageLike {
+  complete: boolean;
+  naturalWidth: number;
+}
+interface VideoLike {
+  readyState: number;
+  error: unknown;
+  controls: boolean;
+  currentTime: number;
+  muted: boolean;
+  play(): Promise<void>;
+}
+
 interface BatchCounts {
   downloads: Record<string, number>;
   jobs: Record<string, number>;
@@ -176,22 +190,22 @@ describe('the gallery against atelier ui --demo', () => {
     await tile.waitFor({ timeout: 60_000 });
     // the poster is the core's thumbnail of the gateway's first frame, decoded
     await eventually(() =>
-      tile.locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth),
+      tile.locator('img').evaluate((img: ImageLike) => img.complete && img.naturalWidth),
     ).toBeGreaterThan(0);
     await tile.dblclick();
     const video = page.getByRole('dialog', { name: /^Image 1 of/ }).locator('video');
-    await eventually(() => video.evaluate((v: HTMLVideoElement) => v.readyState)).toBeGreaterThan(
+    await eventually(() => video.evaluate((v: VideoLike) => v.readyState)).toBeGreaterThan(
       1,
     );
-    expect(await video.evaluate((v: HTMLVideoElement) => [v.error, v.controls])).toEqual([
+    expect(await video.evaluate((v: VideoLike) => [v.error, v.controls])).toEqual([
       null,
       true,
     ]);
-    await video.evaluate((v: HTMLVideoElement) => {
+    await video.evaluate((v: VideoLike) => {
       v.muted = true;
       return v.play();
     });
-    await eventually(() => video.evaluate((v: HTMLVideoElement) => v.currentTime)).toBeGreaterThan(
+    await eventually(() => video.evaluate((v: VideoLike) => v.currentTime)).toBeGreaterThan(
       0.2,
     );
     await screenshots(page, 'gallery-video');
