@@ -194,20 +194,13 @@ describe('the gallery against atelier ui --demo', () => {
     ).toBeGreaterThan(0);
     await tile.dblclick();
     const video = page.getByRole('dialog', { name: /^Image 1 of/ }).locator('video');
-    await eventually(() => video.evaluate((v: VideoLike) => v.readyState)).toBeGreaterThan(
-      1,
-    );
-    expect(await video.evaluate((v: VideoLike) => [v.error, v.controls])).toEqual([
-      null,
-      true,
-    ]);
+    await eventually(() => video.evaluate((v: VideoLike) => v.readyState)).toBeGreaterThan(1);
+    expect(await video.evaluate((v: VideoLike) => [v.error, v.controls])).toEqual([null, true]);
     await video.evaluate((v: VideoLike) => {
       v.muted = true;
       return v.play();
     });
-    await eventually(() => video.evaluate((v: VideoLike) => v.currentTime)).toBeGreaterThan(
-      0.2,
-    );
+    await eventually(() => video.evaluate((v: VideoLike) => v.currentTime)).toBeGreaterThan(0.2);
     await screenshots(page, 'gallery-video');
     expect(problems).toEqual([]);
     await context.close();
