@@ -33,7 +33,7 @@ async function start(): Promise<void> {
   setupSecurity({ devUrl, logger });
   const settings = setupSettings();
   const keys = setupKeyStorage(logger);
-  const host = desktopHostActions();
+  const host = desktopHostActions(() => mainWindow);
   const service = await setupAppService({ openService, settings, keys, host, logger });
   setupLifecycle(service, logger);
   setupProtocol({

@@ -1,13 +1,11 @@
 import { pathToFileURL } from 'node:url';
 import { net, protocol } from 'electron';
-import { resolveMediaPath, type MediaKind } from '../core/library/media-path.ts';
+import { resolveMediaPath } from '../core/library/media-path.ts';
+import { ThumbnailMaker } from '../core/library/thumbnail-maker.ts';
 import type { Logger } from '../core/logger.ts';
 import { resolveRendererFile } from './renderer-files.ts';
 import { CONTENT_SECURITY_POLICY } from './setup-security.ts';
 import { APP_HOST, APP_SCHEME } from './trusted-url.ts';
-
-/** The hosts of `atelier://` that serve the library's files, and which file of an image each. */
-const MEDIA_HOSTS: Record<string, MediaKind> = { media: 'image', thumbs: 'thumb' };
 
 /**
  * `atelier:` as a standard, secure scheme (origins, relative URLs, fetch and streamed video
@@ -28,16 +26,25 @@ export interface ProtocolOptions {
   /** The library folder now: it can change in Settings. */
   libraryDir: () => string;
   logger?: Logger;
+  /** Makes a missing thumbnail on first view (one is made if not given). */
+  thumbnails?: ThumbnailMaker;
 }
 
 /**
  * What `atelier://` answers: `app/…` the renderer's files (with the CSP), `media/…` and
  * `thumbs/…` images and thumbnails from inside the library only (media-path.ts refuses `..`,
- * encoded separators, absolute paths and symlinks out), anything else 404.
+ * encoded separators, absolute paths and symlinks out), anything else 404. A missing thumbnail
+ * is made on first view; if it cannot be, the image itself is served.
  */
 export function atelierProtocolHandler(
   options: ProtocolOptions,
 ): (request: Request) => Promise<Response> {
+  const thumbnails =
+    options.thumbnails ??
+    new ThumbnailMaker({
+      onFailure: (path, error) =>
+        options.logger?.warn(`could not make the thumbnail of ${path}: ${error.message}`),
+    });
   return async (request) => {
     if (request.method !== 'GET') return plain(405, 'Only GET is served here.');
     let url: URL;
@@ -52,11 +59,14 @@ export function atelierProtocolHandler(
         ? serveFile(file, request, { 'Content-Security-Policy': CONTENT_SECURITY_POLICY })
         : notFound();
     }
-    const kind = Object.hasOwn(MEDIA_HOSTS, url.host) ? MEDIA_HOSTS[url.host] : undefined;
-    if (kind) {
-      // the raw, still-encoded path: decoding first would let %2f become a separator
-      const file = await resolveMediaPath(options.libraryDir(), url.pathname, kind);
+    // the raw, still-encoded path: decoding first would let %2f become a separator
+    if (url.host === 'media') {
+      const file = await resolveMediaPath(options.libraryDir(), url.pathname, 'image');
       return file ? serveFile(file, request, { 'Cache-Control': 'no-cache' }) : notFound();
+    }
+    if (url.host === 'thumbs') {
+      const file = await thumbnails.thumbnailFor(options.libraryDir(), url.pathname);
+      return file ? serveFile(file.path, request, { 'Cache-Control': 'no-cache' }) : notFound();
     }
     return notFound();
   };

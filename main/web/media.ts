@@ -1,6 +1,7 @@
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
-import { resolveMediaPath, type MediaKind } from '../core/library/media-path.ts';
+import { resolveMediaPath } from '../core/library/media-path.ts';
+import type { ThumbnailMaker, ThumbnailToServe } from '../core/library/thumbnail-maker.ts';
 import { rawPath } from './guards.ts';
 import { failure } from './http-status.ts';
 import { sendJson } from './respond.ts';
@@ -22,26 +23,32 @@ export function mediaType(path: string): string {
 
 /**
  * `GET /media/<path>` and `GET /thumbs/<path of the image>`: files inside the library only.
- * `resolveMediaPath` does all the containment, on the path as the client wrote it.
+ * `resolveMediaPath` does all the containment, on the path as the client wrote it. A missing
+ * thumbnail is made on first view (`thumbnails`); if it cannot be, the image itself is served.
  */
-export function mediaRoutes(libraryDir: () => string): Hono<WebEnv> {
+export function mediaRoutes(libraryDir: () => string, thumbnails: ThumbnailMaker): Hono<WebEnv> {
   const routes = new Hono<WebEnv>();
-  for (const [prefix, kind] of [
-    ['/media/', 'image'],
-    ['/thumbs/', 'thumb'],
-  ] as Array<[string, MediaKind]>) {
+  for (const prefix of ['/media/', '/thumbs/']) {
+    const find = async (inside: string): Promise<ThumbnailToServe | null> => {
+      if (prefix === '/thumbs/') return thumbnails.thumbnailFor(libraryDir(), inside);
+      const path = await resolveMediaPath(libraryDir(), inside, 'image');
+      return path ? { path, fallback: false } : null;
+    };
     routes.get(`${prefix}*`, async (c) => {
       const raw = rawPath(c);
-      const path = raw.startsWith(prefix)
-        ? await resolveMediaPath(libraryDir(), raw.slice(prefix.length), kind)
-        : null;
-      const response = path === null ? undefined : await serveStatic({ path })(c, async () => {});
+      const file = raw.startsWith(prefix) ? await find(raw.slice(prefix.length)) : null;
+      const response =
+        file === null ? undefined : await serveStatic({ path: file.path })(c, async () => {});
       if (!(response instanceof Response)) {
         return sendJson(c, failure('not-found', 'No such image in the library.'), 404);
       }
       // serveStatic streams the file, with Range (videos seek) and HEAD
-      response.headers.set('Content-Type', mediaType(path!));
-      response.headers.set('Cache-Control', 'private, max-age=31536000, immutable');
+      response.headers.set('Content-Type', mediaType(file!.path));
+      response.headers.set(
+        'Cache-Control',
+        // the image standing in for its thumbnail: ask again, the thumbnail may come
+        file!.fallback ? 'no-cache' : 'private, max-age=31536000, immutable',
+      );
       return response;
     });
   }

@@ -1,8 +1,10 @@
 import { Hono } from 'hono';
 import { auth } from './auth.ts';
 import { eventRoutes } from './events.ts';
+import { exportDownloadRoutes } from './export-download.ts';
 import { guards } from './guards.ts';
 import { failure } from './http-status.ts';
+import { ThumbnailMaker } from '../core/library/thumbnail-maker.ts';
 import { mediaRoutes } from './media.ts';
 import { noRedaction, redactorFor, type Redactor } from './redact.ts';
 import { requestLog } from './request-log.ts';
@@ -49,8 +51,15 @@ export function buildWebApp(o: WebHostOptions, port: number, streams: Set<() => 
   app.all('/api', (c) => sendJson(c, failure('not-found', 'Call POST /api/<area>/<method>.'), 404));
   app.route(
     '/',
-    mediaRoutes(() => o.app.libraryDir()),
+    mediaRoutes(
+      () => o.app.libraryDir(),
+      new ThumbnailMaker({
+        onFailure: (path, error) =>
+          o.logger.warn(`could not make the thumbnail of ${path}: ${error.message}`),
+      }),
+    ),
   );
+  app.route('/', exportDownloadRoutes(o.app.api));
   app.route('/', staticRoutes(o.rendererDir));
   app.notFound((c) => sendJson(c, failure('not-found', `Nothing at ${c.req.path}.`), 404));
   app.onError((error, c) => {

@@ -235,6 +235,7 @@ export const shell = {
   showItemInFolder: vi.fn((_path: string) => {}),
   /** Resolves with an error message, or '' on success (Electron's contract). */
   openPath: vi.fn(async (_path: string) => ''),
+  trashItem: vi.fn(async (_path: string) => {}),
 };
 
 export const protocol = {
@@ -324,6 +325,8 @@ export class Notification extends EventEmitter {
 
 export const dialog = {
   showErrorBox: vi.fn(),
+  /** Answers as if the person closed the dialog; a test sets what they chose. */
+  showSaveDialog: vi.fn(async (..._args: unknown[]) => ({ canceled: true, filePath: '' })),
 };
 
 export const Menu = {

@@ -1,12 +1,18 @@
 import type { Result } from '../../shared/api/errors.ts';
 import type { Area, MethodName } from '../../shared/api/types.ts';
 
-/** One input for every method of the contract, typed by it: a new method fails the typecheck. */
+/** What the methods called so far answered, by `area.method`. */
+export type Answers = Record<string, unknown>;
+
+/**
+ * One input for every method of the contract, typed by it: a new method fails the typecheck.
+ * An input may be a function of the answers so far (an id a previous call made).
+ */
 export type EveryMethod = { [A in Area]: { [M in MethodName<A>]: unknown } };
 
 /**
  * Inputs for a data folder holding one finished batch (its first job and image). In this
- * order: the batch is deleted last.
+ * order: exports before the image is deleted, the batch last.
  */
 export function everyMethod(ids: {
   batchId: number;
@@ -36,6 +42,12 @@ export function everyMethod(ids: {
       topUp: { ids: [ids.jobId] },
       retryDownloads: { ids: [ids.jobId] },
     },
+    exports: {
+      start: { source: { ids: [ids.imageId] }, destination: `${ids.libraryDir}/../export.zip` },
+      // the export the line above started
+      get: (done: Answers) => ({ id: (done['exports.start'] as { id: string }).id }),
+      cancel: (done: Answers) => ({ id: (done['exports.start'] as { id: string }).id }),
+    },
     images: {
       page: {},
       ids: {},
@@ -48,11 +60,6 @@ export function everyMethod(ids: {
       reveal: { id: ids.imageId },
       openWithViewer: { id: ids.imageId },
       delete: { ids: [ids.imageId] },
-    },
-    exports: {
-      start: { source: { ids: [ids.imageId] }, destination: `${ids.libraryDir}/../export.zip` },
-      get: { id: 'none' },
-      cancel: { id: 'none' },
     },
     settings: { get: {}, update: { theme: 'dark' } },
     key: { status: {}, set: { key: 'sk-test-0123456789' }, clear: {}, test: {} },
@@ -90,9 +97,13 @@ export async function callEveryMethod(
   call: (area: string, method: string, input: unknown) => Promise<Result<unknown>>,
 ): Promise<string[]> {
   const failures: string[] = [];
+  const answers: Answers = {};
   for (const [area, methods] of Object.entries(calls)) {
     for (const [method, input] of Object.entries(methods as Record<string, unknown>)) {
-      const result = await call(area, method, input);
+      const given =
+        typeof input === 'function' ? (input as (a: Answers) => unknown)(answers) : input;
+      const result = await call(area, method, given);
+      if (result.ok) answers[`${area}.${method}`] = result.value;
       const allowed = method === 'reveal' || method === 'openWithViewer' ? 'unsupported' : null;
       if (!result.ok && result.error.code !== allowed) {
         failures.push(`${area}.${method}: ${result.error.code} ${result.error.message}`);

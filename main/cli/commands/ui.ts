@@ -14,6 +14,7 @@ import { DEFAULT_LIBRARY_DIR, resolveDataDir } from '../data-folder.ts';
 import { startDemoGateway } from '../run/gateway-connection.ts';
 import { parseHeaderFlags } from '../run/headers.ts';
 import { COMMAND_LINE_PROFILE, loadSettings } from '../run/saved-settings.ts';
+import { webHostActions } from '../../web/web-host-actions.ts';
 import { newToken, startWebHost } from '../../web/web-host.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -84,6 +85,7 @@ written to disk, never sent to the browser).`,
       keys,
       logger,
       startDemoGateway,
+      actions: webHostActions(),
     });
     try {
       if (patch) await localClient(service).settings.update(patch);

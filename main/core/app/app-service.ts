@@ -9,6 +9,7 @@ import { openStore, type Store } from '../store/store.ts';
 import { toApiError } from './api-error.ts';
 import type { AppContext, HostKind } from './app-context.ts';
 import { EventHub } from './event-hub.ts';
+import { ExportRunner } from '../export/export-runner.ts';
 import type { StartDemoGateway } from './gateway-connection.ts';
 import { appHandlers } from './handlers/app.ts';
 import { batchHandlers } from './handlers/batches.ts';
@@ -58,6 +59,7 @@ export class AppService implements ServedApp {
   readonly api: Handlers;
   readonly events: EventHub;
   readonly store: Store;
+  private readonly exports: ExportRunner;
   private readonly context: AppContext;
   private readonly session: QueueSession;
   private readonly options: AppServiceOptions;
@@ -78,6 +80,10 @@ export class AppService implements ServedApp {
     this.events = new EventHub({
       feed: hubFeed(store, this.session, () => options.settings.read().thumbnails),
       ...(options.eventIntervalMs === undefined ? {} : { intervalMs: options.eventIntervalMs }),
+    });
+    this.exports = new ExportRunner({
+      publish: (payload) => this.events.send({ type: 'export.progress', payload }),
+      logger,
     });
     let catalogue = loadCatalogue(options.dataDir);
     const storeControls = new QueueWrites(store, now);
@@ -114,7 +120,7 @@ export class AppService implements ServedApp {
       queue: queueHandlers(context),
       jobs: jobHandlers(context),
       images: imageHandlers(context),
-      exports: exportHandlers(context),
+      exports: exportHandlers(context, this.exports),
       settings: settingsHandlers(context),
       key: keyHandlers(context),
       models: modelHandlers(context),
@@ -144,6 +150,7 @@ export class AppService implements ServedApp {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.exports.close();
     await this.session.close();
     this.events.flush();
     this.events.close();

@@ -100,6 +100,12 @@ export class EventHub implements EventSource {
     this.notify();
   }
 
+  /** These batches' counts changed with no job moving (images deleted): fresh counts next. */
+  touch(batchIds: readonly number[]): void {
+    for (const id of batchIds) this.touched.add(id);
+    this.notify();
+  }
+
   /** A rare event (pause, limits, settings, key): delivered at once, with what is pending. */
   send(event: DirectEvent): void {
     this.direct.push(event);

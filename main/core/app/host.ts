@@ -7,6 +7,13 @@ export interface HostActions {
   reveal?(absolutePath: string): Promise<void>;
   /** Open the file with the system's default viewer. */
   openWithViewer?(absolutePath: string): Promise<void>;
+  /**
+   * Move files to the system's trash (image deletion). Without it, deleted images' files are
+   * removed outright (the CLI, tests). Throws if any path could not be moved.
+   */
+  trash?(paths: string[]): Promise<void>;
+  /** Ask where to save an export's zip (a save dialog); null when the person closed it. */
+  chooseExportPath?(suggestedName: string): Promise<string | null>;
 }
 
 /** The service as a host (IPC, the web host) serves it. */

@@ -14,6 +14,7 @@ import type { ImageMetadata } from '../library/metadata.ts';
 import { nameCandidates, renderRelativePath, resolveInsideLibrary } from '../library/naming.ts';
 import { writeImage, type ImageFileFacts, type WrittenImage } from '../library/write-image.ts';
 import { LibraryWriteError } from '../library/write-error.ts';
+import { thumbnailPath } from '../library/thumbnail.ts';
 import { writeVideo } from '../library/write-video.ts';
 import {
   NOT_AN_IMAGE_CODE,
@@ -27,6 +28,7 @@ import { mayRetry, retryDelayMs } from './backoff.ts';
 import type { EngineContext } from './context.ts';
 import { limitBody, tooLarge } from './download-limits.ts';
 import { expectedFormat, metadataFor, namingInputFor } from './job-request.ts';
+import { writeVideoPoster } from './video-poster.ts';
 
 /**
  * Library failures that no retry of the same download can mend: the person must act. Every
@@ -103,7 +105,9 @@ export async function runDownload(
   try {
     // With the bytes at hand, writing again is the check: a file of the same content at the
     // name is this image's (see writeImage); without them, a file there is adopted.
-    if (!payload && image.relPath && (await adoptFileInPlace(ctx, prepared, markDone))) return;
+    if (!payload && image.relPath && (await adoptFileInPlace(ctx, prepared, signal, markDone))) {
+      return;
+    }
     const source = payload
       ? { body: payload.bytes, format: payload.format }
       : await openSource(ctx, image, job, signal);
@@ -117,7 +121,9 @@ export async function runDownload(
     if (job.kind === 'video') {
       const video = await writeVideo(source.body, target, { signal });
       const committed = recordDone(ctx, image, { ...video, width: 0, height: 0 }, markDone);
-      return announceWritten(ctx, prepared, relPath, committed, false);
+      // in the download's slot, as an image's thumbnail: the event can then say it is there
+      const poster = await writeVideoPoster(ctx, job, target, signal);
+      return announceWritten(ctx, prepared, relPath, committed, poster);
     }
     const metadata = metadataFor(batch, job, image.idx);
     const write = (path: string) =>
@@ -176,6 +182,7 @@ function failWrite(ctx: EngineContext, image: Image, job: Job, error: LibraryWri
 async function adoptFileInPlace(
   ctx: EngineContext,
   prepared: PreparedDownload,
+  signal: AbortSignal,
   markDone: MarkDone,
 ): Promise<boolean> {
   const { image, job, batch } = prepared;
@@ -188,9 +195,13 @@ async function adoptFileInPlace(
   }
   const sha256 = () => createHash('sha256').update(bytes).digest('hex');
   if (job.kind === 'video') {
-    // (a video gets no extras, written or adopted)
+    // (no sidecar or manifest row for a video, written or adopted: only its poster)
     const video = { format: 'mp4', width: 0, height: 0, bytes: bytes.length, sha256: sha256() };
-    announceWritten(ctx, prepared, image.relPath!, recordDone(ctx, image, video, markDone), false);
+    const committed = recordDone(ctx, image, video, markDone);
+    const poster =
+      ctx.output.thumbnails &&
+      (existsSync(thumbnailPath(path)) || (await writeVideoPoster(ctx, job, path, signal)));
+    announceWritten(ctx, prepared, image.relPath!, committed, poster);
     return true;
   }
   const format = detectImageFormat(bytes);

@@ -28,7 +28,28 @@ export async function resolveMediaPath(
   const segments = decodeSegments(rawPath);
   if (!segments) return null;
   const imagePath = join(libraryDir, ...segments);
-  const path = kind === 'thumb' ? thumbnailPath(imagePath) : imagePath;
+  return containedMedia(libraryDir, kind === 'thumb' ? thumbnailPath(imagePath) : imagePath);
+}
+
+/** What the thumbnail route can serve for a path: its thumbnail, or the image to make one of. */
+export type ThumbnailSource = { thumbnail: string } | { image: string };
+
+/**
+ * The thumbnail of the image a `/thumbs/` path names, or when there is none yet the image
+ * itself (both checked like resolveMediaPath), or null when neither is in the library.
+ */
+export async function resolveThumbnailSource(
+  libraryDir: string,
+  rawPath: string,
+): Promise<ThumbnailSource | null> {
+  const thumbnail = await resolveMediaPath(libraryDir, rawPath, 'thumb');
+  if (thumbnail) return { thumbnail };
+  const image = await resolveMediaPath(libraryDir, rawPath, 'image');
+  return image ? { image } : null;
+}
+
+/** The real path of a regular media file inside the library, or null. */
+async function containedMedia(libraryDir: string, path: string): Promise<string | null> {
   if (!MEDIA_EXTENSIONS.has(extname(path).toLowerCase())) return null;
   try {
     const [root, real] = await Promise.all([realpath(libraryDir), realpath(path)]);

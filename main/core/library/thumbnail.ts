@@ -12,6 +12,8 @@ export interface ThumbnailOptions {
   maxSide?: number;
   /** WebP quality 1-100 (default 70). */
   quality?: number;
+  /** Refuse a source that claims more pixels (sharp's own limit when not given). */
+  maxPixels?: number;
   fs?: LibraryFs;
 }
 
@@ -28,28 +30,56 @@ export function thumbnailPath(imagePath: string, dir?: string): string {
 }
 
 /** Makes a small WebP of the image and writes it atomically (an old one is replaced). */
-export async function writeThumbnail(
+export function writeThumbnail(
   imagePath: string,
   options: ThumbnailOptions = {},
 ): Promise<Thumbnail> {
+  return encodeThumbnail(imagePath, imagePath, options);
+}
+
+/**
+ * Makes the thumbnail of `mediaPath` (a video's poster) from the bytes of a still image
+ * (JPEG, PNG, WebP) and writes it where writeThumbnail would, at the same size and quality.
+ */
+export function writeThumbnailFromBytes(
+  bytes: Uint8Array,
+  mediaPath: string,
+  options: ThumbnailOptions = {},
+): Promise<Thumbnail> {
+  return encodeThumbnail(
+    Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+    mediaPath,
+    options,
+  );
+}
+
+/** Resizes and encodes `input` (a file or bytes) as the WebP thumbnail of `mediaPath`. */
+async function encodeThumbnail(
+  input: string | Buffer,
+  mediaPath: string,
+  options: ThumbnailOptions,
+): Promise<Thumbnail> {
   const fs = options.fs ?? defaultLibraryFs;
   const maxSide = options.maxSide ?? 256;
-  const path = thumbnailPath(imagePath, options.dir);
+  const path = thumbnailPath(mediaPath, options.dir);
   let encoded: { data: Buffer; info: OutputInfo };
   try {
     const sharp = await loadSharp();
-    encoded = await sharp(imagePath)
+    const limit = options.maxPixels === undefined ? {} : { limitInputPixels: options.maxPixels };
+    encoded = await sharp(input, limit)
       .rotate() // honour EXIF orientation
       .resize(maxSide, maxSide, { fit: 'inside', withoutEnlargement: true })
       .webp({ quality: options.quality ?? 70 })
       .toBuffer({ resolveWithObject: true });
   } catch (error) {
-    throw new LibraryWriteError(
-      'corrupt',
-      `Could not make a thumbnail of ${imagePath}: ${(error as Error).message}. ` +
-        'The image may be missing or damaged; retry its download.',
-      { cause: error },
-    );
+    const reason = (error as Error).message;
+    const what =
+      typeof input === 'string'
+        ? `${mediaPath}: ${reason}. The image may be missing or damaged; retry its download.`
+        : `${mediaPath} from the image received for it: ${reason}. It is no image sharp reads.`;
+    throw new LibraryWriteError('corrupt', `Could not make a thumbnail of ${what}`, {
+      cause: error,
+    });
   }
   try {
     await fs.mkdir(dirname(path), { recursive: true });

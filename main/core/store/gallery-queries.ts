@@ -1,6 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { DownloadState } from '../../../shared/jobs/downloads.ts';
 import { toFtsQuery } from './fts-query.ts';
+import { localDate, localDayCounter, runsOf } from './gallery-runs.ts';
 import { toImage, type Image } from './rows.ts';
 
 /** Every filter the gallery composes; all AND-ed. */
@@ -14,6 +15,11 @@ export interface GalleryFilter {
   favorite?: boolean;
   downloadStates: readonly DownloadState[];
   failureCodes?: readonly string[];
+  /**
+   * True: only images of jobs that succeeded with fewer images than asked (topped up or not:
+   * what the job returned stays a partial result); false: none of them.
+   */
+  partial?: boolean;
   /** What the person typed in the search box (made safe by toFtsQuery). */
   text?: string;
   order: 'newest' | 'oldest';
@@ -34,7 +40,29 @@ export interface WrittenRow {
   doneAt: number;
 }
 
-const FILTER_KEYS = ['batchId', 'model', 'size', 'from', 'to', 'favorite', 'failureCodes'] as const;
+/** A run of consecutive images of the filtered list sharing a batch or a local day. */
+export interface GalleryGroup {
+  /** The batch id, or the day as YYYY-MM-DD in this process's local time. */
+  key: string;
+  /** The batch's name, or the day. */
+  label: string;
+  count: number;
+}
+
+export type GalleryGrouping = 'batch' | 'day';
+
+const FILTER_KEYS = [
+  'batchId',
+  'model',
+  'size',
+  'from',
+  'to',
+  'favorite',
+  'failureCodes',
+  'partial',
+] as const;
+
+type Kind = 'page' | 'ids' | 'count' | 'keys:batch' | 'keys:day';
 
 /**
  * The gallery's reads over 100,000 images: pages by id (keyset, newest or oldest first), ids
@@ -73,6 +101,28 @@ export class GalleryQueries {
     return (this.run('count', filter, null, 0) as Array<{ n: number }>)[0]!.n;
   }
 
+  /**
+   * The runs of the filtered list in its order (gaps and islands): consecutive images of one
+   * batch or one local day make a group, so the counts add up to `count(filter)`.
+   */
+  groups(filter: GalleryFilter, by: GalleryGrouping): GalleryGroup[] {
+    const keys = this.run(`keys:${by}`, filter, null, 0) as number[];
+    if (by === 'day') {
+      return runsOf(keys, localDayCounter()).map((run) => {
+        const day = localDate(run.first);
+        return { key: day, label: day, count: run.count };
+      });
+    }
+    const runs = runsOf(keys, (batchId) => batchId);
+    const ids = [...new Set(runs.map((run) => run.key))];
+    const names = new Map(this.s.batchNames.all(JSON.stringify(ids)).map((b) => [b.id, b.name]));
+    return runs.map((run) => ({
+      key: String(run.key),
+      label: names.get(run.key) ?? String(run.key),
+      count: run.count,
+    }));
+  }
+
   /** Images in the order of `ids`; ids that no longer exist are left out. */
   byIds(ids: readonly number[]): GalleryImage[] {
     const byId = new Map<number, GalleryImage>();
@@ -88,6 +138,14 @@ export class GalleryQueries {
     return this.s.favorite.run({ ids: JSON.stringify(ids), favorite: favorite ? 1 : 0 }).changes;
   }
 
+  /**
+   * Deletes the images' rows in one transaction (triggers keep the download counts), except
+   * those downloading now (the engine holds them); returns the ids deleted.
+   */
+  deleteRows(ids: readonly number[]): number[] {
+    return this.s.deleteRows.all(JSON.stringify(ids)).map((row) => row.id);
+  }
+
   /** The (done_at, id) of the last image written, or zeros. */
   lastWritten(): { doneAt: number; id: number } {
     const row = this.s.lastWritten.get();
@@ -99,18 +157,14 @@ export class GalleryQueries {
     return this.s.writtenSince.all({ doneAt: after.doneAt, id: after.id, limit });
   }
 
-  private run(
-    kind: 'page' | 'ids' | 'count',
-    filter: GalleryFilter,
-    afterId: number | null,
-    limit: number,
-  ) {
+  private run(kind: Kind, filter: GalleryFilter, afterId: number | null, limit: number) {
     const match = filter.text === undefined ? null : toFtsQuery(filter.text);
     // a search with no word in it matches everything, like an empty box
-    const shape = `${kind}:${filter.order}:${afterId === null ? '' : 'a'}:${match ? 't' : ''}:${FILTER_KEYS.filter((k) => filter[k] !== undefined).join(',')}`;
+    const shape = `${kind}:${filter.order}:${afterId === null ? '' : 'a'}:${match ? 't' : ''}:${FILTER_KEYS.filter((k) => filter[k] !== undefined).join(',')}:${filter.partial ?? ''}`;
     let statement = this.statements.get(shape);
     if (!statement) {
       statement = this.db.prepare(buildSql(kind, filter, afterId !== null, match !== null));
+      if (kind.startsWith('keys:')) statement.pluck();
       this.statements.set(shape, statement);
     }
     return statement.all({
@@ -124,7 +178,7 @@ export class GalleryQueries {
       ...(filter.failureCodes ? { codes: JSON.stringify(filter.failureCodes) } : {}),
       ...(match ? { match } : {}),
       ...(afterId !== null ? { after: afterId } : {}),
-      ...(kind === 'count' ? {} : { limit }),
+      ...(kind === 'page' || kind === 'ids' ? { limit } : {}),
     });
   }
 }
@@ -133,12 +187,7 @@ function hasFilters(filter: GalleryFilter): boolean {
   return FILTER_KEYS.some((key) => key !== 'batchId' && filter[key] !== undefined);
 }
 
-function buildSql(
-  kind: 'page' | 'ids' | 'count',
-  filter: GalleryFilter,
-  after: boolean,
-  text: boolean,
-): string {
+function buildSql(kind: Kind, filter: GalleryFilter, after: boolean, text: boolean): string {
   const terms = ['i.download_state IN (SELECT value FROM json_each(@states))'];
   if (filter.batchId !== undefined) terms.push('i.batch_id = @batchId');
   if (filter.model !== undefined) terms.push('i.model = @model');
@@ -147,16 +196,28 @@ function buildSql(
   if (filter.to !== undefined) terms.push('i.created_at < @to');
   if (filter.favorite !== undefined) terms.push('i.favorite = @favorite');
   if (filter.failureCodes) terms.push('i.failure_code IN (SELECT value FROM json_each(@codes))');
+  // no index on returned_n: the partial jobs are read once per query, then matched by job id
+  if (filter.partial !== undefined) {
+    terms.push(`i.job_id ${filter.partial ? 'IN' : 'NOT IN'} (${PARTIAL_JOBS})`);
+  }
   if (text) terms.push('i.job_id IN (SELECT rowid FROM jobs_fts WHERE jobs_fts MATCH @match)');
   const newest = filter.order === 'newest';
   if (after) terms.push(newest ? 'i.id < @after' : 'i.id > @after');
   const where = terms.join(' AND ');
   if (kind === 'count') return `SELECT count(*) AS n FROM images AS i WHERE ${where}`;
+  if (kind === 'keys:batch' || kind === 'keys:day') {
+    // every row of the list, one key each: its runs are counted in JS (see gallery-runs.ts)
+    const key = kind === 'keys:batch' ? 'i.batch_id' : 'i.created_at';
+    return `SELECT ${key} FROM images AS i WHERE ${where} ORDER BY i.id ${newest ? 'DESC' : 'ASC'}`;
+  }
   const order = `ORDER BY i.id ${newest ? 'DESC' : 'ASC'} LIMIT @limit + 0`;
   if (kind === 'ids') return `SELECT i.id FROM images AS i WHERE ${where} ${order}`;
   return `SELECT i.*, j.kind AS job_kind, j.prompt AS job_prompt
     FROM images AS i JOIN jobs AS j ON j.id = i.job_id WHERE ${where} ${order}`;
 }
+
+/** Jobs that succeeded with fewer images than asked (PARTIAL_NOT_TOPPED_UP, top-ups or not). */
+const PARTIAL_JOBS = `SELECT j.id FROM jobs AS j WHERE j.state = 'succeeded' AND j.returned_n < j.n`;
 
 function fixedStatements(db: Database) {
   const sql = <Row = unknown>(text: string) => db.prepare<unknown[], Row>(text);
@@ -166,6 +227,9 @@ function fixedStatements(db: Database) {
        WHERE state IN (SELECT value FROM json_each(@states))
          AND (@batchId IS NULL OR batch_id = @batchId)`,
     ),
+    batchNames: sql<{ id: number; name: string }>(
+      'SELECT id, name FROM batches WHERE id IN (SELECT value FROM json_each(?))',
+    ),
     byIds: sql<Record<string, unknown>>(
       `SELECT i.*, j.kind AS job_kind, j.prompt AS job_prompt
        FROM images AS i JOIN jobs AS j ON j.id = i.job_id
@@ -174,6 +238,12 @@ function fixedStatements(db: Database) {
     favorite: sql(
       `UPDATE images SET favorite = @favorite
        WHERE id IN (SELECT value FROM json_each(@ids)) AND favorite <> @favorite`,
+    ),
+    // one statement is one transaction; RETURNING says which rows went
+    deleteRows: sql<{ id: number }>(
+      `DELETE FROM images
+       WHERE id IN (SELECT value FROM json_each(?)) AND download_state <> 'downloading'
+       RETURNING id`,
     ),
     lastWritten: sql<{ doneAt: number; id: number }>(
       `SELECT done_at AS doneAt, id FROM images WHERE download_state = 'done'

@@ -1,4 +1,3 @@
-import sharp from 'sharp';
 import { createRandom } from '../random.ts';
 
 export interface FrameSpec {
@@ -18,10 +17,11 @@ function colour(random: () => number): Rgb {
 }
 
 /**
- * Renders the frames of a simulated clip as JPEGs: a gradient in colours drawn from the seed,
- * with a disc that travels across the picture, so a player visibly shows motion.
+ * Renders the frames of a simulated clip as packed 8-bit RGB (3 bytes a pixel, rows top to
+ * bottom): a gradient in colours drawn from the seed, with a disc that travels across the
+ * picture, so a player visibly shows motion.
  */
-export async function renderFrames(spec: FrameSpec): Promise<Buffer[]> {
+export function renderFrames(spec: FrameSpec): Buffer[] {
   const random = createRandom(spec.seed);
   const [top, bottom, disc] = [colour(random), colour(random), colour(random)];
   const radius = Math.max(4, Math.round(Math.min(spec.width, spec.height) / 6));
@@ -41,11 +41,7 @@ export async function renderFrames(spec: FrameSpec): Promise<Buffer[]> {
         }
       }
     }
-    frames.push(
-      await sharp(raw, { raw: { width: spec.width, height: spec.height, channels: 3 } })
-        .jpeg({ quality: 70, chromaSubsampling: '4:2:0' })
-        .toBuffer(),
-    );
+    frames.push(raw);
   }
   return frames;
 }

@@ -1,22 +1,24 @@
+import type { H264Stream } from './h264.ts';
+
 /**
- * A minimal MP4 (ISO BMFF, ISO/IEC 14496-12) muxer for one Motion-JPEG video track.
- * JPEG in MP4 is signalled as an `mp4v` sample entry whose decoder config names object type
- * 0x6C (ISO/IEC 10918-1 JPEG), as ffmpeg writes it. Layout: ftyp, moov, mdat (moov first,
- * so players can start before the whole file has arrived).
+ * A minimal MP4 (ISO BMFF, ISO/IEC 14496-12) muxer for one H.264 video track: an `avc1` sample
+ * entry whose `avcC` box (ISO/IEC 14496-15) carries the SPS and PPS; each sample is one
+ * picture's NAL units, each after its 4-byte length. Layout: ftyp, moov, mdat (moov first, so
+ * players can start before the whole file has arrived).
  */
 
-export interface MjpegClip {
+export interface AvcClip {
+  /** The visible picture size (after the SPS's cropping). */
   width: number;
   height: number;
   framesPerSecond: number;
-  /** One baseline JPEG per frame. */
-  frames: readonly Buffer[];
+  stream: H264Stream;
 }
 
 /** Movie and media time unit: milliseconds. */
 const TIMESCALE = 1000;
-const JPEG_OBJECT_TYPE = 0x6c;
-const VISUAL_STREAM_TYPE = 0x04;
+/** Bytes of the length before each NAL unit in a sample (avcC lengthSizeMinusOne + 1). */
+const NAL_LENGTH_SIZE = 4;
 const IDENTITY_MATRIX = [0x10000, 0, 0, 0, 0x10000, 0, 0, 0, 0x40000000];
 
 function u8(value: number): Buffer {
@@ -48,41 +50,29 @@ function fullBox(type: string, version: number, flags: number, ...payload: Buffe
 
 const matrix = () => Buffer.concat(IDENTITY_MATRIX.map(u32));
 
-/** MPEG-4 descriptor: tag, length (4-byte form, as common muxers write it), body. */
-function descriptor(tag: number, ...payload: Buffer[]): Buffer {
-  const body = Buffer.concat(payload);
-  const n = body.length;
-  return Buffer.concat([
-    u8(tag),
-    Buffer.from([
-      0x80 | ((n >> 21) & 0x7f),
-      0x80 | ((n >> 14) & 0x7f),
-      0x80 | ((n >> 7) & 0x7f),
-      n & 0x7f,
-    ]),
-    body,
-  ]);
-}
-
-function esds(maxFrameSize: number, bitrate: number): Buffer {
-  const decoderConfig = descriptor(
-    0x04,
-    u8(JPEG_OBJECT_TYPE),
-    u8((VISUAL_STREAM_TYPE << 2) | 1),
-    u8(maxFrameSize >> 16),
-    u16(maxFrameSize & 0xffff),
-    u32(bitrate),
-    u32(bitrate),
-  );
-  const slConfig = descriptor(0x06, u8(0x02));
-  return fullBox('esds', 0, 0, descriptor(0x03, u16(1), u8(0), decoderConfig, slConfig));
-}
-
-function sampleEntry(clip: MjpegClip, maxFrameSize: number, bitrate: number): Buffer {
-  const compressor = Buffer.alloc(32);
-  compressor.write('\u000cMotion JPEG', 'latin1');
+/** AVCDecoderConfigurationRecord (ISO/IEC 14496-15 §5.3.3.1) with one SPS and one PPS. */
+function avcC(stream: H264Stream): Buffer {
   return box(
-    'mp4v',
+    'avcC',
+    u8(1), // configurationVersion
+    u8(stream.profileIdc),
+    u8(stream.constraintFlags),
+    u8(stream.levelIdc),
+    u8(0xfc | (NAL_LENGTH_SIZE - 1)),
+    u8(0xe0 | 1), // one SPS
+    u16(stream.sps.length),
+    stream.sps,
+    u8(1), // one PPS
+    u16(stream.pps.length),
+    stream.pps,
+  );
+}
+
+function sampleEntry(clip: AvcClip): Buffer {
+  const compressor = Buffer.alloc(32);
+  compressor.write('\u000bH.264 I_PCM', 'latin1');
+  return box(
+    'avc1',
     zeros(6),
     u16(1), // data_reference_index
     zeros(16), // pre_defined, reserved
@@ -95,20 +85,19 @@ function sampleEntry(clip: MjpegClip, maxFrameSize: number, bitrate: number): Bu
     compressor,
     u16(0x0018), // 24-bit colour
     u16(0xffff), // pre_defined = -1
-    esds(maxFrameSize, bitrate),
+    avcC(clip.stream),
   );
 }
 
-function sampleTable(clip: MjpegClip, chunkOffset: number, durationMs: number): Buffer {
-  const count = clip.frames.length;
-  const sizes = clip.frames.map((f) => f.length);
-  const maxFrameSize = Math.max(...sizes);
-  const totalBytes = sizes.reduce((a, b) => a + b, 0);
-  const bitrate = Math.round((totalBytes * 8 * 1000) / Math.max(durationMs, 1));
+function sampleTable(clip: AvcClip, samples: readonly Buffer[], chunkOffset: number): Buffer {
+  const count = samples.length;
+  const sizes = samples.map((s) => s.length);
   return box(
     'stbl',
-    fullBox('stsd', 0, 0, u32(1), sampleEntry(clip, maxFrameSize, bitrate)),
+    fullBox('stsd', 0, 0, u32(1), sampleEntry(clip)),
     fullBox('stts', 0, 0, u32(1), u32(count), u32(TIMESCALE / clip.framesPerSecond)),
+    // Every sample is an IDR picture, so every one is a sync sample (a seek point).
+    fullBox('stss', 0, 0, u32(count), ...samples.map((_, i) => u32(i + 1))),
     // All samples in one chunk: one stsc entry, one chunk offset.
     fullBox('stsc', 0, 0, u32(1), u32(1), u32(count), u32(1)),
     fullBox('stsz', 0, 0, u32(0), u32(count), ...sizes.map(u32)),
@@ -116,11 +105,11 @@ function sampleTable(clip: MjpegClip, chunkOffset: number, durationMs: number): 
   );
 }
 
-function movie(clip: MjpegClip, chunkOffset: number): Buffer {
+function movie(clip: AvcClip, samples: readonly Buffer[], chunkOffset: number): Buffer {
   if (TIMESCALE % clip.framesPerSecond !== 0) {
     throw new Error(`framesPerSecond must divide ${TIMESCALE}; got ${clip.framesPerSecond}.`);
   }
-  const durationMs = (clip.frames.length * TIMESCALE) / clip.framesPerSecond;
+  const durationMs = (samples.length * TIMESCALE) / clip.framesPerSecond;
   const mvhd = fullBox(
     'mvhd',
     0,
@@ -176,22 +165,28 @@ function movie(clip: MjpegClip, chunkOffset: number): Buffer {
   );
   const vmhd = fullBox('vmhd', 0, 1, zeros(8));
   const dinf = box('dinf', fullBox('dref', 0, 0, u32(1), fullBox('url ', 0, 1)));
-  const minf = box('minf', vmhd, dinf, sampleTable(clip, chunkOffset, durationMs));
+  const minf = box('minf', vmhd, dinf, sampleTable(clip, samples, chunkOffset));
   return box('moov', mvhd, box('trak', tkhd, box('mdia', mdhd, hdlr, minf)));
 }
 
-/** Builds a complete MP4 file from JPEG frames. Deterministic: same frames, same bytes. */
-export function muxMjpegMp4(clip: MjpegClip): Buffer {
-  if (clip.frames.length === 0) throw new Error('A video needs at least one frame.');
+/** A sample: the picture's NAL units, each after its 4-byte big-endian length. */
+function sample(nalUnits: readonly Buffer[]): Buffer {
+  return Buffer.concat(nalUnits.flatMap((nal) => [u32(nal.length), nal]));
+}
+
+/** Builds a complete MP4 file from an H.264 stream. Deterministic: same stream, same bytes. */
+export function muxAvcMp4(clip: AvcClip): Buffer {
+  if (clip.stream.pictures.length === 0) throw new Error('A video needs at least one frame.');
+  const samples = clip.stream.pictures.map((picture) => sample([picture]));
   const ftyp = box(
     'ftyp',
     Buffer.from('isom', 'latin1'),
     u32(0x200),
-    Buffer.from('isomiso2mp41', 'latin1'),
+    Buffer.from('isomiso2avc1mp41', 'latin1'),
   );
   // The moov size does not depend on the offset value, so measure it once, then build it for real.
-  const moovSize = movie(clip, 0).length;
+  const moovSize = movie(clip, samples, 0).length;
   const mdatHeader = 8;
-  const moov = movie(clip, ftyp.length + moovSize + mdatHeader);
-  return Buffer.concat([ftyp, moov, box('mdat', ...clip.frames)]);
+  const moov = movie(clip, samples, ftyp.length + moovSize + mdatHeader);
+  return Buffer.concat([ftyp, moov, box('mdat', ...samples)]);
 }

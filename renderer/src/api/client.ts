@@ -12,7 +12,7 @@ export interface Client {
   host: Host;
   /** The URL of an image (or of its thumbnail), from its path inside the library. */
   mediaUrl(relPath: string, kind: MediaKind): string;
-  /** Where a browser downloads a finished export; null on the desktop (the zip is where it was saved). */
+  /** Where the browser downloads a finished export's zip; null on the desktop (it is on disk). */
   exportUrl(id: string): string | null;
 }
 

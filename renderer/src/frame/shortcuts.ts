@@ -15,6 +15,24 @@ export const SHORTCUTS = [
     what: 'Run it at the front of the queue (Compose)',
   },
   { keys: 'mod+shift+p', label: 'Ctrl/⌘ Shift P', what: 'Pause or resume the queue' },
+  // the gallery grid's own keys (renderer/src/screens/gallery/GalleryGrid.tsx)
+  { keys: 'up, down, left, right', label: '← → ↑ ↓', what: 'Move between images (Gallery)' },
+  {
+    keys: 'shift+up, shift+down',
+    label: 'Shift ← → ↑ ↓',
+    what: 'Extend the selection (Gallery); move a zoomed picture (Lightbox, Compare)',
+  },
+  { keys: 'space', label: 'Space', what: 'Select or unselect the image (Gallery)' },
+  { keys: 'enter', label: 'Enter', what: 'Open the image in the lightbox (Gallery)' },
+  { keys: 'mod+a', label: 'Ctrl/⌘ A', what: 'Select every image of the view (Gallery)' },
+  // the lightbox's and compare's own keys (renderer/src/screens/gallery/lightbox/keys.ts)
+  { keys: 'left, right', label: '← →', what: 'Previous or next image (Lightbox)' },
+  { keys: 'home, end', label: 'Home End', what: 'First or last image (Gallery, Lightbox)' },
+  { keys: 'f', label: 'F', what: 'Favourite the selection (Gallery) or the image (Lightbox)' },
+  { keys: 'i', label: 'I', what: 'Show or hide the details (Lightbox)' },
+  { keys: 'plus, minus, 0', label: '+ − 0', what: 'Zoom in, out, fit (Lightbox, Compare)' },
+  { keys: 'delete', label: 'Delete', what: 'Delete the selection or the image, after asking' },
+  { keys: 'escape', label: 'Esc', what: 'Clear the selection; close the lightbox or compare' },
 ] as const;
 
 export type ShortcutKeys = (typeof SHORTCUTS)[number]['keys'];

@@ -45,6 +45,8 @@ export interface GallerySlice {
   fetchGalleryRange(start: number, end: number): Promise<void>;
   setGallerySelection(selection: SelectionState): void;
   setImagesFavorite(ids: readonly number[], favorite: boolean): Promise<number>;
+  /** A favourite set elsewhere (the lightbox): the tiles follow. */
+  noteFavorite(id: number, favorite: boolean): void;
   retryImageDownloads(ids: readonly number[]): Promise<{ queued: number; expired: number }>;
   deleteImages(ids: readonly number[]): Promise<OutputOf<'images', 'delete'>>;
   startExport(source: ExportSource): Promise<OutputOf<'exports', 'start'>>;
@@ -78,6 +80,20 @@ export const createGallerySlice: SliceCreator<GallerySlice> = (api) => (set, get
         view.group === 'none' ? null : api.images.groups({ query, by: view.group }),
       ]);
       if (mine !== generation) return;
+      const grown = newerOnTop(get().galleryIds, page);
+      if (grown) {
+        // only newer images came: the ids loaded below them stay, no page is asked again
+        set({
+          galleryIds: grown,
+          galleryTotal: page.total,
+          galleryGroups: groups?.groups ?? null,
+          galleryFresh: 0,
+          galleryStale: false,
+          galleryLoading: false,
+          galleryError: null,
+        });
+        return;
+      }
       set((s) => ({
         galleryIds: page.ids,
         galleryTotal: page.total,
@@ -86,7 +102,9 @@ export const createGallerySlice: SliceCreator<GallerySlice> = (api) => (set, get
         galleryStale: false,
         galleryLoading: false,
         galleryError: null,
-        gallerySelection: keepListed(s.gallerySelection, page.ids),
+        // a list longer than a page keeps its selection: the rest of it is still coming
+        gallerySelection:
+          page.next === null ? keepListed(s.gallerySelection, page.ids) : s.gallerySelection,
       }));
       complete = loadRest(mine, page.next, key).catch((error: unknown) => {
         if (mine === generation) set({ galleryError: errorMessage(error) });
@@ -223,6 +241,11 @@ export const createGallerySlice: SliceCreator<GallerySlice> = (api) => (set, get
       return results.reduce((sum, r) => sum + r.changed, 0);
     },
 
+    noteFavorite(id, favorite) {
+      patchImages([id], { favorite });
+      if (get().galleryView.favorite && !favorite) set({ galleryStale: true });
+    },
+
     async retryImageDownloads(ids) {
       const results = await inChunks(ids, (chunk) => api.images.retryDownloads({ ids: chunk }));
       patchImages(ids, { downloadState: 'pending', failureCode: null, failureReason: null });
@@ -270,3 +293,22 @@ export const createGallerySlice: SliceCreator<GallerySlice> = (api) => (set, get
     },
   };
 };
+
+/**
+ * The list with the newer ids of a fresh first page on top, when that is all that changed
+ * (the old first id is in the page and the total grew by exactly the ids above it); else null.
+ */
+export function newerOnTop(
+  old: readonly number[],
+  page: { ids: readonly number[]; total: number },
+): readonly number[] | null {
+  if (old.length === 0 || page.ids.length === 0) return null;
+  const at = page.ids.indexOf(old[0]!);
+  if (at <= 0) return null;
+  if (page.total !== old.length + at) return null;
+  // the rest of the page must match what was loaded, or something moved
+  for (let i = at; i < page.ids.length && i - at < old.length; i++) {
+    if (page.ids[i] !== old[i - at]) return null;
+  }
+  return [...page.ids.slice(0, at), ...old];
+}

@@ -1,11 +1,15 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import sharp from 'sharp';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   SIMULATED_FAIL_REASON,
   SIMULATED_QUOTA_REASON,
 } from '../../../main/simulator/video/tasks.ts';
 import { createCatalogue } from '../../../shared/gateway/catalogue.ts';
+import type { ImageWritten } from '../../../main/core/engine/download.ts';
+import { thumbnailPath } from '../../../main/core/library/thumbnail.ts';
+import { captureLogger } from '../../support/capture-logger.ts';
 import {
   assertLegalPath,
   engineRig,
@@ -139,6 +143,112 @@ describe('video jobs', () => {
     rig.engine.cancelJob(queued!.id);
     expect(await rig.engine.whenIdle()).toBe('done');
     expect(rig.store.jobs.get(queued!.id)!.state).toBe('canceled');
+  });
+});
+
+// The gallery's video tiles show a poster: the task's `thumbnail` variant, fetched once after
+// the video is written, best effort (the interface does not promise the variant).
+describe('video posters', () => {
+  /** Runs one sora-2 video job to the end; the poster requests and what the engine said. */
+  async function runVideo(options: { thumbnails: boolean; faults?: string }) {
+    const { logger, lines } = captureLogger();
+    rig = await engineRig({
+      gateway: { ...FAST.gateway, ...(options.faults ? { faults: options.faults } : {}) },
+      engine: { ...FAST.engine, thumbnails: options.thumbnails, logger },
+      start: false,
+    });
+    const content = vi.spyOn(rig.client, 'downloadVideoContent');
+    const written: ImageWritten[] = [];
+    rig.engine.on('imageWritten', (event) => void written.push(event));
+    const batch = rig.batch([VIDEO]);
+    await rig.engine.start();
+    expect(await rig.engine.whenIdle()).toBe('done');
+    await rig.gateway.idle();
+    await pollUntil(() => written.length === 1, 'the video is announced');
+    const [job] = jobsOf(rig.store, batch.id);
+    expect(job).toMatchObject({ state: 'succeeded', videoTaskStatus: 'SUCCESS' });
+    const [video] = rig.store.images.listForJob(job!.id);
+    // the video is written and done whatever became of its poster
+    expect(video).toMatchObject({ downloadState: 'done', downloadTries: 1 });
+    const file = join(rig.libraryDir, video!.relPath!);
+    expect(sha256File(file)).toBe(video!.sha256);
+    // one generation request in all: a poster is a GET of the finished task, never a new one
+    expect(rig.gateway.ledger.entries()).toHaveLength(1);
+    expect(rig.engine.progress().requestsSent).toBe(1);
+    const posterCalls = content.mock.calls.filter(([, call]) => call?.variant === 'thumbnail');
+    for (const [taskId] of posterCalls) expect(taskId).toBe(job!.videoTaskId);
+    return { file, poster: thumbnailPath(file), posterCalls, written, lines, video: video! };
+  }
+
+  it("writes the mp4 and its poster, a small WebP of the first frame in the video's shape", async () => {
+    const { file, poster, posterCalls, written, lines } = await runVideo({ thumbnails: true });
+    expect(file).toMatch(/\.mp4$/);
+    expect(poster).toBe(join(file, '..', '.thumbs', `${file.split('/').pop()}.webp`));
+    const meta = await sharp(poster).metadata();
+    expect(meta.format).toBe('webp');
+    expect(Math.max(meta.width!, meta.height!)).toBeLessThanOrEqual(256);
+    // 720x1280 asked: portrait, 9:16
+    expect(meta.width! / meta.height!).toBeCloseTo(720 / 1280, 1);
+    expect(posterCalls).toHaveLength(1);
+    expect(written).toMatchObject([{ thumbnail: true }]);
+    expect(lines).toEqual([]);
+  });
+
+  it.each([
+    { fault: 'url-404', said: '404 file_expired' },
+    { fault: 'url-500', said: '500' },
+    { fault: 'url-truncate', said: 'its answer broke off' },
+  ])(
+    'a gateway whose thumbnail variant fails ($fault) still writes the video, with no poster, one info line and no retry',
+    async ({ fault, said }) => {
+      // the video's content is the first download, its poster the second
+      const run = await runVideo({ thumbnails: true, faults: `${fault}@2` });
+      expect(existsSync(run.poster)).toBe(false);
+      expect(run.posterCalls).toHaveLength(1);
+      expect(run.written).toMatchObject([{ thumbnail: false }]);
+      expect(run.lines).toHaveLength(1);
+      expect(run.lines[0]!.level).toBe('info');
+      expect(run.lines[0]!.message).toContain(`No poster for ${run.file}`);
+      expect(run.lines[0]!.message).toContain(said);
+    },
+  );
+
+  it('a video found in place after a crash is adopted and gets its missing poster, once', async () => {
+    const { file, poster, video } = await runVideo({ thumbnails: false });
+    await rig!.engine.stop();
+    const calls = {
+      video: vi.spyOn(rig!.client, 'downloadImage'),
+      poster: vi.spyOn(rig!.client, 'downloadVideoContent'),
+    };
+    // the crash: the file placed, its done mark never committed
+    const loseDoneMark = () =>
+      rig!.store.db
+        .prepare(`UPDATE images SET download_state = 'downloading' WHERE id = ?`)
+        .run(video.id);
+    loseDoneMark();
+    await rig!.newEngine({ thumbnails: true }).start();
+    expect(await rig!.engine.whenIdle()).toBe('done');
+    expect(rig!.store.images.get(video.id)).toMatchObject({ downloadState: 'done' });
+    expect(sha256File(file)).toBe(video.sha256);
+    expect(calls.video).not.toHaveBeenCalled(); // adopted, not downloaded again
+    expect(calls.poster.mock.calls).toMatchObject([[expect.any(String), { variant: 'thumbnail' }]]);
+    expect((await sharp(poster).metadata()).format).toBe('webp');
+
+    // once more: the poster is there, so nothing is asked
+    await rig!.engine.stop();
+    loseDoneMark();
+    await rig!.newEngine({ thumbnails: true }).start();
+    expect(await rig!.engine.whenIdle()).toBe('done');
+    expect(calls.poster).toHaveBeenCalledTimes(1);
+    expect(rig!.gateway.ledger.entries()).toHaveLength(1);
+  });
+
+  it('asks for no poster when thumbnails are off', async () => {
+    const { poster, posterCalls, written, lines } = await runVideo({ thumbnails: false });
+    expect(posterCalls).toEqual([]);
+    expect(existsSync(poster)).toBe(false);
+    expect(written).toMatchObject([{ thumbnail: false }]);
+    expect(lines).toEqual([]);
   });
 });
 

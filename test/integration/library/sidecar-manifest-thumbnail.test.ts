@@ -8,7 +8,11 @@ import { parseCsv } from '../../../main/core/library/csv.ts';
 import { removeStaleTempFiles, type LibraryFs } from '../../../main/core/library/library-fs.ts';
 import { appendManifestRow, MANIFEST_COLUMNS } from '../../../main/core/library/manifest.ts';
 import { writeSidecar } from '../../../main/core/library/sidecar.ts';
-import { thumbnailPath, writeThumbnail } from '../../../main/core/library/thumbnail.ts';
+import {
+  thumbnailPath,
+  writeThumbnail,
+  writeThumbnailFromBytes,
+} from '../../../main/core/library/thumbnail.ts';
 import { LibraryWriteError } from '../../../main/core/library/write-error.ts';
 import { writeImage, type WrittenImage } from '../../../main/core/library/write-image.ts';
 import { AWKWARD_PROMPT, makeImage, sampleMetadata } from '../../support/library-fixtures.ts';
@@ -174,6 +178,27 @@ describe('thumbnails', () => {
     expect(error).toBeInstanceOf(LibraryWriteError);
     expect(error.kind).toBe('corrupt');
     expect(await readdir(dir)).toEqual(['bad.png']);
+  });
+
+  it("a video's poster from a still's bytes: the same WebP a file of those bytes gets", async () => {
+    const still = await makeImage('jpeg', 720, 1280);
+    const image = join(dir, 'still.jpg');
+    await writeFile(image, still);
+    const video = join(dir, 'clip.mp4');
+    const poster = await writeThumbnailFromBytes(still, video);
+    const path = join(dir, '.thumbs', 'clip.mp4.webp');
+    expect(poster).toMatchObject({ path, width: 144, height: 256 });
+    const fromFile = await writeThumbnail(image);
+    expect(await readFile(poster.path)).toEqual(await readFile(fromFile.path));
+  });
+
+  it('bytes that are no image fail as corrupt, naming the video, and leave no poster', async () => {
+    const video = join(dir, 'clip.mp4');
+    const error = await writeThumbnailFromBytes(Buffer.from('not a jpeg'), video).catch((e) => e);
+    expect(error).toBeInstanceOf(LibraryWriteError);
+    expect(error.kind).toBe('corrupt');
+    expect(error.message).toContain(`Could not make a thumbnail of ${video}`);
+    expect(await readdir(dir)).toEqual([]);
   });
 });
 

@@ -43,9 +43,61 @@ export interface Mp4Summary {
   height: number;
   handler: string;
   codec: string;
-  objectType: number;
+  /** The visual sample entry's own width and height. */
+  entryWidth: number;
+  entryHeight: number;
+  avcC: AvcConfig;
+  /** 1-based numbers of the sync samples (stss); null when every sample is one (no stss). */
+  syncSamples: number[] | null;
   /** Each sample's bytes, located through stsc/stsz/stco. */
   samples: Buffer[];
+}
+
+/** The AVCDecoderConfigurationRecord (ISO/IEC 14496-15). */
+export interface AvcConfig {
+  version: number;
+  profile: number;
+  compatibility: number;
+  level: number;
+  /** Bytes of the length before each NAL unit in a sample. */
+  lengthSize: number;
+  sps: Buffer[];
+  pps: Buffer[];
+}
+
+function readAvcC(body: Buffer): AvcConfig {
+  let at = 6;
+  const sets = (count: number) =>
+    Array.from({ length: count }, () => {
+      const length = body.readUInt16BE(at);
+      const set = body.subarray(at + 2, at + 2 + length);
+      at += 2 + length;
+      return set;
+    });
+  const sps = sets(body[5]! & 0x1f);
+  const pps = sets(body[at++]!);
+  if (at !== body.length) throw new Error(`avcC has ${body.length - at} stray bytes`);
+  return {
+    version: body[0]!,
+    profile: body[1]!,
+    compatibility: body[2]!,
+    level: body[3]!,
+    lengthSize: (body[4]! & 0x03) + 1,
+    sps,
+    pps,
+  };
+}
+
+/** Splits a sample into its NAL units by their length prefixes. */
+export function nalUnitsOf(sample: Buffer, lengthSize = 4): Buffer[] {
+  const units: Buffer[] = [];
+  for (let at = 0; at < sample.length;) {
+    const length = sample.readUIntBE(at, lengthSize);
+    if (at + lengthSize + length > sample.length) throw new Error(`NAL unit overruns at ${at}`);
+    units.push(sample.subarray(at + lengthSize, at + lengthSize + length));
+    at += lengthSize + length;
+  }
+  return units;
 }
 
 const STBL = ['moov', 'trak', 'mdia', 'minf', 'stbl'];
@@ -58,10 +110,16 @@ export function summariseMp4(bytes: Buffer): Mp4Summary {
   const hdlr = findBox(bytes, ['moov', 'trak', 'mdia', 'hdlr']).body;
   const stsd = findBox(bytes, [...STBL, 'stsd']).body;
   const entry = readBoxes(stsd, 8)[0]!;
-  // esds inside the visual sample entry, after its 78 bytes of fixed fields.
-  const esds = readBoxes(entry.body, 78)[0]!;
-  const decoderConfigAt = esds.body.indexOf(0x04, 4 + 1 + 4 + 3);
-  const objectType = esds.body[decoderConfigAt + 5]!;
+  // avcC inside the visual sample entry, after its 78 bytes of fixed fields.
+  const avcC = readBoxes(entry.body, 78).find((b) => b.type === 'avcC');
+  if (!avcC) throw new Error(`No avcC box in the ${entry.type} sample entry`);
+  const stbl = findBox(bytes, STBL);
+  const stss = readBoxes(bytes, stbl.start + 8, stbl.start + stbl.size).find(
+    (b) => b.type === 'stss',
+  );
+  const syncSamples = stss
+    ? Array.from({ length: stss.body.readUInt32BE(4) }, (_, i) => stss.body.readUInt32BE(8 + i * 4))
+    : null;
 
   const stsz = findBox(bytes, [...STBL, 'stsz']).body;
   const count = stsz.readUInt32BE(8);
@@ -84,7 +142,10 @@ export function summariseMp4(bytes: Buffer): Mp4Summary {
     height: tkhd.readUInt32BE(80) >> 16,
     handler: hdlr.toString('latin1', 8, 12),
     codec: entry.type,
-    objectType,
+    entryWidth: entry.body.readUInt16BE(24),
+    entryHeight: entry.body.readUInt16BE(26),
+    avcC: readAvcC(avcC.body),
+    syncSamples,
     samples,
   };
 }

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startGateway, type RunningGateway } from '../../../main/simulator/index.ts';
 import { SIMULATED_QUOTA_REASON } from '../../../main/simulator/video/tasks.ts';
-import { summariseMp4 } from './video-boxes.ts';
+import { readSps } from './h264-reader.ts';
+import { nalUnitsOf, summariseMp4 } from './video-boxes.ts';
 import type { WireResponse } from './wire-response.ts';
 import { pollUntil } from '../../support/poll-until.ts';
 
@@ -164,7 +165,7 @@ describe('GET /v1/videos/{id}/content', () => {
     expect(body).not.toHaveProperty('error');
   });
 
-  it('returns a real MP4: ISO BMFF boxes, one Motion-JPEG video track, seconds × 4 JPEG frames', async () => {
+  it('returns a real MP4: ISO BMFF boxes, one H.264 video track, seconds × 4 IDR pictures', async () => {
     await start();
     const video = await submit({ seconds: '8', size: '720x1280' });
     await pollUntilDone(video.id);
@@ -172,18 +173,22 @@ describe('GET /v1/videos/{id}/content', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('video/mp4');
     expect(Number(response.headers.get('content-length'))).toBe(bytes.length);
-    expect(bytes.length).toBeLessThan(300_000);
+    // I_PCM: 84 macroblocks of 386 bytes a frame, 32 frames.
+    expect(bytes.length).toBeLessThan(1_100_000);
 
     const mp4 = summariseMp4(bytes);
-    expect(mp4).toMatchObject({ brand: 'isom', handler: 'vide', codec: 'mp4v', objectType: 0x6c });
+    expect(mp4).toMatchObject({ brand: 'isom', handler: 'vide', codec: 'avc1' });
+    expect(mp4.avcC).toMatchObject({ profile: 66, compatibility: 0xc0, lengthSize: 4 });
     expect(mp4.durationTicks / mp4.timescale).toBe(8);
-    // Portrait, as asked, scaled down.
+    // Portrait, as asked, scaled down; the SPS crops to the same size.
     expect(mp4.height).toBeGreaterThan(mp4.width);
     expect(mp4.width / mp4.height).toBeCloseTo(720 / 1280, 1);
+    expect(readSps(mp4.avcC.sps[0]!)).toMatchObject({ width: mp4.width, height: mp4.height });
     expect(mp4.samples).toHaveLength(32);
+    expect(mp4.syncSamples).toEqual(Array.from({ length: 32 }, (_, i) => i + 1));
     for (const sample of mp4.samples) {
-      expect(sample.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8])); // JPEG SOI
-      expect(sample.subarray(-2)).toEqual(Buffer.from([0xff, 0xd9])); // JPEG EOI
+      const nals = nalUnitsOf(sample);
+      expect(nals.map((nal) => nal[0]! & 0x1f)).toEqual([5]); // one IDR slice
     }
     // The picture moves: frames differ.
     expect(mp4.samples[0]!.equals(mp4.samples[16]!)).toBe(false);

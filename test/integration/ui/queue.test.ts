@@ -1,13 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startUi, type RunningUi } from '../../support/atelier-ui.ts';
+import { SCREENSHOTS, startUi, type RunningUi } from '../../support/atelier-ui.ts';
 import { launchChromium } from '../../support/browser.ts';
+import { startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.ts';
+import { call, eventually, screenshots } from '../../support/page-helpers.ts';
 
-const SCREENSHOTS = path.resolve(import.meta.dirname, '../../../test-results/screenshots');
 let dir: string;
 let browser: Browser;
 
@@ -21,26 +21,6 @@ afterAll(async () => {
   await browser?.close();
   rmSync(dir, { recursive: true, force: true });
 });
-
-/** expect.poll with room for a loaded machine (its own default is one second). */
-const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 30_000 });
-
-/** Calls the contract from inside the page, as the app itself does (cookie and all). */
-async function call<T>(page: Page, area: string, method: string, input: unknown): Promise<T> {
-  const answer = await page.evaluate(
-    async ([area, method, input]) => {
-      const response = await fetch(`/api/${area}/${method}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(input),
-      });
-      return response.json() as Promise<{ ok: boolean; value?: unknown; error?: unknown }>;
-    },
-    [area, method, input] as const,
-  );
-  if (!answer.ok) throw new Error(`${area}.${method}: ${JSON.stringify(answer.error)}`);
-  return answer.value as T;
-}
 
 function rows(count: number, what: string) {
   return Array.from({ length: count }, (_, i) => ({ prompt: `${what}, study ${i + 1}` }));
@@ -57,63 +37,6 @@ async function openQueue(page: Page, url: string, problems: string[]): Promise<v
   await eventually(() =>
     page.getByRole('heading', { name: 'Queue', exact: true }).isVisible(),
   ).toBe(true);
-}
-
-/** Light, then dark: the same page in both schemes. */
-async function screenshots(page: Page, name: string): Promise<void> {
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme });
-    await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${colorScheme}.png`) });
-  }
-}
-
-/** `atelier gateway` in its own process, as a person runs it; its address and demo key. */
-interface GatewayProcess {
-  url: string;
-  key: string;
-  child: ChildProcess;
-  /** What the simulator charged the key so far (its admin route). */
-  ledger(): Promise<Array<{ requestId: string; state: string }>>;
-  stop(): Promise<void>;
-}
-
-async function startGatewayProcess(args: string[]): Promise<GatewayProcess> {
-  const bin = path.resolve(import.meta.dirname, '../../../bin/atelier.js');
-  const child = spawn(process.execPath, [bin, 'gateway', '--port', '0', ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
-  const { url, key } = await new Promise<{ url: string; key: string }>((ready, fail) => {
-    child.once('exit', (code) => fail(new Error(`atelier gateway exited with ${code}: ${err}`)));
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-      out += chunk;
-      const url = /listening on (\S+)/.exec(out)?.[1];
-      const key = /Demo key:\s+(\S+)/.exec(out)?.[1];
-      if (url && key) ready({ url, key });
-    });
-  });
-  return {
-    url,
-    key,
-    child,
-    async ledger() {
-      const response = await fetch(`${url}/_simulator/ledger`, {
-        headers: { authorization: `Bearer ${key}` },
-      });
-      const body = (await response.json()) as {
-        entries: Array<{ requestId: string; state: string }>;
-      };
-      return body.entries;
-    },
-    stop: () =>
-      new Promise((done) => {
-        if (child.exitCode !== null) return done();
-        child.once('exit', () => done());
-        child.kill('SIGINT');
-      }),
-  };
 }
 
 interface BatchCounts {

@@ -1,8 +1,9 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { protocol, resetElectronMock } from '../../support/electron-mock.ts';
+import { makeImage } from '../../support/library-fixtures.ts';
 import {
   atelierProtocolHandler,
   registerSchemes,
@@ -107,6 +108,33 @@ describe('atelier://media and atelier://thumbs', () => {
     const response = await get(url);
     expect(response.status).toBe(404);
     expect(response.body).not.toContain('SECRET');
+  });
+
+  it("serves a video's poster as its thumbnail, and 404 for a video without one", async () => {
+    const batch = join(root, 'library', 'batch');
+    writeFileSync(join(batch, 'clip.mp4'), 'MP4-CLIP');
+    writeFileSync(join(batch, 'old.mp4'), 'MP4-OLD');
+    writeFileSync(join(batch, '.thumbs', 'clip.mp4.webp'), 'WEBP-POSTER');
+    const poster = await get('atelier://thumbs/batch/clip.mp4');
+    expect(poster).toMatchObject({ status: 200, body: 'WEBP-POSTER' });
+    expect(poster.headers.get('content-type')).toBe('image/webp');
+    // (no poster is made of a video on view: the renderer shows the video itself)
+    expect((await get('atelier://thumbs/batch/old.mp4')).status).toBe(404);
+    expect(existsSync(join(batch, '.thumbs', 'old.mp4.webp'))).toBe(false);
+  });
+
+  it('makes a missing thumbnail on first view, and serves the image when it cannot', async () => {
+    const batch = join(root, 'library', 'batch');
+    writeFileSync(join(batch, 'owl.png'), await makeImage('png', 512, 512));
+    const made = await get('atelier://thumbs/batch/owl.png');
+    expect(made.status).toBe(200);
+    expect(made.headers.get('content-type')).toBe('image/webp');
+    expect(existsSync(join(batch, '.thumbs', 'owl.png.webp'))).toBe(true);
+    writeFileSync(join(batch, 'damaged.png'), 'PNG-DAMAGED');
+    expect(await get('atelier://thumbs/batch/damaged.png')).toMatchObject({
+      status: 200,
+      body: 'PNG-DAMAGED',
+    });
   });
 
   it('serves from the library folder of the moment', async () => {

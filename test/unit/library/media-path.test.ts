@@ -3,7 +3,11 @@ import { realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { decodeSegments, resolveMediaPath } from '../../../main/core/library/media-path.ts';
+import {
+  decodeSegments,
+  resolveMediaPath,
+  resolveThumbnailSource,
+} from '../../../main/core/library/media-path.ts';
 
 let root: string;
 let library: string;
@@ -24,6 +28,21 @@ beforeAll(() => {
   symlinkSync(join(root, 'elsewhere'), join(library, 'folder-out'));
   symlinkSync(join(library, 'batch one', 'a fox.png'), join(library, 'batch one', 'link-in.png'));
   mkdirSync(join(library, 'dir.png'));
+});
+
+describe('resolveThumbnailSource', () => {
+  it('gives the thumbnail, else the image to make one of, else nothing; inside only', async () => {
+    writeFileSync(join(library, 'batch one', 'no thumb.png'), 'png');
+    expect(await resolveThumbnailSource(library, 'batch%20one/a%20fox.png')).toEqual({
+      thumbnail: join(library, 'batch one', '.thumbs', 'a fox.png.webp'),
+    });
+    expect(await resolveThumbnailSource(library, 'batch%20one/no%20thumb.png')).toEqual({
+      image: join(library, 'batch one', 'no thumb.png'),
+    });
+    for (const raw of ['batch%20one/missing.png', 'batch%20one/link-out.png', '../outside.png']) {
+      expect(await resolveThumbnailSource(library, raw), raw).toBeNull();
+    }
+  });
 });
 
 describe('resolveMediaPath', () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { ImageSummary } from '../../../renderer/src/store/gallery-slice.ts';
 import { applyEvents, MAX_NOTICES } from '../../../renderer/src/store/apply-events.ts';
 import { createAppStore } from '../../../renderer/src/store/index.ts';
 import { jobsKey } from '../../../renderer/src/store/jobs-key.ts';
@@ -204,11 +205,62 @@ describe('applyEvents', () => {
     expect([...patch.jobIdsByKey!.values()].every((list) => list.stale)).toBe(true);
   });
 
-  it('ignores images written (the gallery is not built yet)', () => {
+  it('counts images written for the gallery, and drops a retried one shown as failed', () => {
     const written: ApiEvent = {
       type: 'images.written',
-      payload: { images: [{ id: 1, jobId: 10, batchId: 1, relPath: 'a.png', thumbRelPath: null }] },
+      payload: {
+        images: [
+          { id: 1, jobId: 10, batchId: 1, relPath: 'a.png', thumbRelPath: null },
+          { id: 2, jobId: 11, batchId: 1, relPath: 'b.png', thumbRelPath: null },
+        ],
+      },
     };
-    expect(applyEvents(state(), [written])).toEqual({});
+    expect(applyEvents(state(), [written])).toEqual({ galleryFresh: 2 });
+    const failed = { ...galleryImage(2), downloadState: 'failed' as const };
+    const patch = applyEvents(state({ galleryImages: new Map([[2, failed]]) }), [written]);
+    expect(patch.galleryFresh).toBe(2);
+    expect(patch.galleryStale).toBe(true);
+    expect(patch.galleryImages?.has(2)).toBe(false);
+  });
+
+  it('takes deleted images out of the gallery list, its cache and the selection', () => {
+    const deleted: ApiEvent = { type: 'images.deleted', payload: { ids: [2, 9] } };
+    const patch = applyEvents(
+      state({
+        galleryIds: [3, 2, 1],
+        galleryTotal: 3,
+        galleryImages: new Map([[2, galleryImage(2)]]),
+        gallerySelection: { selected: new Set([2, 3]), anchor: 2 },
+      }),
+      [deleted],
+    );
+    expect(patch.galleryIds).toEqual([3, 1]);
+    expect(patch.galleryTotal).toBe(2);
+    expect(patch.galleryImages?.size).toBe(0);
+    expect(patch.gallerySelection).toEqual({ selected: new Set([3]), anchor: null });
   });
 });
+
+function galleryImage(id: number): ImageSummary {
+  return {
+    id,
+    jobId: id,
+    batchId: 1,
+    idx: 0,
+    kind: 'image',
+    relPath: `${id}.png`,
+    thumbRelPath: null,
+    width: 1,
+    height: 1,
+    format: 'png',
+    bytes: 1,
+    model: 'm',
+    size: null,
+    favorite: false,
+    downloadState: 'done',
+    failureCode: null,
+    failureReason: null,
+    createdAt: 0,
+    prompt: 'p',
+  };
+}

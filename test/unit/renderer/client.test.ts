@@ -68,3 +68,11 @@ describe('media URLs', () => {
     expect(client.mediaUrl('q?/x#.png', 'image')).toBe('/media/q%3F/x%23.png');
   });
 });
+
+describe('export URLs', () => {
+  it('point at the web host’s download route, and are null on the desktop', () => {
+    expect(connect({ location }, { fetch: vi.fn() }).exportUrl('a1-b2')).toBe('/exports/a1-b2.zip');
+    const desktop = connect({ atelier: fakeApi({}).raw, location }, { fetch: vi.fn() });
+    expect(desktop.exportUrl('a1-b2')).toBeNull();
+  });
+});

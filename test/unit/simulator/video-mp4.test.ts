@@ -1,62 +1,103 @@
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { clipDimensions, renderClip } from '../../../main/simulator/video/clip.ts';
-import { muxMjpegMp4 } from '../../../main/simulator/video/mp4.ts';
-import { readBoxes, summariseMp4 } from '../../integration/simulator/video-boxes.ts';
+import { clipDimensions, renderClip, renderThumbnail } from '../../../main/simulator/video/clip.ts';
+import { renderFrames } from '../../../main/simulator/video/frames.ts';
+import type { H264Stream } from '../../../main/simulator/video/h264.ts';
+import { muxAvcMp4 } from '../../../main/simulator/video/mp4.ts';
+import { rgbToYuv420 } from '../../../main/simulator/video/yuv.ts';
+import { seedFrom } from '../../../main/simulator/random.ts';
+import { readPcmSlice, readSps } from '../../integration/simulator/h264-reader.ts';
+import { nalUnitsOf, readBoxes, summariseMp4 } from '../../integration/simulator/video-boxes.ts';
 
-/** Stand-ins for JPEG frames: distinct bytes of different lengths between SOI and EOI. */
-const fakeFrames = [5, 9, 2].map((n, i) =>
-  Buffer.concat([Buffer.from([0xff, 0xd8]), Buffer.alloc(n, i + 1), Buffer.from([0xff, 0xd9])]),
-);
+/** Stand-ins for coded pictures and parameter sets: distinct bytes of different lengths. */
+const fakeStream: H264Stream = {
+  sps: Buffer.from([0x67, 0x42, 0xc0, 0x14, 0xaa, 0xbb]),
+  pps: Buffer.from([0x68, 0xce, 0x3c, 0x80]),
+  profileIdc: 66,
+  constraintFlags: 0xc0,
+  levelIdc: 20,
+  pictures: [5, 9, 2].map((n, i) => Buffer.concat([Buffer.from([0x65]), Buffer.alloc(n, i + 1)])),
+};
 
-describe('muxMjpegMp4', () => {
-  it('lays out ftyp, moov, mdat, and the sample table finds every frame byte for byte', () => {
-    const file = muxMjpegMp4({ width: 32, height: 16, framesPerSecond: 4, frames: fakeFrames });
+describe('muxAvcMp4', () => {
+  const clip = { width: 32, height: 16, framesPerSecond: 4, stream: fakeStream };
+
+  it('lays out ftyp, moov, mdat with an avc1 sample entry whose avcC holds SPS and PPS', () => {
+    const file = muxAvcMp4(clip);
     expect(readBoxes(file).map((b) => b.type)).toEqual(['ftyp', 'moov', 'mdat']);
     const mp4 = summariseMp4(file);
     expect(mp4).toMatchObject({
       brand: 'isom',
       width: 32,
       height: 16,
-      codec: 'mp4v',
+      entryWidth: 32,
+      entryHeight: 16,
+      codec: 'avc1',
       handler: 'vide',
     });
-    expect(mp4.objectType).toBe(0x6c);
+    expect(mp4.avcC).toEqual({
+      version: 1,
+      profile: 66,
+      compatibility: 0xc0,
+      level: 20,
+      lengthSize: 4,
+      sps: [fakeStream.sps],
+      pps: [fakeStream.pps],
+    });
+  });
+
+  it('finds every picture through stsz/stsc/stco as one length-prefixed NAL unit, all sync', () => {
+    const mp4 = summariseMp4(muxAvcMp4(clip));
     expect(mp4.durationTicks / mp4.timescale).toBe(0.75);
-    expect(mp4.samples).toEqual(fakeFrames);
+    expect(mp4.samples.map((s) => nalUnitsOf(s, mp4.avcC.lengthSize))).toEqual(
+      fakeStream.pictures.map((p) => [p]),
+    );
+    expect(mp4.syncSamples).toEqual([1, 2, 3]);
   });
 
   it('is deterministic', () => {
-    const clip = { width: 32, height: 16, framesPerSecond: 4, frames: fakeFrames };
-    expect(muxMjpegMp4(clip).equals(muxMjpegMp4(clip))).toBe(true);
+    expect(muxAvcMp4(clip).equals(muxAvcMp4(clip))).toBe(true);
   });
 
   it('refuses no frames and frame rates that do not divide the millisecond timescale', () => {
-    expect(() => muxMjpegMp4({ width: 2, height: 2, framesPerSecond: 4, frames: [] })).toThrow(
-      /at least one frame/,
-    );
-    expect(() =>
-      muxMjpegMp4({ width: 2, height: 2, framesPerSecond: 7, frames: fakeFrames }),
-    ).toThrow(/divide/);
+    const empty = { ...fakeStream, pictures: [] };
+    expect(() => muxAvcMp4({ ...clip, stream: empty })).toThrow(/at least one frame/);
+    expect(() => muxAvcMp4({ ...clip, framesPerSecond: 7 })).toThrow(/divide/);
   });
 });
 
 describe('renderClip', () => {
-  it('scales the asked size to a 256-pixel long side, keeping the aspect ratio', () => {
-    expect(clipDimensions('1280x720')).toEqual({ width: 256, height: 144 });
-    expect(clipDimensions('720x1280')).toEqual({ width: 144, height: 256 });
-    expect(clipDimensions('1792x1024')).toEqual({ width: 256, height: 146 });
+  it('scales the asked size to a 192-pixel long side with even sides, keeping the aspect', () => {
+    expect(clipDimensions('1280x720')).toEqual({ width: 192, height: 108 });
+    expect(clipDimensions('720x1280')).toEqual({ width: 108, height: 192 });
+    expect(clipDimensions('1792x1024')).toEqual({ width: 192, height: 110 });
+    expect(clipDimensions('1024x1792')).toEqual({ width: 110, height: 192 });
   });
 
-  it('renders seconds × 4 real JPEG frames of the scaled size', async () => {
+  it('renders seconds × 4 H.264 pictures of the scaled size, about 130 KB a second', async () => {
     const file = await renderClip('a red tram', '1280x720', 4);
+    expect(file.length).toBeLessThan(540_000);
     const mp4 = summariseMp4(file);
     expect(mp4.samples).toHaveLength(16);
     expect(mp4.durationTicks / mp4.timescale).toBe(4);
-    for (const frame of mp4.samples) {
-      // SOF0 (baseline) carries the frame height and width.
-      const sof = frame.indexOf(Buffer.from([0xff, 0xc0]));
-      expect(sof).toBeGreaterThan(0);
-      expect([frame.readUInt16BE(sof + 5), frame.readUInt16BE(sof + 7)]).toEqual([144, 256]);
-    }
+    expect([mp4.width, mp4.height, mp4.entryWidth, mp4.entryHeight]).toEqual([192, 108, 192, 108]);
+    const sps = readSps(mp4.avcC.sps[0]!);
+    expect(sps).toMatchObject({ width: 192, height: 108, level: mp4.avcC.level });
+    // The first picture decodes to the first rendered frame's samples.
+    const [first] = renderFrames({
+      width: 192,
+      height: 108,
+      count: 16,
+      seed: seedFrom('video', 'a red tram', '1280x720', 4),
+      only: 1,
+    });
+    const decoded = readPcmSlice(nalUnitsOf(mp4.samples[0]!)[0]!, sps);
+    expect(decoded.y).toEqual(rgbToYuv420(first!, 192, 108).y);
+  });
+
+  it('keeps the thumbnail a JPEG of the clip size', async () => {
+    const jpeg = await renderThumbnail('a red tram', '1792x1024', 8);
+    expect(jpeg.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+    expect(await sharp(jpeg).metadata()).toMatchObject({ format: 'jpeg', width: 192, height: 110 });
   });
 });

@@ -1,10 +1,42 @@
 import type { Handlers } from '../../../../shared/api/types.ts';
+import { exportDestination } from '../../export/export-destination.ts';
+import type { ExportRunner } from '../../export/export-runner.ts';
+import { exportRecords, writtenOfFilter, writtenOfIds } from '../../export/export-source.ts';
 import { AppError } from '../app-error.ts';
 import type { AppContext } from '../app-context.ts';
+import { toGalleryFilter } from './images.ts';
 
-export function exportHandlers(_ctx: AppContext): Handlers['exports'] {
-  const notYet = async (): Promise<never> => {
-    throw new AppError('unsupported', 'Exporting is not built yet.');
+export function exportHandlers(ctx: AppContext, runner: ExportRunner): Handlers['exports'] {
+  const unknown = (id: string) =>
+    new AppError('not-found', `There is no export ${id} (this process did not start it).`);
+  return {
+    async start({ source, destination }) {
+      const choose = ctx.actions.chooseExportPath;
+      const path = await exportDestination({
+        destination,
+        choose: choose && ((name) => choose.call(ctx.actions, name)),
+        libraryDir: ctx.libraryDir(),
+        now: ctx.now(),
+        busy: (p) => runner.writes(p),
+      });
+      if (path === null) return { id: null, path: null, total: 0 };
+      // read after the dialog: what is written while the person chose a name goes in too
+      const ids =
+        'ids' in source
+          ? writtenOfIds(ctx.store, source.ids)
+          : writtenOfFilter(ctx.store, toGalleryFilter(source.query));
+      const records = exportRecords(ctx.store, ids, () => ctx.libraryDir());
+      const id = runner.start({ path, total: ids.length, records });
+      return { id, path, total: ids.length };
+    },
+    async get({ id }) {
+      const progress = runner.get(id);
+      if (!progress) throw unknown(id);
+      return progress;
+    },
+    async cancel({ id }) {
+      if (!(await runner.cancel(id))) throw unknown(id);
+      return null;
+    },
   };
-  return { start: notYet, get: notYet, cancel: notYet };
 }

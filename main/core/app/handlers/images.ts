@@ -4,6 +4,7 @@ import type { Handlers } from '../../../../shared/api/types.ts';
 import { resolveInsideLibrary } from '../../library/naming.ts';
 import type { GalleryFilter } from '../../store/gallery-queries.ts';
 import { AppError } from '../app-error.ts';
+import { deleteImages } from '../delete-images.ts';
 import type { AppContext } from '../app-context.ts';
 import { imageSummary } from '../views.ts';
 import { cursorKeys, listScope, notFound, pageFrom } from './paging.ts';
@@ -108,11 +109,11 @@ export function imageHandlers(ctx: AppContext): Handlers['images'] {
       }
       return report;
     },
-    async groups() {
-      throw new AppError('unsupported', 'Grouping is not built yet.');
+    async groups({ query, by }) {
+      return { groups: store.gallery.groups(toGalleryFilter(query), by) };
     },
-    async delete() {
-      throw new AppError('unsupported', 'Deleting images is not built yet.');
+    async delete({ ids }) {
+      return deleteImages(ctx, ids);
     },
     reveal: hostAction('reveal', 'show files in their folder'),
     openWithViewer: hostAction('openWithViewer', 'open files with the system viewer'),

@@ -29,9 +29,16 @@ export function ExportPanel() {
             {each.state === 'running' && (
               <progress max={100} value={percent} aria-label={`Export to ${each.path}`} />
             )}
-            <p className="export-path muted" title={each.path}>
-              {each.state === 'failed' ? each.error : `${each.path} · ${formatBytes(each.bytes)}`}
-            </p>
+            {each.state === 'failed' ? (
+              <p className="export-path muted">{each.error}</p>
+            ) : (
+              <p className="export-path muted" title={each.path}>
+                <span className="export-file">
+                  <bdi dir="ltr">{each.path}</bdi>
+                </span>
+                <span className="export-size">{formatBytes(each.bytes)}</span>
+              </p>
+            )}
             <div className="export-actions">
               {each.state === 'running' ? (
                 <button

@@ -30,7 +30,7 @@ export function GalleryActions({ commands }: { commands: SelectionCommands }) {
   return (
     <div className="gallery-actions" role="toolbar" aria-label="Selected images">
       <span className="bulk-count" aria-live="polite">
-        {n === 0 ? 'None selected' : `${formatCount(n)} selected`}
+        {n > 0 && `${formatCount(n)} selected`}
       </span>
       {n < total && (
         <button

@@ -11,7 +11,8 @@ import { searchTerms } from './highlight.ts';
 const GAP = 8;
 const PADDING = 4;
 const HEADER_HEIGHT = 40;
-const CAPTION_HEIGHT = 40;
+/** Two lines of caption (0.8rem at 1.25) and its top margin. */
+const CAPTION_HEIGHT = 38;
 /** Shortest time between two fetches of the tiles coming into view. */
 const RANGE_FETCH_MS = 80;
 /** The list is reloaded for new or changed images at most this often. */
@@ -34,10 +35,13 @@ export interface GridCommands {
 export function GalleryGrid({
   tile,
   commands,
+  reveal,
   children,
 }: {
   tile: number;
   commands: GridCommands;
+  /** An image to focus and scroll to (the lightbox closed on it); a new object each time. */
+  reveal: { index: number } | null;
   /** Shown over the grid (an empty state). */
   children?: React.ReactNode;
 }) {
@@ -68,11 +72,14 @@ export function GalleryGrid({
   }, []);
 
   const count = total ?? 0;
-  const inner = Math.max(tile, width - 2 * PADDING);
+  // nothing measured yet (or a test's DOM without layout): a common window's width
+  const inner = Math.max(tile, (width || 1000) - 2 * PADDING);
   const cols = columnsFor(inner, tile, GAP);
   const size = Math.floor((inner - GAP * (cols - 1)) / cols);
   const terms = useMemo(() => (view.text.trim() ? searchTerms(view.text) : null), [view.text]);
-  const rowHeight = size + GAP + (terms ? CAPTION_HEIGHT : 0);
+  // failed downloads show their prompt below them too
+  const captions = terms !== null || view.show !== 'written';
+  const rowHeight = size + GAP + (captions ? CAPTION_HEIGHT : 0);
   const rows = useMemo(
     () => layoutRows(count, cols, view.group === 'none' ? null : groups),
     [count, cols, groups, view.group],
@@ -159,6 +166,14 @@ export function GalleryGrid({
     (index: number) => virtualizer.scrollToIndex(rowOf(rows, index), { align: 'auto' }),
     [virtualizer, rows],
   );
+  useEffect(() => {
+    if (!reveal) return;
+    setActive(reveal.index);
+    scrollToImage(reveal.index);
+    parentRef.current?.focus({ preventScroll: true });
+    // only a new request moves the focus, not a new layout
+  }, [reveal]);
+
   const selectedOrActive = (): number[] => {
     if (selection.selected.size > 0) return ids.filter((id) => selection.selected.has(id));
     const id = ids[active];
@@ -185,8 +200,13 @@ export function GalleryGrid({
       setActive(next);
       scrollToImage(next);
       const id = ids[next];
-      if (id !== undefined && event.shiftKey) {
-        setSelection(clickSelect(selection, ids, id, { shift: true, mod }));
+      if (id === undefined) return;
+      if (event.shiftKey) {
+        // the range runs from where the focus was when shift went down
+        const from = selection.anchor ?? ids[active] ?? id;
+        setSelection(clickSelect({ ...selection, anchor: from }, ids, id, { shift: true, mod }));
+      } else {
+        setSelection({ ...selection, anchor: id });
       }
       return;
     }
@@ -258,7 +278,7 @@ export function GalleryGrid({
                   role="row"
                   aria-rowindex={item.index + 1}
                   className="gallery-group"
-                  style={{ transform: `translateY(${item.start}px)`, height: HEADER_HEIGHT }}
+                  style={{ transform: `translateY(${item.start}px)`, height: HEADER_HEIGHT - GAP }}
                 >
                   <h2 role="rowheader">
                     {row.label}{' '}

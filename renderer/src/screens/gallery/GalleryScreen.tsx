@@ -1,12 +1,16 @@
 import { useEffect, useMemo, useState } from 'react';
 import { navigate } from '../../frame/navigation.ts';
-import { useAppStore, useAppStoreApi } from '../../store/react.ts';
+import { useClient } from '../../api/client-context.ts';
+import { useAppStore } from '../../store/react.ts';
 import { ConfirmDialog, type ConfirmRequest } from '../queue/ConfirmDialog.tsx';
 import { plural, runAction } from '../queue/run-action.ts';
 import { ExportPanel } from './ExportPanel.tsx';
 import { GalleryActions, type SelectionCommands } from './GalleryActions.tsx';
 import { GalleryGrid, type GridCommands } from './GalleryGrid.tsx';
 import { GalleryToolbar, TILE_SIZES } from './GalleryToolbar.tsx';
+import { Compare } from './lightbox/Compare.tsx';
+import { Lightbox } from './lightbox/Lightbox.tsx';
+import { rerunDraft } from './lightbox/rerun-draft.ts';
 import { activeFilters, DEFAULT_VIEW, toImageQuery } from './gallery-view.ts';
 import './gallery.css';
 
@@ -23,25 +27,22 @@ export function GalleryScreen() {
   const retry = useAppStore((s) => s.retryImageDownloads);
   const deleteImages = useAppStore((s) => s.deleteImages);
   const startExport = useAppStore((s) => s.startExport);
-  const store = useAppStoreApi();
+  const client = useClient();
+  const editDraft = useAppStore((s) => s.editDraft);
   const [tile, setTile] = useTileSize();
   const [request, setRequest] = useState<ConfirmRequest | null>(null);
   const [lightbox, setLightbox] = useState<number | null>(null);
   const [compare, setCompare] = useState<readonly number[] | null>(null);
+  const [reveal, setReveal] = useState<{ index: number } | null>(null);
 
   useEffect(() => {
     void load();
   }, [load]);
 
   const commands = useMemo<GridCommands & SelectionCommands>(() => {
+    // the export panel shows its progress: no toast beside it
     const exportSource = (source: Parameters<typeof startExport>[0]) =>
-      void runAction(
-        () => startExport(source),
-        (started) =>
-          started.id === null
-            ? null
-            : `Exporting ${plural(started.total, 'image')} to ${started.path}`,
-      );
+      void runAction(() => startExport(source));
     return {
       open: setLightbox,
       compare: (ids) => setCompare(ids),
@@ -62,11 +63,12 @@ export function GalleryScreen() {
               ? ` ${plural(report.expired, 'link')} had expired and ${report.expired === 1 ? 'is' : 'are'} asked again; if ${report.expired === 1 ? 'it fails' : 'they fail'}, only generating again brings ${report.expired === 1 ? 'it' : 'them'} back.`
               : ''),
         ),
-      generateAgain: (id) => {
-        // the lightbox has Re-run, which opens Compose filled in
-        const index = store.getState().galleryIds.indexOf(id);
-        if (index >= 0) setLightbox(index);
-      },
+      // a new job the person runs from Compose, never sent from here
+      generateAgain: (id) =>
+        void runAction(async () => {
+          editDraft(rerunDraft(await client.api.images.get({ id })));
+          navigate('compose');
+        }),
       remove: (ids) =>
         setRequest({
           title: `Delete ${plural(ids.length, 'image')}?`,
@@ -92,18 +94,20 @@ export function GalleryScreen() {
       exportIds: (ids) => exportSource({ ids: [...ids] }),
       exportView: () => exportSource({ query: toImageQuery(view) }),
     };
-  }, [view, setFavorite, retry, deleteImages, startExport]);
+  }, [view, setFavorite, retry, deleteImages, startExport, client, editDraft]);
 
   const filtered = activeFilters(view) > 0 || view.text.trim() !== '';
+  // an empty library shows no tools: there is nothing to find yet
+  const bare = total === 0 && !filtered;
   return (
     <section className="screen gallery-screen" aria-labelledby="gallery-heading">
       <div className="gallery-head">
         <h1 id="gallery-heading">Gallery</h1>
-        <GalleryToolbar tile={tile} setTile={setTile} />
+        {!bare && <GalleryToolbar tile={tile} setTile={setTile} />}
       </div>
-      <GalleryActions commands={commands} />
+      {!bare && <GalleryActions commands={commands} />}
       {error && <p className="notice notice-error">{error}</p>}
-      <GalleryGrid tile={tile} commands={commands}>
+      <GalleryGrid tile={tile} commands={commands} reveal={reveal}>
         {total === 0 && (
           <div className="gallery-empty">
             {filtered ? (
@@ -131,8 +135,18 @@ export function GalleryScreen() {
       </GalleryGrid>
       <ExportPanel />
       <ConfirmDialog request={request} onClose={() => setRequest(null)} />
-      {lightbox !== null && <span hidden data-lightbox={lightbox} />}
-      {compare !== null && <span hidden data-compare={compare.join(',')} />}
+      {lightbox !== null && (
+        <GalleryLightbox
+          index={lightbox}
+          setIndex={setLightbox}
+          total={total}
+          onClose={() => {
+            setReveal({ index: lightbox });
+            setLightbox(null);
+          }}
+        />
+      )}
+      {compare !== null && <Compare ids={compare} onClose={() => setCompare(null)} />}
     </section>
   );
 }
@@ -149,4 +163,32 @@ function useTileSize(): [number, (size: number) => void] {
       localStorage.setItem(TILE_KEY, String(size));
     },
   ];
+}
+
+/** The lightbox over the view's list (only it reads the ids, so the screen does not re-render). */
+function GalleryLightbox({
+  index,
+  setIndex,
+  total,
+  onClose,
+}: {
+  index: number;
+  setIndex: (index: number) => void;
+  total: number | null;
+  onClose: () => void;
+}) {
+  const ids = useAppStore((s) => s.galleryIds);
+  const noteFavorite = useAppStore((s) => s.noteFavorite);
+  return (
+    <Lightbox
+      ids={ids}
+      total={total ?? ids.length}
+      index={index}
+      onIndexChange={setIndex}
+      onClose={onClose}
+      onFavoriteChanged={noteFavorite}
+      // images.deleted takes them out of the list; the lightbox then shows the next one
+      onDeleted={() => undefined}
+    />
+  );
 }

@@ -1,4 +1,4 @@
-import { memo } from 'react';
+import { memo, useState } from 'react';
 import { useClient } from '../../api/client-context.ts';
 import { useAppStore } from '../../store/react.ts';
 import type { ImageSummary } from '../../store/gallery-slice.ts';
@@ -73,9 +73,9 @@ export const GalleryTile = memo(function GalleryTile({
           </button>
         )}
       </div>
-      {captionTerms && image && (
+      {image && (captionTerms || image.downloadState !== 'done') && (
         <p className="tile-caption" title={image.prompt}>
-          {highlight(image.prompt, captionTerms).map((segment, i) =>
+          {highlight(image.prompt, captionTerms ?? []).map((segment, i) =>
             segment.match ? <mark key={i}>{segment.text}</mark> : segment.text,
           )}
         </p>
@@ -89,21 +89,21 @@ function TileBody({ image, actions }: { image: ImageSummary; actions: TileAction
   if (image.downloadState === 'failed') {
     const expired = image.failureCode === EXPIRED_CODE;
     return (
-      <div className="tile-failed">
+      <div className="tile-failed" title={image.failureReason ?? undefined}>
         <p className="tile-failed-title">
           <span aria-hidden>⚠</span> {expired ? 'Link expired' : 'Download failed'}
         </p>
-        <p className="tile-failed-reason">{image.failureReason ?? image.failureCode}</p>
+        <p className="tile-failed-reason">{plainReason(image)}</p>
         <div className="tile-failed-actions">
           <button
             type="button"
-            className="small"
+            className="ghost small"
             onClick={(event) => {
               event.stopPropagation();
               actions.onRetry(image.id);
             }}
           >
-            {expired ? 'Try the link again' : 'Retry download'}
+            Retry download
           </button>
           {expired && (
             <button
@@ -131,16 +131,12 @@ function TileBody({ image, actions }: { image: ImageSummary; actions: TileAction
   if (image.kind === 'video') {
     return (
       <>
-        {/* the first frame is the poster: no poster file to make, none to keep */}
-        <video
-          className="tile-media"
-          src={`${mediaUrl(image.relPath, 'image')}#t=0.1`}
-          preload="metadata"
-          muted
-          playsInline
+        <VideoPoster
+          video={mediaUrl(image.relPath, 'image')}
+          poster={image.thumbRelPath ? mediaUrl(image.thumbRelPath, 'thumb') : null}
         />
         <span className="tile-badge" aria-hidden>
-          ▶
+          ▶ video
         </span>
       </>
     );
@@ -158,6 +154,38 @@ function TileBody({ image, actions }: { image: ImageSummary; actions: TileAction
       draggable={false}
     />
   );
+}
+
+/**
+ * A video's tile: the poster the core made from the gateway's thumbnail, or where there is
+ * none, the video's own first frame (the browser decodes it; nothing is kept).
+ */
+function VideoPoster({ video, poster }: { video: string; poster: string | null }) {
+  const [noPoster, setNoPoster] = useState(poster === null);
+  if (!noPoster && poster) {
+    return (
+      <img
+        className="tile-media"
+        src={poster}
+        alt=""
+        loading="lazy"
+        decoding="async"
+        draggable={false}
+        onError={() => setNoPoster(true)}
+      />
+    );
+  }
+  return (
+    <video className="tile-media" src={`${video}#t=0.1`} preload="metadata" muted playsInline />
+  );
+}
+
+/** Why a download failed, in a line a person reads; the gateway's own words are on hover. */
+function plainReason(image: ImageSummary): string {
+  if (image.failureCode === EXPIRED_CODE) {
+    return 'The link expired before the image was saved.';
+  }
+  return image.failureReason ?? image.failureCode ?? 'The download did not finish.';
 }
 
 /** What a screen reader says for a tile: the prompt, and what is not plain about it. */

@@ -29,6 +29,8 @@ export function GalleryToolbar({
   const models = useAppStore((s) => s.composeModels);
   const loadModels = useAppStore((s) => s.loadComposeModels);
   const [text, setText] = useState(view.text);
+  // narrow windows fold the filters behind a button
+  const [filtersOpen, setFiltersOpen] = useState(false);
 
   useEffect(() => {
     if (models === null) void loadModels();
@@ -60,7 +62,7 @@ export function GalleryToolbar({
   const filtered = activeFilters(view) + Number(view.text.trim() !== '');
 
   return (
-    <div className="gallery-toolbar">
+    <div className={`gallery-toolbar${filtersOpen ? ' filters-open' : ''}`}>
       <div className="gallery-search-row">
         <input
           type="search"
@@ -74,8 +76,43 @@ export function GalleryToolbar({
           }}
         />
         <MatchCount />
+        <button
+          type="button"
+          className="ghost small gallery-filters-toggle"
+          aria-expanded={filtersOpen}
+          onClick={() => setFiltersOpen(!filtersOpen)}
+        >
+          Filters{activeFilters(view) > 0 ? ` (${activeFilters(view)})` : ''}
+        </button>
+        {filtered > 0 && (
+          <button
+            type="button"
+            className="ghost small"
+            onClick={() => setView({ ...DEFAULT_VIEW, order: view.order, group: view.group })}
+          >
+            Clear filters
+          </button>
+        )}
+        <span className="gallery-arrange">
+          <select
+            aria-label="Order"
+            value={view.order}
+            onChange={(event) => setView({ order: event.target.value as 'newest' | 'oldest' })}
+          >
+            <option value="newest">Newest first</option>
+            <option value="oldest">Oldest first</option>
+          </select>
+          <select
+            aria-label="Group"
+            value={view.group}
+            onChange={(event) => setView({ group: event.target.value as GalleryGrouping })}
+          >
+            <option value="none">No groups</option>
+            <option value="batch">By batch</option>
+            <option value="day">By day</option>
+          </select>
+        </span>
         <label className="gallery-tile-size">
-          <span className="visually-hidden">Thumbnail size</span>
           <span aria-hidden>▫</span>
           <input
             type="range"
@@ -167,32 +204,6 @@ export function GalleryToolbar({
         >
           <span aria-hidden>{view.favorite ? '★' : '☆'}</span> Favourites
         </button>
-        <select
-          aria-label="Order"
-          value={view.order}
-          onChange={(event) => setView({ order: event.target.value as 'newest' | 'oldest' })}
-        >
-          <option value="newest">Newest first</option>
-          <option value="oldest">Oldest first</option>
-        </select>
-        <select
-          aria-label="Group"
-          value={view.group}
-          onChange={(event) => setView({ group: event.target.value as GalleryGrouping })}
-        >
-          <option value="none">No groups</option>
-          <option value="batch">By batch</option>
-          <option value="day">By day</option>
-        </select>
-        {filtered > 0 && (
-          <button
-            type="button"
-            className="ghost small"
-            onClick={() => setView({ ...DEFAULT_VIEW, order: view.order, group: view.group })}
-          >
-            Clear filters
-          </button>
-        )}
       </div>
     </div>
   );

@@ -35,7 +35,7 @@ export const DEFAULT_VIEW: GalleryView = {
 };
 
 export const SHOW_LABELS: Readonly<Record<GalleryShow, string>> = {
-  written: 'Written',
+  written: 'Saved',
   failed: 'Download failed',
   expired: 'Link expired',
   partial: 'Partial results',

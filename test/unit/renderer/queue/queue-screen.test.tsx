@@ -1,34 +1,16 @@
 // @vitest-environment happy-dom
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { QueueScreen } from '../../../../renderer/src/screens/queue/QueueScreen.tsx';
 import { createAppStore, type AppStore } from '../../../../renderer/src/store/index.ts';
 import { StoreContext } from '../../../../renderer/src/store/react.ts';
+import { giveElementsASize } from '../sized-elements.ts';
 import { batch, fakeApi, job, progress, type Fake, type Handler } from '../fake-api.ts';
 
 afterEach(cleanup);
 
-// happy-dom lays nothing out: the virtual list's scroll box gets a size, as a browser gives it
-const sized = ['clientWidth', 'clientHeight'] as const;
-const real = sized.map((key) => Object.getOwnPropertyDescriptor(HTMLElement.prototype, key));
-beforeAll(() => {
-  Object.defineProperty(HTMLElement.prototype, 'clientWidth', {
-    configurable: true,
-    get: () => 800,
-  });
-  Object.defineProperty(HTMLElement.prototype, 'clientHeight', {
-    configurable: true,
-    get: () => 600,
-  });
-});
-afterAll(() => {
-  sized.forEach((key, i) => {
-    const descriptor = real[i];
-    if (descriptor) Object.defineProperty(HTMLElement.prototype, key, descriptor);
-    else delete (HTMLElement.prototype as unknown as Record<string, unknown>)[key];
-  });
-});
+giveElementsASize();
 
 function mount(handlers: Record<string, Handler> = {}): { fake: Fake; store: AppStore } {
   const fake = fakeApi({

@@ -1,0 +1,220 @@
+import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
+import { open, rename, rm, type FileHandle } from 'node:fs/promises';
+import { Transform, type Readable } from 'node:stream';
+import { finished, pipeline } from 'node:stream/promises';
+import { ZipFile } from 'yazl';
+import { errnoCode } from '../library/library-fs.ts';
+import { csvRow } from '../library/csv.ts';
+import { EntryNames } from './entry-names.ts';
+import { EXPORT_MANIFEST_COLUMNS, exportManifestRow, type ExportRecord } from './manifest-rows.ts';
+
+export const MANIFEST_NAME = 'manifest.csv';
+
+export interface ZipExportProgress {
+  /** Images handled: in the zip, or noted missing in the manifest. */
+  done: number;
+  /** Zip bytes written so far. */
+  bytes: number;
+}
+
+export interface ZipExportOptions {
+  /** The zip's final path: written as `<dest>.part`, renamed when complete. */
+  dest: string;
+  records: Iterable<ExportRecord> | AsyncIterable<ExportRecord>;
+  /** Aborting stops the export and removes what it wrote. */
+  signal?: AbortSignal;
+  onProgress?: (progress: ZipExportProgress) => void;
+  /** Files opened ahead of the one being written (default 4): bounds open handles. */
+  ahead?: number;
+}
+
+export interface ZipExportReport extends ZipExportProgress {
+  /** Images written into the zip. */
+  written: number;
+  /** Images whose file could not be read: listed in the manifest with a note, not in the zip. */
+  missing: number;
+}
+
+/**
+ * Streams images and a CSV manifest of their metadata into a zip on disk: files are read with
+ * streams and written as they come (the zip is never in memory), at the pace the disk takes
+ * them. Images are stored (already compressed), the manifest deflated; its rows go to a
+ * `<dest>.manifest.part` file meanwhile, since the zip gets it last. A file missing on disk is
+ * noted in the manifest and the export goes on. On abort or failure both part files are removed.
+ */
+export async function writeExportZip(options: ZipExportOptions): Promise<ZipExportReport> {
+  const { dest, records } = options;
+  const part = `${dest}.part`;
+  const manifestPart = `${dest}.manifest.part`;
+  const stop = new AbortController();
+  const fail = (error: unknown) => {
+    if (!stop.signal.aborted) stop.abort(error);
+  };
+  const onOuterAbort = () => fail(options.signal?.reason ?? new Error('The export was canceled.'));
+  if (options.signal?.aborted) onOuterAbort();
+  options.signal?.addEventListener('abort', onOuterAbort, { once: true });
+
+  const progress = { done: 0, bytes: 0 };
+  const report = () => options.onProgress?.({ ...progress });
+  const zip = new ZipFile();
+  zip.on('error', fail);
+  const count = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      progress.bytes += chunk.length;
+      callback(null, chunk);
+    },
+  });
+  const output = createWriteStream(part);
+  const written = pipeline(zip.outputStream as Readable, count, output, { signal: stop.signal });
+  written.catch(fail);
+  const manifest = createWriteStream(manifestPart);
+  manifest.on('error', fail);
+  const opened = new Set<{ handle: FileHandle; stream: Readable | null }>();
+  const room = new Room(options.ahead ?? 4, stop.signal);
+  let inZip = 0;
+  let missing = 0;
+
+  try {
+    await writeLine(manifest, csvRow(EXPORT_MANIFEST_COLUMNS), stop.signal);
+    const names = new EntryNames([MANIFEST_NAME]);
+    const next = nextOf(records, stop.signal);
+    for (let item = await next(); !item.done; item = await next()) {
+      const record = item.value;
+      await room.wait();
+      if (stop.signal.aborted) break;
+      let handle: FileHandle;
+      try {
+        handle = await open(record.absolutePath, 'r');
+      } catch (error) {
+        missing += 1;
+        const why = errnoCode(error) === 'ENOENT' ? 'not found on disk' : unreadable(error);
+        const note = `not in the zip: ${record.relPath} is ${why}`;
+        await writeLine(manifest, csvRow(exportManifestRow(null, record, note)), stop.signal);
+        progress.done += 1;
+        report();
+        continue;
+      }
+      const held = { handle, stream: null as Readable | null };
+      opened.add(held);
+      const stat = await handle.stat();
+      const name = names.claim(record.relPath);
+      await writeLine(manifest, csvRow(exportManifestRow(name, record)), stop.signal);
+      room.take();
+      zip.addReadStreamLazy(
+        name,
+        { compress: false, mtime: stat.mtime, size: stat.size },
+        (callback) => {
+          const stream = handle.createReadStream();
+          held.stream = stream;
+          stream.once('error', fail);
+          stream.once('end', () => {
+            inZip += 1;
+            progress.done += 1;
+            report();
+          });
+          stream.once('close', () => {
+            opened.delete(held);
+            room.give();
+          });
+          callback(null, stream);
+        },
+      );
+    }
+    if (stop.signal.aborted) throw stop.signal.reason;
+    manifest.end();
+    await finished(manifest);
+    zip.addReadStreamLazy(MANIFEST_NAME, { compress: true, mtime: new Date() }, (callback) => {
+      const stream = createReadStream(manifestPart);
+      stream.once('error', fail);
+      callback(null, stream);
+    });
+    zip.end();
+    await written;
+    if (stop.signal.aborted) throw stop.signal.reason;
+    await rename(part, dest);
+    report();
+    return { ...progress, written: inZip, missing };
+  } catch (error) {
+    fail(error);
+    for (const held of opened) {
+      held.stream?.destroy();
+      await held.handle.close().catch(() => {});
+    }
+    manifest.destroy();
+    output.destroy();
+    await written.catch(() => {});
+    throw stop.signal.reason ?? error;
+  } finally {
+    options.signal?.removeEventListener('abort', onOuterAbort);
+    const remove = (file: string) => rm(file, { force: true }).catch(() => {});
+    await remove(manifestPart);
+    if (stop.signal.aborted) await remove(part);
+  }
+}
+
+/** Pulls from the records, giving up when the export stops (a slow source is not waited for). */
+function nextOf(
+  records: Iterable<ExportRecord> | AsyncIterable<ExportRecord>,
+  signal: AbortSignal,
+): () => Promise<IteratorResult<ExportRecord, unknown>> {
+  const iterator =
+    Symbol.asyncIterator in records ? records[Symbol.asyncIterator]() : records[Symbol.iterator]();
+  const stopped = new Promise<IteratorResult<ExportRecord, unknown>>((resolve) => {
+    const end = () => resolve({ done: true, value: undefined });
+    if (signal.aborted) end();
+    else signal.addEventListener('abort', end, { once: true });
+  });
+  return () => Promise.race([Promise.resolve(iterator.next()), stopped]);
+}
+
+function unreadable(error: unknown): string {
+  return `unreadable (${errnoCode(error) ?? (error instanceof Error ? error.message : 'error')})`;
+}
+
+/** Writes a line, waiting for the stream to drain when its buffer is full. */
+async function writeLine(stream: WriteStream, line: string, signal: AbortSignal): Promise<void> {
+  if (signal.aborted || stream.write(line)) return;
+  if (stream.destroyed) return; // it failed: the export stops with its error
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      stream.off('drain', done);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    stream.on('drain', done);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** A count of places; `wait` resolves when one is free, or when the export stops. */
+class Room {
+  private free: number;
+  private waiter: (() => void) | null = null;
+  private readonly signal: AbortSignal;
+
+  constructor(size: number, signal: AbortSignal) {
+    this.free = size;
+    this.signal = signal;
+    signal.addEventListener('abort', () => this.wake(), { once: true });
+  }
+
+  wait(): Promise<void> {
+    if (this.free > 0 || this.signal.aborted) return Promise.resolve();
+    return new Promise((resolve) => (this.waiter = resolve));
+  }
+
+  take(): void {
+    this.free -= 1;
+  }
+
+  give(): void {
+    this.free += 1;
+    this.wake();
+  }
+
+  private wake(): void {
+    const waiter = this.waiter;
+    this.waiter = null;
+    waiter?.();
+  }
+}

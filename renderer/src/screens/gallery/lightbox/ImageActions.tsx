@@ -1,0 +1,61 @@
+import type { Client } from '../../../api/client.ts';
+import { RerunIcon, TrashIcon } from './icons.tsx';
+import type { ImageDetail } from './rerun-draft.ts';
+
+/**
+ * What can be done to one image, in one row at the top of its details: make it again, or delete
+ * it. Copying sits beside what it copies (MetadataPanel), the file's actions beside the file.
+ */
+export function ImageActions({ onRerun, onDelete }: { onRerun(): void; onDelete(): void }) {
+  return (
+    <div className="lb-actions" role="group" aria-label="Actions">
+      <button type="button" className="ghost" title="Generate again in Compose" onClick={onRerun}>
+        <RerunIcon />
+        Re-run
+      </button>
+      <button type="button" className="ghost lb-danger" title="Delete (Del)" onClick={onDelete}>
+        <TrashIcon />
+        Delete
+      </button>
+    </div>
+  );
+}
+
+/**
+ * The file's folder and the system viewer, on the desktop only: a browser cannot reach them (the
+ * service answers `unsupported` there).
+ */
+export function FileActions({
+  detail,
+  client,
+  onFailure,
+}: {
+  detail: ImageDetail;
+  client: Client;
+  onFailure(what: string): (error: unknown) => void;
+}) {
+  const { api, host } = client;
+  if (host !== 'desktop') return null;
+  return (
+    <span className="lb-file-actions">
+      <button
+        type="button"
+        className="ghost lb-small"
+        disabled={!detail.path}
+        onClick={() => void api.images.reveal({ id: detail.id }).catch(onFailure('show it'))}
+      >
+        Show in folder
+      </button>
+      <button
+        type="button"
+        className="ghost lb-small"
+        disabled={!detail.path}
+        onClick={() =>
+          void api.images.openWithViewer({ id: detail.id }).catch(onFailure('open it'))
+        }
+      >
+        Open with viewer
+      </button>
+    </span>
+  );
+}

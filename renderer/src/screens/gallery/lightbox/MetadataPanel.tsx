@@ -1,0 +1,196 @@
+import type { ReactNode } from 'react';
+import { toast } from 'sonner';
+import { formatWhole } from '../../../format.ts';
+import { copyText } from '../../queue/copy-text.ts';
+import { CopyIcon } from './icons.tsx';
+import { parametersJson, type ImageDetail } from './rerun-draft.ts';
+
+/** 1.2 MB, 340 KB, 900 B. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(0)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** "256x256" as "256 × 256", like the pixels; any other size as given. */
+export function formatSize(size: string): string {
+  const match = /^\s*(\d+)\s*[x×]\s*(\d+)\s*$/i.exec(size);
+  return match ? `${match[1]} × ${match[2]}` : size;
+}
+
+const valueText = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
+
+/** Every parameter of the job, flat: the extra fields beside the others. */
+export function parameterRows(params: Readonly<Record<string, unknown>>): [string, string][] {
+  const rows: [string, string][] = [];
+  for (const [key, value] of Object.entries(params)) {
+    if (key === 'negative_prompt') continue; // shown as its own field
+    if (key === 'extra' && value && typeof value === 'object' && !Array.isArray(value)) {
+      for (const [k, v] of Object.entries(value)) rows.push([k, valueText(v)]);
+    } else rows.push([key, valueText(value)]);
+  }
+  return rows;
+}
+
+async function copy(text: string, what: string) {
+  try {
+    await copyText(text);
+    toast.success(`${what} copied`);
+  } catch (error) {
+    toast.error(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/**
+ * A value that is worth pasting elsewhere (ids, paths, hashes), with its own copy button at the
+ * row's right edge. A token is kept whole on one line (cut with an ellipsis, the whole in its
+ * title); a path may wrap, after a slash where it can.
+ */
+function Copyable({ value, what, path }: { value: string; what: string; path?: boolean }) {
+  return (
+    <span className="lb-copyable">
+      <code className={path ? 'lb-path' : 'lb-token'} title={value}>
+        {path ? slashBreaks(value) : value}
+      </code>
+      <CopyButton label={`Copy ${what}`} onClick={() => void copy(value, what)} />
+    </span>
+  );
+}
+
+/** The path with a break opportunity after each slash, so it wraps there first. */
+function slashBreaks(path: string): ReactNode[] {
+  return path
+    .split(/(?<=[/\\])/)
+    .flatMap((part, i) => (i === 0 ? [part] : [<wbr key={i} />, part]));
+}
+
+function CopyButton({ label, onClick, text }: { label: string; onClick(): void; text?: string }) {
+  return (
+    <button
+      type="button"
+      className={`ghost lb-copy${text ? ' lb-copy-text' : ''}`}
+      aria-label={label}
+      title={label}
+      onClick={onClick}
+    >
+      <CopyIcon />
+      {text}
+    </button>
+  );
+}
+
+/** A section's heading, with what acts on the whole section at its right. */
+function Heading({ id, title, children }: { id?: string; title: string; children?: ReactNode }) {
+  return (
+    <div className="lb-heading">
+      <h3 id={id}>{title}</h3>
+      {children}
+    </div>
+  );
+}
+
+function Row({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="lb-row">
+      <dt>{label}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}
+
+/** Everything known about one image: what made it, and where and what its file is. */
+export function MetadataPanel({
+  detail,
+  fileActions,
+}: {
+  detail: ImageDetail;
+  /** Shown beside the file's heading (the desktop's folder and viewer). */
+  fileActions?: ReactNode;
+}) {
+  const pixels = detail.width && detail.height ? `${detail.width} × ${detail.height}` : null;
+  const params = parameterRows(detail.params);
+  return (
+    <div className="lb-meta">
+      <section aria-labelledby="lb-prompt-heading">
+        <Heading id="lb-prompt-heading" title="Prompt">
+          <CopyButton
+            label="Copy prompt"
+            text="Copy"
+            onClick={() => void copy(detail.prompt, 'Prompt')}
+          />
+        </Heading>
+        <p className="lb-prompt">{detail.prompt}</p>
+        {detail.revisedPrompt && (
+          <>
+            <h3>Revised prompt</h3>
+            <p className="lb-prompt lb-prompt-secondary">{detail.revisedPrompt}</p>
+          </>
+        )}
+        {detail.negativePrompt && (
+          <>
+            <h3>Negative prompt</h3>
+            <p className="lb-prompt lb-prompt-secondary">{detail.negativePrompt}</p>
+          </>
+        )}
+      </section>
+      <section aria-label="Parameters">
+        <Heading title="Parameters">
+          <CopyButton
+            label="Copy parameters"
+            text="Copy"
+            onClick={() => void copy(parametersJson(detail), 'Parameters')}
+          />
+        </Heading>
+        <dl className="lb-dl">
+          <Row label="Model">{detail.model}</Row>
+          <Row label="Size asked">{detail.size ? formatSize(detail.size) : 'default'}</Row>
+          <Row label="Pixels">{pixels ?? '—'}</Row>
+          <Row label="Seed">
+            {detail.seed === null ? 'none' : <Copyable value={String(detail.seed)} what="seed" />}
+          </Row>
+          {params.map(([key, value]) => (
+            <Row key={key} label={key}>
+              <span className="lb-param">{value}</span>
+            </Row>
+          ))}
+        </dl>
+      </section>
+      <section aria-label="Origin">
+        <Heading title="Origin" />
+        <dl className="lb-dl">
+          <Row label="Batch">{detail.batchName || `#${detail.batchId}`}</Row>
+          <Row label="Created">{new Date(detail.createdAt).toLocaleString()}</Row>
+          <Row label="Request id">
+            {detail.requestId ? <Copyable value={detail.requestId} what="request id" /> : '—'}
+          </Row>
+          <Row label="Upstream id">
+            {detail.upstreamRequestId ? (
+              <Copyable value={detail.upstreamRequestId} what="upstream request id" />
+            ) : (
+              '—'
+            )}
+          </Row>
+        </dl>
+      </section>
+      <section aria-label="File">
+        <Heading title="File">{fileActions}</Heading>
+        <dl className="lb-dl">
+          <Row label="Path">
+            {detail.path ? <Copyable value={detail.path} what="file path" path /> : '—'}
+          </Row>
+          <Row label="Format">{detail.format ?? '—'}</Row>
+          <Row label="Bytes">
+            {detail.bytes === null
+              ? '—'
+              : `${formatBytes(detail.bytes)} (${formatWhole(detail.bytes)} bytes)`}
+          </Row>
+          <Row label="SHA-256">
+            {detail.sha256 ? <Copyable value={detail.sha256} what="SHA-256" /> : '—'}
+          </Row>
+        </dl>
+      </section>
+    </div>
+  );
+}
+
+export { copy as copyWithToast };

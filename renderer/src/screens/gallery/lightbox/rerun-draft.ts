@@ -1,0 +1,69 @@
+import type { OutputOf } from '../../../../../shared/api/types.ts';
+import type { ComposeDraft } from '../../../store/compose-slice.ts';
+
+export type ImageDetail = OutputOf<'images', 'get'>;
+
+/**
+ * Params the draft has its own fields for, or the service's defaults chose (response_format);
+ * every other key goes to the extra lines.
+ */
+const NOT_EXTRA = new Set([
+  'quality',
+  'output_format',
+  'negative_prompt',
+  'response_format',
+  'extra',
+]);
+
+/** `{`, `}`, `|` and `\` are template syntax in Compose: escaped, the prompt stays literal. */
+export function escapeTemplate(prompt: string): string {
+  return prompt.replace(/[\\{}|]/g, (ch) => `\\${ch}`);
+}
+
+const extraLine = (key: string, value: unknown) =>
+  `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`;
+
+/**
+ * The Compose draft that makes this image again: its prompt (literal), model, size, seed and
+ * parameters; one image (n = 1). Every field is set, so nothing of an earlier draft remains.
+ */
+export function rerunDraft(detail: ImageDetail): ComposeDraft {
+  const params = detail.params;
+  const text = (key: string) => (typeof params[key] === 'string' ? params[key] : '');
+  const extra =
+    params.extra && typeof params.extra === 'object' && !Array.isArray(params.extra)
+      ? (params.extra as Record<string, unknown>)
+      : {};
+  const lines = [
+    // stored apart from extra by the importer (`seconds` of a video, `response_format`)
+    ...Object.entries(params).filter(([key]) => !NOT_EXTRA.has(key)),
+    ...Object.entries(extra),
+  ].map(([key, value]) => extraLine(key, value));
+  // a blank line would split it in two prompts as paragraphs
+  const prompt = escapeTemplate(detail.prompt.replace(/\n(?:[ \t]*\n)+/g, '\n'));
+  return {
+    text: prompt,
+    // a multi-line prompt stays one prompt as a paragraph
+    split: prompt.includes('\n') ? 'paragraph' : 'line',
+    variables: {},
+    models: [detail.model],
+    sizes: detail.size ?? '',
+    seeds: detail.seed === null ? '' : String(detail.seed),
+    ns: '1',
+    combine: 'multiply',
+    quality: text('quality'),
+    outputFormat: text('output_format'),
+    negativePrompt: detail.negativePrompt ?? text('negative_prompt'),
+    extra: lines.join('\n'),
+    file: null,
+  };
+}
+
+/** "Copy parameters": what makes the image, as JSON. */
+export function parametersJson(detail: ImageDetail): string {
+  return JSON.stringify(
+    { model: detail.model, size: detail.size, seed: detail.seed, ...detail.params },
+    null,
+    2,
+  );
+}

@@ -1,0 +1,196 @@
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, unlinkSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ApiEvent, EventBatch } from '../../../shared/api/events.ts';
+import type { Api } from '../../../shared/api/types.ts';
+import { openAppService, type AppService } from '../../../main/core/app/app-service.ts';
+import type { HostActions } from '../../../main/core/app/host.ts';
+import { JsonSettingsStore } from '../../../main/core/app/json-settings-store.ts';
+import { MemoryKeyProvider } from '../../../main/core/app/key.ts';
+import { localClient } from '../../../main/core/app/local-client.ts';
+import { imageFiles } from '../../../main/core/library/discard-files.ts';
+import { silentLogger } from '../../../main/core/logger.ts';
+import { pollUntil } from '../../support/poll-until.ts';
+import { startGateway, type RunningGateway } from '../../../main/simulator/index.ts';
+
+let dir: string;
+let service: AppService;
+let api: Api;
+let gateways: RunningGateway[];
+let batchId: number;
+
+/** Opens the service on `dir` with these host actions, and runs one batch of `n` images. */
+async function openWith(actions: HostActions, n = 4): Promise<void> {
+  if (service) await service.close();
+  service = await openAppService({
+    dataDir: path.join(dir, 'data'),
+    defaultLibraryDir: path.join(dir, 'library'),
+    host: 'web',
+    version: '0.0.0-test',
+    settings: new JsonSettingsStore(path.join(dir, 'data')),
+    keys: new MemoryKeyProvider({}),
+    logger: silentLogger,
+    actions,
+    startDemoGateway: async () => {
+      const gateway = await startGateway({ latencyMs: 0 });
+      gateways.push(gateway);
+      return gateway;
+    },
+    eventIntervalMs: 20,
+  });
+  api = localClient(service, { checkOutput: true });
+  await api.settings.update({ sidecar: true, thumbnails: true });
+  await service.startQueue();
+  const finished = until((events) => events.some((e) => e.type === 'batch.finished'));
+  batchId = (
+    await api.batches.create({
+      source: { kind: 'rows', rows: Array.from({ length: n }, (_, i) => ({ prompt: `p ${i}` })) },
+      defaults: { model: 'flux-schnell', size: '256x256', response_format: 'b64_json' },
+      position: 'back',
+    })
+  ).id;
+  await finished;
+  // the sidecar and thumbnail may still be on their way when the image's row says done
+  const { ids } = await api.images.ids({ query: {} });
+  const files = (await filesOf(ids)).flat();
+  await pollUntil(() => files.every((file) => existsSync(file)), 'every image has its extras');
+}
+
+function until(done: (events: ApiEvent[]) => boolean) {
+  const seen: ApiEvent[] = [];
+  return new Promise<ApiEvent[]>((resolve) => {
+    const stop = service.events.subscribe(null, (batch: EventBatch) => {
+      seen.push(...batch.events);
+      if (done(seen)) {
+        stop();
+        resolve(seen);
+      }
+    });
+  });
+}
+
+const deletedEvent = () =>
+  until((events) => events.some((e) => e.type === 'images.deleted')).then(
+    (events) => events.find((e) => e.type === 'images.deleted')!.payload,
+  );
+
+/** Every file of each image: [thumbnail, sidecar, image]. */
+async function filesOf(ids: number[]): Promise<string[][]> {
+  return Promise.all(ids.map(async (id) => imageFiles((await api.images.get({ id })).path!)));
+}
+
+/** A row for an image never written (its download `state`), in the batch's first job. */
+function addUnwrittenImage(state: 'failed' | 'pending' | 'downloading'): number {
+  const job = service.store.db.prepare('SELECT id FROM jobs WHERE batch_id = ? LIMIT 1');
+  const { id: jobId } = job.get(batchId) as { id: number };
+  return Number(
+    service.store.db
+      .prepare(
+        // (due in the far future: the running engine leaves a pending one alone)
+        `INSERT INTO images (job_id, batch_id, model, idx, source_url, download_state,
+           next_download_at, created_at, updated_at)
+         VALUES (?, ?, 'flux-schnell', (SELECT max(idx) + 1 FROM images WHERE job_id = ?),
+           'https://x/', ?, 9e15, 1, 1)`,
+      )
+      .run(jobId, batchId, jobId, state).lastInsertRowid,
+  );
+}
+
+beforeEach(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'atelier-delete-'));
+  mkdirSync(path.join(dir, 'data'), { recursive: true });
+  gateways = [];
+});
+afterEach(async () => {
+  await service.close();
+  await Promise.all(gateways.map((g) => g.close()));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('images.delete', () => {
+  it('without a trash, removes the files and the rows, keeps the jobs and tells every client', async () => {
+    await openWith({});
+    const { ids } = await api.images.ids({ query: {} });
+    expect(ids).toHaveLength(4);
+    const chosen = ids.slice(0, 2);
+    const files = await filesOf(chosen);
+    // a file already gone is fine; a download that failed or waits has a row only
+    unlinkSync(files[1]![0]!);
+    const failed = addUnwrittenImage('failed');
+    const pending = addUnwrittenImage('pending');
+    const told = deletedEvent();
+    // and the batch's download counts move with it, in the progress clients already read
+    const counted = until((events) =>
+      events.some(
+        (e) => e.type === 'progress' && e.payload.batches.some((b) => b.downloads.done === 2),
+      ),
+    );
+
+    const report = await api.images.delete({ ids: [...chosen, failed, pending, 424_242] });
+    expect(report).toEqual({ deleted: 4, trashed: 0, removed: 5 });
+    expect(files.flat().filter((file) => existsSync(file))).toEqual([]);
+    expect((await told).ids.sort()).toEqual([...chosen, failed, pending].sort());
+    expect((await counted).some((e) => e.type === 'batch.finished')).toBe(false);
+    expect((await api.images.count({ query: {} })).total).toBe(2);
+    expect(await api.images.byIds({ ids: chosen })).toEqual([]);
+    const { name } = await api.batches.get({ id: batchId });
+    expect(await api.images.groups({ query: {}, by: 'batch' })).toEqual({
+      groups: [{ key: String(batchId), label: name, count: 2 }],
+    });
+    expect((await api.images.count({ query: { partial: true } })).total).toBe(0);
+    const batch = await api.batches.get({ id: batchId });
+    expect(batch.downloads).toMatchObject({ done: 2, failed: 0, pending: 0 });
+    expect(batch.jobs).toMatchObject({ succeeded: 4 });
+  });
+
+  it('moves the files to the trash; an image that cannot be moved keeps its row, the rest go', async () => {
+    const trashDir = path.join(dir, 'trash');
+    mkdirSync(trashDir);
+    const calls: string[][] = [];
+    let refused = '';
+    await openWith({
+      async trash(paths) {
+        calls.push(paths);
+        for (const file of paths) {
+          if (file === refused) throw new Error(`EACCES: permission denied, rename '${file}'`);
+          renameSync(file, path.join(trashDir, `${calls.length}-${path.basename(file)}`));
+        }
+      },
+    });
+    const { ids } = await api.images.ids({ query: {} });
+    const files = await filesOf(ids);
+    refused = files[2]![2]!; // the third image itself; its thumbnail and sidecar go first
+    const told = deletedEvent();
+
+    const failure = await api.images.delete({ ids }).catch((error: unknown) => error);
+    expect(failure).toMatchObject({
+      code: 'disk',
+      message: expect.stringMatching(
+        /^1 image could not be moved to the trash and was kept: .*permission denied.* 3 others were deleted\./,
+      ),
+    });
+    expect(calls).toHaveLength(4);
+    expect(calls.every((paths) => paths.length === 3)).toBe(true);
+    expect((await told).ids.sort()).toEqual([ids[0], ids[1], ids[3]].sort());
+    expect(existsSync(refused)).toBe(true);
+    expect(await api.images.ids({ query: {} })).toMatchObject({ ids: [ids[2]], total: 1 });
+    const left = [...files[0]!, ...files[1]!, ...files[3]!].filter((file) => existsSync(file));
+    expect(left).toEqual([]);
+  });
+
+  it('refuses while one of the images is downloading, and touches nothing', async () => {
+    await openWith({}, 1);
+    const [written] = (await api.images.ids({ query: {} })).ids;
+    const busy = addUnwrittenImage('downloading');
+    const [files] = await filesOf([written!]);
+    await expect(api.images.delete({ ids: [written!, busy] })).rejects.toMatchObject({
+      code: 'conflict',
+      message: expect.stringContaining(`1 image is downloading now (${busy})`),
+    });
+    expect(files!.filter((file) => !existsSync(file))).toEqual([]);
+    expect(
+      (await api.images.count({ query: { downloadStates: ['done', 'downloading'] } })).total,
+    ).toBe(2);
+  });
+});

@@ -1,0 +1,243 @@
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ApiEvent, ApiEventOf } from '../../../shared/api/events.ts';
+import type { Api } from '../../../shared/api/types.ts';
+import { openAppService, type AppService } from '../../../main/core/app/app-service.ts';
+import type { HostActions } from '../../../main/core/app/host.ts';
+import { JsonSettingsStore } from '../../../main/core/app/json-settings-store.ts';
+import { MemoryKeyProvider } from '../../../main/core/app/key.ts';
+import { localClient } from '../../../main/core/app/local-client.ts';
+import { parseCsv } from '../../../main/core/library/csv.ts';
+import { silentLogger } from '../../../main/core/logger.ts';
+import { EXPORT_MANIFEST_COLUMNS } from '../../../main/core/export/manifest-rows.ts';
+import { startGateway, type RunningGateway } from '../../../main/simulator/index.ts';
+import { readZip } from '../../support/read-zip.ts';
+
+let dir: string;
+let service: AppService;
+let api: Api;
+let gateways: RunningGateway[];
+let progress: Array<ApiEventOf<'export.progress'>['payload']>;
+
+async function open(actions?: HostActions) {
+  service = await openAppService({
+    dataDir: path.join(dir, 'data'),
+    defaultLibraryDir: path.join(dir, 'library'),
+    host: 'web',
+    version: '0.0.0-test',
+    settings: new JsonSettingsStore(path.join(dir, 'data')),
+    keys: new MemoryKeyProvider({}),
+    logger: silentLogger,
+    startDemoGateway: async () => {
+      const gateway = await startGateway({ latencyMs: 0 });
+      gateways.push(gateway);
+      return gateway;
+    },
+    eventIntervalMs: 20,
+    ...(actions ? { actions } : {}),
+  });
+  api = localClient(service, { checkOutput: true });
+  service.events.subscribe(null, (batch) => {
+    for (const event of batch.events)
+      if (event.type === 'export.progress') progress.push(event.payload);
+  });
+}
+
+function until(done: (events: ApiEvent[]) => boolean): Promise<void> {
+  const seen: ApiEvent[] = [];
+  return new Promise((resolve) => {
+    const stop = service.events.subscribe(null, (batch) => {
+      seen.push(...batch.events);
+      if (done(seen)) {
+        stop();
+        resolve();
+      }
+    });
+  });
+}
+
+const ended = (id: string) =>
+  until(() => progress.some((p) => p.id === id && p.state !== 'running'));
+
+/** A finished batch of five written images: prompts 1, 3, 5 say "owl", 2 and 4 say "fox". */
+async function makeLibrary(): Promise<number[]> {
+  const finished = until((events) => events.some((e) => e.type === 'batch.finished'));
+  await service.startQueue();
+  await api.batches.create({
+    source: {
+      kind: 'rows',
+      rows: Array.from({ length: 5 }, (_, i) => ({
+        prompt: `a "${i % 2 ? 'fox' : 'owl'}", number ${i + 1}`,
+      })),
+    },
+    name: 'Beasts',
+    defaults: { model: 'flux-schnell', size: '256x256', response_format: 'b64_json' },
+    position: 'back',
+  });
+  await finished;
+  return (await api.images.ids({ query: { order: 'oldest' } })).ids;
+}
+
+const manifestOf = (entries: Array<{ name: string; data: Buffer }>) => {
+  const rows = parseCsv(entries.find((e) => e.name === 'manifest.csv')!.data.toString('utf8'));
+  const [header, ...body] = rows;
+  return { header, rows: body.map((r) => Object.fromEntries(header!.map((h, i) => [h, r[i]]))) };
+};
+
+beforeEach(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'atelier-export-'));
+  mkdirSync(path.join(dir, 'data'), { recursive: true });
+  gateways = [];
+  progress = [];
+  await open();
+});
+afterEach(async () => {
+  await service.close();
+  await Promise.all(gateways.map((g) => g.close()));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('exports', () => {
+  it('writes a selection, in its order, into a zip with a manifest of its metadata', async () => {
+    const ids = await makeLibrary();
+    const chosen = [ids[3]!, ids[0]!, ids[2]!];
+    const dest = path.join(dir, 'out', 'chosen.zip');
+    const started = await api.exports.start({ source: { ids: chosen }, destination: dest });
+    expect(started).toMatchObject({ id: expect.any(String), path: dest, total: 3 });
+    await ended(started.id!);
+
+    const entries = await readZip(dest);
+    const details = await Promise.all(chosen.map((id) => api.images.get({ id })));
+    expect(entries.map((e) => e.name)).toEqual([...details.map((d) => d.relPath), 'manifest.csv']);
+    expect(entries.map((e) => e.method)).toEqual([0, 0, 0, 8]); // images stored, manifest deflated
+    for (const [i, detail] of details.entries()) {
+      expect(entries[i]!.data.equals(readFileSync(detail.path!))).toBe(true);
+    }
+    const { header, rows } = manifestOf(entries);
+    expect(header).toEqual([...EXPORT_MANIFEST_COLUMNS]);
+    expect(rows.map((r) => Number(r.image_id))).toEqual(chosen);
+    const [first] = rows;
+    const d = details[0]!;
+    expect(first).toMatchObject({
+      file: d.relPath,
+      batch: 'Beasts',
+      prompt: d.prompt, // quotes and a comma survive the CSV
+      model: 'flux-schnell',
+      size: '256x256',
+      width: String(d.width),
+      height: String(d.height),
+      format: d.format,
+      bytes: String(d.bytes),
+      seed: d.seed === null ? '' : String(d.seed),
+      favorite: 'false',
+      created_at: new Date(d.createdAt).toISOString(),
+      sha256: d.sha256,
+      request_id: d.requestId ?? '',
+      upstream_request_id: d.upstreamRequestId ?? '',
+      note: '',
+    });
+    expect(JSON.parse(first!.params!)).toEqual(d.params);
+
+    const last = await api.exports.get({ id: started.id! });
+    expect(last).toMatchObject({ state: 'done', done: 3, total: 3, error: null });
+    expect(last.bytes).toBe(readFileSync(dest).length);
+    const mine = progress.filter((p) => p.id === started.id);
+    expect(mine[0]).toMatchObject({ state: 'running', done: 0, total: 3 });
+    expect(mine.at(-1)).toEqual(last);
+    expect(readdirSync(path.dirname(dest))).toEqual(['chosen.zip']); // no part file left
+    // canceling one that ended changes nothing
+    expect(await api.exports.cancel({ id: started.id! })).toBeNull();
+    expect(await api.exports.get({ id: started.id! })).toEqual(last);
+  });
+
+  it('writes what a filter matches, written images only, into the library by default', async () => {
+    await makeLibrary();
+    const started = await api.exports.start({
+      source: { query: { text: 'fox', downloadStates: ['done', 'failed'] } },
+    });
+    expect(started.total).toBe(2);
+    expect(started.path).toMatch(
+      new RegExp(
+        `^${path.join(dir, 'library', 'Exports')}/atelier-\\d{4}-\\d\\d-\\d\\d-\\d{6}\\.zip$`,
+      ),
+    );
+    await ended(started.id!);
+    const { rows } = manifestOf(await readZip(started.path!));
+    expect(rows.map((r) => r.prompt)).toEqual(['a "fox", number 4', 'a "fox", number 2']);
+    // a second one at the same second gets a name of its own
+    const again = await api.exports.start({ source: { query: { text: 'fox' } } });
+    expect(again.path).not.toBe(started.path);
+    await ended(again.id!);
+    // a filter of failed downloads has nothing written to export
+    const none = await api.exports.start({ source: { query: { downloadStates: ['failed'] } } });
+    expect(none.total).toBe(0);
+    await ended(none.id!);
+    expect((await readZip(none.path!)).map((e) => e.name)).toEqual(['manifest.csv']);
+  });
+
+  it('notes an image missing on disk in the manifest and writes the others', async () => {
+    const ids = await makeLibrary();
+    const gone = await api.images.get({ id: ids[1]! });
+    rmSync(gone.path!);
+    const dest = path.join(dir, 'some.zip');
+    const started = await api.exports.start({
+      source: { ids: ids.slice(0, 3) },
+      destination: dest,
+    });
+    await ended(started.id!);
+    expect(await api.exports.get({ id: started.id! })).toMatchObject({ state: 'done', done: 3 });
+    const entries = await readZip(dest);
+    expect(entries).toHaveLength(3);
+    expect(entries.map((e) => e.name)).not.toContain(gone.relPath);
+    const { rows } = manifestOf(entries);
+    expect(rows[1]).toMatchObject({
+      file: '',
+      image_id: String(gone.id),
+      note: `not in the zip: ${gone.relPath} is not found on disk`,
+    });
+  });
+
+  it('refuses a relative destination and one that exists; unknown ids are not found', async () => {
+    const ids = await makeLibrary();
+    await expect(
+      api.exports.start({ source: { ids }, destination: 'out.zip' }),
+    ).rejects.toMatchObject({
+      code: 'invalid-argument',
+      message: expect.stringContaining('absolute'),
+    });
+    const taken = path.join(dir, 'taken.zip');
+    writeFileSync(taken, 'mine');
+    await expect(api.exports.start({ source: { ids }, destination: taken })).rejects.toMatchObject({
+      code: 'conflict',
+    });
+    expect(readFileSync(taken, 'utf8')).toBe('mine');
+    await expect(api.exports.get({ id: 'nope' })).rejects.toMatchObject({ code: 'not-found' });
+    await expect(api.exports.cancel({ id: 'nope' })).rejects.toMatchObject({ code: 'not-found' });
+  });
+
+  it('asks the host where to save, and starts nothing when the person closes the dialog', async () => {
+    await service.close();
+    const answers: Array<string | null> = [null, path.join(dir, 'picked')];
+    const asked: string[] = [];
+    await open({
+      chooseExportPath: async (name) => {
+        asked.push(name);
+        return answers.shift()!;
+      },
+    });
+    const ids = await makeLibrary();
+    expect(await api.exports.start({ source: { ids } })).toEqual({
+      id: null,
+      path: null,
+      total: 0,
+    });
+    expect(asked[0]).toMatch(/^atelier-\d{4}-\d\d-\d\d-\d{6}\.zip$/);
+    const started = await api.exports.start({ source: { ids } });
+    expect(started).toMatchObject({ path: path.join(dir, 'picked.zip'), total: 5 });
+    await ended(started.id!);
+    expect(existsSync(path.join(dir, 'picked.zip'))).toBe(true);
+  });
+});

@@ -1,0 +1,117 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { request } from 'undici';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Result } from '../../../shared/api/errors.ts';
+import { openAppService, type AppService } from '../../../main/core/app/app-service.ts';
+import { JsonSettingsStore } from '../../../main/core/app/json-settings-store.ts';
+import { MemoryKeyProvider } from '../../../main/core/app/key.ts';
+import { silentLogger } from '../../../main/core/logger.ts';
+import { startGateway, type RunningGateway } from '../../../main/simulator/index.ts';
+import { newToken, startWebHost, type WebHost } from '../../../main/web/web-host.ts';
+import { pollUntil } from '../../support/poll-until.ts';
+import { readZip } from '../../support/read-zip.ts';
+
+let dir: string;
+let service: AppService;
+let host: WebHost;
+let gateways: RunningGateway[];
+let origin: string;
+let cookie: string;
+
+beforeEach(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'atelier-web-export-'));
+  const dataDir = path.join(dir, 'data');
+  mkdirSync(dataDir, { recursive: true });
+  gateways = [];
+  service = await openAppService({
+    dataDir,
+    defaultLibraryDir: path.join(dir, 'library'),
+    host: 'web',
+    version: 'test',
+    settings: new JsonSettingsStore(dataDir),
+    keys: new MemoryKeyProvider({}),
+    logger: silentLogger,
+    startDemoGateway: async () => {
+      const gateway = await startGateway({ latencyMs: 0 });
+      gateways.push(gateway);
+      return gateway;
+    },
+    eventIntervalMs: 20,
+  });
+  const token = newToken();
+  host = await startWebHost({ app: service, rendererDir: dir, token, logger: silentLogger });
+  origin = new URL(host.url).origin;
+  const login = await request(`${host.url}?token=${token}`);
+  cookie = String(login.headers['set-cookie']).split(';')[0]!;
+  await login.body.dump();
+});
+afterEach(async () => {
+  await host.close();
+  await service.close();
+  await Promise.all(gateways.map((g) => g.close()));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function call<T>(area: string, method: string, input: unknown): Promise<T> {
+  const response = await request(`${origin}/api/${area}/${method}`, {
+    method: 'POST',
+    headers: { cookie, 'content-type': 'application/json', origin },
+    body: JSON.stringify(input),
+  });
+  const result = (await response.body.json()) as Result<T>;
+  if (!result.ok) throw new Error(`${area}.${method}: ${result.error.message}`);
+  return result.value;
+}
+
+describe('GET /exports/<id>.zip', () => {
+  it('downloads a finished export as an attachment, and nothing else', async () => {
+    await service.startQueue();
+    const batch = await call<{ id: number }>('batches', 'create', {
+      source: { kind: 'text', fileName: 'p.txt', text: 'a red fox\na blue owl\n' },
+      defaults: { model: 'flux-schnell', size: '256x256' },
+    });
+    await pollUntil(
+      async () => (await call<{ total: number }>('images', 'count', { query: {} })).total === 2,
+      'both images to be written',
+    );
+    const started = await call<{ id: string; path: string; total: number }>('exports', 'start', {
+      source: { query: { batchId: batch.id } },
+    });
+    expect(started.total).toBe(2);
+    await pollUntil(
+      async () =>
+        (await call<{ state: string }>('exports', 'get', { id: started.id })).state === 'done',
+      'the export to finish',
+    );
+
+    const url = `${origin}/exports/${started.id}.zip`;
+    const response = await request(url, { headers: { cookie } });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('application/zip');
+    const name = path.basename(started.path);
+    expect(response.headers['content-disposition']).toBe(
+      `attachment; filename="${name}"; filename*=UTF-8''${name}`,
+    );
+    const body = Buffer.from(await response.body.arrayBuffer());
+    expect(body.equals(readFileSync(started.path))).toBe(true);
+    const entries = await readZip(body);
+    expect(entries.map((e) => e.name).at(-1)).toBe('manifest.csv');
+    expect(entries).toHaveLength(3);
+
+    // the same token as every other route
+    const stranger = await request(url);
+    expect(stranger.statusCode).toBe(401);
+    await stranger.body.dump();
+    for (const wrong of ['nope.zip', `${started.id}.tar`, '..%2Fdata%2Fatelier.db']) {
+      const refused = await request(`${origin}/exports/${wrong}`, { headers: { cookie } });
+      expect(refused.statusCode).toBe(404);
+      await refused.body.dump();
+    }
+    rmSync(started.path);
+    const gone = await request(url, { headers: { cookie } });
+    expect(gone.statusCode).toBe(404);
+    expect(await gone.body.text()).toContain('no longer at');
+  });
+});

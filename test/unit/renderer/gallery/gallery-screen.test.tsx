@@ -1,0 +1,245 @@
+// @vitest-environment happy-dom
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { userEvent } from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ClientContext } from '../../../../renderer/src/api/client-context.ts';
+import type { Client } from '../../../../renderer/src/api/client.ts';
+import { GalleryScreen } from '../../../../renderer/src/screens/gallery/GalleryScreen.tsx';
+import type { ImageSummary } from '../../../../renderer/src/store/gallery-slice.ts';
+import { createAppStore } from '../../../../renderer/src/store/index.ts';
+import { StoreContext } from '../../../../renderer/src/store/react.ts';
+import { fakeApi, type Handler } from '../fake-api.ts';
+import { giveElementsASize } from '../sized-elements.ts';
+
+afterEach(cleanup);
+giveElementsASize(1000, 700);
+
+type Query = {
+  text?: string;
+  favorite?: boolean;
+  downloadStates: string[];
+  order: 'newest' | 'oldest';
+};
+
+function image(id: number, prompt: string, extra: Partial<ImageSummary> = {}): ImageSummary {
+  return {
+    id,
+    jobId: id,
+    batchId: 1,
+    idx: 0,
+    kind: 'image',
+    relPath: `batch/${id}.png`,
+    thumbRelPath: `batch/${id}.png`,
+    width: 512,
+    height: 512,
+    format: 'png',
+    bytes: 1000,
+    model: 'flux-schnell',
+    size: '512x512',
+    favorite: false,
+    downloadState: 'done',
+    failureCode: null,
+    failureReason: null,
+    createdAt: 1_700_000_000_000 + id,
+    prompt,
+    ...extra,
+  };
+}
+
+/** A library of images the fake service filters as the real one does (enough for the UI). */
+function library(images: ImageSummary[]) {
+  const byId = new Map(images.map((each) => [each.id, each]));
+  const matching = (query: Query) =>
+    images
+      .filter((each) => query.downloadStates.includes(each.downloadState))
+      .filter((each) => query.favorite === undefined || each.favorite === query.favorite)
+      .filter(
+        (each) =>
+          !query.text ||
+          query.text
+            .toLowerCase()
+            .split(/\s+/)
+            .every((word) => each.prompt.toLowerCase().includes(word)),
+      )
+      .map((each) => each.id)
+      .sort((a, b) => (query.order === 'newest' ? b - a : a - b));
+  const handlers: Record<string, Handler> = {
+    'images.ids': (({ query }: { query: Query }) => {
+      const ids = matching(query);
+      return { ids, next: null, total: ids.length };
+    }) as Handler,
+    'images.byIds': (({ ids }: { ids: number[] }) =>
+      ids.flatMap((id) => byId.get(id) ?? [])) as Handler,
+    'images.setFavorite': (({ ids, favorite }: { ids: number[]; favorite: boolean }) => {
+      for (const id of ids) byId.set(id, { ...byId.get(id)!, favorite });
+      images = images.map((each) => byId.get(each.id)!);
+      return { changed: ids.length };
+    }) as Handler,
+    'images.retryDownloads': (({ ids }: { ids: number[] }) => ({
+      queued: ids.length,
+      expired: 0,
+    })) as Handler,
+    'models.catalogue': () => ({ entries: [] }),
+    'images.get': (({ id }: { id: number }) => ({
+      ...byId.get(id)!,
+      revisedPrompt: null,
+      negativePrompt: null,
+      seed: null,
+      params: {},
+      batchName: 'batch',
+      requestId: null,
+      upstreamRequestId: null,
+      sha256: null,
+      path: null,
+    })) as Handler,
+  };
+  return handlers;
+}
+
+function mount(images: ImageSummary[]) {
+  const fake = fakeApi(library(images));
+  const store = createAppStore(fake.api);
+  const client: Client = {
+    api: fake.api,
+    raw: fake.raw,
+    host: 'web',
+    mediaUrl: (rel, kind) => `/${kind}/${rel}`,
+    exportUrl: (id) => `/exports/${id}.zip`,
+  };
+  render(
+    <ClientContext value={client}>
+      <StoreContext value={store}>
+        <GalleryScreen />
+      </StoreContext>
+    </ClientContext>,
+  );
+  return { fake, store, user: userEvent.setup() };
+}
+
+const PROMPTS = ['red fox in snow', 'a cat on a sofa', 'red fox at dusk', 'lighthouse', 'owl'];
+const five = () => PROMPTS.map((prompt, i) => image(i + 1, prompt));
+const grid = () => screen.getByRole('grid', { name: 'Images' });
+const tiles = () => within(grid()).queryAllByRole('gridcell');
+const idsQueried = (fake: ReturnType<typeof fakeApi>) =>
+  fake.calls.filter((c) => c.name === 'images.ids').map((c) => (c.input as { query: Query }).query);
+
+describe('the gallery', () => {
+  it('shows every image of the view newest first, with the count of matches', async () => {
+    mount(five());
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('5 images'));
+    await waitFor(() => expect(tiles()[0]?.getAttribute('aria-label')).toBe('owl'));
+    expect(tiles().map((t) => t.getAttribute('aria-label'))).toEqual([...PROMPTS].reverse());
+  });
+
+  it('turns search and filters into the service query, and highlights what matched', async () => {
+    const { fake, user } = mount(five());
+    await waitFor(() => expect(tiles()).toHaveLength(5));
+    await user.type(screen.getByRole('searchbox', { name: 'Search prompts' }), 'red fox');
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('2 images'));
+    expect(idsQueried(fake).at(-1)).toEqual({
+      order: 'newest',
+      downloadStates: ['done'],
+      text: 'red fox',
+    });
+    await waitFor(() => expect(grid().querySelectorAll('mark')).toHaveLength(4));
+    expect([...grid().querySelectorAll('mark')].map((m) => m.textContent)).toEqual([
+      'red',
+      'fox',
+      'red',
+      'fox',
+    ]);
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Show' }), 'failed');
+    await user.click(screen.getByRole('button', { name: /Favourites/ }));
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Order' }), 'oldest');
+    await waitFor(() =>
+      expect(idsQueried(fake).at(-1)).toEqual({
+        order: 'oldest',
+        downloadStates: ['failed'],
+        text: 'red fox',
+        favorite: true,
+      }),
+    );
+    expect(await screen.findByText('No images match “red fox”.')).toBeTruthy();
+  });
+
+  it('selects by click, shift-click, mod-click and select all, and acts on the selection in order', async () => {
+    const { fake, user } = mount(five());
+    await waitFor(() => expect(tiles()[4]?.getAttribute('aria-label')).toBe(PROMPTS[0]));
+    const bar = screen.getByRole('toolbar', { name: 'Selected images' });
+    await user.click(tiles()[0]!);
+    await user.keyboard('{Shift>}');
+    await user.click(tiles()[2]!);
+    await user.keyboard('{/Shift}');
+    expect(within(bar).getByText('3 selected')).toBeTruthy();
+    await user.keyboard('{Control>}');
+    await user.click(tiles()[1]!);
+    await user.keyboard('{/Control}');
+    expect(within(bar).getByText('2 selected')).toBeTruthy();
+    expect(tiles().map((t) => t.getAttribute('aria-selected'))).toEqual([
+      'true',
+      'false',
+      'true',
+      'false',
+      'false',
+    ]);
+    await user.click(within(bar).getByRole('button', { name: '★ Favourite' }));
+    await waitFor(() =>
+      expect(fake.calls.find((c) => c.name === 'images.setFavorite')?.input).toEqual({
+        ids: [5, 3],
+        favorite: true,
+      }),
+    );
+    await user.click(within(bar).getByRole('button', { name: 'Select all 5' }));
+    expect(within(bar).getByText('5 selected')).toBeTruthy();
+    await user.click(within(bar).getByRole('button', { name: 'Clear' }));
+    expect(within(bar).queryByText(/selected/)).toBeNull();
+  });
+
+  it('moves through the grid with the keyboard and selects with Space', async () => {
+    const { store } = mount(five());
+    await waitFor(() => expect(tiles()).toHaveLength(5));
+    act(() => grid().focus());
+    const active = () => grid().getAttribute('aria-activedescendant');
+    expect(active()).toBe('image-5');
+    fireEvent.keyDown(grid(), { key: 'ArrowRight' });
+    expect(active()).toBe('image-4');
+    fireEvent.keyDown(grid(), { key: 'End' });
+    expect(active()).toBe('image-1');
+    fireEvent.keyDown(grid(), { key: ' ' });
+    fireEvent.keyDown(grid(), { key: 'Home' });
+    fireEvent.keyDown(grid(), { key: 'ArrowRight', shiftKey: true });
+    expect([...store.getState().gallerySelection.selected].sort()).toEqual([4, 5]);
+    fireEvent.keyDown(grid(), { key: 'Escape' });
+    expect(store.getState().gallerySelection.selected.size).toBe(0);
+    fireEvent.keyDown(grid(), { key: 'a', ctrlKey: true });
+    await waitFor(() => expect(store.getState().gallerySelection.selected.size).toBe(5));
+    // Enter opens the focused image in the lightbox
+    fireEvent.keyDown(grid(), { key: 'ArrowDown' }); // one row: nowhere to go
+    expect(active()).toBe('image-4');
+    fireEvent.keyDown(grid(), { key: 'Enter' });
+    expect(await screen.findByRole('dialog', { name: 'Image 2 of 5' })).toBeTruthy();
+  });
+
+  it('shows a failed download as a tile with its reason, and retries only its download', async () => {
+    const { fake, user } = mount([
+      image(1, 'fine'),
+      image(2, 'lost', {
+        downloadState: 'failed',
+        failureCode: 'http-500',
+        failureReason: 'The image store answered 500.',
+      }),
+    ]);
+    await user.selectOptions(await screen.findByRole('combobox', { name: 'Show' }), 'failed');
+    const tile = await screen.findByRole('gridcell', { name: 'lost (download failed)' });
+    expect(within(tile).getByText('The image store answered 500.')).toBeTruthy();
+    await user.click(within(tile).getByRole('button', { name: 'Retry download' }));
+    await waitFor(() =>
+      expect(fake.calls.find((c) => c.name === 'images.retryDownloads')?.input).toEqual({
+        ids: [2],
+      }),
+    );
+    expect(fake.calls.some((c) => c.name.startsWith('batches.'))).toBe(false);
+    const bar = screen.getByRole('toolbar', { name: 'Selected images' });
+    expect(within(bar).getByRole('button', { name: 'Retry 1 download' })).toBeTruthy();
+  });
+});
