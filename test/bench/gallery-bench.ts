@@ -1,16 +1,10 @@
 // The gallery with 100,000 written images, in Chromium: first paint, frame times while
 // scrolling fast, search over 100,000 prompts, and the renderer's memory after scrolling
 // through all of it. A benchmark, not a test: figures go in docs/performance.md and the README.
-//   npm run bench:gallery [-- --images 100000 --runs 5 --speed 20000 --only abcd --profile --trace --fresh]
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+//   npm run bench:gallery [-- --only abcd --runs 5 --speed 20000 --images 100000 --fresh]
+//   (--profile: CPU profiles on an unminified build; --trace: a Chromium trace of the scroll;
+//   --build DIR: serve a renderer built into DIR, to measure a change back to back)
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -71,6 +65,7 @@ const pct = (xs: number[], p: number) => {
   const sorted = [...xs].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 };
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
 const ms = (x: number | null) => (x === null ? 'never' : `${Math.round(x)} ms`);
 
 const [load1] = os.loadavg();
@@ -83,7 +78,6 @@ console.log(
 
 // the app as people get it, or unminified with names for a profile
 let rendererDir = RENDERER_DIR;
-const dir = mkdtempSync(path.join(os.tmpdir(), 'atelier-gallery-bench-'));
 if (values.profile) {
   rendererDir = path.join(PROFILES, 'renderer'); // kept: the profiles' lines point into it
   await build({
@@ -149,7 +143,6 @@ try {
   await browser.close();
   await host.close();
   await service.close();
-  rmSync(dir, { recursive: true, force: true });
 }
 process.exit(0);
 
@@ -208,7 +201,8 @@ async function firstPaint(): Promise<void> {
     };
     if (profiling) await stopProfile(cdp, 'first-load');
     console.log(
-      `  cold load ${run + 1}: first thumbnail ${ms(result.first)}, screen full ${ms(result.full)}` +
+      `  cold load ${run + 1}: first thumbnail ${ms(result.first)}, ` +
+        `screen full ${ms(result.full)}` +
         ` (${result.cells} tiles)`,
     );
     if (result.first === null) {
@@ -265,7 +259,8 @@ async function scrollFast(): Promise<void> {
     console.log(
       `(b) scrolling ${SPEED.toLocaleString('en-US')} px/s for 10 s, ${pass}: ` +
         `${i.length} frames, p50 ${pct(i, 50).toFixed(1)} ms, p95 ${pct(i, 95).toFixed(1)} ms, ` +
-        `p99 ${pct(i, 99).toFixed(1)} ms, max ${Math.max(...i).toFixed(1)} ms   (target p95 < 18 ms)`,
+        `p99 ${pct(i, 99).toFixed(1)} ms, max ${Math.max(...i).toFixed(1)} ms` +
+        '   (target p95 < 18 ms)',
     );
     console.log(
       `    frames over 18 ms: ${over(18)}, over 33 ms: ${over(33)}; long tasks: ${r.tasks.length}` +
@@ -274,12 +269,14 @@ async function scrollFast(): Promise<void> {
           : '') +
         `; scrolled ${Math.round(r.scrolled).toLocaleString('en-US')} of ` +
         `${r.height.toLocaleString('en-US')} px; visible tiles with their thumbnail: ` +
-        `${Math.round((r.samples.reduce((a, b) => a + b, 0) / Math.max(1, r.samples.length)) * 100)} % on average`,
+        `${Math.round(mean(r.samples) * 100)} % on average`,
     );
-    const cpu = (type: string) => ((cpuAfter[type] ?? 0) - (cpuBefore[type] ?? 0)) * 10; // % of 10 s
+    // CPU seconds in the 10 s, as a share of one core
+    const cpu = (type: string) => ((cpuAfter[type] ?? 0) - (cpuBefore[type] ?? 0)) * 10;
     console.log(
       `    CPU while scrolling (share of one core, less sensitive to the machine's load than ` +
-        `frame times): renderer ${cpu('renderer').toFixed(0)} %, GPU process ${cpu('GPU').toFixed(0)} %`,
+        `frame times): renderer ${cpu('renderer').toFixed(0)} %, ` +
+        `GPU process ${cpu('GPU').toFixed(0)} %`,
     );
     if (trace) {
       const events = (JSON.parse(trace.toString('utf8')) as { traceEvents: TraceEvent[] })
@@ -361,7 +358,8 @@ async function search(): Promise<void> {
     const f = figures[mark];
     console.log(
       `(c) search over ${seed.jobs.toLocaleString('en-US')} prompts, median of ` +
-        `${SEARCH_WORDS.length} words, from ${mark === 'input' ? 'the paste (150 ms wait included)' : 'Enter'}: ` +
+        `${SEARCH_WORDS.length} words, ` +
+        `from ${mark === 'input' ? 'the paste (150 ms wait included)' : 'Enter'}: ` +
         `count ${ms(median(f.counted))}, first tiles only matches ${ms(median(f.shown))}` +
         (mark === 'enter' ? '   (target < 100 ms)' : ''),
     );

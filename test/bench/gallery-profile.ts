@@ -53,7 +53,8 @@ export function summarizeProfile(
   });
   const lines = [`busy ${busy.toFixed(0)} ms (idle and the profiler's own time left out)`];
   const row = (k: string) =>
-    `${(self.get(k) ?? 0).toFixed(1).padStart(7)} ms self ${(total.get(k) ?? 0).toFixed(1).padStart(7)} ms total  ${k}`;
+    `${(self.get(k) ?? 0).toFixed(1).padStart(7)} ms self ` +
+    `${(total.get(k) ?? 0).toFixed(1).padStart(7)} ms total  ${k}`;
   lines.push('by self time:');
   for (const [k] of [...self].sort((a, b) => b[1] - a[1]).slice(0, top)) lines.push(`  ${row(k)}`);
   lines.push('by total time:');
