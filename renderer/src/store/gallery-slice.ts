@@ -15,6 +15,8 @@ export type ImageGroup = OutputOf<'images', 'groups'>['groups'][number];
 export type ExportProgress = OutputOf<'exports', 'get'>;
 export type ExportSource = InputOf<'exports', 'start'>['source'];
 
+/** Details fetched with a new list's ids: more than a large window's first screen of tiles. */
+const FIRST_SCREEN = 120;
 /** Summaries kept past this many are dropped, farthest from the range on screen first. */
 const KEEP_DETAILS = 4_000;
 
@@ -78,6 +80,10 @@ export const createGallerySlice: SliceCreator<GallerySlice> = (api) => (set, get
       const [page, groups] = await Promise.all([
         api.images.ids({ query, limit: MAX_ID_PAGE }),
         view.group === 'none' ? null : api.images.groups({ query, by: view.group }),
+        // the first screen's details with the ids, not a round trip after them
+        api.images.page({ query, limit: FIRST_SCREEN }).then((first) => {
+          if (mine === generation) remember(first.items);
+        }),
       ]);
       if (mine !== generation) return;
       const grown = newerOnTop(get().galleryIds, page);
@@ -113,6 +119,15 @@ export const createGallerySlice: SliceCreator<GallerySlice> = (api) => (set, get
     } catch (error) {
       if (mine === generation) set({ galleryLoading: false, galleryError: errorMessage(error) });
     }
+  }
+
+  function remember(images: readonly ImageSummary[]): void {
+    if (images.length === 0) return;
+    set((s) => {
+      const byId = new Map(s.galleryImages);
+      for (const image of images) byId.set(image.id, image);
+      return { galleryImages: byId };
+    });
   }
 
   async function loadDetails(ids: number[]): Promise<void> {
