@@ -10,6 +10,7 @@ import { newToken, startWebHost, type WebHost } from '../../../main/web/web-host
 import { pollUntil } from '../../support/poll-until.ts';
 import { readZip } from '../../support/read-zip.ts';
 import { openTestService, type TestService } from '../../support/test-service.ts';
+import { logIn } from '../../support/web-login.ts';
 
 let dir: string;
 let service: AppService;
@@ -25,9 +26,7 @@ beforeEach(async () => {
   const token = newToken();
   host = await startWebHost({ app: service, rendererDir: dir, token, logger: silentLogger });
   origin = new URL(host.url).origin;
-  const login = await request(`${host.url}?token=${token}`);
-  cookie = String(login.headers['set-cookie']).split(';')[0]!;
-  await login.body.dump();
+  cookie = await logIn(host.url, token);
 });
 afterEach(async () => {
   await host.close();

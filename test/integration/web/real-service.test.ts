@@ -12,6 +12,7 @@ import { newToken, startWebHost, type WebHost } from '../../../main/web/web-host
 import { callEveryMethod, everyMethod } from '../../support/every-method.ts';
 import { pollUntil } from '../../support/poll-until.ts';
 import { openTestService, type TestService } from '../../support/test-service.ts';
+import { logIn } from '../../support/web-login.ts';
 
 /** The key of a real gateway, set through the API: it must never come back out. */
 const KEY = 'sk-live-9f8e7d6c5b4a39281706f5e4d3c2b1a0';
@@ -39,9 +40,7 @@ beforeEach(async () => {
   // no secretsToRedact: what is checked is that the service itself never lets the key out
   host = await startWebHost({ app: service, rendererDir: dir, token, logger, checkOutput: true });
   origin = new URL(host.url).origin;
-  const login = await request(`${host.url}?token=${token}`);
-  cookie = String(login.headers['set-cookie']).split(';')[0]!;
-  await login.body.dump();
+  cookie = await logIn(host.url, token);
 });
 afterEach(async () => {
   await host.close();
