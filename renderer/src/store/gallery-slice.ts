@@ -86,28 +86,23 @@ export const createGallerySlice: SliceCreator<GallerySlice> = (api) => (set, get
         }),
       ]);
       if (mine !== generation) return;
-      const grown = newerOnTop(get().galleryIds, page);
-      if (grown) {
-        // only newer images came: the ids loaded below them stay, no page is asked again
-        set({
-          galleryIds: grown,
-          galleryTotal: page.total,
-          galleryGroups: groups?.groups ?? null,
-          galleryFresh: 0,
-          galleryStale: false,
-          galleryLoading: false,
-          galleryError: null,
-        });
-        return;
-      }
-      set((s) => ({
-        galleryIds: page.ids,
+      const loaded = {
         galleryTotal: page.total,
         galleryGroups: groups?.groups ?? null,
         galleryFresh: 0,
         galleryStale: false,
         galleryLoading: false,
         galleryError: null,
+      };
+      const grown = newerOnTop(get().galleryIds, page);
+      if (grown) {
+        // only newer images came: the ids loaded below them stay, no page is asked again
+        set({ ...loaded, galleryIds: grown });
+        return;
+      }
+      set((s) => ({
+        ...loaded,
+        galleryIds: page.ids,
         // a list longer than a page keeps its selection: the rest of it is still coming
         gallerySelection:
           page.next === null ? keepListed(s.gallerySelection, page.ids) : s.gallerySelection,
@@ -136,16 +131,17 @@ export const createGallerySlice: SliceCreator<GallerySlice> = (api) => (set, get
       set((s) => {
         const byId = new Map(s.galleryImages);
         for (const image of images) byId.set(image.id, image);
-        const pending = new Set(s.galleryPending);
-        for (const id of ids) pending.delete(id);
-        return { galleryImages: byId, galleryPending: pending, galleryError: null };
+        return {
+          galleryImages: byId,
+          galleryPending: without(s.galleryPending, ids),
+          galleryError: null,
+        };
       });
     } catch (error) {
-      set((s) => {
-        const pending = new Set(s.galleryPending);
-        for (const id of ids) pending.delete(id);
-        return { galleryPending: pending, galleryError: errorMessage(error) };
-      });
+      set((s) => ({
+        galleryPending: without(s.galleryPending, ids),
+        galleryError: errorMessage(error),
+      }));
     }
   }
 
@@ -326,4 +322,11 @@ export function newerOnTop(
     if (page.ids[i] !== old[i - at]) return null;
   }
   return [...page.ids.slice(0, at), ...old];
+}
+
+/** `pending` less `ids`: what is still on its way once those came back (or failed). */
+function without(pending: ReadonlySet<number>, ids: readonly number[]): Set<number> {
+  const rest = new Set(pending);
+  for (const id of ids) rest.delete(id);
+  return rest;
 }
