@@ -81,9 +81,13 @@ export const createGallerySlice: SliceCreator<GallerySlice> = (api) => (set, get
         api.images.ids({ query, limit: MAX_ID_PAGE }),
         view.group === 'none' ? null : api.images.groups({ query, by: view.group }),
         // the first screen's details with the ids, not a round trip after them
-        api.images.page({ query, limit: FIRST_SCREEN }).then((first) => {
-          if (mine === generation) remember(first.items);
-        }),
+        // (a head start only: the range fetch asks again for what it lacks)
+        api.images
+          .page({ query, limit: FIRST_SCREEN })
+          .then((first) => {
+            if (mine === generation) remember(first.items);
+          })
+          .catch(() => undefined),
       ]);
       if (mine !== generation) return;
       const loaded = {

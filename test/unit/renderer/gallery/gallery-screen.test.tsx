@@ -46,6 +46,12 @@ function library(images: ImageSummary[]) {
       const ids = matching(query);
       return { ids, next: null, total: ids.length };
     }) as Handler,
+    'images.page': (({ query, limit }: { query: Query; limit: number }) => ({
+      items: matching(query)
+        .slice(0, limit)
+        .map((id) => byId.get(id)!),
+      next: null,
+    })) as Handler,
     'images.byIds': (({ ids }: { ids: number[] }) =>
       ids.flatMap((id) => byId.get(id) ?? [])) as Handler,
     'images.setFavorite': (({ ids, favorite }: { ids: number[]; favorite: boolean }) => {
