@@ -165,18 +165,16 @@ function Thumbnail({ url, size }: { url: string; size: number }) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const [state, setState] = useState<'loading' | 'drawn' | 'missing'>('loading');
   useEffect(() => {
-    let current = true;
-    thumbBitmap(url).then(
+    const leave = new AbortController();
+    thumbBitmap(url, leave.signal).then(
       (bitmap) => {
-        if (current && canvas.current) {
+        if (!leave.signal.aborted && canvas.current) {
           setState(drawCover(canvas.current, bitmap, size) ? 'drawn' : 'missing');
         }
       },
-      () => current && setState('missing'),
+      () => !leave.signal.aborted && setState('missing'),
     );
-    return () => {
-      current = false;
-    };
+    return () => leave.abort();
   }, [url, size]);
   if (state === 'missing') {
     return <div className="tile-waiting">The file is missing or unreadable.</div>;
