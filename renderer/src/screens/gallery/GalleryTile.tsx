@@ -165,16 +165,18 @@ function Thumbnail({ url, size }: { url: string; size: number }) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const [state, setState] = useState<'loading' | 'drawn' | 'missing'>('loading');
   useEffect(() => {
-    const leave = new AbortController();
-    thumbBitmap(url, leave.signal).then(
+    let current = true;
+    thumbBitmap(url).then(
       (bitmap) => {
-        if (!leave.signal.aborted && canvas.current) {
+        if (current && canvas.current) {
           setState(drawCover(canvas.current, bitmap, size) ? 'drawn' : 'missing');
         }
       },
-      () => !leave.signal.aborted && setState('missing'),
+      () => current && setState('missing'),
     );
-    return () => leave.abort();
+    return () => {
+      current = false;
+    };
   }, [url, size]);
   if (state === 'missing') {
     return <div className="tile-waiting">The file is missing or unreadable.</div>;

@@ -5,22 +5,10 @@
  */
 const KEEP = 300;
 const bitmaps = new Map<string, ImageBitmap>();
+const loading = new Map<string, Promise<ImageBitmap>>();
 
-/** A fetch under way and how many tiles still wait for it: the last to leave aborts it. */
-interface Loading {
-  bitmap: Promise<ImageBitmap>;
-  waiting: number;
-  abort: AbortController;
-}
-const loading = new Map<string, Loading>();
-
-/**
- * The decoded thumbnail at `url`, from memory or fetched once however many tiles ask. A tile
- * that leaves (scrolled away, a new search) aborts with `signal`; when no tile waits any more
- * the fetch stops, as an <img> removed from the page would, so it does not hold a connection
- * the new screen's thumbnails need.
- */
-export function thumbBitmap(url: string, signal: AbortSignal): Promise<ImageBitmap> {
+/** The decoded thumbnail at `url`, from memory or fetched once however many tiles ask. */
+export function thumbBitmap(url: string): Promise<ImageBitmap> {
   const kept = bitmaps.get(url);
   if (kept) {
     // most recently used last: eviction takes the first
@@ -28,37 +16,23 @@ export function thumbBitmap(url: string, signal: AbortSignal): Promise<ImageBitm
     bitmaps.set(url, kept);
     return Promise.resolve(kept);
   }
-  let entry = loading.get(url);
-  if (!entry) {
-    const abort = new AbortController();
-    const bitmap = fetch(url, { signal: abort.signal })
+  let pending = loading.get(url);
+  if (!pending) {
+    pending = fetch(url)
       .then((response) => {
         if (!response.ok) throw new Error(`The thumbnail answered ${response.status}.`);
         return response.blob();
       })
       .then((blob) => createImageBitmap(blob))
-      .then((decoded) => {
-        bitmaps.set(url, decoded);
+      .then((bitmap) => {
+        bitmaps.set(url, bitmap);
         evict();
-        return decoded;
+        return bitmap;
       })
       .finally(() => loading.delete(url));
-    entry = { bitmap, waiting: 0, abort };
-    loading.set(url, entry);
+    loading.set(url, pending);
   }
-  const mine = entry;
-  mine.waiting++;
-  signal.addEventListener(
-    'abort',
-    () => {
-      if (--mine.waiting === 0 && loading.get(url) === mine) {
-        loading.delete(url);
-        mine.abort.abort();
-      }
-    },
-    { once: true },
-  );
-  return mine.bitmap;
+  return pending;
 }
 
 function evict(): void {
