@@ -1,10 +1,9 @@
-import { memo, useEffect, useRef, useState } from 'react';
+import { memo, useState } from 'react';
 import { useClient } from '../../api/client-context.ts';
 import { useAppStore } from '../../store/react.ts';
 import type { ImageSummary } from '../../store/gallery-slice.ts';
 import { EXPIRED_CODE } from './gallery-view.ts';
 import { highlight, type searchTerms } from './highlight.ts';
-import { drawCover, thumbBitmap } from './thumb-bitmaps.ts';
 
 export interface TileActions {
   onClick(id: number, index: number, event: React.MouseEvent): void;
@@ -51,11 +50,7 @@ export const GalleryTile = memo(function GalleryTile({
       onDoubleClick={() => actions.onOpen(index)}
     >
       <div className="tile-frame" style={{ height: size }}>
-        {image ? (
-          <TileBody image={image} size={size} actions={actions} />
-        ) : (
-          <div className="tile-skeleton" />
-        )}
+        {image ? <TileBody image={image} actions={actions} /> : <div className="tile-skeleton" />}
         {selected && (
           <span className="tile-check" aria-hidden>
             ✓
@@ -89,15 +84,7 @@ export const GalleryTile = memo(function GalleryTile({
   );
 });
 
-function TileBody({
-  image,
-  size,
-  actions,
-}: {
-  image: ImageSummary;
-  size: number;
-  actions: TileActions;
-}) {
+function TileBody({ image, actions }: { image: ImageSummary; actions: TileActions }) {
   const { mediaUrl } = useClient();
   if (image.downloadState === 'failed') {
     const expired = image.failureCode === EXPIRED_CODE;
@@ -157,37 +144,14 @@ function TileBody({
   const thumb = image.thumbRelPath
     ? mediaUrl(image.thumbRelPath, 'thumb')
     : mediaUrl(image.relPath, 'image');
-  return <Thumbnail url={thumb} size={size} />;
-}
-
-/** A thumbnail drawn into a canvas from the shared bitmaps (see thumb-bitmaps.ts for why). */
-function Thumbnail({ url, size }: { url: string; size: number }) {
-  const canvas = useRef<HTMLCanvasElement>(null);
-  const [state, setState] = useState<'loading' | 'drawn' | 'missing'>('loading');
-  useEffect(() => {
-    let current = true;
-    thumbBitmap(url).then(
-      (bitmap) => {
-        if (current && canvas.current) {
-          setState(drawCover(canvas.current, bitmap, size) ? 'drawn' : 'missing');
-        }
-      },
-      () => current && setState('missing'),
-    );
-    return () => {
-      current = false;
-    };
-  }, [url, size]);
-  if (state === 'missing') {
-    return <div className="tile-waiting">The file is missing or unreadable.</div>;
-  }
   return (
-    <canvas
-      ref={canvas}
+    <img
       className="tile-media"
-      data-thumb={url}
-      data-drawn={state === 'drawn'}
-      aria-hidden
+      src={thumb}
+      alt=""
+      loading="lazy"
+      decoding="async"
+      draggable={false}
     />
   );
 }
