@@ -121,26 +121,17 @@ export const createGallerySlice: SliceCreator<GallerySlice> = (api) => (set, get
   }
 
   function remember(images: readonly ImageSummary[]): void {
-    if (images.length === 0) return;
-    set((s) => {
-      const byId = new Map(s.galleryImages);
-      for (const image of images) byId.set(image.id, image);
-      return { galleryImages: byId };
-    });
+    if (images.length > 0) set((s) => ({ galleryImages: withImages(s.galleryImages, images) }));
   }
 
   async function loadDetails(ids: number[]): Promise<void> {
     try {
       const images = await api.images.byIds({ ids });
-      set((s) => {
-        const byId = new Map(s.galleryImages);
-        for (const image of images) byId.set(image.id, image);
-        return {
-          galleryImages: byId,
-          galleryPending: without(s.galleryPending, ids),
-          galleryError: null,
-        };
-      });
+      set((s) => ({
+        galleryImages: withImages(s.galleryImages, images),
+        galleryPending: without(s.galleryPending, ids),
+        galleryError: null,
+      }));
     } catch (error) {
       set((s) => ({
         galleryPending: without(s.galleryPending, ids),
@@ -308,6 +299,15 @@ export const createGallerySlice: SliceCreator<GallerySlice> = (api) => (set, get
     },
   };
 };
+
+function withImages(
+  cached: ReadonlyMap<number, ImageSummary>,
+  images: readonly ImageSummary[],
+): ReadonlyMap<number, ImageSummary> {
+  const byId = new Map(cached);
+  for (const image of images) byId.set(image.id, image);
+  return byId;
+}
 
 /**
  * The list with the newer ids of a fresh first page on top, when that is all that changed
