@@ -144,7 +144,10 @@ describe('exports', () => {
     );
     await ended(started.id!);
     const { rows } = manifestOf(await readZip(started.path!));
-    expect(rows.map((r) => r.prompt)).toEqual(['a "fox", number 4', 'a "fox", number 2']);
+    // in the list's order (newest first: jobs finish in any order, so by image id, not prompt)
+    const { ids: listed } = await api.images.ids({ query: { text: 'fox' } });
+    expect(rows.map((r) => Number(r.image_id))).toEqual(listed);
+    expect(rows.map((r) => r.prompt).sort()).toEqual(['a "fox", number 2', 'a "fox", number 4']);
     // a second one at the same second gets a name of its own
     const again = await api.exports.start({ source: { query: { text: 'fox' } } });
     expect(again.path).not.toBe(started.path);
