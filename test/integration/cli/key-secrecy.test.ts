@@ -260,5 +260,5 @@ describe('the key in any form never reaches the disk or the screen', () => {
     const onScreen = findKey(Buffer.from(printed, 'latin1'));
     expect(onScreen, `printed: ${onScreen}`).toBeNull();
     expect(leaks).toEqual([]);
-  }, 60_000); // several CLI runs: minutes on a loaded two-core machine, seconds alone
+  }, 60_000); // several CLI runs: past 20 s on a loaded two-core machine, seconds alone
 });
