@@ -14,7 +14,8 @@ export const CONTENT_SECURITY_POLICY = [
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob: atelier:",
   "media-src 'self' atelier:",
-  "connect-src 'self'",
+  // the gallery fetches thumbnails to decode them off the main thread (thumb-bitmaps.ts)
+  "connect-src 'self' atelier:",
   "object-src 'none'",
   "base-uri 'none'",
   "frame-ancestors 'none'",

@@ -4,7 +4,7 @@
  * Every time is performance.now(), whose zero is the navigation's start.
  *
  * It finds the grid by role and name (`grid` "Images"), its tiles by role (`gridcell`), a
- * tile's thumbnail as its <img>, the grid's scroll container as the nearest element (the grid
+ * tile's thumbnail as its canvas (a video's poster as its <img>), the grid's scroll container as the nearest element (the grid
  * or an ancestor) that scrolls, and the match count as the `status` inside the gallery.
  */
 export const GALLERY_PAGE_SCRIPT = /* js */ `(() => {
@@ -46,9 +46,12 @@ export const GALLERY_PAGE_SCRIPT = /* js */ `(() => {
       return r.width > 0 && r.bottom > top && r.top < bottom;
     });
   };
-  const decoded = (img) => img.complete && img.naturalWidth > 0;
-  const thumbPath = (img) => {
-    const path = decodeURIComponent(new URL(img.currentSrc || img.src, location.href).pathname);
+  // a tile's thumbnail is a canvas drawn from a decoded bitmap (a video's poster an <img>)
+  const decoded = (el) =>
+    el.tagName === 'CANVAS' ? el.dataset.drawn === 'true' : el.complete && el.naturalWidth > 0;
+  const thumbPath = (el) => {
+    const url = el.dataset.thumb || el.currentSrc || el.src;
+    const path = decodeURIComponent(new URL(url, location.href).pathname);
     return path.replace(/^\\/(thumbs|media)\\//, '');
   };
   /**
@@ -60,7 +63,7 @@ export const GALLERY_PAGE_SCRIPT = /* js */ `(() => {
     let shown = 0, pending = 0, bare = 0;
     const paths = [];
     for (const cell of cells) {
-      const img = cell.querySelector('img');
+      const img = cell.querySelector('canvas[data-thumb], img');
       if (!img) { bare++; continue; }
       if (decoded(img)) { shown++; paths.push(thumbPath(img)); } else pending++;
     }

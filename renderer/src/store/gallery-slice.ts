@@ -15,6 +15,8 @@ export type ImageGroup = OutputOf<'images', 'groups'>['groups'][number];
 export type ExportProgress = OutputOf<'exports', 'get'>;
 export type ExportSource = InputOf<'exports', 'start'>['source'];
 
+/** Details fetched with a new list's ids: more than a large window's first screen of tiles. */
+const FIRST_SCREEN = 120;
 /** Summaries kept past this many are dropped, farthest from the range on screen first. */
 const KEEP_DETAILS = 4_000;
 
@@ -78,30 +80,33 @@ export const createGallerySlice: SliceCreator<GallerySlice> = (api) => (set, get
       const [page, groups] = await Promise.all([
         api.images.ids({ query, limit: MAX_ID_PAGE }),
         view.group === 'none' ? null : api.images.groups({ query, by: view.group }),
+        // the first screen's details with the ids, not a round trip after them
+        // (a head start only: the range fetch asks again for what it lacks)
+        api.images
+          .page({ query, limit: FIRST_SCREEN })
+          .then((first) => {
+            if (mine === generation) remember(first.items);
+          })
+          .catch(() => undefined),
       ]);
       if (mine !== generation) return;
-      const grown = newerOnTop(get().galleryIds, page);
-      if (grown) {
-        // only newer images came: the ids loaded below them stay, no page is asked again
-        set({
-          galleryIds: grown,
-          galleryTotal: page.total,
-          galleryGroups: groups?.groups ?? null,
-          galleryFresh: 0,
-          galleryStale: false,
-          galleryLoading: false,
-          galleryError: null,
-        });
-        return;
-      }
-      set((s) => ({
-        galleryIds: page.ids,
+      const loaded = {
         galleryTotal: page.total,
         galleryGroups: groups?.groups ?? null,
         galleryFresh: 0,
         galleryStale: false,
         galleryLoading: false,
         galleryError: null,
+      };
+      const grown = newerOnTop(get().galleryIds, page);
+      if (grown) {
+        // only newer images came: the ids loaded below them stay, no page is asked again
+        set({ ...loaded, galleryIds: grown });
+        return;
+      }
+      set((s) => ({
+        ...loaded,
+        galleryIds: page.ids,
         // a list longer than a page keeps its selection: the rest of it is still coming
         gallerySelection:
           page.next === null ? keepListed(s.gallerySelection, page.ids) : s.gallerySelection,
@@ -115,22 +120,32 @@ export const createGallerySlice: SliceCreator<GallerySlice> = (api) => (set, get
     }
   }
 
+  function remember(images: readonly ImageSummary[]): void {
+    if (images.length === 0) return;
+    set((s) => {
+      const byId = new Map(s.galleryImages);
+      for (const image of images) byId.set(image.id, image);
+      return { galleryImages: byId };
+    });
+  }
+
   async function loadDetails(ids: number[]): Promise<void> {
     try {
       const images = await api.images.byIds({ ids });
       set((s) => {
         const byId = new Map(s.galleryImages);
         for (const image of images) byId.set(image.id, image);
-        const pending = new Set(s.galleryPending);
-        for (const id of ids) pending.delete(id);
-        return { galleryImages: byId, galleryPending: pending, galleryError: null };
+        return {
+          galleryImages: byId,
+          galleryPending: without(s.galleryPending, ids),
+          galleryError: null,
+        };
       });
     } catch (error) {
-      set((s) => {
-        const pending = new Set(s.galleryPending);
-        for (const id of ids) pending.delete(id);
-        return { galleryPending: pending, galleryError: errorMessage(error) };
-      });
+      set((s) => ({
+        galleryPending: without(s.galleryPending, ids),
+        galleryError: errorMessage(error),
+      }));
     }
   }
 
@@ -311,4 +326,11 @@ export function newerOnTop(
     if (page.ids[i] !== old[i - at]) return null;
   }
   return [...page.ids.slice(0, at), ...old];
+}
+
+/** `pending` less `ids`: what is still on its way once those came back (or failed). */
+function without(pending: ReadonlySet<number>, ids: readonly number[]): Set<number> {
+  const rest = new Set(pending);
+  for (const id of ids) rest.delete(id);
+  return rest;
 }

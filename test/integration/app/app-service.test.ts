@@ -1,51 +1,27 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import type { ApiEvent, EventBatch } from '../../../shared/api/events.ts';
-import { openAppService, type AppService } from '../../../main/core/app/app-service.ts';
+import type { AppService } from '../../../main/core/app/app-service.ts';
 import { dispatch } from '../../../main/core/app/dispatch.ts';
-import { localClient } from '../../../main/core/app/local-client.ts';
 import type { Api } from '../../../shared/api/types.ts';
 import { callEveryMethod, everyMethod } from '../../support/every-method.ts';
-import { JsonSettingsStore } from '../../../main/core/app/json-settings-store.ts';
-import { MemoryKeyProvider } from '../../../main/core/app/key.ts';
-import { silentLogger } from '../../../main/core/logger.ts';
-import { startGateway, type RunningGateway } from '../../../main/simulator/index.ts';
+import { startGateway } from '../../../main/simulator/index.ts';
+import { openTestService, type TestService } from '../../support/test-service.ts';
 
 let dir: string;
+let opened: TestService;
 let service: AppService;
 let api: Api;
-let gateways: RunningGateway[];
-
-async function open(env: NodeJS.ProcessEnv = {}) {
-  service = await openAppService({
-    dataDir: path.join(dir, 'data'),
-    defaultLibraryDir: path.join(dir, 'library'),
-    host: 'web',
-    version: '0.0.0-test',
-    settings: new JsonSettingsStore(path.join(dir, 'data')),
-    keys: new MemoryKeyProvider(env),
-    logger: silentLogger,
-    startDemoGateway: async () => {
-      const gateway = await startGateway({ latencyMs: 0 });
-      gateways.push(gateway);
-      return gateway;
-    },
-    eventIntervalMs: 20,
-  });
-  api = localClient(service, { checkOutput: true });
-}
 
 beforeEach(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'atelier-app-'));
-  gateways = [];
-  // (the data folder is created by openAppService; the settings store reads it first)
-  await import('node:fs').then((fs) => fs.mkdirSync(path.join(dir, 'data'), { recursive: true }));
-  await open();
+  opened = await openTestService(dir);
+  ({ service, api } = opened);
 });
 afterEach(async () => {
-  await service.close();
+  await opened.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -148,7 +124,7 @@ describe('the application service', () => {
 
   it('opens without a key for a real gateway, says why the queue waits, and starts once one is set', async () => {
     const real = await startGateway({ latencyMs: 0 });
-    gateways.push(real);
+    onTestFinished(() => real.close());
     await api.settings.update({
       profiles: [
         {

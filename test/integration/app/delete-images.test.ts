@@ -4,42 +4,23 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ApiEvent, EventBatch } from '../../../shared/api/events.ts';
 import type { Api } from '../../../shared/api/types.ts';
-import { openAppService, type AppService } from '../../../main/core/app/app-service.ts';
+import type { AppService } from '../../../main/core/app/app-service.ts';
 import type { HostActions } from '../../../main/core/app/host.ts';
-import { JsonSettingsStore } from '../../../main/core/app/json-settings-store.ts';
-import { MemoryKeyProvider } from '../../../main/core/app/key.ts';
-import { localClient } from '../../../main/core/app/local-client.ts';
 import { imageFiles } from '../../../main/core/library/discard-files.ts';
-import { silentLogger } from '../../../main/core/logger.ts';
 import { pollUntil } from '../../support/poll-until.ts';
-import { startGateway, type RunningGateway } from '../../../main/simulator/index.ts';
+import { openTestService, type TestService } from '../../support/test-service.ts';
 
 let dir: string;
 let service: AppService;
 let api: Api;
-let gateways: RunningGateway[];
+let opened: TestService | undefined;
 let batchId: number;
 
 /** Opens the service on `dir` with these host actions, and runs one batch of `n` images. */
 async function openWith(actions: HostActions, n = 4): Promise<void> {
-  if (service) await service.close();
-  service = await openAppService({
-    dataDir: path.join(dir, 'data'),
-    defaultLibraryDir: path.join(dir, 'library'),
-    host: 'web',
-    version: '0.0.0-test',
-    settings: new JsonSettingsStore(path.join(dir, 'data')),
-    keys: new MemoryKeyProvider({}),
-    logger: silentLogger,
-    actions,
-    startDemoGateway: async () => {
-      const gateway = await startGateway({ latencyMs: 0 });
-      gateways.push(gateway);
-      return gateway;
-    },
-    eventIntervalMs: 20,
-  });
-  api = localClient(service, { checkOutput: true });
+  if (opened) await opened.close();
+  opened = await openTestService(dir, { actions });
+  ({ service, api } = opened);
   await api.settings.update({ sidecar: true, thumbnails: true });
   await service.startQueue();
   const finished = until((events) => events.some((e) => e.type === 'batch.finished'));
@@ -99,12 +80,10 @@ function addUnwrittenImage(state: 'failed' | 'pending' | 'downloading'): number 
 
 beforeEach(() => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'atelier-delete-'));
-  mkdirSync(path.join(dir, 'data'), { recursive: true });
-  gateways = [];
+  opened = undefined;
 });
 afterEach(async () => {
-  await service.close();
-  await Promise.all(gateways.map((g) => g.close()));
+  await opened?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

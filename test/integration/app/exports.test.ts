@@ -1,45 +1,26 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ApiEvent, ApiEventOf } from '../../../shared/api/events.ts';
 import type { Api } from '../../../shared/api/types.ts';
-import { openAppService, type AppService } from '../../../main/core/app/app-service.ts';
+import type { AppService } from '../../../main/core/app/app-service.ts';
 import type { HostActions } from '../../../main/core/app/host.ts';
-import { JsonSettingsStore } from '../../../main/core/app/json-settings-store.ts';
-import { MemoryKeyProvider } from '../../../main/core/app/key.ts';
-import { localClient } from '../../../main/core/app/local-client.ts';
 import { parseCsv } from '../../../main/core/library/csv.ts';
-import { silentLogger } from '../../../main/core/logger.ts';
 import { EXPORT_MANIFEST_COLUMNS } from '../../../main/core/export/manifest-rows.ts';
-import { startGateway, type RunningGateway } from '../../../main/simulator/index.ts';
 import { readZip } from '../../support/read-zip.ts';
+import { openTestService, type TestService } from '../../support/test-service.ts';
 
 let dir: string;
 let service: AppService;
 let api: Api;
-let gateways: RunningGateway[];
+let opened: TestService;
 let progress: Array<ApiEventOf<'export.progress'>['payload']>;
 
 async function open(actions?: HostActions) {
-  service = await openAppService({
-    dataDir: path.join(dir, 'data'),
-    defaultLibraryDir: path.join(dir, 'library'),
-    host: 'web',
-    version: '0.0.0-test',
-    settings: new JsonSettingsStore(path.join(dir, 'data')),
-    keys: new MemoryKeyProvider({}),
-    logger: silentLogger,
-    startDemoGateway: async () => {
-      const gateway = await startGateway({ latencyMs: 0 });
-      gateways.push(gateway);
-      return gateway;
-    },
-    eventIntervalMs: 20,
-    ...(actions ? { actions } : {}),
-  });
-  api = localClient(service, { checkOutput: true });
+  opened = await openTestService(dir, { actions });
+  ({ service, api } = opened);
   service.events.subscribe(null, (batch) => {
     for (const event of batch.events)
       if (event.type === 'export.progress') progress.push(event.payload);
@@ -89,14 +70,11 @@ const manifestOf = (entries: Array<{ name: string; data: Buffer }>) => {
 
 beforeEach(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'atelier-export-'));
-  mkdirSync(path.join(dir, 'data'), { recursive: true });
-  gateways = [];
   progress = [];
   await open();
 });
 afterEach(async () => {
-  await service.close();
-  await Promise.all(gateways.map((g) => g.close()));
+  await opened.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -219,7 +197,7 @@ describe('exports', () => {
   });
 
   it('asks the host where to save, and starts nothing when the person closes the dialog', async () => {
-    await service.close();
+    await opened.close();
     const answers: Array<string | null> = [null, path.join(dir, 'picked')];
     const asked: string[] = [];
     await open({

@@ -1,56 +1,36 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { request } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Result } from '../../../shared/api/errors.ts';
-import { openAppService, type AppService } from '../../../main/core/app/app-service.ts';
-import { JsonSettingsStore } from '../../../main/core/app/json-settings-store.ts';
-import { MemoryKeyProvider } from '../../../main/core/app/key.ts';
+import type { AppService } from '../../../main/core/app/app-service.ts';
 import { silentLogger } from '../../../main/core/logger.ts';
-import { startGateway, type RunningGateway } from '../../../main/simulator/index.ts';
 import { newToken, startWebHost, type WebHost } from '../../../main/web/web-host.ts';
 import { pollUntil } from '../../support/poll-until.ts';
 import { readZip } from '../../support/read-zip.ts';
+import { openTestService, type TestService } from '../../support/test-service.ts';
+import { logIn } from '../../support/web-login.ts';
 
 let dir: string;
 let service: AppService;
 let host: WebHost;
-let gateways: RunningGateway[];
+let opened: TestService;
 let origin: string;
 let cookie: string;
 
 beforeEach(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'atelier-web-export-'));
-  const dataDir = path.join(dir, 'data');
-  mkdirSync(dataDir, { recursive: true });
-  gateways = [];
-  service = await openAppService({
-    dataDir,
-    defaultLibraryDir: path.join(dir, 'library'),
-    host: 'web',
-    version: 'test',
-    settings: new JsonSettingsStore(dataDir),
-    keys: new MemoryKeyProvider({}),
-    logger: silentLogger,
-    startDemoGateway: async () => {
-      const gateway = await startGateway({ latencyMs: 0 });
-      gateways.push(gateway);
-      return gateway;
-    },
-    eventIntervalMs: 20,
-  });
+  opened = await openTestService(dir);
+  service = opened.service;
   const token = newToken();
   host = await startWebHost({ app: service, rendererDir: dir, token, logger: silentLogger });
   origin = new URL(host.url).origin;
-  const login = await request(`${host.url}?token=${token}`);
-  cookie = String(login.headers['set-cookie']).split(';')[0]!;
-  await login.body.dump();
+  cookie = await logIn(host.url, token);
 });
 afterEach(async () => {
   await host.close();
-  await service.close();
-  await Promise.all(gateways.map((g) => g.close()));
+  await opened.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

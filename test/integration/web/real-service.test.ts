@@ -1,23 +1,24 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { request } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { findMethod } from '../../../shared/api/channels.ts';
 import type { Result } from '../../../shared/api/errors.ts';
-import { openAppService, type AppService } from '../../../main/core/app/app-service.ts';
-import { JsonSettingsStore } from '../../../main/core/app/json-settings-store.ts';
-import { MemoryKeyProvider } from '../../../main/core/app/key.ts';
+import type { AppService } from '../../../main/core/app/app-service.ts';
 import type { Logger } from '../../../main/core/logger.ts';
 import { startGateway, type RunningGateway } from '../../../main/simulator/index.ts';
 import { newToken, startWebHost, type WebHost } from '../../../main/web/web-host.ts';
 import { callEveryMethod, everyMethod } from '../../support/every-method.ts';
 import { pollUntil } from '../../support/poll-until.ts';
+import { openTestService, type TestService } from '../../support/test-service.ts';
+import { logIn } from '../../support/web-login.ts';
 
 /** The key of a real gateway, set through the API: it must never come back out. */
 const KEY = 'sk-live-9f8e7d6c5b4a39281706f5e4d3c2b1a0';
 
 let dir: string;
+let opened: TestService;
 let service: AppService;
 let host: WebHost;
 let gateway: RunningGateway;
@@ -27,36 +28,23 @@ const logged: string[] = [];
 
 beforeEach(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'atelier-web-real-'));
-  const dataDir = path.join(dir, 'data');
-  mkdirSync(dataDir, { recursive: true });
   gateway = await startGateway({ latencyMs: 0, keys: [{ key: KEY, name: 'mine' }] });
   const logger: Logger = {
     info: (m, ...d) => logged.push([m, ...d].join(' ')),
     warn: (m, ...d) => logged.push([m, ...d].join(' ')),
     error: (m, ...d) => logged.push([m, ...d].join(' ')),
   };
-  service = await openAppService({
-    dataDir,
-    defaultLibraryDir: path.join(dir, 'library'),
-    host: 'web',
-    version: 'test',
-    settings: new JsonSettingsStore(dataDir),
-    keys: new MemoryKeyProvider({}),
-    logger,
-    startDemoGateway: () => startGateway({ latencyMs: 0 }),
-    eventIntervalMs: 20,
-  });
+  opened = await openTestService(dir, { logger });
+  service = opened.service;
   const token = newToken();
   // no secretsToRedact: what is checked is that the service itself never lets the key out
   host = await startWebHost({ app: service, rendererDir: dir, token, logger, checkOutput: true });
   origin = new URL(host.url).origin;
-  const login = await request(`${host.url}?token=${token}`);
-  cookie = String(login.headers['set-cookie']).split(';')[0]!;
-  await login.body.dump();
+  cookie = await logIn(host.url, token);
 });
 afterEach(async () => {
   await host.close();
-  await service.close();
+  await opened.close();
   await gateway.close();
   rmSync(dir, { recursive: true, force: true });
 });

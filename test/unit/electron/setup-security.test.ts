@@ -107,7 +107,7 @@ describe('setupSecurity', () => {
   it('states the policy the renderer needs and nothing looser', () => {
     expect(CONTENT_SECURITY_POLICY).toBe(
       "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; " +
-        "img-src 'self' data: blob: atelier:; media-src 'self' atelier:; connect-src 'self'; " +
+        "img-src 'self' data: blob: atelier:; media-src 'self' atelier:; connect-src 'self' atelier:; " +
         "object-src 'none'; base-uri 'none'; frame-ancestors 'none'",
     );
     expect(withCsp({})).toEqual({ 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] });

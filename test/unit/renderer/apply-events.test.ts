@@ -1,11 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import type { ImageSummary } from '../../../renderer/src/store/gallery-slice.ts';
 import { applyEvents, MAX_NOTICES } from '../../../renderer/src/store/apply-events.ts';
 import { createAppStore } from '../../../renderer/src/store/index.ts';
 import { jobsKey } from '../../../renderer/src/store/jobs-key.ts';
 import type { AppState, FinishedNotice } from '../../../renderer/src/store/state.ts';
 import type { ApiEvent } from '../../../shared/api/events.ts';
-import { batch, dataOf, fakeApi, job, progress, zeroDownloads, zeroJobs } from './fake-api.ts';
+import {
+  batch,
+  dataOf,
+  fakeApi,
+  imageSummary,
+  job,
+  progress,
+  zeroDownloads,
+  zeroJobs,
+} from './fake-api.ts';
 
 /** A store state with batches 1 and 2 listed, jobs 10 and 11 cached, a list per key. */
 function state(patch: Partial<AppState> = {}): AppState {
@@ -216,7 +224,7 @@ describe('applyEvents', () => {
       },
     };
     expect(applyEvents(state(), [written])).toEqual({ galleryFresh: 2 });
-    const failed = { ...galleryImage(2), downloadState: 'failed' as const };
+    const failed = { ...imageSummary(2), downloadState: 'failed' as const };
     const patch = applyEvents(state({ galleryImages: new Map([[2, failed]]) }), [written]);
     expect(patch.galleryFresh).toBe(2);
     expect(patch.galleryStale).toBe(true);
@@ -229,7 +237,7 @@ describe('applyEvents', () => {
       state({
         galleryIds: [3, 2, 1],
         galleryTotal: 3,
-        galleryImages: new Map([[2, galleryImage(2)]]),
+        galleryImages: new Map([[2, imageSummary(2)]]),
         gallerySelection: { selected: new Set([2, 3]), anchor: 2 },
       }),
       [deleted],
@@ -240,27 +248,3 @@ describe('applyEvents', () => {
     expect(patch.gallerySelection).toEqual({ selected: new Set([3]), anchor: null });
   });
 });
-
-function galleryImage(id: number): ImageSummary {
-  return {
-    id,
-    jobId: id,
-    batchId: 1,
-    idx: 0,
-    kind: 'image',
-    relPath: `${id}.png`,
-    thumbRelPath: null,
-    width: 1,
-    height: 1,
-    format: 'png',
-    bytes: 1,
-    model: 'm',
-    size: null,
-    favorite: false,
-    downloadState: 'done',
-    failureCode: null,
-    failureReason: null,
-    createdAt: 0,
-    prompt: 'p',
-  };
-}

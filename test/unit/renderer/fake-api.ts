@@ -2,6 +2,7 @@ import type { ApiError, Result } from '../../../shared/api/errors.ts';
 import { buildRawApi } from '../../../shared/api/raw-client.ts';
 import type { Api, EventListener, EventSource, RawApi } from '../../../shared/api/types.ts';
 import { unwrap } from '../../../shared/api/unwrap.ts';
+import type { ImageSummary } from '../../../renderer/src/store/gallery-slice.ts';
 import type { BatchSummary, JobSummary, Progress } from '../../../renderer/src/store/state.ts';
 import type { JobState } from '../../../shared/jobs/states.ts';
 
@@ -112,6 +113,32 @@ export function job(id: number, state: JobState = 'queued', batchId = 1): JobSum
     createdAt: 1_700_000_000_000,
     startedAt: null,
     finishedAt: null,
+  };
+}
+
+/** A written 512×512 image of batch 1, as images.byIds answers it, with what a test changes. */
+export function imageSummary(id: number, patch: Partial<ImageSummary> = {}): ImageSummary {
+  return {
+    id,
+    jobId: id,
+    batchId: 1,
+    idx: 0,
+    kind: 'image',
+    relPath: `batch/${id}.png`,
+    thumbRelPath: `batch/${id}.png`,
+    width: 512,
+    height: 512,
+    format: 'png',
+    bytes: 1000,
+    model: 'flux-schnell',
+    size: '512x512',
+    favorite: false,
+    downloadState: 'done',
+    failureCode: null,
+    failureReason: null,
+    createdAt: 1_700_000_000_000 + id,
+    prompt: `prompt ${id}`,
+    ...patch,
   };
 }
 

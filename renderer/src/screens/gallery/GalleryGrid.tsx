@@ -13,8 +13,10 @@ const PADDING = 4;
 const HEADER_HEIGHT = 40;
 /** Two lines of caption (0.8rem at 1.25) and its top margin. */
 const CAPTION_HEIGHT = 38;
-/** Shortest time between two fetches of the tiles coming into view. */
-const RANGE_FETCH_MS = 80;
+/** The range on screen rests this long before its details are asked for. */
+const RANGE_REST_MS = 60;
+/** A range that moved less than a screen in this long is read as it goes: asked at once. */
+const CREEP_MS = 200;
 /** The list is reloaded for new or changed images at most this often. */
 const RELOAD_MS = 1000;
 /** Within this many pixels of the top, new images join the view as they come. */
@@ -60,7 +62,6 @@ export function GalleryGrid({
   const parentRef = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(0);
   const [active, setActive] = useState(-1);
-  const [atTop, setAtTop] = useState(true);
 
   useLayoutEffect(() => {
     const element = parentRef.current;
@@ -97,7 +98,7 @@ export function GalleryGrid({
   useEffect(() => virtualizer.measure(), [virtualizer, rows, rowHeight]);
 
   // a new filter starts at the top
-  const key = queryKey(toImageQuery(view));
+  const key = useMemo(() => queryKey(toImageQuery(view)), [view]);
   useEffect(() => {
     parentRef.current?.scrollTo({ top: 0 });
     setActive(-1);
@@ -108,19 +109,25 @@ export function GalleryGrid({
   const lastRow = rows[items[items.length - 1]?.index ?? 0];
   const first = firstRow?.start ?? 0;
   const last = lastRow ? (lastRow.kind === 'tiles' ? lastRow.end : lastRow.start) : 0;
-  const lastFetch = useRef(-Infinity);
+  // While the grid flies past, answers would land after their rows left and every one would
+  // re-render the tiles: details are asked when the range rests, when it creeps (a slow, steady
+  // scroll), or at once for a new list.
+  const lastFetch = useRef({ at: -Infinity, first: 0, ids: ids });
   useEffect(() => {
     if (ids.length === 0) return;
     const load = () => {
-      lastFetch.current = Date.now();
+      lastFetch.current = { at: Date.now(), first, ids };
       void fetchRange(first, last);
     };
-    const wait = lastFetch.current + RANGE_FETCH_MS - Date.now();
-    if (wait <= 0) return void load();
-    const timer = setTimeout(load, wait);
+    const previous = lastFetch.current;
+    const creeping =
+      Date.now() - previous.at >= CREEP_MS && Math.abs(first - previous.first) <= last - first;
+    if (previous.ids !== ids || creeping) return void load();
+    const timer = setTimeout(load, RANGE_REST_MS);
     return () => clearTimeout(timer);
   }, [first, last, ids, fetchRange]);
 
+  const atTop = (virtualizer.scrollOffset ?? 0) <= AT_TOP_PX;
   // new images join at once where they do not move what is on screen; elsewhere a pill offers them
   const joinsQuietly = view.order === 'oldest' || atTop;
   const lastReload = useRef(0);
@@ -266,7 +273,6 @@ export function GalleryGrid({
         onFocus={() => {
           if (active < 0 && count > 0) setActive(first);
         }}
-        onScroll={(event) => setAtTop(event.currentTarget.scrollTop <= AT_TOP_PX)}
       >
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {items.map((item) => {

@@ -1,9 +1,10 @@
-import { memo, useState } from 'react';
+import { memo, useEffect, useRef, useState } from 'react';
 import { useClient } from '../../api/client-context.ts';
 import { useAppStore } from '../../store/react.ts';
 import type { ImageSummary } from '../../store/gallery-slice.ts';
 import { EXPIRED_CODE } from './gallery-view.ts';
 import { highlight, type searchTerms } from './highlight.ts';
+import { drawCover, thumbBitmap } from './thumb-bitmaps.ts';
 
 export interface TileActions {
   onClick(id: number, index: number, event: React.MouseEvent): void;
@@ -50,7 +51,11 @@ export const GalleryTile = memo(function GalleryTile({
       onDoubleClick={() => actions.onOpen(index)}
     >
       <div className="tile-frame" style={{ height: size }}>
-        {image ? <TileBody image={image} actions={actions} /> : <div className="tile-skeleton" />}
+        {image ? (
+          <TileBody image={image} size={size} actions={actions} />
+        ) : (
+          <div className="tile-skeleton" />
+        )}
         {selected && (
           <span className="tile-check" aria-hidden>
             ✓
@@ -84,7 +89,15 @@ export const GalleryTile = memo(function GalleryTile({
   );
 });
 
-function TileBody({ image, actions }: { image: ImageSummary; actions: TileActions }) {
+function TileBody({
+  image,
+  size,
+  actions,
+}: {
+  image: ImageSummary;
+  size: number;
+  actions: TileActions;
+}) {
   const { mediaUrl } = useClient();
   if (image.downloadState === 'failed') {
     const expired = image.failureCode === EXPIRED_CODE;
@@ -144,14 +157,35 @@ function TileBody({ image, actions }: { image: ImageSummary; actions: TileAction
   const thumb = image.thumbRelPath
     ? mediaUrl(image.thumbRelPath, 'thumb')
     : mediaUrl(image.relPath, 'image');
+  return <Thumbnail url={thumb} size={size} />;
+}
+
+/** A thumbnail drawn into a canvas from the shared bitmaps (see thumb-bitmaps.ts for why). */
+function Thumbnail({ url, size }: { url: string; size: number }) {
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const [state, setState] = useState<'loading' | 'drawn' | 'missing'>('loading');
+  useEffect(() => {
+    const leave = new AbortController();
+    thumbBitmap(url, leave.signal).then(
+      (bitmap) => {
+        if (!leave.signal.aborted && canvas.current) {
+          setState(drawCover(canvas.current, bitmap, size) ? 'drawn' : 'missing');
+        }
+      },
+      () => !leave.signal.aborted && setState('missing'),
+    );
+    return () => leave.abort();
+  }, [url, size]);
+  if (state === 'missing') {
+    return <div className="tile-waiting">The file is missing or unreadable.</div>;
+  }
   return (
-    <img
+    <canvas
+      ref={canvas}
       className="tile-media"
-      src={thumb}
-      alt=""
-      loading="lazy"
-      decoding="async"
-      draggable={false}
+      data-thumb={url}
+      data-drawn={state === 'drawn'}
+      aria-hidden
     />
   );
 }

@@ -8,7 +8,7 @@ import { GalleryScreen } from '../../../../renderer/src/screens/gallery/GalleryS
 import type { ImageSummary } from '../../../../renderer/src/store/gallery-slice.ts';
 import { createAppStore } from '../../../../renderer/src/store/index.ts';
 import { StoreContext } from '../../../../renderer/src/store/react.ts';
-import { fakeApi, type Handler } from '../fake-api.ts';
+import { fakeApi, imageSummary, type Handler } from '../fake-api.ts';
 import { giveElementsASize } from '../sized-elements.ts';
 
 afterEach(cleanup);
@@ -21,30 +21,8 @@ type Query = {
   order: 'newest' | 'oldest';
 };
 
-function image(id: number, prompt: string, extra: Partial<ImageSummary> = {}): ImageSummary {
-  return {
-    id,
-    jobId: id,
-    batchId: 1,
-    idx: 0,
-    kind: 'image',
-    relPath: `batch/${id}.png`,
-    thumbRelPath: `batch/${id}.png`,
-    width: 512,
-    height: 512,
-    format: 'png',
-    bytes: 1000,
-    model: 'flux-schnell',
-    size: '512x512',
-    favorite: false,
-    downloadState: 'done',
-    failureCode: null,
-    failureReason: null,
-    createdAt: 1_700_000_000_000 + id,
-    prompt,
-    ...extra,
-  };
-}
+const image = (id: number, prompt: string, patch: Partial<ImageSummary> = {}) =>
+  imageSummary(id, { prompt, ...patch });
 
 /** A library of images the fake service filters as the real one does (enough for the UI). */
 function library(images: ImageSummary[]) {
@@ -68,6 +46,12 @@ function library(images: ImageSummary[]) {
       const ids = matching(query);
       return { ids, next: null, total: ids.length };
     }) as Handler,
+    'images.page': (({ query, limit }: { query: Query; limit: number }) => ({
+      items: matching(query)
+        .slice(0, limit)
+        .map((id) => byId.get(id)!),
+      next: null,
+    })) as Handler,
     'images.byIds': (({ ids }: { ids: number[] }) =>
       ids.flatMap((id) => byId.get(id) ?? [])) as Handler,
     'images.setFavorite': (({ ids, favorite }: { ids: number[]; favorite: boolean }) => {

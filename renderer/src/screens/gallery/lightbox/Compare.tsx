@@ -1,14 +1,13 @@
-import * as Dialog from '@radix-ui/react-dialog';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { MediaKind } from '../../../api/client.ts';
 import { useClient } from '../../../api/client-context.ts';
 import { errorMessage } from '../../../store/error-message.ts';
-import { keepOpenForToasts } from './outside.ts';
 import { commandOf, type LightboxCommand } from './keys.ts';
 import type { ImageDetail } from './rerun-draft.ts';
 import { SliderDivider } from './SliderDivider.tsx';
 import { panKeys, ZoomControls, useZoom, type Zoom } from './ZoomControls.tsx';
 import { ZoomView, type Layer } from './ZoomView.tsx';
+import { LightboxFrame, LightboxToolbar } from './LightboxFrame.tsx';
 import './lightbox.css';
 
 export interface CompareProps {
@@ -99,112 +98,89 @@ export function Compare({ ids, onClose }: CompareProps): React.JSX.Element {
   const zoom = useZoom();
   const [slider, setSlider] = useState(false);
   const [divider, setDivider] = useState(0.5);
-  const contentRef = useRef<HTMLDivElement>(null);
   const layers = details.map((d) => layerOf(d, mediaUrl));
   const canSlide = shown.length === 2 && layers.every((l) => l !== null);
   const sliding = slider && canSlide;
 
   return (
-    <Dialog.Root open onOpenChange={(open) => !open && onClose()}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="lb-overlay" />
-        <Dialog.Content
-          ref={contentRef}
-          className="lightbox compare"
-          onInteractOutside={keepOpenForToasts}
-          onOpenAutoFocus={(event) => {
-            event.preventDefault();
-            contentRef.current?.focus();
-          }}
-          onKeyDown={(event) => {
-            const command = commandOf(event);
-            const act = command ? zoomKeys(zoom)[command] : undefined;
-            if (!act) return;
-            event.preventDefault();
-            event.stopPropagation();
-            act();
-          }}
-        >
-          <header className="lb-toolbar">
-            <Dialog.Title className="lb-title">Compare {shown.length} images</Dialog.Title>
-            <Dialog.Description className="visually-hidden">
-              Zoom and pan move every image alike. Escape closes.
-            </Dialog.Description>
-            <div className="lb-tools" role="toolbar" aria-label="Compare tools">
-              <ZoomControls zoom={zoom} />
-              {shown.length === 2 && (
-                <>
-                  <span className="lb-sep" aria-hidden="true" />
-                  <button
-                    type="button"
-                    className={`ghost lb-text${sliding ? ' lb-on' : ''}`}
-                    aria-pressed={sliding}
-                    disabled={!canSlide}
-                    onClick={() => setSlider((s) => !s)}
-                  >
-                    Slider
-                  </button>
-                </>
-              )}
-              <Dialog.Close asChild>
-                <button
-                  type="button"
-                  className="ghost lb-icon"
-                  aria-label="Close"
-                  title="Close (Esc)"
-                >
-                  ✕
-                </button>
-              </Dialog.Close>
-            </div>
-          </header>
-          {sliding ? (
-            <figure
-              className="cmp-slider"
-              aria-label={`${captionOf('A', details[0])} over ${captionOf('B', details[1])}`}
+    <LightboxFrame
+      className="lightbox compare"
+      onClose={onClose}
+      onKeyDown={(event) => {
+        const command = commandOf(event);
+        const act = command ? zoomKeys(zoom)[command] : undefined;
+        if (!act) return;
+        event.preventDefault();
+        event.stopPropagation();
+        act();
+      }}
+    >
+      <LightboxToolbar
+        title={`Compare ${shown.length} images`}
+        description="Zoom and pan move every image alike. Escape closes."
+        label="Compare tools"
+      >
+        <ZoomControls zoom={zoom} />
+        {shown.length === 2 && (
+          <>
+            <span className="lb-sep" aria-hidden="true" />
+            <button
+              type="button"
+              className={`ghost lb-text${sliding ? ' lb-on' : ''}`}
+              aria-pressed={sliding}
+              disabled={!canSlide}
+              onClick={() => setSlider((s) => !s)}
             >
-              <div className="cmp-view">
-                <ZoomView
-                  layers={[layers[0]!, { ...layers[1]!, clipLeft: divider }]}
-                  state={zoom.state}
-                  onStateChange={zoom.setState}
-                  onGeometry={zoom.setGeometry}
-                >
-                  <SliderDivider value={divider} onChange={setDivider} />
-                </ZoomView>
-              </div>
-              <figcaption className="cmp-caption">
-                <Caption letter="A" loaded={details[0]} />
-                <Caption letter="B" loaded={details[1]} />
-              </figcaption>
-            </figure>
-          ) : (
-            <div className={`cmp-panes cmp-${shown.length}`}>
-              {shown.map((id, i) => {
-                const caption = captionOf(LETTERS[i]!, details[i]);
-                return (
-                  <figure key={id} className="cmp-pane" aria-label={caption}>
-                    <div className="cmp-view">
-                      <Pane
-                        loaded={details[i]}
-                        layer={layers[i] ?? null}
-                        zoom={zoom}
-                        // one pane's sizes drive the keys' zoom; the others follow by state
-                        reportGeometry={i === 0}
-                        mediaUrl={mediaUrl}
-                      />
-                    </div>
-                    <figcaption className="cmp-caption">
-                      <Caption letter={LETTERS[i]!} loaded={details[i]} />
-                    </figcaption>
-                  </figure>
-                );
-              })}
-            </div>
-          )}
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+              Slider
+            </button>
+          </>
+        )}
+      </LightboxToolbar>
+      {sliding ? (
+        <figure
+          className="cmp-slider"
+          aria-label={`${captionOf('A', details[0])} over ${captionOf('B', details[1])}`}
+        >
+          <div className="cmp-view">
+            <ZoomView
+              layers={[layers[0]!, { ...layers[1]!, clipLeft: divider }]}
+              state={zoom.state}
+              onStateChange={zoom.setState}
+              onGeometry={zoom.setGeometry}
+            >
+              <SliderDivider value={divider} onChange={setDivider} />
+            </ZoomView>
+          </div>
+          <figcaption className="cmp-caption">
+            <Caption letter="A" loaded={details[0]} />
+            <Caption letter="B" loaded={details[1]} />
+          </figcaption>
+        </figure>
+      ) : (
+        <div className={`cmp-panes cmp-${shown.length}`}>
+          {shown.map((id, i) => {
+            const caption = captionOf(LETTERS[i]!, details[i]);
+            return (
+              <figure key={id} className="cmp-pane" aria-label={caption}>
+                <div className="cmp-view">
+                  <Pane
+                    loaded={details[i]}
+                    layer={layers[i] ?? null}
+                    zoom={zoom}
+                    // one pane's sizes drive the keys' zoom; the others follow by state
+                    reportGeometry={i === 0}
+                    mediaUrl={mediaUrl}
+                  />
+                </div>
+                <figcaption className="cmp-caption">
+                  <Caption letter={LETTERS[i]!} loaded={details[i]} />
+                </figcaption>
+              </figure>
+            );
+          })}
+        </div>
+      )}
+    </LightboxFrame>
   );
 }
 

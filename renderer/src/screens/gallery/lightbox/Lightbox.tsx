@@ -1,5 +1,4 @@
-import * as Dialog from '@radix-ui/react-dialog';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { toast } from 'sonner';
 import { useClient } from '../../../api/client-context.ts';
 import { formatWhole } from '../../../format.ts';
@@ -8,7 +7,6 @@ import { errorMessage } from '../../../store/error-message.ts';
 import { useAppStore } from '../../../store/react.ts';
 import { ConfirmDialog, type ConfirmRequest } from '../../queue/ConfirmDialog.tsx';
 import { InfoIcon } from './icons.tsx';
-import { keepOpenForToasts } from './outside.ts';
 import { commandOf, type LightboxCommand } from './keys.ts';
 import { FileActions, ImageActions } from './ImageActions.tsx';
 import { LightboxStage, showsPicture } from './LightboxStage.tsx';
@@ -16,6 +14,7 @@ import { MetadataPanel } from './MetadataPanel.tsx';
 import { rerunDraft } from './rerun-draft.ts';
 import { useImageDetail } from './use-image-detail.ts';
 import { panKeys, ZoomControls, useZoom } from './ZoomControls.tsx';
+import { LightboxFrame, LightboxToolbar } from './LightboxFrame.tsx';
 import './lightbox.css';
 
 export interface LightboxProps {
@@ -45,7 +44,6 @@ export function Lightbox(props: LightboxProps): React.JSX.Element {
   const [infoOpen, setInfoOpen] = useState(props.initialInfoOpen ?? true);
   const [confirm, setConfirm] = useState<ConfirmRequest | null>(null);
   const zoom = useZoom();
-  const contentRef = useRef<HTMLDivElement>(null);
   const { reset } = zoom;
 
   useEffect(() => reset(), [id, reset]);
@@ -138,120 +136,97 @@ export function Lightbox(props: LightboxProps): React.JSX.Element {
   const title = `Image ${formatWhole(index + 1)} of ${formatWhole(shownTotal)}`;
 
   return (
-    <Dialog.Root open onOpenChange={(open) => !open && onClose()}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="lb-overlay" />
-        <Dialog.Content
-          ref={contentRef}
-          className={`lightbox${infoOpen ? ' lb-info-open' : ''}`}
-          onInteractOutside={keepOpenForToasts}
-          onOpenAutoFocus={(event) => {
-            event.preventDefault();
-            contentRef.current?.focus();
-          }}
-          onKeyDown={(event) => {
-            if (confirm) return;
-            const command = commandOf(event);
-            if (!command) return;
-            // the gallery's own keys (on the document) must not act behind the lightbox
-            event.preventDefault();
-            event.stopPropagation();
-            run[command]();
-          }}
+    <LightboxFrame
+      className={`lightbox${infoOpen ? ' lb-info-open' : ''}`}
+      onClose={onClose}
+      onKeyDown={(event) => {
+        if (confirm) return;
+        const command = commandOf(event);
+        if (!command) return;
+        // the gallery's own keys (on the document) must not act behind the lightbox
+        event.preventDefault();
+        event.stopPropagation();
+        run[command]();
+      }}
+    >
+      <LightboxToolbar
+        title={title}
+        description="Arrow keys step through the gallery, F marks a favourite, I shows the details, plus and minus zoom, Escape closes."
+        label="Image tools"
+      >
+        <button
+          type="button"
+          className="ghost lb-icon"
+          aria-label="Previous image"
+          title="Previous (←)"
+          disabled={index <= 0}
+          onClick={() => go(index - 1)}
         >
-          <header className="lb-toolbar">
-            <Dialog.Title className="lb-title">{title}</Dialog.Title>
-            <Dialog.Description className="visually-hidden">
-              Arrow keys step through the gallery, F marks a favourite, I shows the details, plus
-              and minus zoom, Escape closes.
-            </Dialog.Description>
-            <div className="lb-tools" role="toolbar" aria-label="Image tools">
-              <button
-                type="button"
-                className="ghost lb-icon"
-                aria-label="Previous image"
-                title="Previous (←)"
-                disabled={index <= 0}
-                onClick={() => go(index - 1)}
-              >
-                ‹
-              </button>
-              <button
-                type="button"
-                className="ghost lb-icon"
-                aria-label="Next image"
-                title="Next (→)"
-                disabled={index >= ids.length - 1}
-                onClick={() => go(index + 1)}
-              >
-                ›
-              </button>
-              <span className="lb-sep" aria-hidden="true" />
-              <ZoomControls zoom={zoom} disabled={!showsPicture(detail)} />
-              <span className="lb-sep" aria-hidden="true" />
-              <button
-                type="button"
-                className={`ghost lb-icon lb-favorite${detail?.favorite ? ' lb-on' : ''}`}
-                aria-label="Favourite"
-                aria-pressed={detail?.favorite ?? false}
-                title="Favourite (F)"
-                disabled={!detail}
-                onClick={() => void toggleFavorite()}
-              >
-                {detail?.favorite ? '★' : '☆'}
-              </button>
-              <button
-                type="button"
-                className={`ghost lb-icon${infoOpen ? ' lb-on' : ''}`}
-                aria-label="Details"
-                aria-pressed={infoOpen}
-                title="Details (I)"
-                onClick={() => setInfoOpen((open) => !open)}
-              >
-                <InfoIcon />
-              </button>
-              <Dialog.Close asChild>
-                <button
-                  type="button"
-                  className="ghost lb-icon"
-                  aria-label="Close"
-                  title="Close (Esc)"
-                >
-                  ✕
-                </button>
-              </Dialog.Close>
-            </div>
-          </header>
-          <div className="lb-body">
-            <div className="lb-stage">
-              <LightboxStage
-                detail={detail}
-                error={error}
-                zoom={zoom}
-                mediaUrl={client.mediaUrl}
-                onReload={reload}
-                onRetryDownload={() => void retryDownload()}
-              />
-            </div>
-            {infoOpen && (
-              <aside className="lb-info" aria-label="Image details">
-                {detail ? (
-                  <>
-                    <ImageActions onRerun={rerun} onDelete={askDelete} />
-                    <MetadataPanel
-                      detail={detail}
-                      fileActions={<FileActions detail={detail} client={client} onFailure={fail} />}
-                    />
-                  </>
-                ) : (
-                  <p className="muted">{error ? 'No details.' : 'Loading…'}</p>
-                )}
-              </aside>
+          ‹
+        </button>
+        <button
+          type="button"
+          className="ghost lb-icon"
+          aria-label="Next image"
+          title="Next (→)"
+          disabled={index >= ids.length - 1}
+          onClick={() => go(index + 1)}
+        >
+          ›
+        </button>
+        <span className="lb-sep" aria-hidden="true" />
+        <ZoomControls zoom={zoom} disabled={!showsPicture(detail)} />
+        <span className="lb-sep" aria-hidden="true" />
+        <button
+          type="button"
+          className={`ghost lb-icon lb-favorite${detail?.favorite ? ' lb-on' : ''}`}
+          aria-label="Favourite"
+          aria-pressed={detail?.favorite ?? false}
+          title="Favourite (F)"
+          disabled={!detail}
+          onClick={() => void toggleFavorite()}
+        >
+          {detail?.favorite ? '★' : '☆'}
+        </button>
+        <button
+          type="button"
+          className={`ghost lb-icon${infoOpen ? ' lb-on' : ''}`}
+          aria-label="Details"
+          aria-pressed={infoOpen}
+          title="Details (I)"
+          onClick={() => setInfoOpen((open) => !open)}
+        >
+          <InfoIcon />
+        </button>
+      </LightboxToolbar>
+      <div className="lb-body">
+        <div className="lb-stage">
+          <LightboxStage
+            detail={detail}
+            error={error}
+            zoom={zoom}
+            mediaUrl={client.mediaUrl}
+            onReload={reload}
+            onRetryDownload={() => void retryDownload()}
+          />
+        </div>
+        {infoOpen && (
+          <aside className="lb-info" aria-label="Image details">
+            {detail ? (
+              <>
+                <ImageActions onRerun={rerun} onDelete={askDelete} />
+                <MetadataPanel
+                  detail={detail}
+                  fileActions={<FileActions detail={detail} client={client} onFailure={fail} />}
+                />
+              </>
+            ) : (
+              <p className="muted">{error ? 'No details.' : 'Loading…'}</p>
             )}
-          </div>
-          <ConfirmDialog request={confirm} onClose={() => setConfirm(null)} />
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+          </aside>
+        )}
+      </div>
+      <ConfirmDialog request={confirm} onClose={() => setConfirm(null)} />
+    </LightboxFrame>
   );
 }
