@@ -4,8 +4,9 @@
  * Every time is performance.now(), whose zero is the navigation's start.
  *
  * It finds the grid by role and name (`grid` "Images"), its tiles by role (`gridcell`), a
- * tile's thumbnail as its canvas (a video's poster as its <img>), the grid's scroll container as the nearest element (the grid
- * or an ancestor) that scrolls, and the match count as the `status` inside the gallery.
+ * tile's thumbnail as its canvas (a video's poster as its <img>), the grid's scroll container
+ * as the nearest element (the grid or an ancestor) that scrolls, and the match count as the
+ * `status` inside the gallery.
  */
 export const GALLERY_PAGE_SCRIPT = /* js */ `(() => {
   const longTasks = [];
