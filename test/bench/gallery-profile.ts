@@ -92,7 +92,8 @@ export class SourceMapLookup {
     if (!segments?.length) return null;
     let best = segments[0]!;
     for (const segment of segments) if (segment[0]! <= column - 1) best = segment;
-    const source = this.sources[best[1]!]!.replace(/^(\.\.\/)+/, '');
+    // from the project's own folders on: renderer/src/…, node_modules/…
+    const source = this.sources[best[1]!]!.replace(/^.*?(?=renderer\/src\/|node_modules\/)/, '');
     return `${source}:${best[2]! + 1}`;
   }
 }
