@@ -42,15 +42,15 @@ export function formatTime(at: number): string {
   return new Date(at).toLocaleTimeString('en-GB', { hour12: false });
 }
 
-const BYTE_UNITS = ['bytes', 'KB', 'MB', 'GB', 'TB'];
-
-/** Sizes as file managers show them: 532 bytes, 14.2 MB. */
+/** Sizes of files: 900 B, 340 KB, 1.2 MB (binary units, as file managers show them). */
 export function formatBytes(bytes: number): string {
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1000 && unit < BYTE_UNITS.length - 1) {
-    value /= 1000;
-    unit++;
-  }
-  return unit === 0 ? `${value} bytes` : `${value.toFixed(value < 10 ? 1 : 0)} ${BYTE_UNITS[unit]}`;
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(0)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** "256x256" as "256 × 256"; any other size as given. */
+export function formatSize(size: string): string {
+  const match = /^\s*(\d+)\s*[x×]\s*(\d+)\s*$/i.exec(size);
+  return match ? `${match[1]} × ${match[2]}` : size;
 }

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { formatCount } from '../../format.ts';
+import { formatCount, formatSize } from '../../format.ts';
 import { useAppStore } from '../../store/react.ts';
 import {
   activeFilters,
@@ -175,7 +175,7 @@ export function GalleryToolbar({
           <option value="">All sizes</option>
           {sizes.map((size) => (
             <option key={size} value={size}>
-              {size.replace('x', ' × ')}
+              {formatSize(size)}
             </option>
           ))}
         </select>

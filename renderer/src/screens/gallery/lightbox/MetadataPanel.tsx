@@ -1,22 +1,9 @@
 import type { ReactNode } from 'react';
 import { toast } from 'sonner';
-import { formatWhole } from '../../../format.ts';
+import { formatBytes, formatSize, formatWhole } from '../../../format.ts';
 import { copyText } from '../../queue/copy-text.ts';
 import { CopyIcon } from './icons.tsx';
 import { parametersJson, type ImageDetail } from './rerun-draft.ts';
-
-/** 1.2 MB, 340 KB, 900 B. */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(0)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-}
-
-/** "256x256" as "256 × 256", like the pixels; any other size as given. */
-export function formatSize(size: string): string {
-  const match = /^\s*(\d+)\s*[x×]\s*(\d+)\s*$/i.exec(size);
-  return match ? `${match[1]} × ${match[2]}` : size;
-}
 
 const valueText = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
 
