@@ -177,6 +177,13 @@ export const createGallerySlice: SliceCreator<GallerySlice> = (api) => (set, get
     });
   }
 
+  /** The tiles follow a favourite set here or in the lightbox. */
+  function favoriteChanged(ids: readonly number[], favorite: boolean): void {
+    patchImages(ids, { favorite });
+    // a view of favourites loses the ones unmarked
+    if (get().galleryView.favorite && !favorite) set({ galleryStale: true });
+  }
+
   return {
     galleryView: DEFAULT_VIEW,
     galleryIds: [],
@@ -241,15 +248,12 @@ export const createGallerySlice: SliceCreator<GallerySlice> = (api) => (set, get
       const results = await inChunks(ids, (chunk) =>
         api.images.setFavorite({ ids: chunk, favorite }),
       );
-      patchImages(ids, { favorite });
-      // a view of favourites loses the ones unmarked
-      if (get().galleryView.favorite && !favorite) set({ galleryStale: true });
+      favoriteChanged(ids, favorite);
       return results.reduce((sum, r) => sum + r.changed, 0);
     },
 
     noteFavorite(id, favorite) {
-      patchImages([id], { favorite });
-      if (get().galleryView.favorite && !favorite) set({ galleryStale: true });
+      favoriteChanged([id], favorite);
     },
 
     async retryImageDownloads(ids) {

@@ -2,7 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { formatCount } from '../../format.ts';
 import { useAppStore, useAppStoreApi } from '../../store/react.ts';
-import { clickSelect, EMPTY_SELECTION, selectAll } from '../../views/selection.ts';
+import { clickSelect, EMPTY_SELECTION, selectAll, selectedInOrder } from '../../views/selection.ts';
 import { GalleryTile, type TileActions } from './GalleryTile.tsx';
 import { columnsFor, layoutRows, moveIndex, rowOf, type GridKey } from './grid-layout.ts';
 import { queryKey, toImageQuery } from './gallery-view.ts';
@@ -182,7 +182,7 @@ export function GalleryGrid({
   }, [reveal]);
 
   const selectedOrActive = (): number[] => {
-    if (selection.selected.size > 0) return ids.filter((id) => selection.selected.has(id));
+    if (selection.selected.size > 0) return selectedInOrder(selection, ids);
     const id = ids[active];
     return id === undefined ? [] : [id];
   };
