@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useClient } from '../../api/client-context.ts';
 import { formatBytes, formatWhole } from '../../format.ts';
 import { useAppStore } from '../../store/react.ts';
-import { runAction } from '../queue/run-action.ts';
+import { runAction } from '../../views/run-action.ts';
 
 /** Exports running or just finished: progress, cancel, and where the zip went. */
 export function ExportPanel() {

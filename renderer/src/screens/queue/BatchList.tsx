@@ -23,10 +23,10 @@ import { useAppStore } from '../../store/react.ts';
 import type { BatchSummary } from '../../store/state.ts';
 import { useBatchRate } from './batch-rate.ts';
 import { BatchProgress } from './BatchProgress.tsx';
-import type { ConfirmRequest } from './ConfirmDialog.tsx';
+import type { ConfirmRequest } from '../../views/ConfirmDialog.tsx';
 import { formatCount, formatEta, formatRate } from '../../format.ts';
 import { reorderPlan, runOrder } from './reorder.ts';
-import { plural, runAction } from './run-action.ts';
+import { plural, runAction } from '../../views/run-action.ts';
 
 /** Batches with work in run order (drag or keyboard to reorder), then finished ones. */
 export function BatchList({ confirm }: { confirm: (request: ConfirmRequest) => void }) {

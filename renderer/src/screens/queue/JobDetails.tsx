@@ -3,7 +3,7 @@ import { toast } from 'sonner';
 import { errorMessage } from '../../store/error-message.ts';
 import type { AttemptSummary, JobDetail } from '../../store/queue-screen-slice.ts';
 import { useAppStore } from '../../store/react.ts';
-import { copyText } from './copy-text.ts';
+import { copyText } from '../../views/copy-text.ts';
 import { formatDuration, formatTime } from '../../format.ts';
 
 /** One job as support asks for it: prompt, parameters, attempts and request ids. */

@@ -4,10 +4,10 @@ import type { JobState } from '../../../../shared/jobs/states.ts';
 import { jobsKey } from '../../store/jobs-key.ts';
 import { useAppStore } from '../../store/react.ts';
 import type { BatchSummary, JobSummary } from '../../store/state.ts';
-import type { ConfirmRequest } from './ConfirmDialog.tsx';
+import type { ConfirmRequest } from '../../views/ConfirmDialog.tsx';
 import { formatCount } from '../../format.ts';
 import { RetryAnywayWarning } from './retry-warning.tsx';
-import { plural, runAction } from './run-action.ts';
+import { plural, runAction } from '../../views/run-action.ts';
 import {
   clickSelect,
   EMPTY_SELECTION,

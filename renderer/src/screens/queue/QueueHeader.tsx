@@ -2,9 +2,9 @@ import { useEffect, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { selectOverall, selectQueueStatus } from '../../store/selectors.ts';
 import { useAppStore } from '../../store/react.ts';
-import type { ConfirmRequest } from './ConfirmDialog.tsx';
+import type { ConfirmRequest } from '../../views/ConfirmDialog.tsx';
 import { formatCount, formatEta, formatRate } from '../../format.ts';
-import { plural, runAction } from './run-action.ts';
+import { plural, runAction } from '../../views/run-action.ts';
 
 const STATUS_TEXT = {
   loading: 'Loading…',

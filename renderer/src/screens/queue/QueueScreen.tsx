@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useAppStore } from '../../store/react.ts';
 import { BatchList } from './BatchList.tsx';
-import { ConfirmDialog, type ConfirmRequest } from './ConfirmDialog.tsx';
+import { ConfirmDialog, type ConfirmRequest } from '../../views/ConfirmDialog.tsx';
 import { FailureGroups } from './FailureGroups.tsx';
 import { JobDetails } from './JobDetails.tsx';
 import { JobList, type JobFilter } from './JobList.tsx';

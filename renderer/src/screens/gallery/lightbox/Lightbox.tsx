@@ -5,7 +5,7 @@ import { formatWhole } from '../../../format.ts';
 import { navigate } from '../../../frame/navigation.ts';
 import { errorMessage } from '../../../store/error-message.ts';
 import { useAppStore } from '../../../store/react.ts';
-import { ConfirmDialog, type ConfirmRequest } from '../../queue/ConfirmDialog.tsx';
+import { ConfirmDialog, type ConfirmRequest } from '../../../views/ConfirmDialog.tsx';
 import { InfoIcon } from './icons.tsx';
 import { commandOf, type LightboxCommand } from './keys.ts';
 import { FileActions, ImageActions } from './ImageActions.tsx';

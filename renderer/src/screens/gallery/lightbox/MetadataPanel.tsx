@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { toast } from 'sonner';
 import { formatBytes, formatSize, formatWhole } from '../../../format.ts';
-import { copyText } from '../../queue/copy-text.ts';
+import { copyText } from '../../../views/copy-text.ts';
 import { CopyIcon } from './icons.tsx';
 import { parametersJson, type ImageDetail } from './rerun-draft.ts';
 

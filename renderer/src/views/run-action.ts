@@ -1,6 +1,6 @@
 import { toast } from 'sonner';
-import { errorMessage } from '../../store/error-message.ts';
-import { formatWhole } from '../../format.ts';
+import { errorMessage } from '../store/error-message.ts';
+import { formatWhole } from '../format.ts';
 
 /** Runs a screen action: its outcome as a toast (what it did, or the service's error). */
 export async function runAction<T>(
