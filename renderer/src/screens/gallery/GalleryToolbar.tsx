@@ -78,6 +78,14 @@ export function GalleryToolbar({
         <MatchCount />
         <button
           type="button"
+          className="ghost small"
+          aria-pressed={view.favorite}
+          onClick={() => setView({ favorite: !view.favorite })}
+        >
+          <span aria-hidden>{view.favorite ? '★' : '☆'}</span> Favourites
+        </button>
+        <button
+          type="button"
           className="ghost small gallery-filters-toggle"
           aria-expanded={filtersOpen}
           onClick={() => setFiltersOpen(!filtersOpen)}
@@ -196,14 +204,6 @@ export function GalleryToolbar({
             onChange={(event) => setView({ to: event.target.value || null })}
           />
         </span>
-        <button
-          type="button"
-          className="ghost small"
-          aria-pressed={view.favorite}
-          onClick={() => setView({ favorite: !view.favorite })}
-        >
-          <span aria-hidden>{view.favorite ? '★' : '☆'}</span> Favourites
-        </button>
       </div>
     </div>
   );
