@@ -1,6 +1,8 @@
 import { pathToFileURL } from 'node:url';
 import { net, protocol } from 'electron';
 import { resolveMediaPath } from '../core/library/media-path.ts';
+import { thumbnailBundle } from '../core/library/thumbnail-bundle.ts';
+import { THUMB_BUNDLE_PATH, THUMBNAIL_BUNDLE_MAX } from '../../shared/api/thumbnail-bundle.ts';
 import { ThumbnailMaker } from '../core/library/thumbnail-maker.ts';
 import type { Logger } from '../core/logger.ts';
 import { resolveRendererFile } from './renderer-files.ts';
@@ -34,7 +36,8 @@ export interface ProtocolOptions {
  * What `atelier://` answers: `app/…` the renderer's files (with the CSP), `media/…` and
  * `thumbs/…` images and thumbnails from inside the library only (media-path.ts refuses `..`,
  * encoded separators, absolute paths and symlinks out), anything else 404. A missing thumbnail
- * is made on first view; if it cannot be, the image itself is served.
+ * is made on first view; if it cannot be, the image itself is served. `app/thumb-bundle?p=…&p=…`
+ * many thumbnails in one answer, for the grid (thumbnail-bundle.ts).
  */
 export function atelierProtocolHandler(
   options: ProtocolOptions,
@@ -52,6 +55,11 @@ export function atelierProtocolHandler(
       url = new URL(request.url);
     } catch {
       return notFound();
+    }
+    // on the page's own origin: the renderer fetches it, and its CSP allows only 'self'
+    if (url.host === APP_HOST && url.pathname === THUMB_BUNDLE_PATH) {
+      const bundle = await thumbnailBundle(options.libraryDir(), url.searchParams.getAll('p'));
+      return bundle ?? plain(400, `Ask for 1 to ${THUMBNAIL_BUNDLE_MAX} thumbnails: ?p=<path>.`);
     }
     if (url.host === APP_HOST) {
       const file = await resolveRendererFile(options.rendererDir, url.pathname);

@@ -1,7 +1,9 @@
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import { resolveMediaPath } from '../core/library/media-path.ts';
+import { thumbnailBundle } from '../core/library/thumbnail-bundle.ts';
 import type { ThumbnailMaker, ThumbnailToServe } from '../core/library/thumbnail-maker.ts';
+import { THUMB_BUNDLE_PATH, THUMBNAIL_BUNDLE_MAX } from '../../shared/api/thumbnail-bundle.ts';
 import { rawPath } from './guards.ts';
 import { failure } from './http-status.ts';
 import { sendJson } from './respond.ts';
@@ -25,9 +27,21 @@ export function mediaType(path: string): string {
  * `GET /media/<path>` and `GET /thumbs/<path of the image>`: files inside the library only.
  * `resolveMediaPath` does all the containment, on the path as the client wrote it. A missing
  * thumbnail is made on first view (`thumbnails`); if it cannot be, the image itself is served.
+ * `GET /thumb-bundle?p=<path>&p=…`: the grid's thumbnails in one answer (thumbnail-bundle.ts).
  */
 export function mediaRoutes(libraryDir: () => string, thumbnails: ThumbnailMaker): Hono<WebEnv> {
   const routes = new Hono<WebEnv>();
+  routes.get(THUMB_BUNDLE_PATH, async (c) => {
+    const bundle = await thumbnailBundle(libraryDir(), new URL(c.req.url).searchParams.getAll('p'));
+    return (
+      bundle ??
+      sendJson(
+        c,
+        failure('invalid-argument', `Ask for 1 to ${THUMBNAIL_BUNDLE_MAX} thumbnails: p=<path>.`),
+        400,
+      )
+    );
+  });
   for (const prefix of ['/media/', '/thumbs/']) {
     const find = async (inside: string): Promise<ThumbnailToServe | null> => {
       if (prefix === '/thumbs/') return thumbnails.thumbnailFor(libraryDir(), inside);

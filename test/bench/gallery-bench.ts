@@ -2,8 +2,9 @@
 // scrolling fast, search over 100,000 prompts, and the renderer's memory after scrolling
 // through all of it. A benchmark, not a test: figures go in docs/performance.md and the README.
 //   npm run bench:gallery [-- --only abcd --runs 5 --speed 20000 --images 100000 --fresh]
-//   (--profile: CPU profiles on an unminified build; --trace: a Chromium trace of the scroll;
-//   --build DIR: serve a renderer built into DIR, to measure a change back to back)
+//   (--profile: CPU profiles of (a), (b) and (c) on an unminified build; --trace: a Chromium
+//   trace of the scroll; --build DIR: serve a renderer built into DIR, to measure a change
+//   back to back)
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -308,7 +309,7 @@ async function search(): Promise<void> {
   };
   // a fresh page for each way: the other's thumbnails and details would be cached
   for (const mark of ['enter', 'input'] as const) {
-    const { context, page } = await freshPage();
+    const { context, page, cdp } = await freshPage();
     await page.goto(galleryUrl);
     await page.evaluate(`__bench.firstPaint(${BARE_ALLOWED})`);
     const box = page.getByRole('searchbox', { name: 'Search prompts' });
@@ -323,9 +324,12 @@ async function search(): Promise<void> {
         status: string;
         fetched: Array<[string, number, number]>;
       }>;
+      const profiling = values.profile && mark === 'enter' && word === SEARCH_WORDS[0];
+      if (profiling) await startProfile(cdp);
       await box.fill(word);
       if (mark === 'enter') await box.press('Enter');
       const r = await watching;
+      if (profiling) await stopProfile(cdp, 'search');
       lines
         .get(word)!
         .push(

@@ -4,8 +4,9 @@
  * Every time is performance.now(), whose zero is the navigation's start.
  *
  * It finds the grid by role and name (`grid` "Images"), its tiles by role (`gridcell`), a
- * tile's thumbnail as its <img>, the grid's scroll container as the nearest element (the grid
- * or an ancestor) that scrolls, and the match count as the `status` inside the gallery.
+ * tile's thumbnail as its <canvas> (drawn once it has `data-thumb`) or <img>, the grid's scroll
+ * container as the nearest element (the grid or an ancestor) that scrolls, and the match count
+ * as the `status` inside the gallery.
  */
 export const GALLERY_PAGE_SCRIPT = /* js */ `(() => {
   const longTasks = [];
@@ -46,9 +47,13 @@ export const GALLERY_PAGE_SCRIPT = /* js */ `(() => {
       return r.width > 0 && r.bottom > top && r.top < bottom;
     });
   };
-  const decoded = (img) => img.complete && img.naturalWidth > 0;
-  const thumbPath = (img) => {
-    const path = decodeURIComponent(new URL(img.currentSrc || img.src, location.href).pathname);
+  // a thumbnail drawn into a canvas names its path in data-thumb once drawn; an <img>, its URL
+  const decoded = (media) => media.tagName === 'CANVAS'
+    ? Boolean(media.dataset.thumb)
+    : media.complete && media.naturalWidth > 0;
+  const thumbPath = (media) => {
+    if (media.tagName === 'CANVAS') return media.dataset.thumb;
+    const path = decodeURIComponent(new URL(media.currentSrc || media.src, location.href).pathname);
     return path.replace(/^\\/(thumbs|media)\\//, '');
   };
   /**
@@ -60,9 +65,9 @@ export const GALLERY_PAGE_SCRIPT = /* js */ `(() => {
     let shown = 0, pending = 0, bare = 0;
     const paths = [];
     for (const cell of cells) {
-      const img = cell.querySelector('img');
-      if (!img) { bare++; continue; }
-      if (decoded(img)) { shown++; paths.push(thumbPath(img)); } else pending++;
+      const media = cell.querySelector('canvas, img');
+      if (!media) { bare++; continue; }
+      if (decoded(media)) { shown++; paths.push(thumbPath(media)); } else pending++;
     }
     return { cells: cells.length, shown, pending, bare, paths };
   };
@@ -196,7 +201,10 @@ export const GALLERY_PAGE_SCRIPT = /* js */ `(() => {
         .getEntriesByType('resource')
         .filter((r) => r.startTime >= at && (shown === null || r.startTime <= shown))
         .map((r) => [
-          new URL(r.name).pathname.replace(/^\\/thumbs\\/.*/, 'thumb').replace(/^\\/api\\//, ''),
+          new URL(r.name).pathname
+            .replace(/^\\/thumbs\\/.*/, 'thumb')
+            .replace(/^\\/thumb-bundle.*/, 'bundle')
+            .replace(/^\\/api\\//, ''),
           Math.round(r.startTime - at),
           Math.round(r.responseEnd - at),
         ]);

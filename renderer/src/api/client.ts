@@ -1,6 +1,7 @@
 import type { Api, RawApi } from '../../../shared/api/types.ts';
 import { unwrap } from '../../../shared/api/unwrap.ts';
 import { createHttpTransport, type HttpTransportDeps } from './http-transport.ts';
+import { encodeLibraryPath, ThumbnailLoader } from './thumbnail-loader.ts';
 
 export type Host = 'desktop' | 'web';
 export type MediaKind = 'image' | 'thumb';
@@ -12,6 +13,8 @@ export interface Client {
   host: Host;
   /** The URL of an image (or of its thumbnail), from its path inside the library. */
   mediaUrl(relPath: string, kind: MediaKind): string;
+  /** A thumbnail's bytes, fetched with the others asked for at the same moment. */
+  thumbnail(relPath: string): Promise<Blob>;
   /** Where the browser downloads a finished export's zip; null on the desktop (it is on disk). */
   exportUrl(id: string): string | null;
 }
@@ -29,18 +32,20 @@ export interface ClientWindow {
 export function connect(win: ClientWindow = window, deps?: HttpTransportDeps): Client {
   const host: Host = win.atelier ? 'desktop' : 'web';
   const raw = win.atelier ?? createHttpTransport(win.location.origin, deps);
+  const thumbnails = new ThumbnailLoader({ fetch: deps?.fetch, origin: win.location.origin });
   return {
     api: unwrap(raw),
     raw,
     host,
     mediaUrl: (rel, kind) => mediaUrl(host, rel, kind),
+    thumbnail: (rel) => thumbnails.load(rel),
     exportUrl: (id) => (host === 'web' ? `/exports/${encodeURIComponent(id)}.zip` : null),
   };
 }
 
 /** Desktop: the `atelier:` protocol; web: the host's /media and /thumbs routes. */
 export function mediaUrl(host: Host, relPath: string, kind: MediaKind): string {
-  const path = relPath.split('/').map(encodeURIComponent).join('/');
+  const path = encodeLibraryPath(relPath);
   const route = kind === 'thumb' ? 'thumbs' : 'media';
   return host === 'desktop' ? `atelier://${route}/${path}` : `/${route}/${path}`;
 }

@@ -86,6 +86,8 @@ describe('the gallery against atelier ui --demo', () => {
     // the images join the open gallery as they are written
     await eventually(() => status(page).textContent()).toBe('24 images');
     await eventually(() => grid(page).getByRole('gridcell').count()).toBe(24);
+    // each tile draws its thumbnail into a canvas, from bundles of them (TileThumbnail.tsx)
+    await eventually(() => grid(page).locator('canvas[data-thumb]').count()).toBe(24);
     await screenshots(page, 'gallery-grid');
 
     await page.getByRole('searchbox', { name: 'Search prompts' }).fill('lighthouse');

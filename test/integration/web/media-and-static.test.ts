@@ -90,6 +90,47 @@ describe('web host: media', () => {
   });
 });
 
+describe('web host: thumbnail bundles', () => {
+  const bundle = (paths: string[]) =>
+    `/thumb-bundle?${paths.map((p) => `p=${encodeURIComponent(p)}`).join('&')}`;
+
+  it('answers many thumbnails at once, in the order asked, with their sizes', async () => {
+    await mkdir(join(libraryDir, '.thumbs'));
+    await writeFile(join(libraryDir, '.thumbs', 'space name.jpg.webp'), 'thumb of space');
+    const t = await startTestHost({ libraryDir });
+    const reply = await t.get(
+      bundle([
+        'dir/x.png',
+        'missing.png',
+        'space%20name.jpg',
+        // in the library, but its thumbnail is not made: asked for alone (which makes it)
+        'a.png',
+        '../secret.png',
+        'linkdir/secret.png',
+        'dir/x.png',
+      ]),
+    );
+    expect(reply.status).toBe(200);
+    expect(reply.headers['content-type']).toBe('application/octet-stream');
+    expect(reply.headers['cache-control']).toBe('no-store');
+    expect(reply.headers['x-thumbnail-sizes']).toBe('10,-,14,?,-,-,10');
+    expect(reply.text).toBe('thumb of xthumb of spacethumb of x');
+    expect(reply.text).not.toContain(SECRET);
+  });
+
+  it('refuses no paths or too many, with what to do', async () => {
+    const t = await startTestHost({ libraryDir });
+    for (const path of ['/thumb-bundle', bundle(Array.from({ length: 101 }, () => 'a.png'))]) {
+      const reply = await t.get(path);
+      expect(reply.status, path).toBe(400);
+      expect(reply.json.error).toEqual({
+        code: 'invalid-argument',
+        message: 'Ask for 1 to 100 thumbnails: p=<path>.',
+      });
+    }
+  });
+});
+
 describe('web host: the page', () => {
   it('serves the built renderer, and index.html for / and any other page path', async () => {
     const t = await startTestHost();

@@ -26,6 +26,8 @@ function mount(ids: number[]) {
     host: 'web',
     mediaUrl: (rel, kind) => `/${kind}/${rel}`,
     exportUrl: () => null,
+    // jsdom draws no bitmaps: tiles show their thumbnail as an <img>
+    thumbnail: () => Promise.reject(new Error('not in jsdom')),
   };
   const onClose = vi.fn();
   render(

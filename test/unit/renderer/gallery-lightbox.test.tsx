@@ -56,6 +56,8 @@ function mount(
     host: options.host ?? 'desktop',
     mediaUrl: (rel, kind) => `/${kind}/${rel}`,
     exportUrl: () => null,
+    // jsdom draws no bitmaps: tiles show their thumbnail as an <img>
+    thumbnail: () => Promise.reject(new Error('not in jsdom')),
   };
   const spies = {
     onIndexChange: vi.fn(),

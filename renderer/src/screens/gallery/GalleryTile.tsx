@@ -4,6 +4,7 @@ import { useAppStore } from '../../store/react.ts';
 import type { ImageSummary } from '../../store/gallery-slice.ts';
 import { EXPIRED_CODE } from './gallery-view.ts';
 import { highlight, type searchTerms } from './highlight.ts';
+import { TileThumbnail } from './TileThumbnail.tsx';
 
 export interface TileActions {
   onClick(id: number, index: number, event: React.MouseEvent): void;
@@ -141,13 +142,12 @@ function TileBody({ image, actions }: { image: ImageSummary; actions: TileAction
       </>
     );
   }
-  const thumb = image.thumbRelPath
-    ? mediaUrl(image.thumbRelPath, 'thumb')
-    : mediaUrl(image.relPath, 'image');
+  if (image.thumbRelPath) return <TileThumbnail relPath={image.thumbRelPath} />;
+  // thumbnails are off (Settings): the image itself, scaled down by the browser
   return (
     <img
       className="tile-media"
-      src={thumb}
+      src={mediaUrl(image.relPath, 'image')}
       alt=""
       loading="lazy"
       decoding="async"

@@ -89,6 +89,8 @@ function mount(images: ImageSummary[]) {
     host: 'web',
     mediaUrl: (rel, kind) => `/${kind}/${rel}`,
     exportUrl: (id) => `/exports/${id}.zip`,
+    // jsdom draws no bitmaps: tiles show their thumbnail as an <img>
+    thumbnail: () => Promise.reject(new Error('not in jsdom')),
   };
   render(
     <ClientContext value={client}>

@@ -1,0 +1,53 @@
+import { useEffect, useRef, useState } from 'react';
+import { useClient } from '../../api/client-context.ts';
+
+/** Every current browser and Electron; not jsdom, whose tiles keep the plain image. */
+const DRAWS_BITMAPS =
+  typeof createImageBitmap === 'function' && typeof ImageBitmapRenderingContext === 'function';
+
+/**
+ * A tile's thumbnail, drawn into a canvas from a decoded bitmap that is let go when the tile
+ * leaves the screen. An <img> per thumbnail would leave the page's image caches holding every
+ * one it ever showed: scrolling 20,000 of them grew the renderer by 600 MB, this by nothing
+ * (docs/performance.md). The bytes come in bundles (client.thumbnail); a thumbnail the bundle
+ * does not carry falls back to the one-thumbnail route as an <img>, which makes it.
+ */
+export function TileThumbnail({ relPath }: { relPath: string }) {
+  const { mediaUrl, thumbnail } = useClient();
+  const canvasRef = useRef<HTMLCanvasElement>(null);
+  const [asImage, setAsImage] = useState(!DRAWS_BITMAPS);
+  useEffect(() => {
+    const canvas = canvasRef.current;
+    const context = canvas?.getContext('bitmaprenderer');
+    if (!canvas || !context) return;
+    let shown = true;
+    thumbnail(relPath)
+      .then((bytes) => createImageBitmap(bytes))
+      .then((bitmap) => {
+        if (!shown) return bitmap.close();
+        context.transferFromImageBitmap(bitmap);
+        // the benchmark and the tests read which thumbnail a tile shows from here
+        canvas.dataset['thumb'] = relPath;
+      })
+      .catch(() => {
+        if (shown) setAsImage(true);
+      });
+    return () => {
+      shown = false;
+      context.transferFromImageBitmap(null);
+      delete canvas.dataset['thumb'];
+    };
+  }, [relPath, thumbnail]);
+  if (asImage) {
+    return (
+      <img
+        className="tile-media"
+        src={mediaUrl(relPath, 'thumb')}
+        alt=""
+        decoding="async"
+        draggable={false}
+      />
+    );
+  }
+  return <canvas ref={canvasRef} className="tile-media" aria-hidden />;
+}
