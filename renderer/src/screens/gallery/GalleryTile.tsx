@@ -142,7 +142,10 @@ function TileBody({ image, actions }: { image: ImageSummary; actions: TileAction
       </>
     );
   }
-  if (image.thumbRelPath) return <TileThumbnail relPath={image.thumbRelPath} />;
+  if (image.thumbRelPath) {
+    // keyed: a tile that shows another image starts over (canvas, not the last one's <img>)
+    return <TileThumbnail key={image.thumbRelPath} relPath={image.thumbRelPath} />;
+  }
   // thumbnails are off (Settings): the image itself, scaled down by the browser
   return (
     <img
