@@ -32,7 +32,7 @@ export function mediaType(path: string): string {
 export function mediaRoutes(libraryDir: () => string, thumbnails: ThumbnailMaker): Hono<WebEnv> {
   const routes = new Hono<WebEnv>();
   routes.get(THUMB_BUNDLE_PATH, async (c) => {
-    const bundle = await thumbnailBundle(libraryDir(), new URL(c.req.url).searchParams.getAll('p'));
+    const bundle = await thumbnailBundle(libraryDir(), c.req.queries('p') ?? []);
     return (
       bundle ??
       sendJson(

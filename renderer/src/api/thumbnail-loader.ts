@@ -7,9 +7,13 @@ import {
 
 /** A bundle's query stays under this: hosts refuse request lines much past 8–16 KB. */
 const MAX_QUERY_LENGTH = 6000;
+/** Bundles whose thumbnails are kept for a tile that comes back (a few screens' worth). */
+const RECENT_BUNDLES = 24;
 
 interface Waiter {
   relPath: string;
+  /** `p=…`: the path as after /thumbs/, percent-encoded again for the query */
+  part: string;
   resolve(bytes: Blob): void;
   reject(error: Error): void;
 }
@@ -26,13 +30,18 @@ export interface ThumbnailLoaderDeps {
  * The grid's thumbnails, fetched together: every thumbnail asked for in the same task goes in
  * one bundle request (shared/api/thumbnail-bundle.ts), since a browser spends milliseconds of
  * its own on every request. Each answer is a slice of the bundle's Blob, which the browser
- * keeps outside the page; a thumbnail asked for twice while in flight is fetched once.
- * A thumbnail the bundle does not carry (not made yet, not in the library) is refused: the
- * tile then asks the one-thumbnail route, which makes it.
+ * keeps outside the page; the last RECENT_BUNDLES bundles' slices are kept, so a tile scrolled
+ * back into view is drawn without asking again, and a thumbnail asked for twice while in flight
+ * is fetched once. A thumbnail the bundle does not carry (not made yet, not in the library) is
+ * refused: the tile then asks the one-thumbnail route, which makes it.
  */
 export class ThumbnailLoader {
   private queue: Waiter[] = [];
   private readonly inFlight = new Map<string, Promise<Blob>>();
+  /** path → its slice and the bundle it came in, for the last RECENT_BUNDLES bundles */
+  private readonly recent = new Map<string, { bytes: Blob; bundle: number }>();
+  private readonly recentBundles: Array<{ bundle: number; paths: string[] }> = [];
+  private bundles = 0;
   private readonly fetchFn: typeof fetch;
   private readonly origin: string;
   private readonly schedule: (send: () => void) => void;
@@ -45,10 +54,18 @@ export class ThumbnailLoader {
 
   /** The thumbnail's bytes (WebP, or the image itself where no thumbnail could be made). */
   load(relPath: string): Promise<Blob> {
+    const kept = this.recent.get(relPath);
+    if (kept) return Promise.resolve(kept.bytes);
     const pending = this.inFlight.get(relPath);
     if (pending) return pending;
+    let part: string;
+    try {
+      part = `p=${encodeURIComponent(encodeLibraryPath(relPath))}`;
+    } catch {
+      return Promise.reject(new Error(`${relPath} cannot be put in a URL.`)); // a lone surrogate
+    }
     const promise = new Promise<Blob>((resolve, reject) => {
-      this.queue.push({ relPath, resolve, reject });
+      this.queue.push({ relPath, part, resolve, reject });
       if (this.queue.length === 1) this.schedule(() => this.flush());
     });
     this.inFlight.set(relPath, promise);
@@ -63,22 +80,23 @@ export class ThumbnailLoader {
     let batch: Waiter[] = [];
     let length = 0;
     for (const waiter of waiting) {
-      const part = `p=${encodeURIComponent(encodeLibraryPath(waiter.relPath))}`;
-      if (batch.length === THUMBNAIL_BUNDLE_MAX || length + part.length > MAX_QUERY_LENGTH) {
+      const full =
+        batch.length === THUMBNAIL_BUNDLE_MAX || length + waiter.part.length > MAX_QUERY_LENGTH;
+      if (batch.length > 0 && full) {
         void this.send(batch);
         batch = [];
         length = 0;
       }
       batch.push(waiter);
-      length += part.length + 1;
+      length += waiter.part.length + 1;
     }
     if (batch.length > 0) void this.send(batch);
   }
 
   private async send(batch: Waiter[]): Promise<void> {
     try {
-      const query = batch.map((w) => `p=${encodeURIComponent(encodeLibraryPath(w.relPath))}`);
-      const response = await this.fetchFn(`${this.origin}${THUMB_BUNDLE_PATH}?${query.join('&')}`);
+      const query = batch.map((w) => w.part).join('&');
+      const response = await this.fetchFn(`${this.origin}${THUMB_BUNDLE_PATH}?${query}`);
       if (!response.ok) throw new Error(`The thumbnails did not load (HTTP ${response.status}).`);
       const sizes = parseThumbnailSizes(response.headers.get(THUMBNAIL_SIZES_HEADER), batch.length);
       const bytes = await response.blob();
@@ -86,12 +104,17 @@ export class ThumbnailLoader {
       if (!sizes || total !== bytes.size) {
         throw new Error('The thumbnails came back garbled: the host sent no usable sizes.');
       }
+      const bundle = ++this.bundles;
+      const carried: string[] = [];
       let at = 0;
       batch.forEach((waiter, i) => {
         const entry = sizes[i]!;
         if (entry.kind === 'bytes') {
-          waiter.resolve(bytes.slice(at, at + entry.size));
+          const slice = bytes.slice(at, at + entry.size);
           at += entry.size;
+          this.recent.set(waiter.relPath, { bytes: slice, bundle });
+          carried.push(waiter.relPath);
+          waiter.resolve(slice);
         } else {
           waiter.reject(
             new Error(
@@ -102,9 +125,21 @@ export class ThumbnailLoader {
           );
         }
       });
+      this.keep(bundle, carried);
     } catch (error) {
       const reason = error instanceof Error ? error : new Error(String(error));
       for (const waiter of batch) waiter.reject(reason);
+    }
+  }
+
+  /** Remembers a bundle's paths, forgetting the oldest bundle's (each slice holds its bundle). */
+  private keep(bundle: number, paths: string[]): void {
+    this.recentBundles.push({ bundle, paths });
+    while (this.recentBundles.length > RECENT_BUNDLES) {
+      const oldest = this.recentBundles.shift()!;
+      for (const path of oldest.paths) {
+        if (this.recent.get(path)?.bundle === oldest.bundle) this.recent.delete(path);
+      }
     }
   }
 }

@@ -107,13 +107,16 @@ describe('web host: thumbnail bundles', () => {
         'a.png',
         '../secret.png',
         'linkdir/secret.png',
+        '%2e%2e/secret.png',
+        'dir%252Fx.png',
+        'dir/.thumbs/x.png.webp',
         'dir/x.png',
       ]),
     );
     expect(reply.status).toBe(200);
     expect(reply.headers['content-type']).toBe('application/octet-stream');
     expect(reply.headers['cache-control']).toBe('no-store');
-    expect(reply.headers['x-thumbnail-sizes']).toBe('10,-,14,?,-,-,10');
+    expect(reply.headers['x-thumbnail-sizes']).toBe('10,-,14,?,-,-,-,-,-,10');
     expect(reply.text).toBe('thumb of xthumb of spacethumb of x');
     expect(reply.text).not.toContain(SECRET);
   });

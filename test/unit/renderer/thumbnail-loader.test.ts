@@ -39,14 +39,31 @@ describe('ThumbnailLoader', () => {
     expect(route.asked).toEqual([['a/1.png', 'a/2%20b.png', 'c.png']]);
   });
 
-  it('fetches a thumbnail asked for twice while in flight once, and again later', async () => {
-    const route = bundleRoute({ 'x.png': 'x' });
+  it('fetches a thumbnail asked for twice while in flight once, and keeps recent ones', async () => {
+    const library = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`${i}.png`, `${i}`]));
+    const route = bundleRoute(library);
     const loader = new ThumbnailLoader({ fetch: route.fetch });
-    const [first, second] = [loader.load('x.png'), loader.load('x.png')];
+    const [first, second] = [loader.load('0.png'), loader.load('0.png')];
     expect(second).toBe(first);
-    await first;
-    await loader.load('x.png');
-    expect(route.asked).toEqual([['x.png'], ['x.png']]);
+    expect(await (await first).text()).toBe('0');
+    // a tile scrolled back into view: drawn from the kept bundle, not asked again
+    expect(await (await loader.load('0.png')).text()).toBe('0');
+    expect(route.asked).toEqual([['0.png']]);
+    // 24 bundles later it is forgotten (each kept slice holds its whole bundle)
+    for (let i = 1; i <= 24; i++) await loader.load(`${i}.png`);
+    await loader.load('0.png');
+    expect(route.asked.at(-1)).toEqual(['0.png']);
+    expect(route.asked).toHaveLength(26);
+  });
+
+  it('refuses a path no URL can carry, and sends the others', async () => {
+    const route = bundleRoute({ 'ok.png': 'ok' });
+    const loader = new ThumbnailLoader({ fetch: route.fetch });
+    const broken = loader.load('bad\ud800.png');
+    const fine = loader.load('ok.png');
+    await expect(broken).rejects.toThrow('cannot be put in a URL');
+    expect(await (await fine).text()).toBe('ok');
+    expect(route.asked).toEqual([['ok.png']]);
   });
 
   it('refuses the ones the bundle does not carry, and still answers the rest', async () => {

@@ -19,12 +19,19 @@ export function TileThumbnail({ relPath }: { relPath: string }) {
   useEffect(() => {
     const canvas = canvasRef.current;
     const context = canvas?.getContext('bitmaprenderer');
-    if (!canvas || !context) return;
+    if (!canvas || !context) {
+      setAsImage(true);
+      return;
+    }
     let shown = true;
     thumbnail(relPath)
-      .then((bytes) => createImageBitmap(bytes))
+      .then((bytes) => (shown ? createImageBitmap(bytes) : null))
       .then((bitmap) => {
+        if (!bitmap) return;
         if (!shown) return bitmap.close();
+        // the canvas takes the bitmap's size, so object-fit crops it as it would an image
+        canvas.width = bitmap.width;
+        canvas.height = bitmap.height;
         context.transferFromImageBitmap(bitmap);
         // the benchmark and the tests read which thumbnail a tile shows from here
         canvas.dataset['thumb'] = relPath;
