@@ -7,9 +7,9 @@ import { resolveThumbnailSource } from './media-path.ts';
 
 /**
  * Many thumbnails in one answer, for the gallery's grid (`/thumb-bundle?p=…&p=…` on the page's
- * origin in both hosts). A browser spends a few milliseconds of
- * its own on every request however small the file, one after another: a screenful of 25
- * thumbnails took ~100 ms as 25 requests and ~5 ms as one. The body is the thumbnails one after
+ * origin in both hosts). A browser spends a few milliseconds of its own on every request
+ * however small the file, one after another: a screenful of 25 thumbnails took ~100 ms as 25
+ * requests and ~5 ms as one. The body is the thumbnails one after
  * another in the order asked; the sizes header lists their lengths, with `-` for a path the
  * library has no image at and `?` for an image whose thumbnail is not made yet (the client asks
  * the one-thumbnail route for it, which makes it, so a bundle never waits for a make).

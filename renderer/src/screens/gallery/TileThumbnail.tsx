@@ -8,8 +8,8 @@ const DRAWS_BITMAPS =
 /**
  * A tile's thumbnail, drawn into a canvas from a decoded bitmap that is let go when the tile
  * leaves the screen. An <img> per thumbnail would leave the page's image caches holding every
- * one it ever showed: scrolling 20,000 of them grew the renderer by 600 MB, this by nothing
- * (docs/performance.md). The bytes come in bundles (client.thumbnail); a thumbnail the bundle
+ * one it ever showed: 20,000 of them grew a bare page's renderer to 662 MB, drawn this way it
+ * stays near 160 MB (`npm run bench:thumbnails`, docs/performance.md). The bytes come in bundles (client.thumbnail); a thumbnail the bundle
  * does not carry falls back to the one-thumbnail route as an <img>, which makes it.
  */
 export function TileThumbnail({ relPath }: { relPath: string }) {
