@@ -11,6 +11,11 @@ export function formatCount(n: number): string {
   return WHOLE.format(n);
 }
 
+/** A count of things as people read it: 1 image, 2,400 images, 1.2M images. */
+export function countOf(n: number, one: string, many = `${one}s`): string {
+  return `${formatCount(n)} ${n === 1 ? one : many}`;
+}
+
 /** Jobs per second, or per minute when slower than one a second. */
 export function formatRate(jobsPerSecond: number): string {
   if (jobsPerSecond <= 0) return '—';

@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { formatCount } from '../../format.ts';
+import { countOf } from '../../format.ts';
 import { useAppStore, useAppStoreApi } from '../../store/react.ts';
 import { clickSelect, EMPTY_SELECTION, selectAll, selectedInOrder } from '../../views/selection.ts';
 import { GalleryTile, type TileActions } from './GalleryTile.tsx';
@@ -255,7 +255,7 @@ export function GalleryGrid({
             void reload();
           }}
         >
-          ↑ {fresh === 1 ? '1 new image' : `${formatCount(fresh)} new images`}
+          ↑ {countOf(fresh, 'new image')}
         </button>
       )}
       {children}
@@ -287,10 +287,7 @@ export function GalleryGrid({
                   style={{ transform: `translateY(${item.start}px)`, height: HEADER_HEIGHT - GAP }}
                 >
                   <h2 role="rowheader">
-                    {row.label}{' '}
-                    <span className="muted">
-                      {row.count === 1 ? '1 image' : `${formatCount(row.count)} images`}
-                    </span>
+                    {row.label} <span className="muted">{countOf(row.count, 'image')}</span>
                   </h2>
                 </div>
               );

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { formatCount, formatSize } from '../../format.ts';
+import { countOf, formatSize } from '../../format.ts';
 import { useAppStore } from '../../store/react.ts';
 import {
   activeFilters,
@@ -213,14 +213,7 @@ export function GalleryToolbar({
 function MatchCount() {
   const total = useAppStore((s) => s.galleryTotal);
   const loading = useAppStore((s) => s.galleryLoading);
-  const text =
-    total === null
-      ? loading
-        ? 'Searching…'
-        : ''
-      : total === 1
-        ? '1 image'
-        : `${formatCount(total)} images`;
+  const text = total === null ? (loading ? 'Searching…' : '') : countOf(total, 'image');
   return (
     <p className="gallery-count" role="status">
       {text}
