@@ -79,6 +79,17 @@ export async function startUi(args: string[], env: NodeJS.ProcessEnv = {}): Prom
 /** Where the browser tests leave their screenshots (looked at, never compared). */
 export const SCREENSHOTS = resolve(import.meta.dirname, '../../test-results/screenshots');
 
+/** `atelier ui` against a gateway (a simulator process), its key given in the environment. */
+export function startUiAgainst(
+  gateway: { url: string; key: string },
+  dataDir: string,
+  libraryDir: string,
+): Promise<RunningUi> {
+  return startUi(['--gateway', gateway.url, '--no-open', '--data', dataDir, '--out', libraryDir], {
+    ATELIER_API_KEY: gateway.key,
+  });
+}
+
 /**
  * `atelier ui --demo` on a fresh data folder and library, and a headless Chromium: what every
  * browser test starts from. `stop` ends both and deletes the folders.

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemoUi, startUi, type RunningUi } from '../../support/atelier-ui.ts';
+import { startDemoUi, startUiAgainst, type RunningUi } from '../../support/atelier-ui.ts';
 import { launchChromium } from '../../support/browser.ts';
 import { startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.ts';
 import { call, eventually, screenshots } from '../../support/page-helpers.ts';
@@ -218,18 +218,7 @@ describe('the gallery against a gateway whose image links fail', () => {
     // the 2nd and 5th image links answer 404 once: an expired link, as a store says it
     gateway = await startGatewayProcess(['--latency-ms', '10', '--faults', 'url-404@2+5']);
     dir = mkdtempSync(path.join(os.tmpdir(), 'atelier-gallery-faults-'));
-    ui = await startUi(
-      [
-        '--gateway',
-        gateway.url,
-        '--no-open',
-        '--data',
-        path.join(dir, 'data'),
-        '--out',
-        path.join(dir, 'library'),
-      ],
-      { ATELIER_API_KEY: gateway.key },
-    );
+    ui = await startUiAgainst(gateway, path.join(dir, 'data'), path.join(dir, 'library'));
     browser = await launchChromium();
   }, 120_000);
   afterAll(async () => {

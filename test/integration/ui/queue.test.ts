@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCREENSHOTS, startUi, type RunningUi } from '../../support/atelier-ui.ts';
+import { SCREENSHOTS, startUi, startUiAgainst, type RunningUi } from '../../support/atelier-ui.ts';
 import { launchChromium } from '../../support/browser.ts';
 import { startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.ts';
 import { call, eventually, screenshots } from '../../support/page-helpers.ts';
@@ -185,17 +185,10 @@ describe('the queue screen against a gateway with faults', () => {
       '--seed',
       '7',
     ]);
-    ui = await startUi(
-      [
-        '--gateway',
-        gateway.url,
-        '--no-open',
-        '--data',
-        path.join(dir, 'faults-data'),
-        '--out',
-        path.join(dir, 'faults-library'),
-      ],
-      { ATELIER_API_KEY: gateway.key },
+    ui = await startUiAgainst(
+      gateway,
+      path.join(dir, 'faults-data'),
+      path.join(dir, 'faults-library'),
     );
   }, 60_000);
   afterAll(async () => {
