@@ -11,10 +11,16 @@ export function formatCount(n: number): string {
   return WHOLE.format(n);
 }
 
-/** A count of things as people read it: 1 image, 2,400 images, 1.2M images. */
-export function countOf(n: number, one: string, many = `${one}s`): string {
-  return `${formatCount(n)} ${n === 1 ? one : many}`;
-}
+const counted =
+  (format: (n: number) => string) =>
+  (n: number, one: string, many = `${one}s`): string =>
+    `${format(n)} ${n === 1 ? one : many}`;
+
+/** A count of things, exact: 1 job, 1,234,567 jobs (what an action did). */
+export const plural = counted(formatWhole);
+
+/** A count of things as people read it at a glance: 1 image, 2,400 images, 1.2M images. */
+export const countOf = counted(formatCount);
 
 /** Jobs per second, or per minute when slower than one a second. */
 export function formatRate(jobsPerSecond: number): string {

@@ -1,6 +1,5 @@
 import { toast } from 'sonner';
 import { errorMessage } from '../store/error-message.ts';
-import { formatWhole } from '../format.ts';
 
 /** Runs a screen action: its outcome as a toast (what it did, or the service's error). */
 export async function runAction<T>(
@@ -14,8 +13,4 @@ export async function runAction<T>(
   } catch (error) {
     toast.error(errorMessage(error));
   }
-}
-
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${formatWhole(n)} ${n === 1 ? one : many}`;
 }

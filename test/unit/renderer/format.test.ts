@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countOf } from '../../../renderer/src/format.ts';
+import { countOf, plural } from '../../../renderer/src/format.ts';
 
 describe('countOf', () => {
   it.each([
@@ -11,5 +11,13 @@ describe('countOf', () => {
     [3, 'new image', '3 new images'],
   ])('%i %s: %s', (n, one, said) => {
     expect(countOf(n, one)).toBe(said);
+  });
+});
+
+describe('plural', () => {
+  it('says the exact number, past a million too', () => {
+    expect(plural(1, 'job')).toBe('1 job');
+    expect(plural(1_234_567, 'image')).toBe('1,234,567 images');
+    expect(plural(2, 'copy', 'copies')).toBe('2 copies');
   });
 });

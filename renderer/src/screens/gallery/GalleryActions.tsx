@@ -1,7 +1,7 @@
-import { formatCount } from '../../format.ts';
+import { formatCount, plural } from '../../format.ts';
 import { useAppStore } from '../../store/react.ts';
 import { EMPTY_SELECTION, selectAll, selectedInOrder } from '../../views/selection.ts';
-import { plural, runAction } from '../../views/run-action.ts';
+import { runAction } from '../../views/run-action.ts';
 
 export interface SelectionCommands {
   favorite(ids: readonly number[], favorite: boolean): void;

@@ -24,9 +24,9 @@ import type { BatchSummary } from '../../store/state.ts';
 import { useBatchRate } from './batch-rate.ts';
 import { BatchProgress } from './BatchProgress.tsx';
 import type { ConfirmRequest } from '../../views/ConfirmDialog.tsx';
-import { formatCount, formatEta, formatRate } from '../../format.ts';
+import { formatCount, formatEta, formatRate, plural } from '../../format.ts';
 import { reorderPlan, runOrder } from './reorder.ts';
-import { plural, runAction } from '../../views/run-action.ts';
+import { runAction } from '../../views/run-action.ts';
 
 /** Batches with work in run order (drag or keyboard to reorder), then finished ones. */
 export function BatchList({ confirm }: { confirm: (request: ConfirmRequest) => void }) {

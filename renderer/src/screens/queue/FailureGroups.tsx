@@ -4,9 +4,9 @@ import { useAppStore } from '../../store/react.ts';
 import type { BatchSummary } from '../../store/state.ts';
 import type { ConfirmRequest } from '../../views/ConfirmDialog.tsx';
 import { groupFailures, isRateLimitCode, type FailureGroup } from './failure-groups.ts';
-import { formatCount } from '../../format.ts';
+import { formatCount, plural } from '../../format.ts';
 import { RetryAnywayWarning } from './retry-warning.tsx';
-import { plural, runAction } from '../../views/run-action.ts';
+import { runAction } from '../../views/run-action.ts';
 
 /** Details are reloaded at most this often while the batch's counts change. */
 const RELOAD_MS = 1500;

@@ -5,9 +5,9 @@ import { jobsKey } from '../../store/jobs-key.ts';
 import { useAppStore } from '../../store/react.ts';
 import type { BatchSummary, JobSummary } from '../../store/state.ts';
 import type { ConfirmRequest } from '../../views/ConfirmDialog.tsx';
-import { formatCount } from '../../format.ts';
+import { formatCount, plural } from '../../format.ts';
 import { RetryAnywayWarning } from './retry-warning.tsx';
-import { plural, runAction } from '../../views/run-action.ts';
+import { runAction } from '../../views/run-action.ts';
 import {
   clickSelect,
   EMPTY_SELECTION,

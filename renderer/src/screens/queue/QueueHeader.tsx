@@ -3,8 +3,8 @@ import { useShallow } from 'zustand/react/shallow';
 import { selectOverall, selectQueueStatus } from '../../store/selectors.ts';
 import { useAppStore } from '../../store/react.ts';
 import type { ConfirmRequest } from '../../views/ConfirmDialog.tsx';
-import { formatCount, formatEta, formatRate } from '../../format.ts';
-import { plural, runAction } from '../../views/run-action.ts';
+import { formatCount, formatEta, formatRate, plural } from '../../format.ts';
+import { runAction } from '../../views/run-action.ts';
 
 const STATUS_TEXT = {
   loading: 'Loading…',
