@@ -8,6 +8,7 @@ import {
 } from '../screens/gallery/gallery-view.ts';
 import { EMPTY_SELECTION, keepListed, type SelectionState } from '../views/selection.ts';
 import { errorMessage } from './error-message.ts';
+import { inChunks } from './in-chunks.ts';
 import type { SliceCreator } from './state.ts';
 
 export type ImageSummary = OutputOf<'images', 'byIds'>[number];
@@ -155,15 +156,6 @@ export const createGallerySlice: SliceCreator<GallerySlice> = (api) => (set, get
       if (image) keep.set(id, image);
     }
     return keep;
-  }
-
-  /** Runs a bulk call in selections of at most MAX_ID_PAGE ids. */
-  async function inChunks<T>(ids: readonly number[], call: (chunk: number[]) => Promise<T>) {
-    const results: T[] = [];
-    for (let i = 0; i < ids.length; i += MAX_ID_PAGE) {
-      results.push(await call(ids.slice(i, i + MAX_ID_PAGE)));
-    }
-    return results;
   }
 
   function patchImages(ids: readonly number[], change: Partial<ImageSummary>): void {

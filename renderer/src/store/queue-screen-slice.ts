@@ -1,6 +1,7 @@
-import { MAX_DETAILS, MAX_ID_PAGE } from '../../../shared/api/paging.ts';
+import { MAX_DETAILS } from '../../../shared/api/paging.ts';
 import type { Api, InputOf, OutputOf } from '../../../shared/api/types.ts';
 import type { FailureKind } from '../../../shared/jobs/outcomes.ts';
+import { inChunks } from './in-chunks.ts';
 import type { JobSummary, SliceCreator } from './state.ts';
 
 export type BatchDetail = OutputOf<'batches', 'get'>;
@@ -89,13 +90,9 @@ export const createQueueScreenSlice: SliceCreator<QueueScreenSlice> = (api) => (
     },
 
     async jobsCommand(command, ids) {
-      let changed = 0;
-      for (let i = 0; i < ids.length; i += MAX_ID_PAGE) {
-        const chunk = ids.slice(i, i + MAX_ID_PAGE);
-        changed += await sendJobs(command, chunk);
-      }
+      const changed = await inChunks(ids, (chunk) => sendJobs(command, chunk));
       get().forgetJobs(ids);
-      return changed;
+      return changed.reduce((sum, n) => sum + n, 0);
     },
 
     async retryBatch(input) {
@@ -103,14 +100,11 @@ export const createQueueScreenSlice: SliceCreator<QueueScreenSlice> = (api) => (
     },
 
     async retryJobDownloads(ids) {
-      let queued = 0;
-      let expired = 0;
-      for (let i = 0; i < ids.length; i += 10_000) {
-        const report = await api.jobs.retryDownloads({ ids: ids.slice(i, i + 10_000) });
-        queued += report.queued;
-        expired += report.expired;
-      }
-      return { queued, expired };
+      const reports = await inChunks(ids, (chunk) => api.jobs.retryDownloads({ ids: chunk }));
+      return {
+        queued: reports.reduce((sum, r) => sum + r.queued, 0),
+        expired: reports.reduce((sum, r) => sum + r.expired, 0),
+      };
     },
 
     jobDetail: (id) => api.jobs.get({ id }),
