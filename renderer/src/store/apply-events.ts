@@ -1,6 +1,7 @@
 import type { ApiEvent } from '../../../shared/api/events.ts';
 import { jobTotal, sameCounts } from './counts.ts';
 import { keyBatch } from './jobs-key.ts';
+import { without } from './without.ts';
 import type { JobState } from '../../../shared/jobs/states.ts';
 import type {
   AppState,
@@ -158,9 +159,8 @@ class Draft {
   private written(ids: readonly number[]): void {
     this.patch.galleryFresh = (this.patch.galleryFresh ?? this.state.galleryFresh) + ids.length;
     const imagesNow = this.patch.galleryImages ?? this.state.galleryImages;
-    if (!ids.some((id) => imagesNow.has(id))) return;
-    const images = new Map(imagesNow);
-    for (const id of ids) images.delete(id);
+    const images = without(imagesNow, ids);
+    if (images === imagesNow) return;
     this.patch.galleryImages = images;
     this.patch.galleryStale = true;
   }
@@ -177,15 +177,11 @@ class Draft {
       if (this.state.galleryGroups) this.patch.galleryStale = true;
     }
     const imagesNow = this.patch.galleryImages ?? this.state.galleryImages;
-    if (ids.some((id) => imagesNow.has(id))) {
-      const images = new Map(imagesNow);
-      for (const id of ids) images.delete(id);
-      this.patch.galleryImages = images;
-    }
+    const images = without(imagesNow, ids);
+    if (images !== imagesNow) this.patch.galleryImages = images;
     const selection = this.patch.gallerySelection ?? this.state.gallerySelection;
-    if (ids.some((id) => selection.selected.has(id))) {
-      const selected = new Set(selection.selected);
-      for (const id of ids) selected.delete(id);
+    const selected = without(selection.selected, ids);
+    if (selected !== selection.selected) {
       const anchor =
         selection.anchor !== null && gone.has(selection.anchor) ? null : selection.anchor;
       this.patch.gallerySelection = { selected, anchor };

@@ -9,6 +9,7 @@ import {
 import { EMPTY_SELECTION, keepListed, type SelectionState } from '../views/selection.ts';
 import { errorMessage } from './error-message.ts';
 import { inChunks } from './in-chunks.ts';
+import { without } from './without.ts';
 import type { SliceCreator } from './state.ts';
 
 export type ImageSummary = OutputOf<'images', 'byIds'>[number];
@@ -322,11 +323,4 @@ export function newerOnTop(
     if (page.ids[i] !== old[i - at]) return null;
   }
   return [...page.ids.slice(0, at), ...old];
-}
-
-/** `pending` less `ids`: what is still on its way once those came back (or failed). */
-function without(pending: ReadonlySet<number>, ids: readonly number[]): Set<number> {
-  const rest = new Set(pending);
-  for (const id of ids) rest.delete(id);
-  return rest;
 }

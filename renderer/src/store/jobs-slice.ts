@@ -1,6 +1,7 @@
 import { MAX_DETAILS, MAX_ID_PAGE } from '../../../shared/api/paging.ts';
 import { errorMessage } from './error-message.ts';
 import { parseJobsKey } from './jobs-key.ts';
+import { without } from './without.ts';
 import type { JobIdList, JobsSlice, SliceCreator } from './state.ts';
 
 /**
@@ -86,11 +87,4 @@ function bump(generations: Map<string, number>, key: string): number {
   const next = (generations.get(key) ?? 0) + 1;
   generations.set(key, next);
   return next;
-}
-
-function without<V>(map: ReadonlyMap<number, V>, ids: readonly number[]): ReadonlyMap<number, V> {
-  if (!ids.some((id) => map.has(id))) return map;
-  const copy = new Map(map);
-  for (const id of ids) copy.delete(id);
-  return copy;
 }
