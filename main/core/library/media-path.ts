@@ -28,7 +28,20 @@ export async function resolveMediaPath(
   const segments = decodeSegments(rawPath);
   if (!segments) return null;
   const imagePath = join(libraryDir, ...segments);
-  return containedMedia(libraryDir, kind === 'thumb' ? thumbnailPath(imagePath) : imagePath);
+  const path = kind === 'thumb' ? thumbnailPath(imagePath) : imagePath;
+  return containedMedia(realLibraryRoot(libraryDir), path);
+}
+
+/**
+ * The library folder's real path (links resolved), or null when it has none (missing). Asked
+ * once for many paths checked together (a thumbnail bundle), not once per path.
+ */
+export async function realLibraryRoot(libraryDir: string): Promise<string | null> {
+  try {
+    return await realpath(libraryDir);
+  } catch {
+    return null;
+  }
 }
 
 /** What the thumbnail route can serve for a path: its thumbnail, or the image to make one of. */
@@ -37,23 +50,30 @@ export type ThumbnailSource = { thumbnail: string } | { image: string };
 /**
  * The thumbnail of the image a `/thumbs/` path names, or when there is none yet the image
  * itself (both checked like resolveMediaPath), or null when neither is in the library.
+ * `root`: the library's realLibraryRoot, when the caller checks many paths at once.
  */
 export async function resolveThumbnailSource(
   libraryDir: string,
   rawPath: string,
+  root?: Promise<string | null>,
 ): Promise<ThumbnailSource | null> {
-  const thumbnail = await resolveMediaPath(libraryDir, rawPath, 'thumb');
+  const segments = decodeSegments(rawPath);
+  if (!segments) return null;
+  const libraryRoot = root ?? realLibraryRoot(libraryDir);
+  const imagePath = join(libraryDir, ...segments);
+  const thumbnail = await containedMedia(libraryRoot, thumbnailPath(imagePath));
   if (thumbnail) return { thumbnail };
-  const image = await resolveMediaPath(libraryDir, rawPath, 'image');
+  const image = await containedMedia(libraryRoot, imagePath);
   return image ? { image } : null;
 }
 
-/** The real path of a regular media file inside the library, or null. */
-async function containedMedia(libraryDir: string, path: string): Promise<string | null> {
+/** The real path of a regular media file inside the library (`root`, its real path), or null. */
+async function containedMedia(root: Promise<string | null>, path: string): Promise<string | null> {
   if (!MEDIA_EXTENSIONS.has(extname(path).toLowerCase())) return null;
   try {
-    const [root, real] = await Promise.all([realpath(libraryDir), realpath(path)]);
-    if (!real.startsWith(root.endsWith(sep) ? root : root + sep)) return null;
+    const [rootPath, real] = await Promise.all([root, realpath(path)]);
+    if (rootPath === null) return null;
+    if (!real.startsWith(rootPath.endsWith(sep) ? rootPath : rootPath + sep)) return null;
     return (await stat(real)).isFile() ? real : null;
   } catch {
     return null; // missing, or a link to nowhere
