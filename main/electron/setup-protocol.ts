@@ -42,12 +42,7 @@ export interface ProtocolOptions {
 export function atelierProtocolHandler(
   options: ProtocolOptions,
 ): (request: Request) => Promise<Response> {
-  const thumbnails =
-    options.thumbnails ??
-    new ThumbnailMaker({
-      onFailure: (path, error) =>
-        options.logger?.warn(`could not make the thumbnail of ${path}: ${error.message}`),
-    });
+  const thumbnails = options.thumbnails ?? new ThumbnailMaker({ logger: options.logger });
   return async (request) => {
     if (request.method !== 'GET') return plain(405, 'Only GET is served here.');
     let url: URL;

@@ -51,13 +51,7 @@ export function buildWebApp(o: WebHostOptions, port: number, streams: Set<() => 
   app.all('/api', (c) => sendJson(c, failure('not-found', 'Call POST /api/<area>/<method>.'), 404));
   app.route(
     '/',
-    mediaRoutes(
-      () => o.app.libraryDir(),
-      new ThumbnailMaker({
-        onFailure: (path, error) =>
-          o.logger.warn(`could not make the thumbnail of ${path}: ${error.message}`),
-      }),
-    ),
+    mediaRoutes(() => o.app.libraryDir(), new ThumbnailMaker({ logger: o.logger })),
   );
   app.route('/', exportDownloadRoutes(o.app.api));
   app.route('/', staticRoutes(o.rendererDir));

@@ -1,4 +1,5 @@
 import { extname } from 'node:path';
+import type { Logger } from '../logger.ts';
 import { resolveMediaPath, resolveThumbnailSource } from './media-path.ts';
 import { writeThumbnail } from './thumbnail.ts';
 
@@ -7,8 +8,9 @@ export interface ThumbnailMakerOptions {
   concurrency?: number;
   /** Makes the thumbnail of an image (default writeThumbnail, beside it in `.thumbs`). */
   make?: (imagePath: string) => Promise<unknown>;
-  /** Told once per image whose thumbnail could not be made. */
+  /** Told once per image whose thumbnail could not be made (default: a warning in `logger`). */
   onFailure?: (imagePath: string, error: Error) => void;
+  logger?: Pick<Logger, 'warn'>;
 }
 
 /** What the thumbnail route serves: the thumbnail, or the image itself when it has none. */
@@ -39,7 +41,10 @@ export class ThumbnailMaker {
   constructor(options: ThumbnailMakerOptions = {}) {
     this.concurrency = options.concurrency ?? 2;
     this.makeOne = options.make ?? ((imagePath) => writeThumbnail(imagePath));
-    this.onFailure = options.onFailure ?? (() => {});
+    this.onFailure =
+      options.onFailure ??
+      ((path, error) =>
+        options.logger?.warn(`could not make the thumbnail of ${path}: ${error.message}`));
   }
 
   /**

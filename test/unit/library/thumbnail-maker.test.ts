@@ -57,4 +57,20 @@ describe('ThumbnailMaker', () => {
     expect(fake.calls).toEqual(['/l/bad.png']);
     expect(failures).toEqual(['/l/bad.png: unsupported image format']);
   });
+
+  it('warns in the logger it is given when no one else is told of a failure', async () => {
+    const fake = controlledMake();
+    const warnings: string[] = [];
+    const maker = new ThumbnailMaker({
+      make: fake.make,
+      logger: { warn: (m) => warnings.push(m) },
+    });
+    const made = maker.make('/l/bad.png');
+    await settle();
+    fake.finish.get('/l/bad.png')!(new Error('unsupported image format'));
+    expect(await made).toBe(false);
+    expect(warnings).toEqual([
+      'could not make the thumbnail of /l/bad.png: unsupported image format',
+    ]);
+  });
 });
