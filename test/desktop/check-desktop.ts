@@ -10,6 +10,7 @@ import { registerHooks } from 'node:module';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { DESKTOP_NEED, ensureAppBuilt } from '../../main/cli/app-build/ensure-built.ts';
 import { contractMethods } from '../../shared/api/channels.ts';
 import type { Result } from '../../shared/api/errors.ts';
 import type { ApiEvent, ApiEventOf, EventBatch } from '../../shared/api/events.ts';
@@ -100,7 +101,7 @@ function preventable(): PreventableEvent {
 
 async function check(): Promise<void> {
   console.log('check:desktop: the built desktop app, booted under Node with a stand-in Electron');
-  assert.ok(existsSync(BUILT_MAIN), `${BUILT_MAIN} is missing: run "npm run build" first.`);
+  await ensureAppBuilt({ need: DESKTOP_NEED, say: (line) => console.log(`  ${line}`) });
 
   await step('native modules load under Node as the bundle resolves them', () =>
     checkNativeModules(BUILT_MAIN),
