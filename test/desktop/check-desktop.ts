@@ -1,6 +1,6 @@
 /**
  * `npm run check:desktop`: the desktop app as `npm run build` leaves it (out/main, out/preload,
- * out/renderer), booted under plain Node 24 with test/desktop/electron-stand-in.ts mapped in
+ * out/renderer), booted under plain Node 24 with test/desktop/electron-stand-in/ mapped in
  * for `electron` at resolution, then driven through its preload as the page would drive it.
  * What it proves and what it cannot: docs/desktop.md.
  */
@@ -21,7 +21,7 @@ import {
   ipcMain,
   standIn,
   type PreventableEvent,
-} from './electron-stand-in.ts';
+} from './electron-stand-in/index.ts';
 import { checkNativeModules } from './native-modules.ts';
 import { runSandboxedPreload } from './sandboxed-preload.ts';
 
@@ -34,7 +34,7 @@ const { mediaUrl } = (await import(`${'../../renderer/src/api/client.ts'}`)) as 
   mediaUrl: (host: 'desktop', relPath: string, kind: 'image' | 'thumb') => string;
 };
 const BUILT_MAIN = join(ROOT, 'out', 'main', 'index.js');
-const STAND_IN = pathToFileURL(join(import.meta.dirname, 'electron-stand-in.ts')).href;
+const STAND_IN = pathToFileURL(join(import.meta.dirname, 'electron-stand-in', 'index.ts')).href;
 /** The whole check; a step that hangs fails it with its name. */
 const DEADLINE_MS = 120_000;
 

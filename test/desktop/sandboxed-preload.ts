@@ -4,7 +4,12 @@ import { createRequire } from 'node:module';
 import { isAbsolute } from 'node:path';
 import vm from 'node:vm';
 import { acrossBridge } from './context-bridge.ts';
-import { ipcEventFrom, standIn, type WebContents, type WebFrameMain } from './electron-stand-in.ts';
+import {
+  ipcEventFrom,
+  standIn,
+  type WebContents,
+  type WebFrameMain,
+} from './electron-stand-in/index.ts';
 
 /**
  * What a sandboxed preload's `require` may load, as Electron's "Process Sandboxing" page lists

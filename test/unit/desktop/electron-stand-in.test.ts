@@ -22,7 +22,7 @@ import {
   screen,
   shell,
   standIn,
-} from '../../desktop/electron-stand-in.ts';
+} from '../../desktop/electron-stand-in/index.ts';
 
 // The stand-in `electron` that npm run check:desktop boots the built app with: these are the
 // behaviours of Electron the check relies on, so a stand-in that lost one would prove nothing.

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { BrowserWindow, ipcMain, standIn } from '../../desktop/electron-stand-in.ts';
+import { BrowserWindow, ipcMain, standIn } from '../../desktop/electron-stand-in/index.ts';
 import { runSandboxedPreload } from '../../desktop/sandboxed-preload.ts';
 
 // The built preload runs here as Electron runs a sandboxed one: if these held less than
