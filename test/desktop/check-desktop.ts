@@ -15,13 +15,7 @@ import { contractMethods } from '../../shared/api/channels.ts';
 import type { Result } from '../../shared/api/errors.ts';
 import type { ApiEvent, ApiEventOf, EventBatch } from '../../shared/api/events.ts';
 import { callEveryMethod, everyMethod } from '../support/every-method.ts';
-import {
-  app,
-  BrowserWindow,
-  ipcMain,
-  standIn,
-  type PreventableEvent,
-} from './electron-stand-in/index.ts';
+import { app, BrowserWindow, ipcMain, preventable, standIn } from './electron-stand-in/index.ts';
 import { checkNativeModules } from './native-modules.ts';
 import { runSandboxedPreload } from './sandboxed-preload.ts';
 
@@ -88,15 +82,6 @@ function ok<T>(result: Result<unknown>, what: string): T {
   return result.value as T;
 }
 
-function preventable(): PreventableEvent {
-  return {
-    defaultPrevented: false,
-    preventDefault() {
-      this.defaultPrevented = true;
-    },
-  };
-}
-
 // ---- the check -------------------------------------------------------------------------------
 
 async function check(): Promise<void> {
@@ -130,12 +115,11 @@ async function bootAndDrive(root: string): Promise<void> {
   let window!: BrowserWindow;
   await step('out/main/index.js boots: window, IPC, atelier: protocol, menu', async () => {
     await import(pathToFileURL(BUILT_MAIN).href);
-    const privileges = standIn.privilegesOf('atelier');
-    assert.deepEqual(
-      privileges,
-      { standard: true, secure: true, supportFetchAPI: true, stream: true },
-      'atelier: is registered as a privileged scheme before the app is ready',
-    );
+    // registered before the app is ready (the stand-in refuses it after, as Electron does)
+    const privileges = standIn.privilegesOf('atelier') ?? {};
+    for (const privilege of ['standard', 'secure', 'supportFetchAPI', 'stream']) {
+      assert.equal(privileges[privilege], true, `atelier: is privileged with ${privilege}`);
+    }
     await standIn.launch();
     window = await until('the window', () => BrowserWindow.getAllWindows()[0]);
     await until('the menu, set last before the queue starts', () => standIn.applicationMenu);

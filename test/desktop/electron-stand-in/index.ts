@@ -34,7 +34,7 @@ import { BrowserWindow } from './windows.ts';
 export { app } from './app.ts';
 export { standIn } from './controls.ts';
 export { ipcMain } from './ipc.ts';
-export { cloneForIpc, type PreventableEvent, type RendererPort } from './state.ts';
+export { cloneForIpc, preventable, type PreventableEvent, type RendererPort } from './state.ts';
 export { dialog, Menu, Notification, safeStorage, screen, shell } from './system.ts';
 export { net, protocol, Session, session } from './web.ts';
 export {
