@@ -1,10 +1,10 @@
-import { pathToFileURL } from 'node:url';
-import { net, protocol } from 'electron';
+import { protocol } from 'electron';
 import { resolveMediaPath } from '../core/library/media-path.ts';
 import { thumbnailBundle } from '../core/library/thumbnail-bundle.ts';
 import { THUMB_BUNDLE_PATH, THUMBNAIL_BUNDLE_MAX } from '../../shared/api/thumbnail-bundle.ts';
 import { ThumbnailMaker } from '../core/library/thumbnail-maker.ts';
 import type { Logger } from '../core/logger.ts';
+import { fileResponse } from './file-response.ts';
 import { resolveRendererFile } from './renderer-files.ts';
 import { CONTENT_SECURITY_POLICY } from './setup-security.ts';
 import { APP_HOST, APP_SCHEME } from './trusted-url.ts';
@@ -37,7 +37,8 @@ export interface ProtocolOptions {
  * `thumbs/…` images and thumbnails from inside the library only (media-path.ts refuses `..`,
  * encoded separators, absolute paths and symlinks out), anything else 404. A missing thumbnail
  * is made on first view; if it cannot be, the image itself is served. `app/thumb-bundle?p=…&p=…`
- * many thumbnails in one answer, for the grid (thumbnail-bundle.ts).
+ * many thumbnails in one answer, for the grid (thumbnail-bundle.ts). Files are streamed with
+ * byte ranges, so videos seek (file-response.ts).
  */
 export function atelierProtocolHandler(
   options: ProtocolOptions,
@@ -59,17 +60,17 @@ export function atelierProtocolHandler(
     if (url.host === APP_HOST) {
       const file = await resolveRendererFile(options.rendererDir, url.pathname);
       return file
-        ? serveFile(file, request, { 'Content-Security-Policy': CONTENT_SECURITY_POLICY })
+        ? fileResponse(file, request, { 'Content-Security-Policy': CONTENT_SECURITY_POLICY })
         : notFound();
     }
     // the raw, still-encoded path: decoding first would let %2f become a separator
     if (url.host === 'media') {
       const file = await resolveMediaPath(options.libraryDir(), url.pathname, 'image');
-      return file ? serveFile(file, request, { 'Cache-Control': 'no-cache' }) : notFound();
+      return file ? fileResponse(file, request, { 'Cache-Control': 'no-cache' }) : notFound();
     }
     if (url.host === 'thumbs') {
       const file = await thumbnails.thumbnailFor(options.libraryDir(), url.pathname);
-      return file ? serveFile(file.path, request, { 'Cache-Control': 'no-cache' }) : notFound();
+      return file ? fileResponse(file.path, request, { 'Cache-Control': 'no-cache' }) : notFound();
     }
     return notFound();
   };
@@ -84,26 +85,6 @@ export function setupProtocol(options: ProtocolOptions): void {
       options.logger?.error('the atelier: protocol failed to answer a request', error);
       return plain(500, 'Atelier could not read this file.');
     }
-  });
-}
-
-async function serveFile(
-  path: string,
-  request: Request,
-  extra: Record<string, string>,
-): Promise<Response> {
-  const range = request.headers.get('range');
-  const response = await net.fetch(
-    pathToFileURL(path).href,
-    range ? { headers: { range } } : undefined,
-  );
-  const headers = new Headers(response.headers);
-  headers.set('X-Content-Type-Options', 'nosniff');
-  for (const [name, value] of Object.entries(extra)) headers.set(name, value);
-  return new Response(response.body, {
-    status: response.status,
-    statusText: response.statusText,
-    headers,
   });
 }
 

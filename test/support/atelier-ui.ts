@@ -1,39 +1,19 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import react from '@vitejs/plugin-react';
 import type { Browser } from 'playwright-core';
-import { build } from 'vite';
+import { ensureAppBuilt, RENDERER_NEED } from '../../main/cli/app-build/ensure-built.ts';
 import { launchChromium } from './browser.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const RENDERER_OUT = join(ROOT, 'out', 'renderer');
-
 /**
- * `atelier ui` serves out/renderer: built here when `npm run build` has not run yet, or when
- * a source of the renderer (or shared/) changed since, so a test never drives a stale build.
+ * `atelier ui` serves out/renderer: built here (as `atelier ui` itself would) when `npm run build`
+ * has not run yet or a source changed since, so a test never drives a stale build and the
+ * children a test file starts never build at the same time.
  */
 export async function ensureRendererBuilt(): Promise<void> {
-  const index = join(RENDERER_OUT, 'index.html');
-  if (existsSync(index) && newestSource() <= statSync(index).mtimeMs) return;
-  await build({
-    root: join(ROOT, 'renderer'),
-    plugins: [react()],
-    logLevel: 'warn',
-    build: { outDir: RENDERER_OUT, emptyOutDir: true },
-  });
-}
-
-function newestSource(): number {
-  let newest = 0;
-  for (const dir of ['renderer', 'shared']) {
-    for (const entry of readdirSync(join(ROOT, dir), { recursive: true, withFileTypes: true })) {
-      if (entry.isFile())
-        newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
-    }
-  }
-  return newest;
+  await ensureAppBuilt({ need: RENDERER_NEED, say: (line) => console.log(line) });
 }
 
 export interface RunningUi {

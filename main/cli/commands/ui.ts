@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { GatewayProfileSettings } from '../../../shared/api/schemas/settings.ts';
@@ -9,6 +9,7 @@ import { JsonSettingsStore } from '../../core/app/json-settings-store.ts';
 import { MemoryKeyProvider } from '../../core/app/key.ts';
 import { localClient } from '../../core/app/local-client.ts';
 import type { Logger } from '../../core/logger.ts';
+import { ensureAppBuilt, RENDERER_NEED } from '../app-build/ensure-built.ts';
 import { ConfigError, intFlag, parseFlags, UsageError, type Command } from '../command.ts';
 import { DEFAULT_LIBRARY_DIR, resolveDataDir } from '../data-folder.ts';
 import { startDemoGateway } from '../run/gateway-connection.ts';
@@ -18,7 +19,7 @@ import { webHostActions } from '../../web/web-host-actions.ts';
 import { newToken, startWebHost } from '../../web/web-host.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-/** The built renderer (`npm run build`). */
+/** The built renderer (`npm run build`; built on start when missing or stale). */
 export const RENDERER_DIR = join(ROOT, 'out', 'renderer');
 
 export const uiCommand: Command = {
@@ -63,11 +64,13 @@ written to disk, never sent to the browser).`,
       throw new UsageError('--header goes with --gateway URL.');
     }
     const port = intFlag(values.port, '--port', 0, 65_535) ?? 0;
-    if (!existsSync(join(RENDERER_DIR, 'index.html'))) {
-      throw new ConfigError(
-        `The app is not built (${RENDERER_DIR} is missing): run "npm run build" once, then again.`,
-      );
-    }
+    // a fresh clone, or sources changed since the last build: built now, with a line saying so
+    await ensureAppBuilt({
+      need: RENDERER_NEED,
+      say: (line) => process.stderr.write(`atelier ui: ${line}\n`),
+    }).catch((error: Error) => {
+      throw new ConfigError(error.message);
+    });
     const dataDir = resolveDataDir(values.data);
     mkdirSync(dataDir, { recursive: true });
     const settings = new JsonSettingsStore(dataDir);

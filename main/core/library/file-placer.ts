@@ -142,8 +142,8 @@ export class FilePlacer {
 
   private start(): Worker {
     if (this.worker) return this.worker;
-    // (a bundle, such as the desktop app's, must build file-placer-worker.ts as an entry of
-    // its own and resolve it here)
+    // (the desktop bundle builds file-placer-worker.ts as an entry of its own and rewrites
+    // this URL to it: workerEntries in electron.vite.config.ts)
     const worker = new Worker(new URL('./file-placer-worker.ts', import.meta.url));
     worker.unref();
     worker.on('message', (replies: PlaceReply[]) => this.receive(replies));

@@ -207,3 +207,18 @@ describe('registration', () => {
     expect(logger.error).toHaveBeenCalled();
   });
 });
+
+describe('byte ranges, so videos seek', () => {
+  it('answers a Range with 206 and the Content-Range (Electron’s net.fetch of a file ignores it)', async () => {
+    const clip = Buffer.from('0123456789abcdefghij');
+    writeFileSync(join(root, 'library', 'batch', 'seek.mp4'), clip);
+    const whole = await get('atelier://media/batch/seek.mp4');
+    expect(whole).toMatchObject({ status: 200, body: clip.toString() });
+    expect(whole.headers.get('accept-ranges')).toBe('bytes');
+    const seek = await get('atelier://media/batch/seek.mp4', { headers: { range: 'bytes=10-' } });
+    expect(seek).toMatchObject({ status: 206, body: 'abcdefghij' });
+    expect(seek.headers.get('content-range')).toBe('bytes 10-19/20');
+    expect(seek.headers.get('content-type')).toBe('video/mp4');
+    expect(seek.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+});
