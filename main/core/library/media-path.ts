@@ -1,5 +1,6 @@
-import { realpath, stat } from 'node:fs/promises';
-import { extname, join, sep } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { extname, join } from 'node:path';
+import { containment, realLibraryPath } from './containment.ts';
 import { thumbnailPath } from './thumbnail.ts';
 
 /** An image (or video) of the library, or the thumbnail made of one. */
@@ -33,15 +34,11 @@ export async function resolveMediaPath(
 }
 
 /**
- * The library folder's real path (links resolved), or null when it has none (missing). Asked
- * once for many paths checked together (a thumbnail bundle), not once per path.
+ * The library folder's real path (links resolved). Asked once for many paths checked together
+ * (a thumbnail bundle), not once per path.
  */
-export async function realLibraryRoot(libraryDir: string): Promise<string | null> {
-  try {
-    return await realpath(libraryDir);
-  } catch {
-    return null;
-  }
+export function realLibraryRoot(libraryDir: string): Promise<string | null> {
+  return realLibraryPath(libraryDir);
 }
 
 /** What the thumbnail route can serve for a path: its thumbnail, or the image to make one of. */
@@ -67,14 +64,16 @@ export async function resolveThumbnailSource(
   return image ? { image } : null;
 }
 
-/** The real path of a regular media file inside the library (`root`, its real path), or null. */
+/**
+ * The real path of a regular media file inside the library (`root`, its real path), or null:
+ * the library's one containment rule (containment.ts), then "a file, and there".
+ */
 async function containedMedia(root: Promise<string | null>, path: string): Promise<string | null> {
   if (!MEDIA_EXTENSIONS.has(extname(path).toLowerCase())) return null;
+  const found = await containment(root, path);
+  if (!found.inside) return null;
   try {
-    const [rootPath, real] = await Promise.all([root, realpath(path)]);
-    if (rootPath === null) return null;
-    if (!real.startsWith(rootPath.endsWith(sep) ? rootPath : rootPath + sep)) return null;
-    return (await stat(real)).isFile() ? real : null;
+    return (await stat(found.real)).isFile() ? found.real : null;
   } catch {
     return null; // missing, or a link to nowhere
   }
