@@ -2,7 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { AppError } from '../app/app-error.ts';
-import { OutsideLibraryError, READ_NO_FOLLOW, realPathInside } from '../library/containment.ts';
+import { READ_NO_FOLLOW, realPathInside } from '../library/containment.ts';
 import { EXPORTS_FOLDER, nameCandidates, pathKey } from '../library/naming.ts';
 
 export interface DestinationChoice {
@@ -46,24 +46,16 @@ export async function exportDestination(choice: DestinationChoice): Promise<Dest
     };
   }
   // (checked before the folder is made: a link planted as `Exports` must not be followed)
-  const folder = await insideLibrary(
+  const folder = await realPathInside(
     choice.libraryDir,
     join(choice.libraryDir, exportsFolder(choice.isBatchFolder)),
+    'write exports into',
   );
   let path = join(folder, `${suggested}.zip`);
   for (let n = 2; existsSync(path) || choice.busy(path); n += 1) {
     path = join(folder, `${suggested}-${n}.zip`);
   }
   return { path: ensureFolder(path), replaces: null };
-}
-
-async function insideLibrary(libraryDir: string, folder: string): Promise<string> {
-  try {
-    return await realPathInside(libraryDir, folder, 'write exports into');
-  } catch (error) {
-    if (error instanceof OutsideLibraryError) throw new AppError('disk', error.message);
-    throw error;
-  }
 }
 
 /** `Exports`, or `Exports~2`… when a batch made before the name was kept for exports owns it. */

@@ -248,3 +248,32 @@ describe('images.delete', () => {
     expect((await api.images.ids({ query: {} })).ids).toEqual([id]);
   });
 });
+
+describe('images.reveal and images.openWithViewer', () => {
+  it('hand the host the real path checked, never a file a link leads out to', async () => {
+    const handed: string[] = [];
+    await openWith(
+      {
+        reveal: async (file) => void handed.push(`reveal ${file}`),
+        openWithViewer: async (file) => void handed.push(`open ${file}`),
+      },
+      2,
+    );
+    const { ids } = await api.images.ids({ query: { order: 'oldest' } });
+    const [inside, linked] = await filesOf(ids);
+    const secret = path.join(dir, 'secret.png');
+    writeFileSync(secret, 'the secret');
+    rmSync(linked![2]!);
+    symlinkSync(secret, linked![2]!);
+    await api.images.reveal({ id: ids[0]! });
+    await api.images.openWithViewer({ id: ids[0]! });
+    expect(handed).toEqual([`reveal ${inside![2]}`, `open ${inside![2]}`]);
+    for (const call of [api.images.reveal, api.images.openWithViewer]) {
+      await expect(call({ id: ids[1]! })).rejects.toMatchObject({
+        code: 'disk',
+        message: expect.stringContaining(`leads outside the library`),
+      });
+    }
+    expect(handed).toHaveLength(2);
+  });
+});
