@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 
 /**
  * Limits on free-form JSON (a row's `extra`, a model entry): whatever a caller sends, a value
