@@ -4,6 +4,7 @@ import path from 'node:path';
 import { request } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dispatch } from '../../../main/core/app/dispatch.ts';
+import { silentLogger } from '../../../main/core/logger.ts';
 import { newToken, startWebHost, type WebHost } from '../../../main/web/web-host.ts';
 import { openTestService, type TestService } from '../../support/test-service.ts';
 import { logIn } from '../../support/web-login.ts';
@@ -21,7 +22,13 @@ beforeEach(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'atelier-hostile-values-'));
   opened = await openTestService(dir);
   const token = newToken();
-  host = await startWebHost({ app: opened.service, rendererDir: dir, token, checkOutput: true });
+  host = await startWebHost({
+    app: opened.service,
+    rendererDir: dir,
+    token,
+    logger: silentLogger,
+    checkOutput: true,
+  });
   origin = new URL(host.url).origin;
   cookie = await logIn(host.url, token);
 });
