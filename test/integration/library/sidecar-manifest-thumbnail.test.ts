@@ -291,4 +291,19 @@ describe('temp files left by a crash', () => {
     expect(await removeStaleTempFiles(dir, { olderThanMs: 0, now: Date.now() + 1000 })).toBe(1);
     expect(await readdir(nested)).toEqual(['keep.png']);
   });
+
+  it('are never looked for through a link leading out of the library', async () => {
+    const library = join(dir, 'library');
+    const outside = join(dir, 'outside');
+    await mkdir(join(library, 'batch'), { recursive: true });
+    await mkdir(outside);
+    const theirs = join(outside, '.atelier-0123456789abcdef.tmp');
+    await writeFile(theirs, 'not ours');
+    await symlink(outside, join(library, 'batch', 'nested-link'));
+    await symlink(outside, join(library, 'linked-batch'));
+    const sweep = { olderThanMs: 0, now: Date.now() + 1000, library };
+    expect(await removeStaleTempFiles(join(library, 'batch'), sweep)).toBe(0);
+    expect(await removeStaleTempFiles(join(library, 'linked-batch'), sweep)).toBe(0);
+    expect(await readFile(theirs, 'utf8')).toBe('not ours');
+  });
 });
