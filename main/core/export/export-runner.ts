@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import type { FileHandle } from 'node:fs/promises';
 import type { z } from 'zod';
 import type { ExportProgress as ExportProgressSchema } from '../../../shared/api/schemas/images.ts';
 import type { Logger } from '../logger.ts';
-import type { FileHandle } from 'node:fs/promises';
 import type { ExportRecord } from './manifest-rows.ts';
 import { writeExportZip } from './zip-export.ts';
 

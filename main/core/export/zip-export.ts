@@ -98,6 +98,8 @@ export async function writeExportZip(options: ZipExportOptions): Promise<ZipExpo
   let output: Writable | null = null;
   let manifest: Writable | null = null;
   let manifestFile: FileHandle | null = null;
+  // what this export created, and so may remove
+  const made = new Set<string>();
   let written: Promise<void> = Promise.resolve();
   let inZip = 0;
   let missing = 0;
@@ -111,9 +113,11 @@ export async function writeExportZip(options: ZipExportOptions): Promise<ZipExpo
 
   try {
     output = (await open(part, CREATE_NEW_FILE)).createWriteStream();
+    made.add(part);
     written = pipeline(zip.outputStream as Readable, count, output, { signal: stop.signal });
     written.catch(fail);
     manifest = (await open(manifestPart, CREATE_NEW_FILE)).createWriteStream();
+    made.add(manifestPart);
     manifest.on('error', fail);
     await writeLine(manifest, csvRow(EXPORT_MANIFEST_COLUMNS), stop.signal);
     const names = new EntryNames([MANIFEST_NAME]);
@@ -195,8 +199,9 @@ export async function writeExportZip(options: ZipExportOptions): Promise<ZipExpo
   } finally {
     options.signal?.removeEventListener('abort', onOuterAbort);
     await options.replaces?.close().catch(() => {});
-    // (the part files' names are this export's own: removing them touches nothing else)
-    const remove = (file: string) => rm(file, { force: true }).catch(() => {});
+    const remove = async (file: string) => {
+      if (made.has(file)) await rm(file, { force: true }).catch(() => {});
+    };
     await remove(manifestPart);
     if (stop.signal.aborted) await remove(part);
   }

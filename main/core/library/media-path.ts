@@ -30,15 +30,7 @@ export async function resolveMediaPath(
   if (!segments) return null;
   const imagePath = join(libraryDir, ...segments);
   const path = kind === 'thumb' ? thumbnailPath(imagePath) : imagePath;
-  return containedMedia(realLibraryRoot(libraryDir), path);
-}
-
-/**
- * The library folder's real path (links resolved). Asked once for many paths checked together
- * (a thumbnail bundle), not once per path.
- */
-export function realLibraryRoot(libraryDir: string): Promise<string | null> {
-  return realLibraryPath(libraryDir);
+  return containedMedia(realLibraryPath(libraryDir), path);
 }
 
 /** What the thumbnail route can serve for a path: its thumbnail, or the image to make one of. */
@@ -47,7 +39,7 @@ export type ThumbnailSource = { thumbnail: string } | { image: string };
 /**
  * The thumbnail of the image a `/thumbs/` path names, or when there is none yet the image
  * itself (both checked like resolveMediaPath), or null when neither is in the library.
- * `root`: the library's realLibraryRoot, when the caller checks many paths at once.
+ * `root`: the library's real path (realLibraryPath), when the caller checks many paths at once.
  */
 export async function resolveThumbnailSource(
   libraryDir: string,
@@ -56,7 +48,7 @@ export async function resolveThumbnailSource(
 ): Promise<ThumbnailSource | null> {
   const segments = decodeSegments(rawPath);
   if (!segments) return null;
-  const libraryRoot = root ?? realLibraryRoot(libraryDir);
+  const libraryRoot = root ?? realLibraryPath(libraryDir);
   const imagePath = join(libraryDir, ...segments);
   const thumbnail = await containedMedia(libraryRoot, thumbnailPath(imagePath));
   if (thumbnail) return { thumbnail };
