@@ -1,7 +1,9 @@
 /**
  * Every form in which a gateway may echo the key back: as is, without its `sk-` prefix, upper
- * or lower case, URL-encoded, and inside base64 (HTTP Basic `base64("user:sk-…")`,
- * `base64(":sk-…")`, `base64("sk-…")`, or any other text around it). Built once per key.
+ * or lower case, and inside base64 (HTTP Basic `base64("user:sk-…")`, `base64(":sk-…")`,
+ * `base64("sk-…")`, or any other text around it). Each is found whatever of its characters
+ * are percent-encoded, in either case of hex, once or twice (`-` as `%2D`, `%2d`, `%252D`):
+ * not only encodeURIComponent's choice. Built once per key.
  */
 export interface KeyForm {
   text: string;
@@ -38,10 +40,11 @@ function buildForms(key: string): KeyForms | null {
   if (key.length < MIN_KEY_LENGTH) return null;
   const forms: KeyForm[] = [];
   const seen = new Set<string>();
-  const add = (text: string, caseless: boolean, min = MIN_FORM_LENGTH) => {
+  // `plain`: the form before any percent-encoding, which the pattern encodes every way
+  const add = (text: string, caseless: boolean, min = MIN_FORM_LENGTH, plain = text) => {
     if (text.length < min || seen.has(text)) return;
     seen.add(text);
-    forms.push({ text, caseless, pattern: new RegExp(escape(text), caseless ? 'gi' : 'g') });
+    forms.push({ text, caseless, pattern: anyPercentEncoding(plain, caseless) });
   };
   const bases = [key];
   if (/^sk-/i.test(key)) bases.push(key.slice(3));
@@ -49,11 +52,12 @@ function buildForms(key: string): KeyForms | null {
     const min = i === 0 ? MIN_KEY_LENGTH : MIN_FORM_LENGTH;
     // exact case first, so a sealed URL gets the form it had back
     for (const text of [base, base.toUpperCase(), base.toLowerCase()]) add(text, true, min);
-    add(encodeURIComponent(base), true);
+    // (encoded forms stay listed, in their place: a sealed link names its form by index)
+    add(encodeURIComponent(base), true, MIN_FORM_LENGTH, base);
     for (const core of base64Cores(base)) {
       add(core, false);
       add(core.replaceAll('+', '-').replaceAll('/', '_'), false); // base64url
-      add(encodeURIComponent(core), false);
+      add(encodeURIComponent(core), false, MIN_FORM_LENGTH, core);
     }
   }
   return forms.length === 0 ? null : { forms };
@@ -82,6 +86,41 @@ function base64Cores(text: string): string[] {
 
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+const utf8 = new TextEncoder();
+
+/**
+ * Finds `plain` with any of its characters written as itself or percent-encoded (its UTF-8
+ * bytes as `%XX`, hex in either case, or encoded twice as `%25XX`). `caseless`: the
+ * characters themselves in any case too; base64 keeps theirs.
+ */
+function anyPercentEncoding(plain: string, caseless: boolean): RegExp {
+  let source = '';
+  for (const char of plain) {
+    const encoded = [...utf8.encode(char)].map((byte) => `%(?:25)?${hexEitherCase(byte)}`);
+    source += `(?:${escape(char)}|${encoded.join('')})`;
+  }
+  return new RegExp(source, caseless ? 'gi' : 'g');
+}
+
+function hexEitherCase(byte: number): string {
+  return [...byte.toString(16).padStart(2, '0')]
+    .map((digit) => (/[a-f]/.test(digit) ? `[${digit}${digit.toUpperCase()}]` : digit))
+    .join('');
+}
+
+const UNRESERVED = /[A-Za-z0-9\-._~]/;
+
+/**
+ * `text` as RFC 3986 compares URLs (6.2.2): percent-encoded unreserved characters decoded,
+ * other escapes in upper-case hex. Two texts equal so are the same in any URL.
+ */
+export function normalizePercentEncoding(text: string): string {
+  return text.replace(/%([0-9a-fA-F]{2})/g, (escaped, hex: string) => {
+    const char = String.fromCharCode(parseInt(hex, 16));
+    return UNRESERVED.test(char) ? char : escaped.toUpperCase();
+  });
 }
 
 /**

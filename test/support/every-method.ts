@@ -43,7 +43,7 @@ export function everyMethod(ids: {
       retryDownloads: { ids: [ids.jobId] },
     },
     exports: {
-      start: { source: { ids: [ids.imageId] }, destination: `${ids.libraryDir}/../export.zip` },
+      start: { source: { ids: [ids.imageId] } },
       // the export the line above started
       get: (done: Answers) => ({ id: (done['exports.start'] as { id: string }).id }),
       cancel: (done: Answers) => ({ id: (done['exports.start'] as { id: string }).id }),

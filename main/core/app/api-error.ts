@@ -1,6 +1,7 @@
 import type { ApiError } from '../../../shared/api/errors.ts';
 import { redact } from '../../../shared/gateway/redact.ts';
 import { PromptFileError, PromptFileReadError } from '../import/prompt-file.ts';
+import { OutsideLibraryError } from '../library/containment.ts';
 import { LibraryFolderError } from '../library/library-folder.ts';
 import { TemplateError } from '../library/naming.ts';
 import { StoreVersionError } from '../store/migrations.ts';
@@ -38,7 +39,11 @@ function classify(error: unknown): ApiError {
   if (error instanceof TemplateError) return { code: 'invalid-argument', message: error.message };
   if (error instanceof StoreVersionError) return { code: 'store-version', message: error.message };
   if (error instanceof StoreDamagedError) return { code: 'store-damaged', message: error.message };
-  if (error instanceof StoreDiskError || error instanceof LibraryFolderError) {
+  if (
+    error instanceof StoreDiskError ||
+    error instanceof LibraryFolderError ||
+    error instanceof OutsideLibraryError
+  ) {
     return { code: 'disk', message: error.message };
   }
   const message = error instanceof Error ? error.message : String(error);

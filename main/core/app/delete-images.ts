@@ -1,4 +1,9 @@
-import { discardImageFiles, type TrashFiles } from '../library/discard-files.ts';
+import { realLibraryPath, realPathInside } from '../library/containment.ts';
+import {
+  discardImageFiles,
+  type InsideLibrary,
+  type TrashFiles,
+} from '../library/discard-files.ts';
 import { resolveInsideLibrary } from '../library/naming.ts';
 import type { GalleryImage } from '../store/gallery-queries.ts';
 import { AppError } from './app-error.ts';
@@ -15,7 +20,8 @@ export interface DeleteReport {
 
 /**
  * Deletes images: their files (image, sidecar, thumbnail) to the host's trash, or removed
- * outright where it has none, then their rows in one statement, then `images.deleted`. An
+ * outright where it has none, then their rows in one statement, then `images.deleted`. A file
+ * that a link leads out of the library is never touched (containment.ts). An
  * image whose file could not be moved keeps its row (the library and the database agree), and
  * the call fails after deleting the others, saying how many were kept and why. Downloads in
  * flight are refused before anything is touched: the engine is writing their files.
@@ -37,11 +43,14 @@ export async function deleteImages(ctx: AppContext, ids: readonly number[]): Pro
   }
   const trash: TrashFiles | undefined = ctx.actions.trash?.bind(ctx.actions);
   const library = ctx.libraryDir();
+  const root = realLibraryPath(library);
+  const inside: InsideLibrary = (path) =>
+    realPathInside(library, path, trash ? 'move to the trash' : 'delete', root);
   const report: DeleteReport = { deleted: 0, trashed: 0, removed: 0 };
   const kept: Array<{ id: number; reason: string }> = [];
   const deletable: number[] = [];
   await forEachAtMost(AT_ONCE, images, async (image) => {
-    const reason = await discard(image, library, trash, report, (message) =>
+    const reason = await discard(image, library, inside, trash, report, (message) =>
       ctx.logger.warn(message),
     );
     if (reason === null) deletable.push(image.id);
@@ -72,13 +81,15 @@ export async function deleteImages(ctx: AppContext, ids: readonly number[]): Pro
 async function discard(
   image: GalleryImage,
   library: string,
+  inside: InsideLibrary,
   trash: TrashFiles | undefined,
   report: DeleteReport,
   warn: (message: string) => void,
 ): Promise<string | null> {
   if (!image.relPath) return null; // never written: the row is all there is
   try {
-    const outcome = await discardImageFiles(resolveInsideLibrary(library, image.relPath), trash);
+    const path = resolveInsideLibrary(library, image.relPath);
+    const outcome = await discardImageFiles(path, trash, inside);
     report.trashed += outcome.trashed;
     report.removed += outcome.removed;
     if (!outcome.imageGone) return `${image.relPath}: ${outcome.error?.message}`;

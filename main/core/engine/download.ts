@@ -9,6 +9,12 @@ import {
   FORMAT_MAGIC_BYTES,
   type ImageFormat,
 } from '../library/image-format.ts';
+import {
+  containment,
+  OutsideLibraryError,
+  realLibraryPath,
+  realPathInside,
+} from '../library/containment.ts';
 import { writeImageExtras } from '../library/image-extras.ts';
 import type { ImageMetadata } from '../library/metadata.ts';
 import { nameCandidates, renderRelativePath, resolveInsideLibrary } from '../library/naming.ts';
@@ -117,7 +123,7 @@ export async function runDownload(
     }
     let relPath =
       payload?.relPath ?? image.relPath ?? reserveName(ctx, image, batch, job, source.format);
-    const target = resolveInsideLibrary(ctx.libraryDir, relPath);
+    const target = await insideLibrary(ctx, relPath);
     if (job.kind === 'video') {
       const video = await writeVideo(source.body, target, { signal });
       const committed = recordDone(ctx, image, { ...video, width: 0, height: 0 }, markDone);
@@ -145,7 +151,7 @@ export async function runDownload(
       }
       ctx.store.images.releasePath(image.id, ctx.now());
       relPath = reserveName(ctx, image, batch, job, source.format, true);
-      written = await write(resolveInsideLibrary(ctx.libraryDir, relPath));
+      written = await write(await insideLibrary(ctx, relPath));
     }
     const committed = recordDone(ctx, image, written, markDone);
     const thumbnail = await writeExtras(ctx, batch, metadata, written, written.alreadyPresent);
@@ -187,6 +193,8 @@ async function adoptFileInPlace(
 ): Promise<boolean> {
   const { image, job, batch } = prepared;
   const path = resolveInsideLibrary(ctx.libraryDir, image.relPath!);
+  // a file there that a link leads out of the library is not this image's: never read
+  if (!(await containment(realLibraryPath(ctx.libraryDir), path)).inside) return false;
   let bytes: Buffer;
   try {
     bytes = await readFile(path);
@@ -224,6 +232,22 @@ async function adoptFileInPlace(
   const thumbnail = await writeExtras(ctx, batch, metadataFor(batch, job, image.idx), file, true);
   announceWritten(ctx, prepared, image.relPath!, committed, thumbnail);
   return true;
+}
+
+/**
+ * Where an image's file goes: its path in the library, refused (as unwritable: the queue
+ * pauses, the person must act) when a link on the way leads out of the library.
+ */
+async function insideLibrary(ctx: EngineContext, relPath: string): Promise<string> {
+  const path = resolveInsideLibrary(ctx.libraryDir, relPath);
+  try {
+    await realPathInside(ctx.libraryDir, path, 'write the image');
+  } catch (error) {
+    if (!(error instanceof OutsideLibraryError)) throw error;
+    throw new LibraryWriteError('unwritable', error.message, { cause: error });
+  }
+  // (the path as named, not its real one: the manifest names files relative to the batch)
+  return path;
 }
 
 /** Stopped, not failed: it goes back to pending and runs again next time. */
@@ -443,6 +467,7 @@ async function writeExtras(
 ): Promise<boolean> {
   const { failures, thumbnail } = await writeImageExtras(file, metadata, {
     wanted: ctx.output,
+    library: ctx.libraryDir,
     batchDir: join(ctx.libraryDir, batch.dirName),
     foundInPlace,
   });

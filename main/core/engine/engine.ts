@@ -18,7 +18,7 @@ import { downloadLimitsOf } from './download-limits.ts';
 import { LeaseKeeper, type StartReport } from './lease.ts';
 import { ProgressThrottle, type EngineProgress } from './progress.ts';
 import { RequestRateLimit } from './rate-limit.ts';
-import { Scheduler, type EnginePhase, type IdleReason } from './scheduler.ts';
+import { Scheduler, type EnginePhase, type IdleReason, type WakeTimers } from './scheduler.ts';
 import {
   fetchLinkedBytes,
   keepUnrecordedAnswer,
@@ -66,6 +66,8 @@ export interface EngineOptions {
   progressIntervalMs?: number;
   now?: () => number;
   random?: () => number;
+  /** Where the scheduler arms its wake-up (a retry, a download backoff): tests' own clock. */
+  timers?: WakeTimers;
   /** Where background failures are said; the console by default. */
   logger?: Logger;
 }
@@ -167,6 +169,7 @@ export class Engine extends EventEmitter<EngineEvents> {
       storeFailed,
       onIdle: (reason) => this.emit('idle', reason),
       onCommit: () => this.committed(),
+      timers: options.timers,
     });
     this.lease = new LeaseKeeper({
       store: this.store,

@@ -107,6 +107,7 @@ export class LeaseKeeper {
       this.store.batches.list().map((batch) =>
         removeStaleTempFiles(join(libraryDir, batch.dirName), {
           olderThanMs: 0,
+          library: libraryDir,
         }).catch(() => 0),
       ),
     );

@@ -23,8 +23,28 @@ interface Claim {
   nothingToClaim: boolean;
 }
 
+/** The one timer the scheduler arms for its next wake-up (the engine's clock, for tests). */
+export interface WakeTimers {
+  set(wake: () => void, ms: number): unknown;
+  clear(handle: unknown): void;
+}
+
+export const SYSTEM_TIMERS: WakeTimers = {
+  set: (wake, ms) => setTimeout(wake, ms),
+  clear: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
+
+/**
+ * The longest delay a timer takes (2³¹−1 ms, about 24.8 days): Node turns a longer one into
+ * 1 ms, with a TimeoutOverflowWarning, and the wake-up would spin. A wake-up further away is
+ * armed for this long; that early wake finds nothing due and arms the rest.
+ */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export interface SchedulerOptions {
   ctx: EngineContext;
+  /** Where the wake-up timer is armed (the system's timers by default). */
+  timers?: WakeTimers;
   phase: () => EnginePhase;
   downloadLimit: number;
   rate: RequestRateLimit | null;
@@ -64,7 +84,8 @@ export class Scheduler {
    * already fsynced on disk.
    */
   private readonly writes: GroupCommit;
-  private wakeTimer: { at: number; timer: NodeJS.Timeout } | null = null;
+  private wakeTimer: { at: number; timer: unknown } | null = null;
+  private readonly timers: WakeTimers;
   private pumpQueued = false;
   /** Download slots promised to images handed over in a write not yet committed. */
   private downloadsReserved = 0;
@@ -74,6 +95,7 @@ export class Scheduler {
 
   constructor(options: SchedulerOptions) {
     this.ctx = options.ctx;
+    this.timers = options.timers ?? SYSTEM_TIMERS;
     this.store = options.ctx.store;
     this.phase = options.phase;
     this.storeFailed = options.storeFailed;
@@ -459,10 +481,10 @@ export class Scheduler {
     if (this.phase() !== 'running') return;
     if (this.wakeTimer && this.wakeTimer.at <= at) return;
     this.clearWake();
-    const delay = Math.max(0, at - this.ctx.now());
+    const delay = Math.min(Math.max(0, at - this.ctx.now()), MAX_TIMER_MS);
     this.wakeTimer = {
       at,
-      timer: setTimeout(() => {
+      timer: this.timers.set(() => {
         this.wakeTimer = null;
         this.pump();
       }, delay),
@@ -470,7 +492,7 @@ export class Scheduler {
   }
 
   clearWake(): void {
-    if (this.wakeTimer) clearTimeout(this.wakeTimer.timer);
+    if (this.wakeTimer) this.timers.clear(this.wakeTimer.timer);
     this.wakeTimer = null;
   }
 }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { GatewayClient } from '../gateway/client.ts';
 import { replaceFileAtomically } from '../library/atomic-write.ts';
+import { realPathInside } from '../library/containment.ts';
 import { defaultLibraryFs, isTempFileName, makeFolder } from '../library/library-fs.ts';
 import type { Store } from '../store/store.ts';
 
@@ -70,7 +71,7 @@ export async function keepUnrecordedAnswer(
   libraryDir: string,
   answer: UnrecordedAnswer,
 ): Promise<void> {
-  const dir = join(libraryDir, UNRECORDED_FOLDER);
+  const dir = await unrecordedFolder(libraryDir);
   await makeFolder(defaultLibraryFs, dir);
   await replaceFileAtomically(
     defaultLibraryFs,
@@ -87,9 +88,11 @@ export async function keepUnrecordedAnswer(
  * this data folder is left alone. Returns how many answers were recorded.
  */
 export async function recordUnrecordedAnswers(store: Store, libraryDir: string, now: number) {
-  const dir = join(libraryDir, UNRECORDED_FOLDER);
+  let dir: string;
   let names: string[];
   try {
+    // (a folder that a link leads out of the library is neither read nor emptied)
+    dir = await unrecordedFolder(libraryDir);
     names = await readdir(dir);
   } catch {
     return 0;
@@ -111,6 +114,11 @@ export async function recordUnrecordedAnswers(store: Store, libraryDir: string, 
   // (only once empty: files left for another data folder keep it)
   await rmdir(dir).catch(() => undefined);
   return recorded;
+}
+
+/** The folder's real path, inside the library (containment.ts), else an OutsideLibraryError. */
+function unrecordedFolder(libraryDir: string): Promise<string> {
+  return realPathInside(libraryDir, join(libraryDir, UNRECORDED_FOLDER), 'keep answers in');
 }
 
 async function readAnswer(path: string): Promise<UnrecordedAnswer | null> {

@@ -8,7 +8,10 @@ import type { EngineContext } from './context.ts';
 import { limitBody } from './download-limits.ts';
 
 /** What of the engine's context a poster needs. */
-export type PosterContext = Pick<EngineContext, 'client' | 'output' | 'limits' | 'log'>;
+export type PosterContext = Pick<
+  EngineContext,
+  'client' | 'output' | 'limits' | 'log' | 'libraryDir'
+>;
 
 /** A still frame is far smaller; a bigger answer is not one (a gateway sending the video). */
 export const MAX_POSTER_BYTES = 16 * 2 ** 20;
@@ -43,7 +46,10 @@ export async function writeVideoPoster(
     if (!answer.ok) return noPoster(ctx, videoPath, said(answer));
     const bytes = await readStill(answer.value.body, ctx.limits.idleMs, answer.value.contentLength);
     if (typeof bytes === 'string') return noPoster(ctx, videoPath, bytes);
-    await writeThumbnailFromBytes(bytes, videoPath, { maxPixels: ctx.limits.maxImagePixels });
+    await writeThumbnailFromBytes(bytes, videoPath, {
+      library: ctx.libraryDir,
+      maxPixels: ctx.limits.maxImagePixels,
+    });
     return true;
   } catch (error) {
     if (signal.aborted) return false;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { FileHandle } from 'node:fs/promises';
 import type { z } from 'zod';
 import type { ExportProgress as ExportProgressSchema } from '../../../shared/api/schemas/images.ts';
 import type { Logger } from '../logger.ts';
@@ -19,6 +20,8 @@ export interface ExportRunnerOptions {
 
 export interface ExportPlan {
   path: string;
+  /** The file at `path` the person agreed to replace, held open (see writeExportZip). */
+  replaces?: FileHandle | null;
   total: number;
   records: Iterable<ExportRecord> | AsyncIterable<ExportRecord>;
 }
@@ -66,6 +69,7 @@ export class ExportRunner {
     this.send(run);
     run.task = writeExportZip({
       dest: plan.path,
+      replaces: plan.replaces ?? null,
       records: plan.records,
       signal: abort.signal,
       onProgress: ({ done, bytes }) => {

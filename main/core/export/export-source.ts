@@ -64,6 +64,7 @@ export function* exportRecords(
         imageId: image.id,
         relPath: image.relPath,
         absolutePath: resolveInsideLibrary(root, image.relPath),
+        libraryDir: root,
         batch,
         prompt: job.prompt,
         revisedPrompt: image.revisedPrompt,

@@ -30,6 +30,8 @@ export interface ExportRecord {
   /** Inside the library, with forward slashes: the entry's name in the zip. */
   relPath: string;
   absolutePath: string;
+  /** The library folder `absolutePath` was resolved in: the file must really be inside it. */
+  libraryDir: string;
   batch: string;
   prompt: string;
   revisedPrompt: string | null;

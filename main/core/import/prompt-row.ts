@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { jsonLimitProblem } from '../../../shared/api/json-limits.ts';
 
 /** One prompt of a batch file, as the person wrote it, before model-specific validation. */
 export interface PromptRow {
@@ -102,6 +103,13 @@ export function toPromptRow(
     if ((KNOWN_COLUMNS as readonly string[]).includes(key)) continue;
     if (blankToUndefined(value) === undefined || value === null) continue;
     extra[key] = value;
+  }
+  const tooMuch = jsonLimitProblem(extra);
+  if (tooMuch) {
+    const fields = Object.keys(extra).slice(0, 5).join(', ');
+    return {
+      error: { line, message: `its model-private fields (${fields}): this JSON ${tooMuch}` },
+    };
   }
   const row: PromptRow = { line, extra, prompt: parsed.data.prompt };
   for (const key of KNOWN_COLUMNS) {

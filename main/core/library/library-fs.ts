@@ -1,7 +1,8 @@
 import * as nodeFs from 'node:fs/promises';
-import { lstatSync, mkdirSync } from 'node:fs';
+import { lstatSync, mkdirSync, type Dirent } from 'node:fs';
+import { containment, realLibraryPath } from './containment.ts';
 import { randomBytes } from 'node:crypto';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { errnoCode } from './write-error.ts';
 
 export { errnoCode };
@@ -224,31 +225,42 @@ export async function placeWithoutOverwrite(
 
 /**
  * Deletes temp files a crash left in `dir` or the folders under it (a naming template may nest
- * folders in a batch's), older than `olderThanMs` so writes in progress are spared. Returns
- * how many were removed.
+ * folders in a batch's), older than `olderThanMs` so writes in progress are spared. Links are
+ * never followed (Node's recursive readdir would), and with `library` given, a `dir` that a
+ * link leads out of the library is left alone (containment.ts). Returns how many were removed.
  */
 export async function removeStaleTempFiles(
   dir: string,
-  options: { olderThanMs?: number; fs?: LibraryFs; now?: number } = {},
+  options: { olderThanMs?: number; fs?: LibraryFs; now?: number; library?: string } = {},
 ): Promise<number> {
   const fs = options.fs ?? defaultLibraryFs;
   const cutoff = (options.now ?? Date.now()) - (options.olderThanMs ?? 60_000);
-  let names: string[];
-  try {
-    names = await fs.readdir(dir, { recursive: true });
-  } catch (error) {
-    if (errnoCode(error) === 'ENOENT') return 0;
-    throw error;
+  if (options.library !== undefined) {
+    const found = await containment(realLibraryPath(options.library), dir);
+    if (!found.inside) return 0;
   }
   let removed = 0;
-  for (const name of names.filter((name) => isTempFileName(basename(name)))) {
-    const path = join(dir, name);
+  const folders = [dir];
+  while (folders.length > 0) {
+    const folder = folders.pop()!;
+    let entries: Dirent[];
     try {
-      if ((await fs.lstat(path)).mtimeMs > cutoff) continue;
-      await fs.unlink(path);
-      removed += 1;
-    } catch {
-      // Removed meanwhile by someone else: fine.
+      entries = await fs.readdir(folder, { withFileTypes: true });
+    } catch (error) {
+      if (errnoCode(error) === 'ENOENT' || folder !== dir) continue;
+      throw error;
+    }
+    for (const entry of entries) {
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) folders.push(path);
+      if (!entry.isFile() || !isTempFileName(entry.name)) continue;
+      try {
+        if ((await fs.lstat(path)).mtimeMs > cutoff) continue;
+        await fs.unlink(path);
+        removed += 1;
+      } catch {
+        // Removed meanwhile by someone else: fine.
+      }
     }
   }
   return removed;

@@ -1,4 +1,7 @@
+import { constants } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { dirname, relative, resolve, sep } from 'node:path';
+import { APPEND_NO_FOLLOW, O_NOFOLLOW, READ_NO_FOLLOW } from './containment.ts';
 import { completeRecordsLength, csvRow, hasRecordStartingWith, type CsvValue } from './csv.ts';
 import { defaultLibraryFs, errnoCode, writeAll, type LibraryFs } from './library-fs.ts';
 import type { ImageMetadata } from './metadata.ts';
@@ -114,7 +117,8 @@ async function appendNow(
       checked.add(path);
     }
     if (listed !== null && (await listsFile(fs, path, listed))) return false;
-    const handle = await fs.open(path, 'a');
+    // never through a link: a manifest.csv planted as one would take rows into another file
+    const handle = await fs.open(path, APPEND_NO_FOLLOW);
     try {
       const empty = (await handle.stat()).size === 0;
       const text = empty ? csvRow([...MANIFEST_COLUMNS]) + row : row;
@@ -130,22 +134,39 @@ async function appendNow(
 }
 
 async function listsFile(fs: LibraryFs, path: string, file: string): Promise<boolean> {
-  try {
-    return hasRecordStartingWith(await fs.readFile(path), file);
-  } catch (error) {
-    if (errnoCode(error) === 'ENOENT') return false;
-    throw error;
-  }
+  const content = await readManifest(fs, path, READ_NO_FOLLOW);
+  return content !== null && hasRecordStartingWith(content.bytes, file);
 }
 
 async function cutTornRow(fs: LibraryFs, path: string): Promise<void> {
-  let content: Buffer;
+  await readManifest(fs, path, constants.O_RDWR | O_NOFOLLOW, (bytes, handle) => {
+    const complete = completeRecordsLength(bytes);
+    return complete < bytes.length ? handle.truncate(complete) : undefined;
+  });
+}
+
+/**
+ * The manifest's bytes (null when there is none yet), read through a handle opened with
+ * `flags` (never through a link), then `then` with the same handle before it is closed.
+ */
+async function readManifest(
+  fs: LibraryFs,
+  path: string,
+  flags: number,
+  then?: (bytes: Buffer, handle: FileHandle) => Promise<void> | undefined,
+): Promise<{ bytes: Buffer } | null> {
+  let handle: FileHandle;
   try {
-    content = await fs.readFile(path);
+    handle = await fs.open(path, flags);
   } catch (error) {
-    if (errnoCode(error) === 'ENOENT') return;
+    if (errnoCode(error) === 'ENOENT') return null;
     throw error;
   }
-  const complete = completeRecordsLength(content);
-  if (complete < content.length) await fs.truncate(path, complete);
+  try {
+    const bytes = await handle.readFile();
+    await then?.(bytes, handle);
+    return { bytes };
+  } finally {
+    await handle.close();
+  }
 }

@@ -1,5 +1,6 @@
-import { realpath, stat } from 'node:fs/promises';
-import { extname, join, sep } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { extname, join } from 'node:path';
+import { containment, realLibraryPath } from './containment.ts';
 import { thumbnailPath } from './thumbnail.ts';
 
 /** An image (or video) of the library, or the thumbnail made of one. */
@@ -29,19 +30,7 @@ export async function resolveMediaPath(
   if (!segments) return null;
   const imagePath = join(libraryDir, ...segments);
   const path = kind === 'thumb' ? thumbnailPath(imagePath) : imagePath;
-  return containedMedia(realLibraryRoot(libraryDir), path);
-}
-
-/**
- * The library folder's real path (links resolved), or null when it has none (missing). Asked
- * once for many paths checked together (a thumbnail bundle), not once per path.
- */
-export async function realLibraryRoot(libraryDir: string): Promise<string | null> {
-  try {
-    return await realpath(libraryDir);
-  } catch {
-    return null;
-  }
+  return containedMedia(realLibraryPath(libraryDir), path);
 }
 
 /** What the thumbnail route can serve for a path: its thumbnail, or the image to make one of. */
@@ -50,7 +39,7 @@ export type ThumbnailSource = { thumbnail: string } | { image: string };
 /**
  * The thumbnail of the image a `/thumbs/` path names, or when there is none yet the image
  * itself (both checked like resolveMediaPath), or null when neither is in the library.
- * `root`: the library's realLibraryRoot, when the caller checks many paths at once.
+ * `root`: the library's real path (realLibraryPath), when the caller checks many paths at once.
  */
 export async function resolveThumbnailSource(
   libraryDir: string,
@@ -59,7 +48,7 @@ export async function resolveThumbnailSource(
 ): Promise<ThumbnailSource | null> {
   const segments = decodeSegments(rawPath);
   if (!segments) return null;
-  const libraryRoot = root ?? realLibraryRoot(libraryDir);
+  const libraryRoot = root ?? realLibraryPath(libraryDir);
   const imagePath = join(libraryDir, ...segments);
   const thumbnail = await containedMedia(libraryRoot, thumbnailPath(imagePath));
   if (thumbnail) return { thumbnail };
@@ -67,14 +56,16 @@ export async function resolveThumbnailSource(
   return image ? { image } : null;
 }
 
-/** The real path of a regular media file inside the library (`root`, its real path), or null. */
+/**
+ * The real path of a regular media file inside the library (`root`, its real path), or null:
+ * the library's one containment rule (containment.ts), then "a file, and there".
+ */
 async function containedMedia(root: Promise<string | null>, path: string): Promise<string | null> {
   if (!MEDIA_EXTENSIONS.has(extname(path).toLowerCase())) return null;
+  const found = await containment(root, path);
+  if (!found.inside) return null;
   try {
-    const [rootPath, real] = await Promise.all([root, realpath(path)]);
-    if (rootPath === null) return null;
-    if (!real.startsWith(rootPath.endsWith(sep) ? rootPath : rootPath + sep)) return null;
-    return (await stat(real)).isFile() ? real : null;
+    return (await stat(found.real)).isFile() ? found.real : null;
   } catch {
     return null; // missing, or a link to nowhere
   }

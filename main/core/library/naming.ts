@@ -15,6 +15,12 @@ export { compileTemplate, type CompiledTemplate } from './naming/compiled-templa
 export { extensionFor, renderRelativePath, type NamingInput } from './naming/render-path.ts';
 export { slugify } from './naming/slug.ts';
 export { MAX_COMPONENT_BYTES, sanitizeComponent } from './naming/portable-name.ts';
-export { batchDirName, nameCandidates, pathKey, uniqueName } from './naming/unique-name.ts';
+export {
+  batchDirName,
+  EXPORTS_FOLDER,
+  nameCandidates,
+  pathKey,
+  uniqueName,
+} from './naming/unique-name.ts';
 export { resolveInsideLibrary } from './naming/inside-library.ts';
 export { truncateUtf8 } from './naming/utf8.ts';

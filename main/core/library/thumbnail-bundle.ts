@@ -3,7 +3,8 @@ import {
   THUMBNAIL_BUNDLE_MAX,
   THUMBNAIL_SIZES_HEADER,
 } from '../../../shared/api/thumbnail-bundle.ts';
-import { realLibraryRoot, resolveThumbnailSource } from './media-path.ts';
+import { realLibraryPath } from './containment.ts';
+import { resolveThumbnailSource } from './media-path.ts';
 
 /**
  * Many thumbnails in one answer, for the gallery's grid (`/thumb-bundle?p=…&p=…` on the page's
@@ -22,7 +23,7 @@ export async function thumbnailBundle(
   rawPaths: string[],
 ): Promise<Response | null> {
   if (rawPaths.length === 0 || rawPaths.length > THUMBNAIL_BUNDLE_MAX) return null;
-  const root = realLibraryRoot(libraryDir); // once for the whole bundle
+  const root = realLibraryPath(libraryDir); // once for the whole bundle
   const files = await Promise.all(
     rawPaths.map(async (raw): Promise<Buffer | '-' | '?'> => {
       const source = await resolveThumbnailSource(libraryDir, raw, root);

@@ -6,8 +6,11 @@ import { writeThumbnail } from './thumbnail.ts';
 export interface ThumbnailMakerOptions {
   /** Thumbnails made at once (default 2): the grid asks for dozens in a burst. */
   concurrency?: number;
-  /** Makes the thumbnail of an image (default writeThumbnail, beside it in `.thumbs`). */
-  make?: (imagePath: string) => Promise<unknown>;
+  /**
+   * Makes the thumbnail of an image of the library (default writeThumbnail, beside it in
+   * `.thumbs`, inside the library only).
+   */
+  make?: (imagePath: string, libraryDir: string) => Promise<unknown>;
   /** Told once per image whose thumbnail could not be made (default: a warning in `logger`). */
   onFailure?: (imagePath: string, error: Error) => void;
   logger?: Pick<Logger, 'warn'>;
@@ -31,7 +34,7 @@ const FORGET_FAILURES_AFTER = 10_000;
  */
 export class ThumbnailMaker {
   private readonly concurrency: number;
-  private readonly makeOne: (imagePath: string) => Promise<unknown>;
+  private readonly makeOne: (imagePath: string, libraryDir: string) => Promise<unknown>;
   private readonly onFailure: (imagePath: string, error: Error) => void;
   private readonly inFlight = new Map<string, Promise<boolean>>();
   private readonly failed = new Set<string>();
@@ -40,7 +43,7 @@ export class ThumbnailMaker {
 
   constructor(options: ThumbnailMakerOptions = {}) {
     this.concurrency = options.concurrency ?? 2;
-    this.makeOne = options.make ?? ((imagePath) => writeThumbnail(imagePath));
+    this.makeOne = options.make ?? ((imagePath, library) => writeThumbnail(imagePath, { library }));
     this.onFailure =
       options.onFailure ??
       ((path, error) =>
@@ -57,30 +60,33 @@ export class ThumbnailMaker {
     if (!source) return null;
     if ('thumbnail' in source) return { path: source.thumbnail, fallback: false };
     if (isVideo(source.image)) return null;
-    if (await this.make(source.image)) {
+    if (await this.make(source.image, libraryDir)) {
       const made = await resolveMediaPath(libraryDir, rawPath, 'thumb');
       if (made) return { path: made, fallback: false };
     }
     return { path: source.image, fallback: true };
   }
 
-  /** Makes the image's thumbnail; true once it is written, false if it could not be. */
-  make(imagePath: string): Promise<boolean> {
+  /**
+   * Makes the thumbnail of an image of the library `libraryDir`; true once it is written,
+   * false if it could not be.
+   */
+  make(imagePath: string, libraryDir: string): Promise<boolean> {
     if (isVideo(imagePath) || this.failed.has(imagePath)) return Promise.resolve(false);
     let pending = this.inFlight.get(imagePath);
     if (!pending) {
-      pending = this.run(imagePath).finally(() => this.inFlight.delete(imagePath));
+      pending = this.run(imagePath, libraryDir).finally(() => this.inFlight.delete(imagePath));
       this.inFlight.set(imagePath, pending);
     }
     return pending;
   }
 
-  private async run(imagePath: string): Promise<boolean> {
+  private async run(imagePath: string, libraryDir: string): Promise<boolean> {
     // a finishing make hands its slot straight to the next waiting one
     if (this.running < this.concurrency) this.running++;
     else await new Promise<void>((resolve) => this.waiting.push(resolve));
     try {
-      await this.makeOne(imagePath);
+      await this.makeOne(imagePath, libraryDir);
       return true;
     } catch (error) {
       if (this.failed.size >= FORGET_FAILURES_AFTER) this.failed.clear();

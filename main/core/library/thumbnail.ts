@@ -2,10 +2,16 @@ import { basename, dirname, join } from 'node:path';
 import type { OutputInfo } from 'sharp';
 import { loadSharp } from './load-sharp.ts';
 import { replaceFileAtomically } from './atomic-write.ts';
+import { OutsideLibraryError, realPathInside } from './containment.ts';
 import { defaultLibraryFs, type LibraryFs } from './library-fs.ts';
 import { fromFsError, LibraryWriteError } from './write-error.ts';
 
 export interface ThumbnailOptions {
+  /**
+   * The library folder: the thumbnail is written only where its real path is inside it (a
+   * `.thumbs` folder or file planted as a link out is refused), never through a link.
+   */
+  library: string;
   /** Where thumbnails go; by default a `.thumbs` folder beside the image. */
   dir?: string;
   /** Longest side in pixels (default 256); smaller images are not enlarged. */
@@ -30,10 +36,7 @@ export function thumbnailPath(imagePath: string, dir?: string): string {
 }
 
 /** Makes a small WebP of the image and writes it atomically (an old one is replaced). */
-export function writeThumbnail(
-  imagePath: string,
-  options: ThumbnailOptions = {},
-): Promise<Thumbnail> {
+export function writeThumbnail(imagePath: string, options: ThumbnailOptions): Promise<Thumbnail> {
   return encodeThumbnail(imagePath, imagePath, options);
 }
 
@@ -44,7 +47,7 @@ export function writeThumbnail(
 export function writeThumbnailFromBytes(
   bytes: Uint8Array,
   mediaPath: string,
-  options: ThumbnailOptions = {},
+  options: ThumbnailOptions,
 ): Promise<Thumbnail> {
   return encodeThumbnail(
     Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
@@ -82,9 +85,14 @@ async function encodeThumbnail(
     });
   }
   try {
-    await fs.mkdir(dirname(path), { recursive: true });
-    await replaceFileAtomically(fs, path, encoded.data);
+    // its real path, checked: the folder made and the file written are the ones checked
+    const real = await realPathInside(options.library, path, 'write the thumbnail');
+    await fs.mkdir(dirname(real), { recursive: true });
+    await replaceFileAtomically(fs, real, encoded.data);
   } catch (error) {
+    if (error instanceof OutsideLibraryError) {
+      throw new LibraryWriteError('unwritable', error.message, { cause: error });
+    }
     throw fromFsError(error, 'write the thumbnail', path);
   }
   return {

@@ -93,6 +93,13 @@ export function fromFsError(error: unknown, action: string, path: string): Libra
           `or the reverse (${code}). Move that file away or choose another library folder.`,
         cause,
       );
+    case 'ELOOP':
+      return new LibraryWriteError(
+        'unwritable',
+        `Could not ${action} at ${path}: it is a link, and Atelier never writes through one ` +
+          `(${code}): it could lead out of the library. Remove the link, then retry.`,
+        cause,
+      );
     case 'ENAMETOOLONG':
       return new LibraryWriteError(
         'unwritable',

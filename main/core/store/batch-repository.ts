@@ -64,7 +64,7 @@ export class BatchRepository {
       this.db,
       () => {
         const dirName = batchDirName(batch.name, (candidate) =>
-          Boolean(this.s.dirTaken.get(pathKey(candidate))),
+          this.ownsFolder(pathKey(candidate)),
         );
         const id = Number(
           this.s.insert.run({
@@ -122,6 +122,11 @@ export class BatchRepository {
 
   list(): Batch[] {
     return this.s.list.all().map(toBatch);
+  }
+
+  /** Whether a batch's folder has this pathKey (the library's other folders avoid it). */
+  ownsFolder(dirKey: string): boolean {
+    return Boolean(this.s.dirTaken.get(dirKey));
   }
 
   /** A paused batch keeps its jobs queued; the scheduler skips it until resumed. */

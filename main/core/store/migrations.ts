@@ -3,6 +3,7 @@ import { schemaV1 } from './schema/v1.ts';
 import { schemaV2 } from './schema/v2.ts';
 import { schemaV3 } from './schema/v3.ts';
 import { schemaV4 } from './schema/v4.ts';
+import { schemaV5 } from './schema/v5.ts';
 import { transact } from './transaction.ts';
 
 /** Brings the schema from `version - 1` to `version`. Runs inside a transaction. */
@@ -10,6 +11,12 @@ export interface Migration {
   version: number;
   name: string;
   up: string | ((db: Database) => void);
+  /**
+   * It rebuilds tables that others refer to: foreign keys are off while it runs (SQLite
+   * cannot switch them inside a transaction, and dropping such a table would cascade), and
+   * checked before it commits.
+   */
+  rebuildsTables?: boolean;
 }
 
 /** In order; a version is never edited once released, only followed by a new one. */
@@ -22,6 +29,12 @@ export const MIGRATIONS: readonly Migration[] = [
     up: schemaV3,
   },
   { version: 4, name: 'transition ids never reused (the events cursor)', up: schemaV4 },
+  {
+    version: 5,
+    name: 'batch, job and image ids never reused',
+    up: schemaV5,
+    rebuildsTables: true,
+  },
 ];
 
 export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): number {
@@ -70,19 +83,39 @@ export function migrate(db: Database, migrations: readonly Migration[] = MIGRATI
   const applied: number[] = [];
   for (const migration of migrations) {
     if (migration.version <= userVersion(db)) continue;
-    transact(
-      db,
-      () => {
-        if (typeof migration.up === 'string') db.exec(migration.up);
-        else migration.up(db);
-        // user_version lives in the file header and is rolled back with the transaction
-        db.pragma(`user_version = ${migration.version}`);
-      },
-      'immediate',
-    );
+    const keysOff =
+      migration.rebuildsTables === true && db.pragma('foreign_keys', { simple: true });
+    if (keysOff) db.pragma('foreign_keys = OFF');
+    try {
+      transact(
+        db,
+        () => {
+          if (typeof migration.up === 'string') db.exec(migration.up);
+          else migration.up(db);
+          if (keysOff) checkForeignKeys(db, migration);
+          // user_version lives in the file header and is rolled back with the transaction
+          db.pragma(`user_version = ${migration.version}`);
+        },
+        'immediate',
+      );
+    } finally {
+      if (keysOff) db.pragma('foreign_keys = ON');
+    }
     applied.push(migration.version);
   }
   return applied;
+}
+
+function checkForeignKeys(db: Database, migration: Migration): void {
+  const broken = db.pragma('foreign_key_check') as Array<{ table: string; rowid: number }>;
+  if (broken.length > 0) {
+    const first = broken[0]!;
+    throw new Error(
+      `Migration ${migration.version} ("${migration.name}") would leave ${broken.length} ` +
+        `rows pointing at nothing (the first: ${first.table} row ${first.rowid}); it was not ` +
+        'applied and the file is unchanged.',
+    );
+  }
 }
 
 function checkOrder(migrations: readonly Migration[]): void {

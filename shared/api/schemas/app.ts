@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ModelEntrySchema } from '../../gateway/catalogue.ts';
+import { boundedJson } from '../json-limits.ts';
 
 export const KeyStatus = z.object({
   set: z.boolean(),
@@ -29,7 +30,10 @@ export const CatalogueEntry = z.object({
   origin: z.enum(['built-in', 'user']),
 });
 export const Catalogue = z.object({ entries: z.array(CatalogueEntry) });
-export const SaveModelsInput = z.object({ entries: z.array(z.unknown()).max(1000) });
+/** Entries checked one by one by the service (a message per entry); each within the limits. */
+export const SaveModelsInput = z.object({
+  entries: z.array(boundedJson(z.unknown())).max(1000),
+});
 
 export const LibraryInfo = z.object({
   libraryDir: z.string(),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { OUTPUT_FORMATS } from '../../gateway/catalogue.ts';
 import { Count, Id, Time } from '../define.ts';
+import { boundedJson } from '../json-limits.ts';
 import { DownloadCounts, FailureCounts, StateCounts } from './counts.ts';
 
 /** Longest prompt text accepted through the contract (the import's own limit is lower). */
@@ -19,8 +20,8 @@ export const PromptRowInput = z.object({
   output_format: z.enum(OUTPUT_FORMATS).optional(),
   negative_prompt: z.string().optional(),
   name: z.string().optional(),
-  /** Model-private fields, passed through as the model's catalogue allows. */
-  extra: z.record(z.string(), z.unknown()).optional(),
+  /** Model-private fields, passed through as the model's catalogue allows (32 levels, 64 KiB). */
+  extra: boundedJson(z.record(z.string(), z.unknown())).optional(),
 });
 
 /** Values for what a row leaves out (the CLI's --model, --size, --n…). */

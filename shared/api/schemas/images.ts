@@ -134,10 +134,17 @@ export const ExportInput = z.object({
     z.object({ query: ImageQuery.prefault({}) }),
   ]),
   /**
-   * Where to write the zip (absolute). Left out: the desktop asks with a save dialog, the
-   * browser host writes to the library's `Exports` folder.
+   * Never from the page: the desktop asks with its save dialog in the main process, the
+   * browser host writes to the library's `Exports` folder (a page could otherwise write a zip
+   * anywhere the person can). Refused with a sentence rather than ignored.
    */
-  destination: z.string().min(1).optional(),
+  destination: z
+    .never({
+      error:
+        'the page cannot choose where a zip is written: the desktop asks with its save dialog, ' +
+        "the browser host writes to the library's Exports folder. Leave destination out",
+    })
+    .optional(),
 });
 export const ExportStarted = z.object({
   /** Null when the person closed the save dialog: nothing started. */

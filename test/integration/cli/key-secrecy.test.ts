@@ -19,6 +19,9 @@ const ECHOED = [
   KEY.slice(3),
   KEY.toUpperCase(),
   encodeURIComponent(KEY),
+  // percent-encoded beyond encodeURIComponent's choice: the hyphen, then every character
+  KEY.replaceAll('-', '%2D'),
+  [...KEY].map((c) => `%${c.charCodeAt(0).toString(16)}`).join(''),
   b64(KEY),
   b64(`:${KEY}`),
   b64(`user:${KEY}`),
@@ -32,7 +35,15 @@ const TOKENS = [
   `token=${encodeURIComponent(KEY)}`,
   `auth=${encodeURIComponent(b64(`user:${KEY}`))}`,
   `t=${KEY.toUpperCase()}`,
+  `token=${KEY.replaceAll('-', '%2d')}`,
 ];
+
+/** RFC 3986 6.2.2: escapes of unreserved characters decoded, the others' hex upper-cased. */
+const normalized = (query: string) =>
+  query.replace(/%([0-9a-f]{2})/gi, (escaped, hex: string) => {
+    const char = String.fromCharCode(parseInt(hex, 16));
+    return /[A-Za-z0-9._~-]/.test(char) ? char : escaped.toUpperCase();
+  });
 
 /**
  * Whether the key can be read from these bytes: 8 of its characters in a row, in any case,
@@ -121,8 +132,8 @@ async function hostileGateway(png: Buffer, whileRunning: () => void) {
     const file = /^\/files\/([a-z]+-\d+)\.png\?(.*)$/.exec(url);
     if (req.method === 'GET' && file) {
       const [, name = '', query = ''] = file;
-      // the link must come back exactly as handed out, key included
-      if (!TOKENS.includes(query)) {
+      // the link must come back as handed out, key included (the same link by RFC 3986)
+      if (!TOKENS.map(normalized).includes(normalized(query))) {
         res.writeHead(403, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ error: { message: `bad token ${query}; wanted ${ECHO}` } }));
         return;
@@ -252,7 +263,7 @@ describe('the key in any form never reaches the disk or the screen', () => {
     expect(stored).toHaveLength(5);
     for (const { url, revised } of stored) {
       expect(url).toMatch(
-        /^http:\/\/127\.0\.0\.1:\d+\/files\/[a-z]+-\d+\.png\?\w+=.*\(atelier-key:\d+\)/,
+        /^http:\/\/127\.0\.0\.1:\d+\/files\/[a-z]+-\d+\.png\?\w+=.*\(atelier-key:\d+:[0-9a-f]{8}\)/,
       );
       expect(revised).toContain(', revised for sk-…(redacted) | ');
     }

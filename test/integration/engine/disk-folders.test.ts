@@ -1,4 +1,4 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Engine } from '../../../main/core/engine/engine.ts';
@@ -90,6 +90,37 @@ describe('Engine.start checks the library before the first request', () => {
     mountTitle('%s: refused, naming the folder and what to do; nothing sent'),
     (_, breakIt) => expectRefusedBeforeAnyRequest(breakIt, /read-only/),
   );
+});
+
+describe('a batch folder planted as a link out of the library', () => {
+  it('writes nothing through it: the queue pauses saying where it leads, and resumes once it is gone', async () => {
+    rig = await engineRig({
+      start: false,
+      engine: { concurrency: 1, responseFormat: 'b64_json', manifest: true, thumbnails: true },
+    });
+    const outside = join(rig.dir, 'outside');
+    mkdirSync(outside);
+    mkdirSync(rig.libraryDir);
+    const batch = rig.batch(3);
+    symlinkSync(outside, join(rig.libraryDir, batch.dirName));
+    await rig.engine.start();
+    expect(await rig.engine.whenIdle()).toBe('paused');
+    const paused = rig.engine.progress().paused!;
+    expect(paused.code).toBe('unwritable');
+    expect(paused.reason).toContain(
+      `Refusing to write the image ${join(rig.libraryDir, batch.dirName)}/`,
+    );
+    expect(paused.reason).toContain(
+      `leads outside the library (${rig.libraryDir}), to ${outside}/`,
+    );
+    expect(readdirSync(outside)).toEqual([]);
+
+    rmSync(join(rig.libraryDir, batch.dirName));
+    rig.engine.resume();
+    expect(await rig.engine.whenIdle()).toBe('done');
+    expect(readdirSync(outside)).toEqual([]);
+    expect(rig.engine.progress().downloads).toMatchObject({ done: 3, failed: 0 });
+  });
 });
 
 describe.runIf(canMount)(mountTitle('a library that becomes read-only mid-run'), () => {

@@ -182,3 +182,50 @@ describe('temporary failures', () => {
     expect(rig.gateway.ledger.totalCharged()).toBe(0);
   });
 });
+
+describe('a retry due far in the future', () => {
+  it('arms the wake-up timer for at most 2³¹−1 ms, and runs the job when it is due', async () => {
+    // the engine's own clock and timers: the test moves time, nothing waits
+    let now = Date.UTC(2030, 0, 1);
+    const armed: Array<{ ms: number; wake: () => void }> = [];
+    let next: (() => void) | null = null;
+    const timers = {
+      set: (wake: () => void, ms: number) => {
+        armed.push({ ms, wake });
+        next?.();
+        return armed.length;
+      },
+      clear: () => {},
+    };
+    const nextArmed = () => new Promise<void>((resolve) => (next = resolve));
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      rig = await engineRig({ start: false, engine: { now: () => now, timers } });
+      const batch = rig.batch(1);
+      const [job] = rig.store.jobs.claimRunnable(1, now);
+      const due = now + 40 * 24 * 3600 * 1000; // past 2³¹−1 ms (24.8 days)
+      rig.store.jobs.scheduleRetry(job!.id, { nextAttemptAt: due, now });
+      const engine = rig.newEngine({ now: () => now, timers });
+      let armedNow = nextArmed();
+      await engine.start();
+      await armedNow;
+      expect(armed.at(-1)!.ms).toBe(2 ** 31 - 1);
+      // it wakes early, finds nothing due, and arms the rest
+      now += 2 ** 31 - 1;
+      armedNow = nextArmed();
+      armed.at(-1)!.wake();
+      await armedNow;
+      expect(armed.at(-1)!.ms).toBe(due - now);
+      now = due;
+      armed.at(-1)!.wake();
+      expect(await engine.whenIdle()).toBe('done');
+      expect(jobsOf(rig.store, batch.id).map((j) => j.state)).toEqual(['succeeded']);
+      expect(armed.every(({ ms }) => ms >= 0 && ms <= 2 ** 31 - 1)).toBe(true);
+      expect(warnings.filter((w) => w.name === 'TimeoutOverflowWarning')).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+});

@@ -51,6 +51,7 @@ beforeEach(async () => {
     output: { sidecar: false, manifest: false, thumbnails: true },
     limits: DEFAULT_DOWNLOAD_LIMITS,
     log: captured.logger,
+    libraryDir: dir,
   };
 });
 afterEach(async () => {

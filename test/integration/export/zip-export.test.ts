@@ -1,5 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { open } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -11,7 +22,7 @@ import { readZip } from '../../support/read-zip.ts';
 
 let dir: string;
 beforeEach(() => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'atelier-zip-'));
+  dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'atelier-zip-')));
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -24,6 +35,7 @@ function image(n: number, bytes: Buffer = randomBytes(1_000)): ExportRecord {
     imageId: n,
     relPath,
     absolutePath,
+    libraryDir: dir,
     batch: 'batch',
     prompt: `prompt ${n}`,
     revisedPrompt: null,
@@ -84,6 +96,101 @@ describe('writeExportZip', () => {
     expect(existsSync(dest)).toBe(false);
   });
 
+  it('never touches files of the same names as its own part files, whatever happens', async () => {
+    const dest = path.join(dir, 'out.zip');
+    // the person's own files, named as the part files were named before
+    writeFileSync(`${dest}.part`, 'my notes');
+    writeFileSync(`${dest}.manifest.part`, 'my list');
+    await writeExportZip({ dest, records: [image(1)] });
+    const abort = new AbortController();
+    const { records } = gated([image(2), image(3)]);
+    const canceled = writeExportZip({
+      dest: path.join(dir, 'other.zip'),
+      records,
+      signal: abort.signal,
+      onProgress: ({ done }) => done === 1 && abort.abort(),
+    });
+    await expect(canceled).rejects.toBeDefined();
+    expect(readFileSync(`${dest}.part`, 'utf8')).toBe('my notes');
+    expect(readFileSync(`${dest}.manifest.part`, 'utf8')).toBe('my list');
+    expect(readdirSync(dir).sort()).toEqual(
+      ['1.png', '2.png', '3.png', 'out.zip', 'out.zip.manifest.part', 'out.zip.part'].sort(),
+    );
+  });
+
+  it('never replaces a file that appeared at the destination while it wrote', async () => {
+    const dest = path.join(dir, 'out.zip');
+    const { records, open } = gated([image(1), image(2)]);
+    const writing = writeExportZip({
+      dest,
+      records,
+      onProgress: ({ done }) => {
+        if (done !== 1) return;
+        writeFileSync(dest, 'arrived meanwhile');
+        open();
+      },
+    });
+    await expect(writing).rejects.toThrow(/a file appeared at .*out\.zip.*left as it is/);
+    expect(readFileSync(dest, 'utf8')).toBe('arrived meanwhile');
+    expect(readdirSync(dir).sort()).toEqual(['1.png', '2.png', 'out.zip']);
+  });
+
+  it('replaces only the very file the person agreed to replace in the save dialog', async () => {
+    const dest = path.join(dir, 'out.zip');
+    writeFileSync(dest, 'old export');
+    await writeExportZip({ dest, replaces: await open(dest, 'r'), records: [image(1)] });
+    expect((await readZip(dest)).map((e) => e.name)).toEqual(['batch/1.png', 'manifest.csv']);
+    // another file put there since the dialog asked: left alone
+    const chosen = path.join(dir, 'chosen.zip');
+    writeFileSync(chosen, 'asked about');
+    const asked = await open(chosen, 'r');
+    rmSync(chosen);
+    writeFileSync(chosen, 'put there since');
+    await expect(writeExportZip({ dest: chosen, replaces: asked, records: [] })).rejects.toThrow(
+      /appeared/,
+    );
+    expect(readFileSync(chosen, 'utf8')).toBe('put there since');
+  });
+
+  it('packs no file that a link inside the library leads out to, and says so', async () => {
+    const library = path.join(dir, 'library');
+    const outside = path.join(dir, 'outside');
+    mkdirSync(path.join(library, 'batch'), { recursive: true });
+    mkdirSync(outside);
+    writeFileSync(path.join(outside, 'secret.png'), 'the secret');
+    symlinkSync(path.join(outside, 'secret.png'), path.join(library, 'batch', 'linked.png'));
+    symlinkSync(outside, path.join(library, 'linked-batch'));
+    const kept = image(1);
+    const record = (n: number, relPath: string): ExportRecord => ({
+      ...image(n),
+      relPath,
+      absolutePath: path.join(library, relPath),
+      libraryDir: library,
+    });
+    writeFileSync(path.join(library, 'batch', 'real.png'), 'mine');
+    const dest = path.join(dir, 'out.zip');
+    const report = await writeExportZip({
+      dest,
+      records: [
+        record(2, 'batch/linked.png'),
+        record(3, 'linked-batch/secret.png'),
+        record(4, 'batch/real.png'),
+        { ...kept, libraryDir: library }, // a path outside the library as text
+      ],
+    });
+    expect(report).toMatchObject({ written: 1, missing: 3, done: 4 });
+    const entries = await readZip(dest);
+    expect(entries.map((e) => e.name)).toEqual(['batch/real.png', 'manifest.csv']);
+    expect(entries.some((e) => e.data.toString().includes('the secret'))).toBe(false);
+    const manifest = entries[1]!.data.toString('utf8');
+    expect(manifest).toContain(
+      `not in the zip: batch/linked.png leads outside the library, to ${outside}/secret.png`,
+    );
+    expect(manifest).toContain(
+      `not in the zip: linked-batch/secret.png leads outside the library, to ${outside}/secret.png`,
+    );
+  });
+
   it("fails with the disk's error when the destination cannot be written", async () => {
     const notAFolder = path.join(dir, 'file');
     writeFileSync(notAFolder, 'x');
@@ -110,7 +217,7 @@ describe('ExportRunner', () => {
     const id = runner.start({ path: dest, total: 2, records: gated([image(1), image(2)]).records });
     expect(runner.writes(dest)).toBe(true);
     await started;
-    expect(existsSync(`${dest}.part`)).toBe(true);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.part'))).toHaveLength(2);
     expect(await runner.cancel(id)).toBe(true);
     expect(runner.get(id)).toMatchObject({ state: 'canceled', done: 1, total: 2, error: null });
     expect(sent.at(-1)).toMatchObject({ state: 'canceled' });

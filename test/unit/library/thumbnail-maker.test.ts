@@ -28,7 +28,7 @@ describe('ThumbnailMaker', () => {
     const fake = controlledMake();
     const maker = new ThumbnailMaker({ make: fake.make });
     const paths = ['/l/a.png', '/l/b.png', '/l/c.png', '/l/d.png', '/l/e.png'];
-    const results = [...paths, '/l/a.png', '/l/c.png'].map((path) => maker.make(path));
+    const results = [...paths, '/l/a.png', '/l/c.png'].map((path) => maker.make(path, '/l'));
     await settle();
     expect(fake.calls).toEqual(['/l/a.png', '/l/b.png']);
     // each one finished lets exactly the next one start
@@ -48,12 +48,12 @@ describe('ThumbnailMaker', () => {
       make: fake.make,
       onFailure: (path, error) => failures.push(`${path}: ${error.message}`),
     });
-    expect(await maker.make('/l/clip.mp4')).toBe(false);
-    const first = maker.make('/l/bad.png');
+    expect(await maker.make('/l/clip.mp4', '/l')).toBe(false);
+    const first = maker.make('/l/bad.png', '/l');
     await settle();
     fake.finish.get('/l/bad.png')!(new Error('unsupported image format'));
     expect(await first).toBe(false);
-    expect(await maker.make('/l/bad.png')).toBe(false);
+    expect(await maker.make('/l/bad.png', '/l')).toBe(false);
     expect(fake.calls).toEqual(['/l/bad.png']);
     expect(failures).toEqual(['/l/bad.png: unsupported image format']);
   });
@@ -65,7 +65,7 @@ describe('ThumbnailMaker', () => {
       make: fake.make,
       logger: { warn: (m) => warnings.push(m) },
     });
-    const made = maker.make('/l/bad.png');
+    const made = maker.make('/l/bad.png', '/l');
     await settle();
     fake.finish.get('/l/bad.png')!(new Error('unsupported image format'));
     expect(await made).toBe(false);

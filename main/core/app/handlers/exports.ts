@@ -10,23 +10,30 @@ export function exportHandlers(ctx: AppContext, runner: ExportRunner): Handlers[
   const unknown = (id: string) =>
     new AppError('not-found', `There is no export ${id} (this process did not start it).`);
   return {
-    async start({ source, destination }) {
+    async start({ source }) {
       const choose = ctx.actions.chooseExportPath;
-      const path = await exportDestination({
-        destination,
+      const destination = await exportDestination({
         choose: choose && ((name) => choose.call(ctx.actions, name)),
         libraryDir: ctx.libraryDir(),
         now: ctx.now(),
         busy: (p) => runner.writes(p),
+        isBatchFolder: (key) => ctx.store.batches.ownsFolder(key),
       });
-      if (path === null) return { id: null, path: null, total: 0 };
-      // read after the dialog: what is written while the person chose a name goes in too
-      const ids =
-        'ids' in source
-          ? writtenOfIds(ctx.store, source.ids)
-          : writtenOfFilter(ctx.store, toGalleryFilter(source.query));
+      if (destination === null) return { id: null, path: null, total: 0 };
+      const { path, replaces } = destination;
+      let ids: number[];
+      try {
+        // read after the dialog: what is written while the person chose a name goes in too
+        ids =
+          'ids' in source
+            ? writtenOfIds(ctx.store, source.ids)
+            : writtenOfFilter(ctx.store, toGalleryFilter(source.query));
+      } catch (error) {
+        await replaces?.close();
+        throw error;
+      }
       const records = exportRecords(ctx.store, ids, () => ctx.libraryDir());
-      const id = runner.start({ path, total: ids.length, records });
+      const id = runner.start({ path, replaces, total: ids.length, records });
       return { id, path, total: ids.length };
     },
     async get({ id }) {

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { ImageQuery } from '../../../../shared/api/schemas/images.ts';
 import type { Handlers } from '../../../../shared/api/types.ts';
+import { realPathInside } from '../../library/containment.ts';
 import { resolveInsideLibrary } from '../../library/naming.ts';
 import type { GalleryFilter } from '../../store/gallery-queries.ts';
 import { AppError } from '../app-error.ts';
@@ -30,12 +31,13 @@ export function imageHandlers(ctx: AppContext): Handlers['images'] {
     return resolveInsideLibrary(ctx.libraryDir(), image.relPath);
   };
   const hostAction =
-    (name: 'reveal' | 'openWithViewer', what: string) =>
+    (name: 'reveal' | 'openWithViewer', what: string, act: string) =>
     async ({ id }: { id: number }) => {
       const action = ctx.actions[name];
       if (!action)
         throw new AppError('unsupported', `This window cannot ${what}; the desktop app can.`);
-      await action.call(ctx.actions, written(id));
+      // the file opened or shown is the one the library's containment rule checked
+      await action.call(ctx.actions, await realPathInside(ctx.libraryDir(), written(id), act));
       return null;
     };
 
@@ -115,7 +117,7 @@ export function imageHandlers(ctx: AppContext): Handlers['images'] {
     async delete({ ids }) {
       return deleteImages(ctx, ids);
     },
-    reveal: hostAction('reveal', 'show files in their folder'),
-    openWithViewer: hostAction('openWithViewer', 'open files with the system viewer'),
+    reveal: hostAction('reveal', 'show files in their folder', 'show'),
+    openWithViewer: hostAction('openWithViewer', 'open files with the system viewer', 'open'),
   };
 }

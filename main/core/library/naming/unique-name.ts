@@ -39,7 +39,17 @@ export function uniqueName(relPath: string, isTaken: (candidate: string) => bool
   throw new Error(`Every name like "${relPath}" is taken: rename or move some files.`);
 }
 
-/** A folder name for a new batch, unique (see uniqueName) among the library's batches. */
+/** The library's folder for exports' zips (export-destination.ts): never a batch's folder. */
+export const EXPORTS_FOLDER = 'Exports';
+const KEPT_FOLDERS = new Set([pathKey(EXPORTS_FOLDER)]);
+
+/**
+ * A folder name for a new batch, unique (see uniqueName) among the library's batches, and
+ * never the folder kept for exports (a batch named "Exports" gets `Exports~2`).
+ */
 export function batchDirName(batchName: string, isTaken: (candidate: string) => boolean): string {
-  return uniqueName(sanitizeComponent(batchName, 'batch', BATCH_DIR_MAX_BYTES), isTaken);
+  return uniqueName(
+    sanitizeComponent(batchName, 'batch', BATCH_DIR_MAX_BYTES),
+    (candidate) => KEPT_FOLDERS.has(pathKey(candidate)) || isTaken(candidate),
+  );
 }
