@@ -213,6 +213,7 @@ async function bootAndDrive(root: string): Promise<void> {
       const js = await standIn.fetch(new URL(script, window.webContents.getURL()).href);
       assert.equal(js.status, 200, `${script} is served`);
       assert.match(js.headers.get('content-type') ?? '', /javascript/);
+      await js.body?.cancel(); // an unread body would hold the file open until a GC closes it
 
       const image = images.find((i) => i.kind === 'image' && i.relPath);
       assert.ok(image?.relPath, 'the batch wrote an image');
@@ -288,6 +289,8 @@ async function bootAndDrive(root: string): Promise<void> {
 
   await step('every contract method answers through the preload', async () => {
     const image = images.find((i) => i.kind === 'image')!;
+    // the desktop asks where an export goes: the person picks a file in the temporary root
+    standIn.answerSaveDialogs(join(root, 'export-from-the-dialog.zip'));
     const failures = await callEveryMethod(
       everyMethod({ batchId: finished.batchId, jobId: image.jobId, imageId: image.id, libraryDir }),
       (area, method, input) => call(area, method, input),

@@ -33,6 +33,11 @@ export const standIn = {
     };
   },
 
+  /** The file the next save dialogs answer with, as a person choosing it would (null: cancel). */
+  answerSaveDialogs(filePath: string | null): void {
+    state.saveDialogAnswer = filePath;
+  },
+
   /** Electron finished launching: `ready`, and `whenReady()` resolves. */
   async launch(): Promise<void> {
     if (state.ready) return;

@@ -55,6 +55,8 @@ function initialState() {
     notifications: [] as Array<{ title: string; body: string }>,
     shellCalls: [] as Array<{ call: string; target: string }>,
     saveDialogs: [] as unknown[],
+    /** The file a save dialog answers with (null: the person cancels). */
+    saveDialogAnswer: null as string | null,
     applicationMenu: null as Menu | null,
     progressBars: [] as Array<{ window: number; progress: number; mode: string | undefined }>,
     paths: {} as Record<string, string>,

@@ -58,7 +58,10 @@ export const dialog = {
   },
   async showSaveDialog(...args: unknown[]): Promise<{ canceled: boolean; filePath: string }> {
     state.saveDialogs.push(args);
-    return { canceled: true, filePath: '' };
+    const answer = state.saveDialogAnswer;
+    return answer === null
+      ? { canceled: true, filePath: '' }
+      : { canceled: false, filePath: answer };
   },
   async showOpenDialog(): Promise<{ canceled: boolean; filePaths: string[] }> {
     return { canceled: true, filePaths: [] };
