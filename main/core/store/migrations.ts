@@ -3,6 +3,7 @@ import { schemaV1 } from './schema/v1.ts';
 import { schemaV2 } from './schema/v2.ts';
 import { schemaV3 } from './schema/v3.ts';
 import { schemaV4 } from './schema/v4.ts';
+import { schemaV5 } from './schema/v5.ts';
 import { transact } from './transaction.ts';
 
 /** Brings the schema from `version - 1` to `version`. Runs inside a transaction. */
@@ -22,6 +23,7 @@ export const MIGRATIONS: readonly Migration[] = [
     up: schemaV3,
   },
   { version: 4, name: 'transition ids never reused (the events cursor)', up: schemaV4 },
+  { version: 5, name: 'edits: the picture and mask a job sends, the image it edits', up: schemaV5 },
 ];
 
 export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): number {
