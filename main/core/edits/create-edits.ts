@@ -83,8 +83,7 @@ const cut = (text: string, max: number) =>
 function defaultName(spec: EditSpec): string {
   const lines = promptLines(spec.prompts);
   if (lines.length === 1) return cut(`Edit: ${lines[0]!.prompt}`, 80);
-  const picture = spec.pictures[0]?.label ?? 'a picture';
-  return cut(`Edits of ${picture.split(/[\\/]/).at(-1)}`, 80);
+  return cut(`Edits of ${spec.pictures[0]?.name ?? 'a picture'}`, 80);
 }
 
 /** What the batch's rows were made with (a batch's detail shows them). */

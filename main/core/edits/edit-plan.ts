@@ -20,6 +20,8 @@ import {
 export interface EditPicture {
   /** What messages call it: `image 42 (Foxes/0001-fox.png)`, or the file's path. */
   label: string;
+  /** Its file's name, for naming what is made of it. */
+  name: string;
   /** The gallery image it is; null for a file from outside the library. */
   imageId: number | null;
   /** Its bytes; throws PictureProblem when they cannot be had. */

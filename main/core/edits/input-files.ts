@@ -3,6 +3,7 @@ import { lstat, mkdir, readdir, readFile, unlink, utimes } from 'node:fs/promise
 import { dirname, join } from 'node:path';
 import { replaceFileAtomically } from '../library/atomic-write.ts';
 import { defaultLibraryFs, errnoCode, isTempFileName } from '../library/library-fs.ts';
+import type { Logger } from '../logger.ts';
 import type { Store } from '../store/store.ts';
 
 /** The data folder's folder of edit inputs (pictures and masks as sent), by content. */
@@ -116,4 +117,16 @@ export class EditInputFiles {
 
 function digest(bytes: Buffer): string {
   return createHash('sha256').update(bytes).digest('hex');
+}
+
+/**
+ * Removes the inputs no job needs any more (after a batch is deleted), in the background: a
+ * failure is a line on the logger, never the caller's.
+ */
+export async function sweepUnusedInputs(store: Store, log: Logger): Promise<void> {
+  try {
+    await EditInputFiles.of(store).sweep(store.edits.inputsInUse());
+  } catch (error) {
+    log.warn(`Unused edit inputs could not be removed: ${(error as Error).message}`);
+  }
 }

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
 import { resolveMediaPath } from '../library/media-path.ts';
 import type { Store } from '../store/store.ts';
 import type { EditPicture } from './edit-plan.ts';
@@ -20,6 +21,7 @@ export function galleryPictures(
     const label = image?.relPath ? `image ${id} (${image.relPath})` : `image ${id}`;
     return {
       label,
+      name: image?.relPath ? basename(image.relPath) : `image ${id}`,
       imageId: id,
       async read() {
         if (!image) throw new PictureProblem(`Image ${id} does not exist (any more).`);
@@ -45,7 +47,7 @@ export function galleryPictures(
 
 /** A file the person named on the command line (the CLI trusts its user, as it does a prompt file). */
 export function filePicture(path: string): EditPicture {
-  return { label: path, imageId: null, read: () => readPicture(path, path) };
+  return { label: path, name: basename(path), imageId: null, read: () => readPicture(path, path) };
 }
 
 async function readPicture(path: string, what: string): Promise<Buffer> {

@@ -155,7 +155,14 @@ describe('edit jobs', () => {
     const results = async (keepOutsideMask: boolean) => {
       const [job] = await runEdits(
         editSpec({
-          pictures: [{ label: '/photos/lake.png', imageId: null, read: async () => picture }],
+          pictures: [
+            {
+              label: '/photos/lake.png',
+              name: 'lake.png',
+              imageId: null,
+              read: async () => picture,
+            },
+          ],
           mask: maskFile(mask),
           seed: undefined,
           keepOutsideMask,

@@ -19,6 +19,7 @@ const picture = (
   imageId: number | null = null,
 ): EditPicture => ({
   label,
+  name: label,
   imageId,
   read: async () => bytes,
 });
