@@ -20,6 +20,13 @@ export interface HardMask {
   total: number;
 }
 
+/** How many pixels of an alpha channel the model may change. */
+export function editablePixels(alpha: Uint8Array): number {
+  let edited = 0;
+  for (let p = 0; p < alpha.length; p++) if (alpha[p]! < KEEP_FROM_ALPHA) edited++;
+  return edited;
+}
+
 /** One alpha channel as a hard-edged mask: no half-transparent pixel, nothing but black. */
 export function hardMask(alpha: Uint8Array): HardMask {
   const rgba = Buffer.alloc(alpha.length * 4);

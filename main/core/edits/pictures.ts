@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { loadSharp } from '../library/load-sharp.ts';
-import { hardMask, type Size } from './mask-pixels.ts';
+import { editablePixels, hardMask, type Size } from './mask-pixels.ts';
 
 /**
  * The picture and mask an edit sends, made with sharp from what the person chose. The picture
@@ -108,7 +108,7 @@ export async function readMask(bytes: Buffer, what = 'The mask'): Promise<MaskSo
   for (let p = 0, i = info.channels - 1; p < alpha.length; p++, i += info.channels) {
     alpha[p] = data[i]!;
   }
-  if (hardMask(alpha).edited === 0) {
+  if (editablePixels(alpha) === 0) {
     throw new PictureProblem(
       `${what} has no transparent pixel, so nothing would change: make the area to change transparent.`,
     );

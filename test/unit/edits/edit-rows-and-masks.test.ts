@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { editPairs, promptLines } from '../../../shared/edits/edit-rows.ts';
 import {
   aspectText,
+  editablePixels,
   hardMask,
   KEEP_FROM_ALPHA,
   maskFit,
@@ -51,6 +52,7 @@ describe('masks', () => {
     const alpha = Uint8Array.from([0, KEEP_FROM_ALPHA - 1, KEEP_FROM_ALPHA, 255, 40]);
     const mask = hardMask(alpha);
     expect(mask).toMatchObject({ edited: 3, total: 5 });
+    expect(editablePixels(alpha)).toBe(3);
     const pixels = [...mask.rgba];
     expect(pixels.filter((_, i) => i % 4 !== 3).every((value) => value === 0)).toBe(true);
     expect(pixels.filter((_, i) => i % 4 === 3)).toEqual([0, 0, 255, 255, 0]);
