@@ -26,6 +26,12 @@ export const COMMANDS: CommandEntry[] = [
     load: async () => (await import('./commands/run.ts')).runCommand,
   },
   {
+    name: 'edit',
+    summary: 'edit pictures with a prompt (and a mask) and save the results',
+    runsEngine: true,
+    load: async () => (await import('./commands/edit.ts')).editCommand,
+  },
+  {
     name: 'status',
     summary: "show the data folder's batches, their counts and the queue's pause reason",
     load: async () => (await import('./commands/status.ts')).statusCommand,

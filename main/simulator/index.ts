@@ -7,6 +7,8 @@ import { resolveOptions, type GatewayOptions, type ResolvedOptions } from './opt
 import { createRandom } from './random.ts';
 import { chatRoutes } from './routes/chat.ts';
 import { fileRoutes } from './routes/files.ts';
+import type { ReceivedEdit } from './images/received-edits.ts';
+import { imageServices } from './images/services.ts';
 import { imageRoutes } from './routes/images.ts';
 import { modelRoutes } from './routes/models.ts';
 import { ledgerRoutes } from './routes/ledger.ts';
@@ -17,6 +19,7 @@ import type { LatencyModel } from './latency.ts';
 
 export { DEMO_KEY, type GatewayOptions } from './options.ts';
 export type { LedgerEntry } from './ledger.ts';
+export type { ReceivedEdit } from './images/received-edits.ts';
 
 export interface RunningGateway {
   /** Base address, e.g. http://127.0.0.1:8700 (the OpenAI root is `${url}/v1`). */
@@ -30,6 +33,8 @@ export interface RunningGateway {
   setFaults(spec: string | FaultRule[]): void;
   /** Changes the latency of the requests that arrive from now on. */
   setLatency(latency: Partial<LatencyModel>): void;
+  /** The last edits it accepted (up to 200), as received: fields, part names, files, mask. */
+  receivedEdits(): ReceivedEdit[];
   /** Resolves once no request is in flight. */
   idle(): Promise<void>;
   close(): Promise<void>;
@@ -79,6 +84,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
     keys: state.keys,
     setFaults: (spec) => state.faults.set(typeof spec === 'string' ? parseFaultSpec(spec) : spec),
     setLatency: (latency) => Object.assign(state.options.latency, latency),
+    receivedEdits: () => imageServices(state).received.all(),
     idle,
     close: () =>
       new Promise<void>((resolve) => {

@@ -16,6 +16,10 @@ export interface ImageModelSpec {
   advanced: boolean;
   /** Edit protocol on /v1/images/edits; null when the model cannot edit. */
   edits: EditProtocol | null;
+  /** The largest picture or mask file an edit takes, in bytes (none when absent). */
+  editMaxBytes?: number;
+  /** Edits square pictures only. */
+  editSquare?: boolean;
   /** Allowed `WxH` sizes, or 'any' for any size within [minSide, maxSide]. */
   sizes: string[] | 'any';
   minSide: number;
@@ -51,6 +55,8 @@ export interface VideoModelSpec {
 
 export type ModelSpec = ImageModelSpec | TextModelSpec | VideoModelSpec;
 
+const MB = 1024 * 1024;
+
 const image = (spec: Omit<ImageModelSpec, 'kind'>): ImageModelSpec => ({ kind: 'image', ...spec });
 
 export const DEFAULT_MODELS: ModelSpec[] = [
@@ -59,6 +65,7 @@ export const DEFAULT_MODELS: ModelSpec[] = [
     generations: 'openai',
     advanced: false,
     edits: 'multipart',
+    editMaxBytes: 50 * MB,
     sizes: ['1024x1024', '1536x1024', '1024x1536'],
     minSide: 1024,
     maxSide: 1536,
@@ -91,6 +98,8 @@ export const DEFAULT_MODELS: ModelSpec[] = [
     generations: 'openai',
     advanced: false,
     edits: 'multipart',
+    editMaxBytes: 4 * MB,
+    editSquare: true,
     sizes: ['256x256', '512x512', '1024x1024'],
     minSide: 256,
     maxSide: 1024,
@@ -121,6 +130,7 @@ export const DEFAULT_MODELS: ModelSpec[] = [
     generations: null,
     advanced: false,
     edits: 'qwen-json',
+    editMaxBytes: 10 * MB,
     sizes: 'any',
     minSide: 64,
     maxSide: 2048,

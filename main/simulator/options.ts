@@ -35,7 +35,14 @@ export interface GatewayOptions {
   imageResponse?: ImageResponseMode;
   /** Where `requested_n`, `returned_n`, `failed_requests` stand in a partial answer. */
   partialPlacement?: PartialPlacement;
+  /**
+   * The name a multipart edit's picture must have: 'image', 'image[]', or 'any' of the two
+   * (default). Both in one request are always refused.
+   */
+  editImageField?: EditImageField;
 }
+
+export type EditImageField = 'image' | 'image[]' | 'any';
 
 export type ImageResponseMode = 'as-asked' | 'both';
 /**
@@ -64,6 +71,7 @@ export interface ResolvedOptions {
   partialKey: string;
   imageResponse: ImageResponseMode;
   partialPlacement: PartialPlacement;
+  editImageField: EditImageField;
 }
 
 export const DEMO_KEY = 'sk-atelier-demo-0000000000000000';
@@ -91,5 +99,6 @@ export function resolveOptions(options: GatewayOptions): ResolvedOptions {
     partialKey: options.partialKey ?? 'svc_partial',
     imageResponse: options.imageResponse ?? 'as-asked',
     partialPlacement: options.partialPlacement ?? 'metadata',
+    editImageField: options.editImageField ?? 'any',
   };
 }

@@ -10,10 +10,10 @@ import { sendJson } from './respond.ts';
 import type { WebEnv } from './web-env.ts';
 
 const MiB = 1024 * 1024;
-/** Most calls are small; pasted prompts can be big. */
+/** Most calls are small; pasted prompts and painted masks can be big. */
 export const BODY_LIMIT = MiB;
 const BIG_BODY_LIMIT = 96 * MiB;
-const BIG_BODIES = new Set(['batches.create', 'batches.check']);
+const BIG_BODIES = new Set(['batches.create', 'batches.check', 'edits.create', 'edits.check']);
 
 export function bodyLimitOf(area: string, method: string): number {
   return BIG_BODIES.has(`${area}.${method}`) ? BIG_BODY_LIMIT : BODY_LIMIT;

@@ -21,6 +21,7 @@ import {
   CheckBatchInput,
   CreateBatchInput,
 } from './schemas/batches.ts';
+import { CreateEditsInput, EditCheck, EditInput } from './schemas/edits.ts';
 import {
   DeleteImagesInput,
   DeleteImagesReport,
@@ -80,6 +81,15 @@ export const contract = {
     cancel: method(ById, Canceled),
     /** Forgets the batch's records; its files stay in the library. */
     delete: method(ById, Done),
+  },
+  edits: {
+    /** Checks an edit as the run would send it, row by row, creating and sending nothing. */
+    check: method(EditInput, EditCheck),
+    /**
+     * Queues the edit as one batch (a job per image or prompt). Fails with `invalid-argument`
+     * (details.errors, details.bad) and creates nothing when a row has a problem.
+     */
+    create: method(CreateEditsInput, BatchSummary),
   },
   queue: {
     state: method(NoInput, QueueState),

@@ -15,7 +15,12 @@ const ImageEntrySchema = z.object({
   protocol: z.enum(['openai', 'qwen', 'advanced', 'none']),
   /** Whether the model is also offered on the advanced entry (2.2). */
   advanced: z.boolean().default(false),
+  /** Body used by `editImage` on /v1/images/edits (2.4), or none when the model cannot edit. */
   edit: z.enum(['multipart', 'qwen-json', 'none']).default('none'),
+  /** The largest file an edit may send (the picture, and the mask), in bytes; null: no limit known. */
+  editMaxBytes: z.number().int().positive().nullable().default(null),
+  /** The model edits square pictures only. */
+  editSquare: z.boolean().default(false),
   /** Allowed `WxH` sizes, or 'any' within [minSide, maxSide]. */
   sizes: z.union([z.literal('any'), z.array(z.string().regex(/^\d+x\d+$/)).min(1)]),
   minSide: z.number().int().positive().default(1),
@@ -30,6 +35,8 @@ const ImageEntrySchema = z.object({
   negativePrompt: z.boolean().default(false),
   /** Whether the model takes the free-form vendor bag (`extra` / `extra_fields`). */
   extra: z.boolean().default(false),
+  /** The longest prompt the model takes, in characters; null: none known. */
+  maxPromptChars: z.number().int().positive().nullable().default(null),
   /** Quota per image, for estimates only; null when unknown. */
   pricePerImage: z.number().nonnegative().nullable().default(null),
 });
@@ -59,12 +66,16 @@ export type ModelEntryInput = z.input<typeof ModelEntrySchema>;
 export type ImageModelEntry = z.infer<typeof ImageEntrySchema>;
 export type VideoModelEntry = z.infer<typeof VideoEntrySchema>;
 
+const MB = 1024 * 1024;
+
 const BUILT_IN_INPUT: ModelEntryInput[] = [
   {
     kind: 'image',
     id: 'gpt-image-1',
     protocol: 'openai',
     edit: 'multipart',
+    editMaxBytes: 50 * MB,
+    maxPromptChars: 32_000,
     sizes: ['1024x1024', '1536x1024', '1024x1536'],
     nMax: 10,
     quality: ['low', 'medium', 'high', 'auto'],
@@ -75,6 +86,7 @@ const BUILT_IN_INPUT: ModelEntryInput[] = [
     kind: 'image',
     id: 'dall-e-3',
     protocol: 'openai',
+    maxPromptChars: 4_000,
     sizes: ['1024x1024', '1792x1024', '1024x1792'],
     nMax: 1,
     quality: ['standard', 'hd'],
@@ -85,6 +97,9 @@ const BUILT_IN_INPUT: ModelEntryInput[] = [
     id: 'dall-e-2',
     protocol: 'openai',
     edit: 'multipart',
+    editMaxBytes: 4 * MB,
+    editSquare: true,
+    maxPromptChars: 1_000,
     sizes: ['256x256', '512x512', '1024x1024'],
     nMax: 10,
     pricePerImage: 2000,
@@ -104,6 +119,7 @@ const BUILT_IN_INPUT: ModelEntryInput[] = [
     id: 'qwen-image-edit',
     protocol: 'none',
     edit: 'qwen-json',
+    editMaxBytes: 10 * MB,
     sizes: 'any',
     minSide: 64,
     maxSide: 2048,
@@ -170,6 +186,9 @@ export function permissiveEntry(id: string): ImageModelEntry {
     protocol: 'openai',
     advanced: true,
     edit: 'multipart',
+    editMaxBytes: null,
+    editSquare: false,
+    maxPromptChars: null,
     sizes: 'any',
     minSide: 1,
     maxSide: 16384,

@@ -33,6 +33,10 @@ export const HEADERS_ATELIER_SETS: ReadonlySet<string> = new Set([
   'proxy-connection',
 ]);
 
+/** The settings of `multipartImageField`. */
+export const MULTIPART_IMAGE_FIELDS = ['auto', 'image', 'image[]'] as const;
+export type MultipartImageField = (typeof MULTIPART_IMAGE_FIELDS)[number];
+
 export const GatewayProfileSchema = z.object({
   name: z.string().min(1).default('Gateway'),
   /** `{base_url}`: the OpenAI root is `{base_url}/v1`. A trailing `/v1` is tolerated. */
@@ -49,6 +53,12 @@ export const GatewayProfileSchema = z.object({
     .default('svc'),
   partialKey: z.string().min(1).default('svc_partial'),
   timeouts: TimeoutsSchema.prefault({}),
+  /**
+   * How the picture's file part is named in a multipart edit. `auto`: `image` for one file,
+   * `image[]` for several (what OpenAI-style gateways read); `image` or `image[]`: that name
+   * always, for a gateway that reads only one of them. Never both in one request.
+   */
+  multipartImageField: z.enum(MULTIPART_IMAGE_FIELDS).default('auto'),
   /** Longest wait a Retry-After may impose before the client treats it as this cap. */
   maxRetryAfterMs: z.number().int().positive().default(120_000),
   /** Headers some gateways need for routing; never an Authorization header. */

@@ -31,8 +31,15 @@ export type ImageSource =
   { bytes: Uint8Array; filename: string; mimeType: string } | { url: string };
 
 export interface EditRequest extends Omit<ImageRequest, 'image_urls' | 'webhook'> {
-  image: ImageSource;
+  /** The picture to edit, or several for a model that combines them. */
+  image: ImageSource | readonly ImageSource[];
+  /** Transparent where the picture may change; the size of the (first) picture. */
   mask?: ImageSource;
+}
+
+/** The pictures of an edit request as a list, however many it has. */
+export function editImages(request: Pick<EditRequest, 'image'>): readonly ImageSource[] {
+  return Array.isArray(request.image) ? request.image : [request.image as ImageSource];
 }
 
 export interface ChatMessage {

@@ -48,6 +48,15 @@ export function everyMethod(ids: {
       get: (done: Answers) => ({ id: (done['exports.start'] as { id: string }).id }),
       cancel: (done: Answers) => ({ id: (done['exports.start'] as { id: string }).id }),
     },
+    edits: {
+      check: { images: [ids.imageId], prompts: 'make it blue', model: 'flux-schnell' },
+      create: {
+        images: [ids.imageId],
+        prompts: 'make it blue',
+        model: 'flux-schnell',
+        paused: true,
+      },
+    },
     images: {
       page: {},
       ids: {},

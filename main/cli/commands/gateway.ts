@@ -16,6 +16,7 @@ export const gatewayCommand: Command = {
                        [--faults SPEC] [--seed 1] [--url-ttl-s 600] [--host 127.0.0.1]
                        [--video-duration-ms 3000] [--image-response as-asked|both]
                        [--partial-placement metadata|top-level|nested]
+                       [--edit-image-field any|image|image[]]
                        [--keys keys.json] [--balance QUOTA]
 
 Runs a faithful implementation of the gateway interface for demos, tests and benchmarks.
@@ -24,6 +25,9 @@ It prints its base URL and a demo key; point Atelier (or any OpenAI client) at <
 --keys FILE     a JSON array of keys: [{"key": "sk-…", "quotaCap": 100000, "expiresAt": "2027-01-01",
                 "models": ["flux-schnell"]}]; the first is printed as the demo key.
 --balance N     the account's quota; calls beyond it fail with insufficient_user_quota.
+--edit-image-field NAME
+                the only name a multipart edit's picture may have, as a strict gateway reads
+                one: image or image[] (default: any of the two; both at once are refused).
 --faults SPEC   comma-separated "name:probability" or "name@n+n" (the n-th requests), e.g.
                 "429:0.1,504@3,url-404:0.05". Reproducible with --seed. Faults:
 ${faultList}`,
@@ -40,6 +44,7 @@ ${faultList}`,
       'video-duration-ms': { type: 'string' },
       'image-response': { type: 'string' },
       'partial-placement': { type: 'string' },
+      'edit-image-field': { type: 'string' },
       keys: { type: 'string' },
       balance: { type: 'string' },
     });
@@ -66,6 +71,11 @@ ${faultList}`,
       'top-level',
       'nested',
     ] as const);
+    const editImageField = oneOf(values['edit-image-field'], '--edit-image-field', [
+      'any',
+      'image',
+      'image[]',
+    ] as const);
     const gateway = await startGateway({
       port: intFlag(values.port, '--port', 0, 65_535) ?? 8700,
       host: values.host ?? '127.0.0.1',
@@ -80,6 +90,7 @@ ${faultList}`,
       ...(videoDurationMs !== undefined ? { videoDurationMs } : {}),
       ...(imageResponse ? { imageResponse } : {}),
       ...(partialPlacement ? { partialPlacement } : {}),
+      ...(editImageField ? { editImageField } : {}),
       ...(values.keys ? { keys: readKeys(values.keys) } : {}),
       ...(values.balance
         ? { balance: intFlag(values.balance, '--balance', 0, Number.MAX_SAFE_INTEGER) }

@@ -182,7 +182,7 @@ Examples:
  * Another process took the queue between the check and the start: undo the import, unless
  * that process already began the batch (deleting it would pull jobs from under it).
  */
-function forgetUnstarted(store: Store, batch: Batch): void {
+export function forgetUnstarted(store: Store, batch: Batch): void {
   if (store.batches.deleteUnstarted(batch.id)) return;
   process.stderr.write(
     `Batch "${batch.name}" (#${batch.id}) stays imported: the other Atelier has started it.\n`,
@@ -203,7 +203,7 @@ function checkPromptFile(file: string): void {
   }
 }
 
-interface RowDefaultFlags {
+export interface RowDefaultFlags {
   model?: string;
   size?: string;
   n?: string;
@@ -213,7 +213,8 @@ interface RowDefaultFlags {
   'response-format'?: string;
 }
 
-function rowDefaults(values: RowDefaultFlags, demo: boolean): RowDefaults {
+/** The flags' values for what rows leave out, checked (edit takes the same flags). */
+export function rowDefaults(values: RowDefaultFlags, demo: boolean): RowDefaults {
   const defaults: RowDefaults = {};
   const model = values.model ?? (demo ? DEMO_DEFAULTS.model : undefined);
   if (model) defaults.model = model;

@@ -13,6 +13,7 @@ import { ExportRunner } from '../export/export-runner.ts';
 import type { StartDemoGateway } from './gateway-connection.ts';
 import { appHandlers } from './handlers/app.ts';
 import { batchHandlers } from './handlers/batches.ts';
+import { editHandlers } from './handlers/edits.ts';
 import { exportHandlers } from './handlers/exports.ts';
 import { imageHandlers } from './handlers/images.ts';
 import { jobHandlers } from './handlers/jobs.ts';
@@ -117,6 +118,7 @@ export class AppService implements ServedApp {
     this.context = context;
     this.api = {
       batches: batchHandlers(context),
+      edits: editHandlers(context),
       queue: queueHandlers(context),
       jobs: jobHandlers(context),
       images: imageHandlers(context),

@@ -34,6 +34,7 @@ import { mayRetry, retryDelayMs } from './backoff.ts';
 import type { EngineContext } from './context.ts';
 import { limitBody, tooLarge } from './download-limits.ts';
 import { expectedFormat, metadataFor, namingInputFor } from './job-request.ts';
+import { editedResult, withEditMetadata } from './edit-result.ts';
 import { writeVideoPoster } from './video-poster.ts';
 
 /**
@@ -131,9 +132,15 @@ export async function runDownload(
       const poster = await writeVideoPoster(ctx, job, target, signal);
       return announceWritten(ctx, prepared, relPath, committed, poster);
     }
-    const metadata = metadataFor(batch, job, image.idx);
+    const { body, metadata } = await editedResult(
+      ctx,
+      job,
+      source,
+      metadataFor(batch, job, image.idx),
+      signal,
+    );
     const write = (path: string) =>
-      writeImage(source.body, path, {
+      writeImage(body, path, {
         metadata,
         format: source.format as ImageFormat,
         maxPixels: ctx.limits.maxImagePixels,
@@ -229,7 +236,11 @@ async function adoptFileInPlace(
     sha256: sha256(),
   };
   const committed = recordDone(ctx, image, file, markDone);
-  const thumbnail = await writeExtras(ctx, batch, metadataFor(batch, job, image.idx), file, true);
+  const metadata = withEditMetadata(
+    metadataFor(batch, job, image.idx),
+    ctx.store.edits.ofJob(job.id),
+  );
+  const thumbnail = await writeExtras(ctx, batch, metadata, file, true);
   announceWritten(ctx, prepared, image.relPath!, committed, thumbnail);
   return true;
 }

@@ -1,3 +1,9 @@
+import type { ImageRequest } from '../../../shared/gateway/requests.ts';
+import type { ImageResult, Outcome } from '../../../shared/gateway/outcome.ts';
+import { editRequestFor } from '../edits/edit-request.ts';
+import { EditInputError, EditInputFiles } from '../edits/input-files.ts';
+import { refuse } from '../gateway/endpoints/refuse.ts';
+import type { JobEdit } from '../store/edit-repository.ts';
 import type { Job } from '../store/rows.ts';
 import { storeDiskProblem } from '../store/store-errors.ts';
 import type { EngineContext } from './context.ts';
@@ -19,10 +25,14 @@ export async function runImageJob(
   attemptId: number,
 ): Promise<void> {
   const window = ctx.aimd.window;
-  const outcome = await ctx.client.generateImage(
-    imageRequestFor(job, ctx.responseFormat ? { responseFormat: ctx.responseFormat } : {}),
-    { signal },
+  const request = imageRequestFor(
+    job,
+    ctx.responseFormat ? { responseFormat: ctx.responseFormat } : {},
   );
+  const edit = ctx.store.edits.ofJob(job.id);
+  const outcome = edit
+    ? await sendEdit(ctx, request, edit, signal)
+    : await ctx.client.generateImage(request, { signal });
   if (outcome.ok || outcome.sent) ctx.stats.requestsSent++;
   if (!outcome.ok) return settleFailure(ctx, job, attemptId, outcome, signal, window);
   // Decoded once: checked, stored as the payload, and written from memory when handed over.
@@ -111,4 +121,24 @@ export async function runImageJob(
 function partialReason(returned: number, asked: number, refused: readonly string[]): string {
   const reason = `partial: ${returned} of ${asked} images`;
   return refused.length > 0 ? `${reason}; ${refused.join('; ')}` : reason;
+}
+
+/**
+ * An edit: the picture and mask read back from the data folder, the very bytes that were
+ * checked. One missing or changed on disk fails the job before anything is sent.
+ */
+async function sendEdit(
+  ctx: EngineContext,
+  request: ImageRequest,
+  edit: JobEdit,
+  signal: AbortSignal,
+): Promise<Outcome<ImageResult>> {
+  let edited;
+  try {
+    edited = await editRequestFor(EditInputFiles.of(ctx.store), request, edit);
+  } catch (error) {
+    if (!(error instanceof EditInputError)) throw error;
+    return refuse(ctx.client.context, `edit of ${edit.sourceLabel}`, [error.message]);
+  }
+  return ctx.client.editImage(edited, { signal });
 }

@@ -160,7 +160,7 @@ async function firstPass(
     const problem =
       'error' in record
         ? record.error
-        : (promptTooLong(record.row, maxPromptChars) ??
+        : (promptTooLong(record.row, maxPromptChars, modelPromptLimit(job!, options)) ??
           checkJob(job as NewJob, record.row.line, options, cache));
     if (problem || !job) {
       check.bad++;
@@ -187,16 +187,35 @@ async function* jobsOf(source: PromptSource, options: ImportOptions): AsyncGener
   }
 }
 
+/** The longest prompt the row's model takes, when the catalogue knows it. */
+function modelPromptLimit(
+  job: NewJob,
+  options: ImportOptions,
+): { model: string; max: number } | null {
+  const entry = options.catalogue.lookup(job.model);
+  return entry.kind === 'image' && entry.maxPromptChars !== null
+    ? { model: entry.id, max: entry.maxPromptChars }
+    : null;
+}
+
 /** One message for every prompt over the limit, so they are listed as one problem. */
-function promptTooLong(row: PromptRow, max: number): RowError | null {
+function promptTooLong(
+  row: PromptRow,
+  max: number,
+  model: { model: string; max: number } | null,
+): RowError | null {
+  const limit = model && model.max < max ? model.max : max;
   // Counting code points only when the UTF-16 length could exceed the limit.
-  if (row.prompt.length <= max) return null;
+  if (row.prompt.length <= limit) return null;
   let chars = 0;
-  for (const _ of row.prompt) if (++chars > max) break;
-  if (chars <= max) return null;
+  for (const _ of row.prompt) if (++chars > limit) break;
+  if (chars <= limit) return null;
   return {
     line: row.line,
-    message: `the prompt is longer than ${max} characters (shorten it, or raise the limit with --max-prompt-chars)`,
+    message:
+      limit === max
+        ? `the prompt is longer than ${max} characters (shorten it, or raise the limit with --max-prompt-chars)`
+        : `the prompt is longer than ${limit} characters, the most ${model!.model} takes (shorten it)`,
   };
 }
 

@@ -20,6 +20,10 @@ export interface GalleryFilter {
    * what the job returned stays a partial result); false: none of them.
    */
   partial?: boolean;
+  /** True: only images made by an edit job; false: none of them. */
+  edits?: boolean;
+  /** Only the edits of this image. */
+  editedFrom?: number;
   /** What the person typed in the search box (made safe by toFtsQuery). */
   text?: string;
   order: 'newest' | 'oldest';
@@ -60,6 +64,8 @@ const FILTER_KEYS = [
   'favorite',
   'failureCodes',
   'partial',
+  'edits',
+  'editedFrom',
 ] as const;
 
 type Kind = 'page' | 'ids' | 'count' | 'keys:batch' | 'keys:day';
@@ -160,7 +166,7 @@ export class GalleryQueries {
   private run(kind: Kind, filter: GalleryFilter, afterId: number | null, limit: number) {
     const match = filter.text === undefined ? null : toFtsQuery(filter.text);
     // a search with no word in it matches everything, like an empty box
-    const shape = `${kind}:${filter.order}:${afterId === null ? '' : 'a'}:${match ? 't' : ''}:${FILTER_KEYS.filter((k) => filter[k] !== undefined).join(',')}:${filter.partial ?? ''}`;
+    const shape = `${kind}:${filter.order}:${afterId === null ? '' : 'a'}:${match ? 't' : ''}:${FILTER_KEYS.filter((k) => filter[k] !== undefined).join(',')}:${filter.partial ?? ''}:${filter.edits ?? ''}`;
     let statement = this.statements.get(shape);
     if (!statement) {
       statement = this.db.prepare(buildSql(kind, filter, afterId !== null, match !== null));
@@ -176,6 +182,7 @@ export class GalleryQueries {
       ...(filter.to !== undefined ? { to: filter.to } : {}),
       ...(filter.favorite !== undefined ? { favorite: filter.favorite ? 1 : 0 } : {}),
       ...(filter.failureCodes ? { codes: JSON.stringify(filter.failureCodes) } : {}),
+      ...(filter.editedFrom !== undefined ? { editedFrom: filter.editedFrom } : {}),
       ...(match ? { match } : {}),
       ...(afterId !== null ? { after: afterId } : {}),
       ...(kind === 'page' || kind === 'ids' ? { limit } : {}),
@@ -199,6 +206,13 @@ function buildSql(kind: Kind, filter: GalleryFilter, after: boolean, text: boole
   // no index on returned_n: the partial jobs are read once per query, then matched by job id
   if (filter.partial !== undefined) {
     terms.push(`i.job_id ${filter.partial ? 'IN' : 'NOT IN'} (${PARTIAL_JOBS})`);
+  }
+  // edit jobs are read once per query (as partial ones), then matched by job id
+  if (filter.edits !== undefined) {
+    terms.push(`i.job_id ${filter.edits ? 'IN' : 'NOT IN'} (SELECT job_id FROM job_edits)`);
+  }
+  if (filter.editedFrom !== undefined) {
+    terms.push('i.job_id IN (SELECT job_id FROM job_edits WHERE source_image_id = @editedFrom)');
   }
   if (text) terms.push('i.job_id IN (SELECT rowid FROM jobs_fts WHERE jobs_fts MATCH @match)');
   const newest = filter.order === 'newest';

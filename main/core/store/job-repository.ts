@@ -6,6 +6,7 @@ import {
   statesLeadingTo,
   type JobState,
 } from '../../../shared/jobs/states.ts';
+import type { EditRepository } from './edit-repository.ts';
 import { NOT_AN_IMAGE_CODE } from './image-repository.ts';
 import { JobInserter, type NewJob } from './job-insert.ts';
 import { JobQueries, noSuchJob } from './job-queries.ts';
@@ -169,9 +170,11 @@ type JobStatements = ReturnType<typeof jobStatements>;
 export class JobRepository extends JobQueries {
   private readonly inserter: JobInserter;
   private readonly s: JobStatements;
+  private readonly edits: EditRepository;
 
-  constructor(db: Database) {
+  constructor(db: Database, edits: EditRepository) {
     super(db);
+    this.edits = edits;
     this.inserter = new JobInserter(db);
     this.s = jobStatements(db);
   }
@@ -190,7 +193,8 @@ export class JobRepository extends JobQueries {
    * A new job asking for the images a succeeded job lacks: those a partial success did not
    * return, and those whose link gave something that is not an image. Same prompt and
    * parameters, same row; the unusable image rows are dropped (the attempt log keeps their
-   * story) and the new images are numbered after every number the origin used.
+   * story) and the new images are numbered after every number the origin used. A top-up
+   * of an edit edits the same picture with the same mask.
    */
   createTopUp(originId: number, now: number): Job {
     return transact(this.db, () => {
@@ -220,6 +224,7 @@ export class JobRepository extends JobQueries {
         now,
         { retryOf: origin.id, imageOffset: Math.max(origin.imageOffset + returned, highest ?? 0) },
       );
+      this.edits.copy(origin.id, firstId);
       return this.require(firstId);
     });
   }

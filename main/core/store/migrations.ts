@@ -4,6 +4,7 @@ import { schemaV2 } from './schema/v2.ts';
 import { schemaV3 } from './schema/v3.ts';
 import { schemaV4 } from './schema/v4.ts';
 import { schemaV5 } from './schema/v5.ts';
+import { schemaV6 } from './schema/v6.ts';
 import { transact } from './transaction.ts';
 
 /** Brings the schema from `version - 1` to `version`. Runs inside a transaction. */
@@ -35,6 +36,7 @@ export const MIGRATIONS: readonly Migration[] = [
     up: schemaV5,
     rebuildsTables: true,
   },
+  { version: 6, name: 'edits: the picture and mask a job sends, the image it edits', up: schemaV6 },
 ];
 
 export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): number {

@@ -2,6 +2,7 @@ import type { Database } from 'better-sqlite3';
 import { AttemptRepository } from './attempt-repository.ts';
 import { BatchRepository } from './batch-repository.ts';
 import { openDatabase, type OpenDatabaseOptions } from './database.ts';
+import { EditRepository } from './edit-repository.ts';
 import { GalleryQueries } from './gallery-queries.ts';
 import { ImageRepository } from './image-repository.ts';
 import { JobRepository } from './job-repository.ts';
@@ -17,6 +18,8 @@ export interface Store {
   readonly jobs: JobRepository;
   readonly attempts: AttemptRepository;
   readonly images: ImageRepository;
+  /** What edit jobs send, and the images they were made from. */
+  readonly edits: EditRepository;
   /** The application's paged reads: batches, job ids by state, attempts. */
   readonly pages: PageQueries;
   /** The gallery's reads and favourites. */
@@ -33,7 +36,8 @@ export function openStore(file: string, options: OpenDatabaseOptions = {}): Stor
   const db = openDatabase(file, options);
   try {
     // Every statement is prepared here: a missing table or column shows now, not mid-run.
-    const jobs = new JobRepository(db);
+    const edits = new EditRepository(db);
+    const jobs = new JobRepository(db, edits);
     return {
       db,
       queue: new QueueRepository(db),
@@ -41,6 +45,7 @@ export function openStore(file: string, options: OpenDatabaseOptions = {}): Stor
       jobs,
       attempts: new AttemptRepository(db),
       images: new ImageRepository(db),
+      edits,
       pages: new PageQueries(db),
       gallery: new GalleryQueries(db),
       transaction: (fn) => transact(db, fn),

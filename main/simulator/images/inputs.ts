@@ -27,13 +27,16 @@ export async function readMultipart(ctx: RequestContext): Promise<FormData> {
 export interface PictureInfo {
   width: number;
   height: number;
+  /** As sharp names it: png, jpeg, webp… */
+  format: string;
+  hasAlpha: boolean;
 }
 
 /** Checks that the bytes are a picture sharp can read; 400 naming the field otherwise. */
 export async function inspectPicture(bytes: Buffer, param: string): Promise<PictureInfo> {
   try {
-    const { width, height } = await sharp(bytes).metadata();
-    if (width && height) return { width, height };
+    const { width, height, format, hasAlpha } = await sharp(bytes).metadata();
+    if (width && height) return { width, height, format: format ?? 'unknown', hasAlpha };
   } catch {
     // Reported below.
   }

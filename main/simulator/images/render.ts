@@ -1,6 +1,6 @@
 import sharp, { type Sharp } from 'sharp';
-import { seedFrom } from '../random.ts';
-import { paintPicture, stampWatermark } from './pixels.ts';
+import { createRandom, seedFrom } from '../random.ts';
+import { hsl, paintPicture, stampWatermark } from './pixels.ts';
 import { encodePng } from './png.ts';
 import type { ImageFormat } from './request.ts';
 
@@ -38,8 +38,12 @@ export const EXTENSIONS: Readonly<Record<ImageFormat, string>> = {
 const PAINT_PIXELS = 256 * 256;
 /** Up to this many pixels a PNG is encoded in JS: cheaper than a sharp call's fixed cost. */
 const JS_PNG_PIXELS = 128 * 128;
-/** How strongly an edit paints over its input (the rest of each pixel is the input). */
-const EDIT_STRENGTH = 0.45;
+/** An edited pixel: this much of the input's negative, of the tint, of the prompt's picture. */
+const EDIT_NEGATIVE = 0.55;
+const EDIT_TINT = 0.3;
+const EDIT_PICTURE = 0.15;
+/** Levels added to each channel outside the mask. */
+const OUTSIDE_DRIFT = 6;
 
 export function renderKey(spec: RenderSpec): string {
   return JSON.stringify([
@@ -77,7 +81,13 @@ export async function renderImage(spec: RenderSpec, sources: SourceLookup): Prom
   return encode(pipeline, format);
 }
 
-/** Input resized to the output size, with the prompt's picture blended over it (where the mask lets). */
+/**
+ * An edit you can see: where the mask is transparent (everywhere, with no mask) the input is
+ * turned to its negative and tinted with a colour of the prompt and seed, over a little of
+ * the prompt's picture; elsewhere the input stays, drifted a few levels brighter, as real
+ * models leave the rest of a picture almost but not quite alone (what "keep outside the
+ * mask" repairs).
+ */
 async function renderEdit(spec: RenderSpec, sources: SourceLookup): Promise<Buffer> {
   const { width, height } = spec;
   const input = sourceBytes(sources, spec.source ?? '');
@@ -87,7 +97,7 @@ async function renderEdit(spec: RenderSpec, sources: SourceLookup): Promise<Buff
     .raw()
     .toBuffer();
   const overlay = paintPicture(width, height, pictureSeed(spec));
-  // OpenAI convention: the transparent parts of the mask are the parts to change.
+  const tint = hsl(createRandom(pictureSeed(spec) ^ 0x5eed)(), 0.85, 0.55);
   const keep =
     spec.mask === null
       ? null
@@ -98,9 +108,14 @@ async function renderEdit(spec: RenderSpec, sources: SourceLookup): Promise<Buff
           .raw()
           .toBuffer();
   for (let p = 0, i = 0; p < width * height; p++, i += 3) {
-    const weight = EDIT_STRENGTH * (keep === null ? 1 : 1 - keep[p]! / 255);
-    for (let c = 0; c < 3; c++)
-      base[i + c] = base[i + c]! + (overlay[i + c]! - base[i + c]!) * weight;
+    // OpenAI convention: the transparent parts of the mask are the parts to change.
+    const edited = keep === null || keep[p]! < 128;
+    for (let c = 0; c < 3; c++) {
+      const value = base[i + c]!;
+      base[i + c] = edited
+        ? (255 - value) * EDIT_NEGATIVE + tint[c]! * EDIT_TINT + overlay[i + c]! * EDIT_PICTURE
+        : Math.min(255, value + OUTSIDE_DRIFT);
+    }
   }
   if (spec.watermark) stampWatermark(base, width, height);
   if (spec.format === 'png' && width * height <= JS_PNG_PIXELS)

@@ -3,6 +3,7 @@ import { createRandom, seedFrom, type Random } from '../random.ts';
 import { RenderCache } from './cache.ts';
 import { FileLinks } from './links.ts';
 import { renderImage, renderKey, type RenderSpec } from './render.ts';
+import { ReceivedEdits } from './received-edits.ts';
 import { SourceStore } from './sources.ts';
 
 /** What the image endpoints and the file links of one running simulator share. */
@@ -10,6 +11,8 @@ export interface ImageServices {
   links: FileLinks;
   sources: SourceStore;
   cache: RenderCache;
+  /** The edits accepted lately, as received (tests read what a client sent). */
+  received: ReceivedEdits;
   /** Seeds for requests that name none. Separate from state.random, which drives faults. */
   seeds: Random;
   /** Through the cache: for pictures a link may fetch again (or fetches now). */
@@ -38,6 +41,7 @@ export function imageServices(state: GatewayState): ImageServices {
       links: new FileLinks(state.options.urlTtlMs, forget, state.options.now),
       sources,
       cache,
+      received: new ReceivedEdits(),
       seeds: createRandom(seedFrom('image-seeds', state.options.seed)),
       render: (spec) => cache.get(renderKey(spec), () => renderImage(spec, lookup)),
       renderOnce: (spec) => renderImage(spec, lookup),

@@ -1,5 +1,6 @@
 import { badRequest } from '../http.ts';
 import type { ImageModelSpec } from '../models.ts';
+import type { EditImageField } from '../options.ts';
 import {
   checkRange,
   optionalBoolean,
@@ -52,22 +53,52 @@ export interface MultipartEdit {
   request: EditRequest;
   image: Blob;
   mask: Blob | null;
+  /** The name the picture came under. */
+  imageField: 'image' | 'image[]';
 }
 
 /** `image[]` is how some clients name a file list; one image is edited at a time. */
 const fieldName = (name: string) => (name.endsWith('[]') ? name.slice(0, -2) : name);
 
-/** Multipart values grouped by field name. */
-function groupForm(form: FormData): Map<string, Array<string | Blob>> {
+/** Multipart values grouped by field name, and the names the picture came under. */
+function groupForm(form: FormData): {
+  groups: Map<string, Array<string | Blob>>;
+  imageNames: Set<string>;
+} {
   const groups = new Map<string, Array<string | Blob>>();
+  const imageNames = new Set<string>();
   for (const [name, value] of form.entries()) {
     const key = fieldName(name);
     if (!(MULTIPART_FIELDS as readonly string[]).includes(key)) {
       throw unknownField(name, EDITS, MULTIPART_FIELDS);
     }
+    if (key === 'image') imageNames.add(name);
     groups.set(key, [...(groups.get(key) ?? []), value]);
   }
-  return groups;
+  return { groups, imageNames };
+}
+
+/**
+ * The picture's part name, as this gateway reads it (`accepted`): a gateway reads `image` or
+ * `image[]`, and a client that sends both has sent one of them for nothing.
+ */
+function checkImageField(names: Set<string>, accepted: EditImageField): 'image' | 'image[]' {
+  if (names.size > 1) {
+    throw badRequest(
+      'invalid_value',
+      'Send the picture as "image" or as "image[]", not both in one request.',
+      'image',
+    );
+  }
+  const used = (names.values().next().value ?? 'image') as 'image' | 'image[]';
+  if (accepted !== 'any' && used !== accepted) {
+    throw badRequest(
+      'unknown_parameter',
+      `"${used}" is not read by this gateway: send the picture as "${accepted}".`,
+      used,
+    );
+  }
+  return used;
 }
 
 function textValue(groups: Map<string, Array<string | Blob>>, name: string): string | undefined {
@@ -96,8 +127,13 @@ function fileValue(groups: Map<string, Array<string | Blob>>, name: string): Blo
 }
 
 /** Multipart form on /v1/images/edits (interface 2.4). Pure: file bytes are checked later. */
-export function parseMultipartEdit(form: FormData, model: ImageModelSpec): MultipartEdit {
-  const groups = groupForm(form);
+export function parseMultipartEdit(
+  form: FormData,
+  model: ImageModelSpec,
+  accepted: EditImageField = 'any',
+): MultipartEdit {
+  const { groups, imageNames } = groupForm(form);
+  const imageField = checkImageField(imageNames, accepted);
   const image = fileValue(groups, 'image');
   if (!image || image.size === 0) {
     throw badRequest(
@@ -132,6 +168,7 @@ export function parseMultipartEdit(form: FormData, model: ImageModelSpec): Multi
     },
     image,
     mask: fileValue(groups, 'mask') ?? null,
+    imageField,
   };
 }
 

@@ -8,6 +8,8 @@ import {
   readMultipart,
   resolveImageUrl,
 } from '../images/inputs.ts';
+import { checkEditFiles } from '../images/edit-checks.ts';
+import { receivedFile, receivedMask, type ReceivedEdit } from '../images/received-edits.ts';
 import { imageServices, type ImageServices } from '../images/services.ts';
 import { sizeForSource } from '../images/sizes.ts';
 import { parseMultipartEdit, parseQwenEdit, type EditRequest } from '../images/validate-edits.ts';
@@ -104,14 +106,18 @@ async function edits(ctx: RequestContext, services: ImageServices) {
   let request: EditRequest;
   let image: Buffer;
   let mask: Buffer | null = null;
+  let received: Pick<ReceivedEdit, 'body' | 'imageField' | 'fields'>;
   if (type.startsWith('multipart/form-data')) {
     const form = await readMultipart(ctx);
     model = modelFor(ctx, form.get('model') ?? undefined, 'image');
     if (model.edits !== 'multipart') throw editProtocolError(model.id, model.edits, editors);
-    const parsed = parseMultipartEdit(form, model);
+    const parsed = parseMultipartEdit(form, model, ctx.state.options.editImageField);
     request = parsed.request;
     image = Buffer.from(await parsed.image.arrayBuffer());
     if (parsed.mask) mask = Buffer.from(await parsed.mask.arrayBuffer());
+    const fields: Record<string, string> = {};
+    for (const [name, value] of form.entries()) if (typeof value === 'string') fields[name] = value;
+    received = { body: 'multipart', imageField: parsed.imageField, fields };
   } else if (type.startsWith('application/json')) {
     const body = await readJsonObject(ctx.req);
     model = modelFor(ctx, body.model, 'image');
@@ -119,6 +125,11 @@ async function edits(ctx: RequestContext, services: ImageServices) {
     const parsed = parseQwenEdit(body, model);
     request = parsed.request;
     image = await resolveImageUrl(parsed.imageUrl, ctx, services, 'The {image} item');
+    const fields: Record<string, string> = { model: model.id, prompt: request.prompt };
+    for (const [name, value] of Object.entries(body.parameters ?? {})) {
+      fields[`parameters.${name}`] = JSON.stringify(value);
+    }
+    received = { body: 'json', imageField: null, fields };
   } else {
     ctx.req.resume();
     throw badRequest(
@@ -128,7 +139,19 @@ async function edits(ctx: RequestContext, services: ImageServices) {
   }
 
   const picture = await inspectPicture(image, 'image');
-  if (mask) await inspectPicture(mask, 'mask');
+  const maskInfo = mask ? await inspectPicture(mask, 'mask') : null;
+  checkEditFiles(
+    model,
+    { bytes: image, info: picture },
+    mask && maskInfo ? { bytes: mask, info: maskInfo } : null,
+  );
+  services.received.add({
+    requestId: ctx.requestId,
+    model: model.id,
+    ...received,
+    image: receivedFile(image, picture),
+    mask: mask && maskInfo ? await receivedMask(mask, maskInfo) : null,
+  });
   const size = request.size ?? sizeForSource(model, picture.width, picture.height);
   // Held for this request; each returned link adds its own hold until it expires.
   const source = services.sources.retain(image);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Count, Id, Time } from '../define.ts';
 import { Cursor, MAX_ID_PAGE } from '../paging.ts';
 import { DownloadStateSchema } from './counts.ts';
+import { EditedFrom } from './edits.ts';
 
 export const ImageSummary = z.object({
   id: Id,
@@ -46,6 +47,8 @@ export const ImageDetail = ImageSummary.extend({
   sha256: z.string().nullable(),
   /** Absolute path on this machine, null until written. */
   path: z.string().nullable(),
+  /** What it was edited from; null (or absent) when it was generated. */
+  editedFrom: EditedFrom.nullable().optional(),
 });
 
 /** Every filter the gallery composes; all optional, AND-ed. */
@@ -63,6 +66,10 @@ export const ImageQuery = z.object({
   failureCodes: z.array(z.string().min(1)).min(1).optional(),
   /** Only images of partial successes: jobs that returned fewer images than they asked for. */
   partial: z.boolean().optional(),
+  /** Only images made by an edit (true), or none of them (false). */
+  edits: z.boolean().optional(),
+  /** Only the edits of this image. */
+  editedFrom: Id.optional(),
   /** Full-text search over prompts: words, "quoted phrases", prefix*. */
   text: z.string().max(500).optional(),
   order: z.enum(['newest', 'oldest']).default('newest'),

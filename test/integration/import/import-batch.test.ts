@@ -87,6 +87,21 @@ describe('importPromptFile', () => {
     expect(store.jobs.listInBatch(batch.id)[3]?.prompt).toHaveLength(80_000);
   });
 
+  it("refuses a prompt longer than its model takes (the catalogue's maxPromptChars), naming the model", async () => {
+    const file = setup([
+      JSON.stringify({ prompt: 'x'.repeat(1_000), model: 'dall-e-2', size: '256x256' }),
+      JSON.stringify({ prompt: 'x'.repeat(1_001), model: 'dall-e-2', size: '256x256' }),
+      JSON.stringify({ prompt: 'x'.repeat(1_001) }),
+    ]);
+    const error = await importPromptFile(store, file, options).catch((e: unknown) => e);
+    expect((error as PromptFileError).errors).toEqual([
+      {
+        line: 2,
+        message: 'the prompt is longer than 1000 characters, the most dall-e-2 takes (shorten it)',
+      },
+    ]);
+  });
+
   it('refuses a NUL character written as a JSON escape (\\u0000), naming the field', async () => {
     const file = setup([JSON.stringify({ prompt: 'a\u0000b' }), JSON.stringify({ prompt: 'ok' })]);
     const error = await importPromptFile(store, file, options).catch((e: unknown) => e);

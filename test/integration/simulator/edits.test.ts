@@ -11,6 +11,7 @@ import {
   postJson,
   solidPng,
 } from './image-helpers.ts';
+import { noise, rectMask } from '../../support/edit-pictures.ts';
 
 let gateway: RunningGateway;
 afterEach(() => gateway?.close());
@@ -51,19 +52,11 @@ describe('POST /v1/images/edits, multipart', () => {
     expect(await pictureOf(first!)).toEqual({ width: 512, height: 512, format: 'png' });
     expect(first!.equals(second!)).toBe(false);
 
-    // Derived from the input: nearer to it than a fresh generation of the same prompt is.
-    const fresh = await okJson(
-      await postJson(gateway, '/v1/images/generations', {
-        model: 'dall-e-2',
-        prompt: 'add a red balloon',
-        size: '512x512',
-        response_format: 'b64_json',
-      }),
+    // Derived from the input, and visibly edited (no mask: all of it): near its negative.
+    const negative = await sharp(input).negate().png().toBuffer();
+    expect(await pictureDistance(first!, negative)).toBeLessThan(
+      (await pictureDistance(first!, input)) / 2,
     );
-    const generated = Buffer.from(fresh.data[0]!.b64_json!, 'base64');
-    const toInput = await pictureDistance(first!, input);
-    expect(toInput).toBeGreaterThan(2);
-    expect(toInput).toBeLessThan(await pictureDistance(generated, input));
 
     await gateway.idle();
     const entry = gateway.ledger.find(response.headers.get('x-svc-request-id')!);
@@ -197,7 +190,8 @@ describe('POST /v1/images/edits, Qwen-style JSON', () => {
     );
     const edited = await download(fromData.data[0]!.url!);
     expect(await pictureOf(edited)).toEqual({ width: 100, height: 80, format: 'png' });
-    expect(await pictureDistance(edited, input)).toBeLessThan(90);
+    const negative = await sharp(input).negate().png().toBuffer();
+    expect(await pictureDistance(edited, negative)).toBeLessThan(90);
 
     const outside = () =>
       postJson(gateway, EDITS, qwenEdit('https://example.com/cat.png', 'x', { seed: 1 })).then(
@@ -258,5 +252,152 @@ describe('POST /v1/images/edits, Qwen-style JSON', () => {
     expect(await pictureOf(await download(body.data[0]!.url!))).toMatchObject({ width: 32 });
     now += 80; // past the link's lifetime
     expect((await fetch(body.data[0]!.url!)).status).toBe(404);
+  });
+});
+
+describe('POST /v1/images/edits, checked as a strict gateway does', () => {
+  const form = (parts: Array<[string, string | Blob]>) => {
+    const body = new FormData();
+    for (const [name, value] of parts) body.append(name, value);
+    return fetch(`${gateway.url}${EDITS}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${gateway.key}` },
+      body,
+    });
+  };
+  const base = async (): Promise<Array<[string, string | Blob]>> => [
+    ['model', 'flux-schnell'],
+    ['prompt', 'x'],
+  ];
+
+  it.each([
+    ['any', 'image', 200],
+    ['any', 'image[]', 200],
+    ['image', 'image', 200],
+    ['image', 'image[]', 400],
+    ['image[]', 'image[]', 200],
+    ['image[]', 'image', 400],
+  ] as const)(
+    'with --edit-image-field %s, a picture sent as "%s" is answered %i',
+    async (accepted, sent, status) => {
+      gateway = await startGateway({ editImageField: accepted });
+      const response = await form([
+        ...(await base()),
+        [sent, pngBlob(await solidPng(16, 16, [1, 2, 3]))],
+      ]);
+      if (status === 200) {
+        await okJson(response);
+        expect(gateway.receivedEdits()).toMatchObject([{ imageField: sent, body: 'multipart' }]);
+      } else {
+        const error = await errorJson(response, status);
+        expect(error.message).toBe(
+          `"${sent}" is not read by this gateway: send the picture as "${accepted}".`,
+        );
+        expect(gateway.receivedEdits()).toEqual([]);
+      }
+    },
+  );
+
+  it('refuses "image" and "image[]" in one request, whatever it accepts', async () => {
+    gateway = await startGateway();
+    const picture = pngBlob(await solidPng(16, 16, [1, 2, 3]));
+    const error = await errorJson(
+      await form([...(await base()), ['image', picture], ['image[]', picture]]),
+      400,
+    );
+    expect(error.message).toContain('not both in one request');
+  });
+
+  it.each([
+    [
+      'a mask that is no PNG',
+      async () =>
+        sharp(await rectMask(16, 16, { left: 0, top: 0, width: 8, height: 8 }))
+          .webp()
+          .toBuffer(),
+      'must be a PNG file',
+    ],
+    ['a mask without alpha', () => solidPng(16, 16, [0, 0, 0]), 'has no alpha channel'],
+    [
+      'a mask of another size',
+      () => rectMask(32, 32, { left: 0, top: 0, width: 8, height: 8 }),
+      '"mask" is 32x32 but "image" is 16x16',
+    ],
+  ])('refuses %s before billing', async (_, makeMask, message) => {
+    gateway = await startGateway();
+    const error = await errorJson(
+      await form([
+        ...(await base()),
+        ['image', pngBlob(await solidPng(16, 16, [1, 2, 3]))],
+        ['mask', pngBlob(await makeMask())],
+      ]),
+      400,
+    );
+    expect(error).toMatchObject({ code: 'invalid_mask', param: 'mask' });
+    expect(error.message).toContain(message);
+    await gateway.idle();
+    expect(gateway.ledger.entries()).toEqual([]);
+  });
+
+  it("refuses files over the model's limit and, for dall-e-2, pictures that are not square", async () => {
+    gateway = await startGateway();
+    const big = await errorJson(
+      await form([
+        ['model', 'dall-e-2'],
+        ['prompt', 'x'],
+        ['image', pngBlob(await noise(1200, 1200))],
+      ]),
+      400,
+    );
+    expect(big).toMatchObject({ code: 'image_too_large', param: 'image' });
+    expect(big.message).toMatch(
+      /^"image" is 4\.\d MB; model "dall-e-2" takes files up to 4\.0 MB\.$/,
+    );
+    const wide = await errorJson(
+      await form([
+        ['model', 'dall-e-2'],
+        ['prompt', 'x'],
+        ['image', pngBlob(await solidPng(64, 32, [0, 0, 0]))],
+      ]),
+      400,
+    );
+    expect(wide.message).toBe('Model "dall-e-2" edits square images only; "image" is 64x32.');
+  });
+
+  it('keeps what it received: the text fields, the picture and the mask with its transparent pixels', async () => {
+    gateway = await startGateway();
+    const picture = await solidPng(20, 10, [9, 9, 9]);
+    const mask = await rectMask(20, 10, { left: 0, top: 0, width: 5, height: 10 });
+    const response = await form([
+      ...(await base()),
+      ['image', pngBlob(picture)],
+      ['mask', pngBlob(mask)],
+      ['n', '2'],
+    ]);
+    await okJson(response);
+    expect(gateway.receivedEdits()).toEqual([
+      {
+        requestId: response.headers.get('x-svc-request-id'),
+        model: 'flux-schnell',
+        body: 'multipart',
+        imageField: 'image',
+        fields: { model: 'flux-schnell', prompt: 'x', n: '2' },
+        image: {
+          bytes: picture.length,
+          sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+          width: 20,
+          height: 10,
+          format: 'png',
+          hasAlpha: false,
+        },
+        mask: expect.objectContaining({
+          width: 20,
+          height: 10,
+          hasAlpha: true,
+          transparent: 50,
+          partial: 0,
+        }),
+      },
+    ]);
   });
 });

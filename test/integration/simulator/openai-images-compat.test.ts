@@ -1,6 +1,7 @@
 import OpenAI, { toFile } from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startGateway, type RunningGateway } from '../../../main/simulator/index.ts';
+import { pixels, rectMask } from '../../support/edit-pictures.ts';
 import { download, pictureDistance, pictureOf, solidPng } from './image-helpers.ts';
 
 let gateway: RunningGateway;
@@ -69,16 +70,18 @@ describe('the official openai client against the simulator: images', () => {
   it('images.edit with a mask, answered as a URL', async () => {
     const openai = await client();
     const input = await solidPng(1024, 1024, [200, 200, 200]);
+    const mask = await rectMask(1024, 1024, { left: 0, top: 0, width: 256, height: 256 });
     const result = await openai.images.edit({
       model: 'gpt-image-1',
       image: await toFile(input, 'in.png', { type: 'image/png' }),
-      mask: await toFile(await solidPng(1024, 1024, [0, 0, 0]), 'mask.png', { type: 'image/png' }),
+      mask: await toFile(mask, 'mask.png', { type: 'image/png' }),
       prompt: 'a small boat',
     });
-    const edited = await download(result.data![0]!.url!);
-    expect(await pictureOf(edited)).toEqual({ width: 1024, height: 1024, format: 'png' });
-    // An opaque mask keeps every pixel of the input.
-    expect(await pictureDistance(edited, input)).toBeLessThan(1);
+    const edited = await pixels(await download(result.data![0]!.url!));
+    expect(edited).toMatchObject({ width: 1024, height: 1024 });
+    // What the mask keeps is the input (a few levels brighter); the transparent corner changed.
+    expect(edited.at(800, 800).slice(0, 3)).toEqual([206, 206, 206]);
+    expect(edited.at(100, 100).slice(0, 3)).not.toEqual([206, 206, 206]);
   });
 
   it('surfaces gateway errors as typed API errors with status and code', async () => {
@@ -93,5 +96,12 @@ describe('the official openai client against the simulator: images', () => {
       prompt: 'x',
     });
     await expect(wrongTool).rejects.toMatchObject({ status: 400, code: 'unsupported_model' });
+    const maskWithoutAlpha = openai.images.edit({
+      model: 'gpt-image-1',
+      image: await toFile(await solidPng(8, 8, [0, 0, 0]), 'a.png', { type: 'image/png' }),
+      mask: await toFile(await solidPng(8, 8, [0, 0, 0]), 'm.png', { type: 'image/png' }),
+      prompt: 'x',
+    });
+    await expect(maskWithoutAlpha).rejects.toMatchObject({ status: 400, code: 'invalid_mask' });
   });
 });

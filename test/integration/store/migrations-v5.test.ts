@@ -2,7 +2,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../main/core/store/database.ts';
 import type { GalleryFilter } from '../../../main/core/store/gallery-queries.ts';
-import { MIGRATIONS, userVersion } from '../../../main/core/store/migrations.ts';
+import { latestVersion, MIGRATIONS, userVersion } from '../../../main/core/store/migrations.ts';
 import { openStore, type Store } from '../../../main/core/store/store.ts';
 import { tempDir } from './temp-store.ts';
 
@@ -88,7 +88,7 @@ describe('schema v5: batch, job and image ids are never reused', () => {
 
     const store = openStore(file);
     try {
-      expect(userVersion(store.db)).toBe(5);
+      expect(userVersion(store.db)).toBe(latestVersion());
       for (const table of tables) expect(rows(store, table), table).toEqual(before[table]);
       expect(rows(store, 'batch_download_counts')).toEqual(counts);
       for (const table of ['batches', 'jobs', 'images']) {

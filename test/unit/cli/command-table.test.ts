@@ -10,6 +10,7 @@ describe('the command table', () => {
     }
     expect(COMMANDS.map((c) => c.name)).toEqual([
       'run',
+      'edit',
       'status',
       'resume',
       'retry',

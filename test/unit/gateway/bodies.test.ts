@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   advancedBody,
   editForm,
+  imageFieldName,
   imageUrlOf,
   openAiBody,
   qwenBody,
@@ -72,7 +73,7 @@ describe('request bodies per protocol', () => {
     expect(
       qwenEditBody(
         { model: 'qwen-image-edit', prompt: 'blue', image: { url: 'https://x/a.png' }, n: 1 },
-        'https://x/a.png',
+        ['https://x/a.png'],
       ),
     ).toEqual({
       model: 'qwen-image-edit',
@@ -107,5 +108,45 @@ describe('request bodies per protocol', () => {
     expect(image.type).toBe('image/png');
     expect([...new Uint8Array(await image.arrayBuffer())]).toEqual([1, 2, 3]);
     expect((form.get('mask') as File).name).toBe('mask.png');
+  });
+
+  it('Qwen edit body with several pictures: their items in order, then the text', () => {
+    expect(
+      qwenEditBody({ model: 'm', prompt: 'mix', image: [{ url: 'u1' }, { url: 'u2' }] }, [
+        'u1',
+        'u2',
+      ]).input.messages[0]!.content,
+    ).toEqual([{ image: 'u1' }, { image: 'u2' }, { text: 'mix' }]);
+  });
+
+  it.each([
+    [1, 'auto', 'image'],
+    [3, 'auto', 'image[]'],
+    [1, 'image[]', 'image[]'],
+    [3, 'image', 'image'],
+  ] as const)('names %i picture(s) with setting %s as "%s"', (count, setting, name) => {
+    expect(imageFieldName(count, setting)).toBe(name);
+  });
+
+  it('multipart form: one name for every picture, never both', async () => {
+    const picture = (byte: number) => ({
+      bytes: new Uint8Array([byte]),
+      filename: `in-${byte}.png`,
+      mimeType: 'image/png',
+    });
+    const one = editForm({ model: 'm', prompt: 'p', image: picture(1) });
+    expect(one.getAll('image')).toHaveLength(1);
+    expect(one.has('image[]')).toBe(false);
+
+    const several = editForm({ model: 'm', prompt: 'p', image: [picture(1), picture(2)] });
+    expect(several.has('image')).toBe(false);
+    const parts = several.getAll('image[]') as File[];
+    expect(parts.map((part) => part.name)).toEqual(['in-1.png', 'in-2.png']);
+
+    const always = editForm({ model: 'm', prompt: 'p', image: picture(1) }, 'image[]');
+    expect(always.has('image')).toBe(false);
+    expect(always.getAll('image[]')).toHaveLength(1);
+    const keys = [...always.keys()];
+    expect(keys.filter((key) => key.startsWith('image'))).toEqual(['image[]']);
   });
 });

@@ -85,12 +85,12 @@ describe('renderImage', () => {
     expect(at(marked, 10, 10)).toBe(at(plain, 10, 10));
   });
 
-  it('edits derive from the input: the result stays close to it, and follows the mask', async () => {
-    const input = await sharp({
-      create: { width: 80, height: 80, channels: 3, background: { r: 250, g: 20, b: 20 } },
-    })
-      .png()
-      .toBuffer();
+  it('edits are visible and derive from the input: its negative, tinted, where the mask is transparent; the rest a few levels brighter', async () => {
+    const solid = (r: number, g: number, b: number) =>
+      sharp({ create: { width: 80, height: 80, channels: 3, background: { r, g, b } } })
+        .png()
+        .toBuffer();
+    const [red, blue] = [await solid(250, 20, 20), await solid(20, 20, 250)];
     // Mask: opaque (keep) on the left half, transparent (edit) on the right half.
     const maskRaw = Buffer.alloc(80 * 80 * 4);
     for (let y = 0; y < 80; y++)
@@ -98,29 +98,34 @@ describe('renderImage', () => {
     const mask = await sharp(maskRaw, { raw: { width: 80, height: 80, channels: 4 } })
       .png()
       .toBuffer();
-    const sources = (digest: string) => ({ in: input, mask })[digest];
+    const sources = (digest: string) => ({ red, blue, mask })[digest];
+    const mean = (raw: Buffer, channel: number) => {
+      let sum = 0;
+      for (let i = channel; i < raw.length; i += 3) sum += raw[i]!;
+      return sum / (raw.length / 3);
+    };
 
-    const edited = await rawOf(
-      await renderImage(spec({ width: 80, height: 80, source: 'in' }), sources),
+    // the negative of red is cyan, of blue yellow: the same prompt and seed on both
+    const ofRed = await rawOf(
+      await renderImage(spec({ width: 80, height: 80, source: 'red' }), sources),
       80,
       80,
     );
-    const inputRaw = await rawOf(input, 80, 80);
-    const fresh = await rawOf(
-      await renderImage(spec({ width: 80, height: 80 }), noSources),
+    const ofBlue = await rawOf(
+      await renderImage(spec({ width: 80, height: 80, source: 'blue' }), sources),
       80,
       80,
     );
-    expect(meanDifference(edited, inputRaw)).toBeLessThan(meanDifference(edited, fresh));
-    expect(meanDifference(edited, inputRaw)).toBeGreaterThan(2);
+    expect(mean(ofRed, 0)).toBeLessThan(mean(ofBlue, 0) - 40);
+    expect(mean(ofRed, 2)).toBeGreaterThan(mean(ofBlue, 2) + 40);
 
     const masked = await rawOf(
-      await renderImage(spec({ width: 80, height: 80, source: 'in', mask: 'mask' }), sources),
+      await renderImage(spec({ width: 80, height: 80, source: 'red', mask: 'mask' }), sources),
       80,
       80,
     );
-    expect([masked[(40 * 80 + 10) * 3], masked[(40 * 80 + 10) * 3 + 1]]).toEqual([250, 20]);
-    expect(masked[(40 * 80 + 70) * 3 + 1]).not.toBe(20);
+    expect([...masked.subarray((40 * 80 + 10) * 3, (40 * 80 + 10) * 3 + 3)]).toEqual([255, 26, 26]);
+    expect(masked[(40 * 80 + 70) * 3 + 1]).toBeGreaterThan(120);
   });
 
   it('refuses to render an edit whose input is no longer held', async () => {

@@ -10,6 +10,7 @@ import {
   textSource,
   type PromptSource,
 } from '../../import/import-batch.ts';
+import { sweepUnusedInputs } from '../../edits/input-files.ts';
 import type { Batch } from '../../store/rows.ts';
 import { AppError } from '../app-error.ts';
 import type { AppContext } from '../app-context.ts';
@@ -114,6 +115,8 @@ export function batchHandlers(ctx: AppContext): Handlers['batches'] {
       }
       store.batches.delete(id);
       ctx.hub.notify();
+      // its edit jobs' pictures and masks, unless another job sends them too
+      void sweepUnusedInputs(store, ctx.logger);
       return null;
     },
   };

@@ -6,6 +6,7 @@ import { resolveInsideLibrary } from '../../library/naming.ts';
 import type { GalleryFilter } from '../../store/gallery-queries.ts';
 import { AppError } from '../app-error.ts';
 import { deleteImages } from '../delete-images.ts';
+import { editedFrom } from './edits.ts';
 import type { AppContext } from '../app-context.ts';
 import { imageSummary } from '../views.ts';
 import { cursorKeys, listScope, notFound, pageFrom } from './paging.ts';
@@ -98,6 +99,7 @@ export function imageHandlers(ctx: AppContext): Handlers['images'] {
           image.relPath && image.downloadState === 'done'
             ? resolveInsideLibrary(ctx.libraryDir(), image.relPath)
             : null,
+        editedFrom: editedFrom(store, id),
       };
     },
     async setFavorite({ ids, favorite }) {

@@ -1,4 +1,10 @@
-import type { EditRequest, ImageRequest } from '../../../../shared/gateway/requests.ts';
+import type { MultipartImageField } from '../../../../shared/gateway/profile.ts';
+import {
+  editImages,
+  type EditRequest,
+  type ImageRequest,
+  type ImageSource,
+} from '../../../../shared/gateway/requests.ts';
 import type {
   AdvancedImageBody,
   OpenAiImageBody,
@@ -73,39 +79,52 @@ export function qwenBody(request: ImageRequest): QwenImageBody {
   };
 }
 
-/** Interface 2.4, JSON form: the picture as an `{image: url}` item beside the prompt text. */
-export function qwenEditBody(request: EditRequest, imageUrl: string): QwenEditBody {
+/**
+ * Interface 2.4, JSON form: each picture as an `{image: url}` item (in order), then the
+ * prompt text.
+ */
+export function qwenEditBody(request: EditRequest, imageUrls: readonly string[]): QwenEditBody {
   const parameters = qwenParameters(request);
+  const images = imageUrls.map((image) => ({ image }));
   return {
     model: request.model,
-    input: {
-      messages: [{ role: 'user', content: [{ image: imageUrl }, { text: request.prompt }] }],
-    },
+    input: { messages: [{ role: 'user', content: [...images, { text: request.prompt }] }] },
     ...(hasKeys(parameters) ? { parameters } : {}),
   };
 }
 
 /** A picture given as bytes becomes a data URL for the JSON edit body. */
-export function imageUrlOf(image: EditRequest['image']): string {
+export function imageUrlOf(image: ImageSource): string {
   if ('url' in image) return image.url;
   return `data:${image.mimeType};base64,${Buffer.from(image.bytes).toString('base64')}`;
 }
 
-/** Interface 2.4, multipart form. */
-export function editForm(request: EditRequest): FormData {
+/**
+ * The multipart name of the pictures' file parts: one name for all of them, never both
+ * (a gateway reading `image` would miss an `image[]` part, and the other way round).
+ */
+export function imageFieldName(count: number, setting: MultipartImageField): 'image' | 'image[]' {
+  if (setting === 'auto') return count > 1 ? 'image[]' : 'image';
+  return setting;
+}
+
+/** Interface 2.4, multipart form; `imageField` names the pictures' parts (see imageFieldName). */
+export function editForm(request: EditRequest, imageField: MultipartImageField = 'auto'): FormData {
   const form = new FormData();
   form.set('model', request.model);
   form.set('prompt', request.prompt);
-  const file = (source: EditRequest['image'], name: string) => {
+  const file = (source: ImageSource, name: string) => {
     if (!('bytes' in source))
       throw new Error(`The ${name} must be file bytes for a multipart edit.`);
-    form.set(
+    form.append(
       name,
       new Blob([source.bytes as Uint8Array<ArrayBuffer>], { type: source.mimeType }),
       source.filename,
     );
   };
-  file(request.image, 'image');
+  const images = editImages(request);
+  const name = imageFieldName(images.length, imageField);
+  for (const image of images) file(image, name);
   if (request.mask) file(request.mask, 'mask');
   const text: Array<[string, unknown]> = [
     ['n', request.n],

@@ -3,7 +3,11 @@ import type {
   ImageModelEntry,
   ModelEntry,
 } from '../../../../shared/gateway/catalogue.ts';
-import type { EditRequest, ImageRequest } from '../../../../shared/gateway/requests.ts';
+import {
+  editImages,
+  type EditRequest,
+  type ImageRequest,
+} from '../../../../shared/gateway/requests.ts';
 import type { ImageBody } from './body-fields.ts';
 import { imageRequestProblems } from './validate.ts';
 
@@ -68,8 +72,10 @@ export function planEdit(request: EditRequest, catalogue: Catalogue): ImagePlan 
     };
   }
   const problems = imageRequestProblems(request, entry, entry.edit);
+  const images = editImages(request);
+  if (images.length === 0) problems.push('Give the picture to edit.');
   if (entry.edit === 'multipart') {
-    if (!('bytes' in request.image)) {
+    if (images.some((image) => !('bytes' in image))) {
       problems.push(`${entry.id} edits an uploaded file: give the picture itself, not a link.`);
     }
     if (request.mask && !('bytes' in request.mask)) {

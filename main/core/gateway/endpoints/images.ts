@@ -1,4 +1,8 @@
-import type { EditRequest, ImageRequest } from '../../../../shared/gateway/requests.ts';
+import {
+  editImages,
+  type EditRequest,
+  type ImageRequest,
+} from '../../../../shared/gateway/requests.ts';
 import type { ImageResult, Outcome } from '../../../../shared/gateway/outcome.ts';
 import {
   advancedBody,
@@ -63,13 +67,17 @@ function specFor(
         json: advancedBody(request),
       };
     case 'multipart':
-      return { method: 'POST', path: '/images/edits', form: editForm(request as EditRequest) };
+      return {
+        method: 'POST',
+        path: '/images/edits',
+        form: editForm(request as EditRequest, context.profile.multipartImageField),
+      };
     case 'qwen-json': {
       const edit = request as EditRequest;
       return {
         method: 'POST',
         path: '/images/edits',
-        json: qwenEditBody(edit, imageUrlOf(edit.image)),
+        json: qwenEditBody(edit, editImages(edit).map(imageUrlOf)),
       };
     }
   }
