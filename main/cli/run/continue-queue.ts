@@ -1,15 +1,14 @@
-import { loadCatalogue } from '../../core/app/model-catalogue.ts';
 import type { Engine } from '../../core/engine/engine.ts';
 import type { Batch } from '../../core/store/rows.ts';
 import type { Store } from '../../core/store/store.ts';
 import { ConfigError } from '../command.ts';
-import { dataFlagSuffix, hasDatabase, openDataFolder, resolveDataDir } from '../data-folder.ts';
+import { dataFlagSuffix, hasDatabase, resolveDataDir } from '../data-folder.ts';
+import { openCliService, openCliSettings, requireUsableGateway, saveFlags } from './cli-service.ts';
 import { runEngineSession } from './engine-session.ts';
-import { remoteProfile, requireApiKey } from './gateway-connection.ts';
-import { loadSettings, saveSettings } from './saved-settings.ts';
+import { requireApiKey } from './gateway-connection.ts';
 import { limitFlags, type LimitFlagValues } from './limit-flags.ts';
 import { sessionSettingsFlags } from './session-flags.ts';
-import { resolveSettings } from './settings.ts';
+import { settingsPlan } from './settings.ts';
 
 export interface ContinueFlags extends LimitFlagValues {
   data?: string;
@@ -30,8 +29,8 @@ export interface ContinueOptions {
 }
 
 /**
- * resume and retry: run an existing data folder's queue with its saved gateway and library
- * (flags override them, and are saved for next time).
+ * resume and retry: run an existing data folder's queue with its settings (the gateway and
+ * library the app or the last run chose); flags override them, and are saved for next time.
  */
 export async function continueQueue(
   values: ContinueFlags,
@@ -45,29 +44,31 @@ export async function continueQueue(
     );
   }
   const limits = limitFlags(values);
-  const settings = resolveSettings(
-    sessionSettingsFlags(values),
-    loadSettings(dataDir),
-    process.cwd(),
-  );
-  if (settings.gateway.kind === 'remote') remoteProfile(settings.gateway);
-  const apiKey = requireApiKey(settings.gateway, process.env);
-  const store = openDataFolder(dataDir);
+  const flags = sessionSettingsFlags(values);
+  const settings = openCliSettings(dataDir, { json: values.json ?? false });
   try {
-    const batch = options.batchOf?.(store) ?? null;
-    saveSettings(dataDir, settings);
-    return await runEngineSession({
-      store,
-      settings,
-      apiKey,
-      catalogue: loadCatalogue(dataDir),
-      json: values.json ?? false,
-      limits,
-      batch,
-      commandSuffix: dataFlagSuffix(values.data),
-      ...(options.prepare ? { prepare: (engine) => options.prepare!(engine, store) } : {}),
-    });
+    const plan = settingsPlan(flags, settings.read(), process.cwd());
+    if (!plan.demo) requireApiKey(process.env);
+    if (plan.notice && !values.json) process.stderr.write(`${plan.notice}\n`);
+    const service = await openCliService({ dataDir, settings, library: plan.library, limits });
+    try {
+      const batch = options.batchOf?.(service.store) ?? null;
+      await saveFlags(service, plan.patch);
+      await requireUsableGateway(service);
+      return await runEngineSession({
+        service,
+        json: values.json ?? false,
+        notice: plan.notice,
+        batch,
+        commandSuffix: dataFlagSuffix(values.data),
+        ...(options.prepare
+          ? { prepare: (engine: Engine) => options.prepare!(engine, service.store) }
+          : {}),
+      });
+    } finally {
+      await service.close();
+    }
   } finally {
-    store.close();
+    settings.close();
   }
 }
