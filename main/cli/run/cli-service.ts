@@ -52,7 +52,7 @@ export function settingsNotes(settings: SettingsStore): string[] {
   const migrated = settings.migrated;
   if (migrated) {
     lines.push(
-      `Settings from ${migrated.from.join(', ')} are now in the data folder's settings.json ` +
+      `Settings from ${migrated.from.join(', ')} are now in the data folder’s settings.json ` +
         '(the newer file’s win); the old files are kept with a .migrated suffix.',
     );
     if (migrated.headers.length > 0) {
@@ -94,6 +94,8 @@ export async function openCliService(options: CliServiceOptions): Promise<AppSer
       startDemoGateway,
       logger: consoleLogger,
       holdQueue: true,
+      // (this run finishes with the settings it started with; the app hears this one's)
+      followSettingsChanges: false,
       ...(options.limits?.engine ? { engine: options.limits.engine } : {}),
       ...(options.limits?.client ? { client: options.limits.client } : {}),
     },

@@ -67,6 +67,11 @@ export interface AppServiceOptions {
    * key before then: the CLI saves its flags, then imports, then runs.
    */
   holdQueue?: boolean;
+  /**
+   * Whether another process's change of the settings reaches this one (default): a queue that
+   * runs here restarts on a new gateway. A CLI run finishes with the settings it started with.
+   */
+  followSettingsChanges?: boolean;
 }
 
 /**
@@ -230,11 +235,14 @@ export class AppService implements ServedApp {
     if (defaultLibrary !== null && settings.read().library === null) {
       settings.write({ ...settings.read(), library: defaultLibrary });
     }
-    this.unsubscribe = settings.subscribe((next, previous) => {
-      void settingsChanged(this.context, previous, next).catch((error: unknown) =>
-        this.logger.error('following a change of the settings made elsewhere', error),
-      );
-    });
+    if (this.options.followSettingsChanges !== false) {
+      this.unsubscribe = settings.subscribe((next, previous) => {
+        void settingsChanged(this.context, previous, next, { elsewhere: true }).catch(
+          (error: unknown) =>
+            this.logger.error('following a change of the settings made elsewhere', error),
+        );
+      });
+    }
     await this.refreshSecrets();
   }
 

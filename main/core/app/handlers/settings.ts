@@ -25,12 +25,15 @@ export async function settingsView(ctx: AppContext, settings: SettingsValue) {
 /**
  * What follows a change of the settings, made here or by another process on the same data
  * folder: the queue restarts on a new gateway or library, takes new limits as it runs, and
- * every client hears `settings.changed`.
+ * every client hears `settings.changed`. Another process's change never starts a queue that
+ * is not running here: that process may be about to run it itself (the CLI saves its flags,
+ * then starts).
  */
 export async function settingsChanged(
   ctx: AppContext,
   before: SettingsValue,
   next: SettingsValue,
+  { elsewhere = false }: { elsewhere?: boolean } = {},
 ): Promise<void> {
   // (a profile added or edited while another gateway is in use restarts nothing)
   const restart =
@@ -38,7 +41,7 @@ export async function settingsChanged(
     QUEUE_SETTINGS.some((key) => JSON.stringify(before[key]) !== JSON.stringify(next[key]));
   if (restart) {
     await ctx.refreshSecrets();
-    await ctx.restartQueue();
+    if (!elsewhere || ctx.session.state !== 'stopped') await ctx.restartQueue();
   } else if (
     before.concurrency !== next.concurrency ||
     before.requestsPerMinute !== next.requestsPerMinute
