@@ -99,7 +99,7 @@ export async function openCliService(options: CliServiceOptions): Promise<AppSer
       ...(options.limits?.engine ? { engine: options.limits.engine } : {}),
       ...(options.limits?.client ? { client: options.limits.client } : {}),
     },
-    { store, readOnly: false },
+    store,
   );
 }
 

@@ -231,7 +231,8 @@ async function watchUntilIdle(
   });
   const onProgress = (progress: EngineProgress) => reporter.update(view(progress));
   for (const signal of STOP_SIGNALS) process.on(signal, interrupt.handle);
-  engine.on('progress', onProgress);
+  // (with --json nothing is drawn: the engine then counts nothing for progress either)
+  if (mode !== 'none') engine.on('progress', onProgress);
   try {
     const reason = await engine.whenIdle();
     reporter.finish(view(engine.progress()));

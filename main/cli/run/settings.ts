@@ -67,7 +67,8 @@ export function settingsPlan(
     if (flags[key] !== undefined) patch[key] = flags[key];
   }
   const library = resolveLibrary(flags.out, current.library, cwd);
-  if (flags.out !== undefined && current.library !== library) patch.library = library;
+  // one library per data folder: named at the first run, whichever host opens it next
+  if (current.library !== library) patch.library = library;
   Object.assign(patch, gatewayPatch(flags, current));
   const gateway = patch.gateway ?? current.gateway;
   const chose = flags.demo || flags.gateway !== undefined;

@@ -216,10 +216,9 @@ export class AppService implements ServedApp {
 
   /**
    * What opening does after composing: header values older settings files kept in plain text
-   * go to the secret store, the library is named for good (one library per data folder,
-   * whichever host opens it next), and another process's changes to the settings are followed.
+   * go to the secret store, and another process's changes to the settings are followed.
    */
-  async settle(defaultLibrary: string | null): Promise<void> {
+  async settle(): Promise<void> {
     const settings = this.options.settings;
     const migrated = settings.takeMigratedHeaderValues();
     if (migrated.size > 0) {
@@ -231,9 +230,6 @@ export class AppService implements ServedApp {
             `the extra headers of the older settings were not kept: ${error.message}`,
           ),
         );
-    }
-    if (defaultLibrary !== null && settings.read().library === null) {
-      settings.write({ ...settings.read(), library: defaultLibrary });
     }
     if (this.options.followSettingsChanges !== false) {
       this.unsubscribe = settings.subscribe((next, previous) => {
@@ -267,12 +263,17 @@ export class AppService implements ServedApp {
     ];
   }
 
+  /**
+   * What a start of the queue runs with. The library is named for good before the first image
+   * is written there: one library per data folder, whichever host opens it next (each has its
+   * own usual place).
+   */
   private inputs(catalogue: () => Catalogue) {
-    return {
-      settings: this.options.settings.read(),
-      libraryDir: this.libraryDir(),
-      catalogue: catalogue(),
-    };
+    const settings = this.options.settings;
+    if (settings.read().library === null) {
+      settings.write({ ...settings.read(), library: this.options.defaultLibraryDir });
+    }
+    return { settings: settings.read(), libraryDir: this.libraryDir(), catalogue: catalogue() };
   }
 
   private listener(): SessionListener {
@@ -286,18 +287,18 @@ export class AppService implements ServedApp {
 
 /**
  * Opens the data folder (migrating it) and composes the service; the queue is not started.
- * `store` is the data folder's database when the host opened it itself (the CLI, read-only
- * for `status`): the service then writes nothing at opening.
+ * `opened` is the data folder's database when the host opened it itself (the CLI, to word a
+ * refusal its own way).
  */
 export async function openAppService(
   options: AppServiceOptions,
-  opened?: { store: Store; readOnly: boolean },
+  opened?: Store,
 ): Promise<AppService> {
   if (!opened) mkdirSync(options.dataDir, { recursive: true });
-  const store = opened?.store ?? openStore(join(options.dataDir, 'atelier.db'));
+  const store = opened ?? openStore(join(options.dataDir, 'atelier.db'));
   try {
     const service = new AppService(options, store);
-    await service.settle(opened?.readOnly ? null : options.defaultLibraryDir);
+    await service.settle();
     return service;
   } catch (error) {
     store.close();

@@ -24,7 +24,8 @@ const saved = Settings.parse({
 describe('settingsPlan', () => {
   it('uses the demo on a folder where no gateway was chosen, and says so', () => {
     expect(settingsPlan({}, fresh, '/home/ada/work')).toEqual({
-      patch: null,
+      // the library is named for good at the first run: the app finds it there next
+      patch: { library: '/home/ada/work/atelier-library' },
       demo: true,
       notice: DEMO_NOTICE,
       library: '/home/ada/work/atelier-library',
