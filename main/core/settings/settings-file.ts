@@ -1,6 +1,7 @@
 import {
   copyFileSync,
   existsSync,
+  mkdirSync,
   readFileSync,
   renameSync,
   statSync,
@@ -99,6 +100,7 @@ export class SettingsFile implements SettingsStore {
     }
     const text = render(valid);
     try {
+      mkdirSync(this.options.dataDir, { recursive: true });
       writeFileAtomic(this.path, text);
     } catch (error) {
       throw new AppError(
@@ -263,12 +265,22 @@ export class SettingsFile implements SettingsStore {
       return { settings, text: null, recovered, migrated, values };
     }
     const text = render(settings);
-    // the old file named like the new one is copied first: a crash leaves it to migrate again
-    const inPlace = legacy.find((file) => file.path === this.path);
-    if (inPlace) copyFileSync(this.path, migratedPathFor(this.path, now()));
-    writeFileAtomic(this.path, text);
-    for (const file of legacy) {
-      if (file !== inPlace) renameSync(file.path, migratedPathFor(file.path, now()));
+    try {
+      // the old file named like the new one is copied first: a crash leaves it to migrate again
+      const inPlace = legacy.find((file) => file.path === this.path);
+      if (inPlace) copyFileSync(this.path, migratedPathFor(this.path, now()));
+      mkdirSync(this.options.dataDir, { recursive: true });
+      writeFileAtomic(this.path, text);
+      for (const file of legacy) {
+        if (file !== inPlace) renameSync(file.path, migratedPathFor(file.path, now()));
+      }
+    } catch (error) {
+      // (a read-only data folder: the merged settings serve this run; the next one tries again)
+      this.options.logger?.warn(
+        `The older settings files could not be moved into ${this.path}: ` +
+          `${(error as Error).message}. They are read again next time.`,
+      );
+      return { settings, text: null, recovered, migrated, values };
     }
     this.options.logger?.info(
       `Settings from ${migrated.from.join(', ')} were merged into ${this.path} (the newer ` +

@@ -59,6 +59,13 @@ describe('setupSettings: the data folder’s settings, through the core', () => 
     expect(setupSettings(dataDir).migrated).toBeNull();
   });
 
+  it('merges them at the first start, when the data folder does not exist yet', () => {
+    rmSync(dataDir, { recursive: true });
+    writeFileSync(join(userData, 'settings.json'), JSON.stringify({ theme: 'light' }));
+    expect(setupSettings(dataDir).read().theme).toBe('light');
+    expect(JSON.parse(readFileSync(join(dataDir, 'settings.json'), 'utf8')).theme).toBe('light');
+  });
+
   it('sets a damaged file aside and starts from the defaults, saying so', () => {
     writeFileSync(join(dataDir, 'settings.json'), '{"version": 2, "concurrency": 12,');
     const settings = setupSettings(dataDir);
