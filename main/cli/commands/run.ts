@@ -9,14 +9,8 @@ import type { Store } from '../../core/store/store.ts';
 import { printable } from '../../../shared/text/printable.ts';
 import { ConfigError, intFlag, oneOf, parseFlags, UsageError, type Command } from '../command.ts';
 import { dataFlagSuffix, requireUsableLibrary, resolveDataDir } from '../data-folder.ts';
-import {
-  openCliService,
-  openCliSettings,
-  requireUsableGateway,
-  saveFlags,
-} from '../run/cli-service.ts';
+import { applyFlags, withCliService } from '../run/cli-service.ts';
 import { runEngineSession } from '../run/engine-session.ts';
-import { requireApiKey } from '../run/gateway-connection.ts';
 import { limitFlags } from '../run/limit-flags.ts';
 import { liveRunner } from '../run/live-runner.ts';
 import {
@@ -27,7 +21,7 @@ import {
   SESSION_FLAGS_HELP,
   sessionSettingsFlags,
 } from '../run/session-flags.ts';
-import { settingsPlan } from '../run/settings.ts';
+import type { SettingsPlan } from '../run/settings.ts';
 
 /** What --demo fills in when neither the file nor a flag says. */
 export const DEMO_DEFAULTS = {
@@ -119,24 +113,22 @@ Examples:
       ...outputFlags(values),
     };
     const maxPromptChars = intFlag(values['max-prompt-chars'], '--max-prompt-chars', 1, 10_000_000);
-    const settings = openCliSettings(dataDir, { json: values.json ?? false });
-    try {
-      const plan = settingsPlan(flags, settings.read(), process.cwd());
-      const defaults = rowDefaults(values, plan.demo);
+    const json = values.json ?? false;
+    let defaults: RowDefaults = {};
+    const checkFirst = (plan: SettingsPlan) => {
+      defaults = rowDefaults(values, plan.demo);
       checkPromptFile(file);
-      if (!plan.demo) requireApiKey(process.env);
-      // the first line when no gateway was chosen: a person sees why nothing is charged
-      if (plan.notice && !values.json) process.stderr.write(`${plan.notice}\n`);
-      const service = await openCliService({ dataDir, settings, library: plan.library, limits });
-      try {
+    };
+    return withCliService(
+      { dataDir, flags, limits, json },
+      async (service, plan) => {
         // (Engine.start checks it too; here nothing is imported that could not run)
         requireUsableLibrary(plan.library);
         // Before the import: it holds the write lock for its whole second pass, which would
         // starve a running engine's writes.
         const holder = liveRunner(service.store);
         if (holder) throw new ConfigError(describeHolder(holder, Date.now()));
-        await saveFlags(service, plan.patch);
-        await requireUsableGateway(service);
+        await applyFlags(service, plan);
         // Not paused: no other process runs the queue, and a run cut short before its engine
         // starts (Ctrl+C, a failed start) must leave the batch for "atelier resume".
         const created = await localClient(service).batches.create({
@@ -146,27 +138,24 @@ Examples:
           ...(maxPromptChars !== undefined ? { maxPromptChars } : {}),
         });
         const batch = service.store.batches.get(created.id)!;
-        if (!values.json) {
+        if (!json) {
           process.stderr.write(
             printable(
               `Imported ${batch.jobCount} prompt(s) from ${file} as batch "${batch.name}" (#${batch.id}).`,
             ) + '\n',
           );
         }
-        return await runEngineSession({
+        return runEngineSession({
           service,
-          json: values.json ?? false,
+          json,
           notice: plan.notice,
           batch,
           commandSuffix: dataFlagSuffix(values.data),
           onBusy: () => forgetUnstarted(service.store, batch),
         });
-      } finally {
-        await service.close();
-      }
-    } finally {
-      settings.close();
-    }
+      },
+      checkFirst,
+    );
   },
 };
 

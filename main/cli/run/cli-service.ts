@@ -11,7 +11,8 @@ import { startDemoGateway } from '../../simulator/demo-gateway.ts';
 import { ConfigError } from '../command.ts';
 import { openDataFolder } from '../data-folder.ts';
 import type { Limits } from './limit-flags.ts';
-import { CLI_SEED, type Patch } from './settings.ts';
+import { requireApiKey } from './gateway-connection.ts';
+import { CLI_SEED, settingsPlan, type SettingsFlags, type SettingsPlan } from './settings.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 
@@ -81,7 +82,7 @@ export interface CliServiceOptions {
  * imports first); the key comes from ATELIER_API_KEY, header values from the flags or
  * ATELIER_GATEWAY_HEADERS, kept in memory only.
  */
-export async function openCliService(options: CliServiceOptions): Promise<AppService> {
+async function openCliService(options: CliServiceOptions): Promise<AppService> {
   const store = openDataFolder(options.dataDir);
   return openAppService(
     {
@@ -103,13 +104,47 @@ export async function openCliService(options: CliServiceOptions): Promise<AppSer
   );
 }
 
-/** Saves the flags given to the data folder's settings (the app shows them next time). */
-export async function saveFlags(service: AppService, patch: Patch | null): Promise<void> {
-  if (patch) await localClient(service).settings.update(patch);
+/**
+ * One command's run on the data folder's settings and service: the flags planned against the
+ * settings (`before` checks what needs the plan, before anything is opened), the key checked,
+ * the demo said when no gateway was chosen, then `body` with the service, closed after it.
+ */
+export async function withCliService<T>(
+  options: { dataDir: string; flags: SettingsFlags; limits: Limits; json: boolean },
+  body: (service: AppService, plan: SettingsPlan) => Promise<T>,
+  before?: (plan: SettingsPlan) => void,
+): Promise<T> {
+  const { dataDir, json } = options;
+  const settings = openCliSettings(dataDir, { json });
+  try {
+    const plan = settingsPlan(options.flags, settings.read(), process.cwd());
+    before?.(plan);
+    if (!plan.demo) requireApiKey(process.env);
+    // the first line when no gateway was chosen: a person sees why nothing is charged
+    if (plan.notice && !json) process.stderr.write(`${plan.notice}\n`);
+    const service = await openCliService({
+      dataDir,
+      settings,
+      library: plan.library,
+      limits: options.limits,
+    });
+    try {
+      return await body(service, plan);
+    } finally {
+      await service.close();
+    }
+  } finally {
+    settings.close();
+  }
 }
 
-/** Why the gateway the settings choose cannot be used now, said before anything is imported. */
-export async function requireUsableGateway(service: AppService): Promise<void> {
+/**
+ * Saves the flags given to the data folder's settings (the app shows them next time), then
+ * checks the gateway they choose can be used now (its key, its headers' values): said before
+ * anything is imported or started.
+ */
+export async function applyFlags(service: AppService, plan: SettingsPlan): Promise<void> {
+  if (plan.patch) await localClient(service).settings.update(plan.patch);
   const problem = await service.gatewayProblem();
   if (problem) throw new ConfigError(problem.message);
 }

@@ -3,12 +3,10 @@ import type { Batch } from '../../core/store/rows.ts';
 import type { Store } from '../../core/store/store.ts';
 import { ConfigError } from '../command.ts';
 import { dataFlagSuffix, hasDatabase, resolveDataDir } from '../data-folder.ts';
-import { openCliService, openCliSettings, requireUsableGateway, saveFlags } from './cli-service.ts';
+import { applyFlags, withCliService } from './cli-service.ts';
 import { runEngineSession } from './engine-session.ts';
-import { requireApiKey } from './gateway-connection.ts';
 import { limitFlags, type LimitFlagValues } from './limit-flags.ts';
 import { sessionSettingsFlags } from './session-flags.ts';
-import { settingsPlan } from './settings.ts';
 
 export interface ContinueFlags extends LimitFlagValues {
   data?: string;
@@ -43,21 +41,16 @@ export async function continueQueue(
         '(or --gateway URL), or point at another data folder with --data DIR.',
     );
   }
-  const limits = limitFlags(values);
+  const json = values.json ?? false;
   const flags = sessionSettingsFlags(values);
-  const settings = openCliSettings(dataDir, { json: values.json ?? false });
-  try {
-    const plan = settingsPlan(flags, settings.read(), process.cwd());
-    if (!plan.demo) requireApiKey(process.env);
-    if (plan.notice && !values.json) process.stderr.write(`${plan.notice}\n`);
-    const service = await openCliService({ dataDir, settings, library: plan.library, limits });
-    try {
+  return withCliService(
+    { dataDir, flags, limits: limitFlags(values), json },
+    async (service, plan) => {
       const batch = options.batchOf?.(service.store) ?? null;
-      await saveFlags(service, plan.patch);
-      await requireUsableGateway(service);
-      return await runEngineSession({
+      await applyFlags(service, plan);
+      return runEngineSession({
         service,
-        json: values.json ?? false,
+        json,
         notice: plan.notice,
         batch,
         commandSuffix: dataFlagSuffix(values.data),
@@ -65,10 +58,6 @@ export async function continueQueue(
           ? { prepare: (engine: Engine) => options.prepare!(engine, service.store) }
           : {}),
       });
-    } finally {
-      await service.close();
-    }
-  } finally {
-    settings.close();
-  }
+    },
+  );
 }
