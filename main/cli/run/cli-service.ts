@@ -54,7 +54,7 @@ export function settingsNotes(settings: SettingsStore): string[] {
   if (migrated) {
     lines.push(
       `Settings from ${migrated.from.join(', ')} are now in the data folder’s settings.json ` +
-        '(the newer file’s win); the old files are kept with a .migrated suffix.',
+        '(where they differ, the newer file wins); the old files are kept with a .migrated suffix.',
     );
     if (migrated.headers.length > 0) {
       lines.push(

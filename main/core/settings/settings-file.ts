@@ -284,7 +284,7 @@ export class SettingsFile implements SettingsStore {
     }
     this.options.logger?.info(
       `Settings from ${migrated.from.join(', ')} were merged into ${this.path} (the newer ` +
-        'file’s win); the old files are kept with a .migrated suffix.',
+        'file wins where they differ); the old files are kept with a .migrated suffix.',
     );
     return { settings, text, recovered, migrated, values };
   }
