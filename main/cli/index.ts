@@ -1,4 +1,4 @@
-import { ApiRequestError } from '../../shared/api/unwrap.ts';
+import { ApiRequestError } from '../../shared/api/api-request-error.ts';
 import { AppError } from '../core/app/app-error.ts';
 import { redact } from '../../shared/gateway/redact.ts';
 import { keepYoungGenerationSmall } from '../core/runtime/young-generation.ts';

@@ -5,6 +5,7 @@ import { consoleLogger } from '../core/logger.ts';
 import { desktopHostActions } from './host-actions.ts';
 import { setupAppService, type OpenService } from './setup-app-service.ts';
 import { setupIpc } from './setup-ipc.ts';
+import { setupHeaderStorage } from './setup-header-storage.ts';
 import { setupKeyStorage } from './setup-key-storage.ts';
 import { setupLifecycle } from './setup-lifecycle.ts';
 import { setupMenu } from './setup-menu.ts';
@@ -12,11 +13,11 @@ import { setupNotifications } from './setup-notifications.ts';
 import { registerSchemes, setupProtocol } from './setup-protocol.ts';
 import { setupSecurity } from './setup-security.ts';
 import { setupSettings } from './setup-settings.ts';
+import { setupShellState } from './setup-shell-state.ts';
 import { setupSingleInstance } from './setup-single-instance.ts';
 import { setupTaskbar } from './setup-taskbar.ts';
 import { setupWindow } from './setup-window.ts';
 import { APP_INDEX_URL, rendererDevUrl } from './trusted-url.ts';
-import { fileWindowStateStore } from './window-state.ts';
 
 // The desktop shell, in the order it starts. Everything that does work lives in main/core;
 // each setupX() is one concern of the shell (main/electron/setup-*.ts).
@@ -31,10 +32,22 @@ const openService: OpenService = ({ host, ...o }) =>
 
 async function start(): Promise<void> {
   setupSecurity({ devUrl, logger });
-  const settings = setupSettings();
+  const shell = setupShellState();
+  const dataDir = shell.dataDir();
+  const settings = setupSettings(dataDir, logger);
   const keys = setupKeyStorage(logger);
+  const headerSecrets = setupHeaderStorage(logger);
   const host = desktopHostActions(() => mainWindow);
-  const service = await setupAppService({ openService, settings, keys, host, logger });
+  const service = await setupAppService({
+    openService,
+    dataDir,
+    settings,
+    keys,
+    headerSecrets,
+    host,
+    logger,
+  });
+  shell.rememberDataDir(dataDir);
   setupLifecycle(service, logger);
   setupProtocol({
     rendererDir: join(built, '../renderer'),
@@ -51,7 +64,8 @@ async function start(): Promise<void> {
   const win = setupWindow({
     url: devUrl ?? APP_INDEX_URL,
     preload: join(built, '../preload/index.cjs'),
-    stateStore: fileWindowStateStore(join(app.getPath('userData'), 'window-state.json')),
+    stateStore: shell.window,
+    background: shell.background(),
     logger,
   });
   mainWindow = win;
@@ -59,6 +73,13 @@ async function start(): Promise<void> {
   setupMenu({ logger });
   setupNotifications({ events: service.events, settings, onClick: () => win.show() });
   setupTaskbar(service.events, win);
+  // the next start paints its window in the theme the data folder's settings say now
+  shell.rememberTheme(settings.read().theme);
+  service.events.subscribe(null, (batch) => {
+    if (batch.events.some((e) => e.type === 'settings.changed')) {
+      shell.rememberTheme(settings.read().theme);
+    }
+  });
   // another Atelier running this data folder's queue is no reason to stop: the UI still shows it
   await service
     .startQueue()

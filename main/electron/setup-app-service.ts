@@ -4,16 +4,12 @@ import type { HostActions, ServedApp } from '../core/app/host.ts';
 import type { KeyProvider } from '../core/app/key.ts';
 import type { SettingsStore } from '../core/app/settings-store.ts';
 import type { Logger } from '../core/logger.ts';
+import type { HeaderSecrets } from '../core/settings/header-secrets.ts';
+import { startDemoGateway, type DemoGateway } from '../simulator/demo-gateway.ts';
 
 /** The service as the desktop runs it: served over IPC, and its engine started at launch. */
 export interface DesktopService extends ServedApp {
   startQueue(): Promise<void>;
-}
-
-export interface DemoGateway {
-  url: string;
-  key: string;
-  close(): Promise<void>;
 }
 
 /** Opens the application service (main/core/app); injected, so the shell never builds one. */
@@ -22,24 +18,22 @@ export type OpenService = (o: {
   defaultLibraryDir: string;
   settings: SettingsStore;
   keys: KeyProvider;
+  headerSecrets: HeaderSecrets;
   host: HostActions;
   logger: Logger;
   startDemoGateway: () => Promise<DemoGateway>;
 }) => Promise<DesktopService>;
 
 export interface DesktopPaths {
-  /** The database and models.json: `<userData>/data`. */
+  /** The database, settings.json and models.json: `<userData>/data` unless another was opened. */
   dataDir: string;
   /** Where images go until Settings says otherwise: `<Pictures>/Atelier`. */
   defaultLibraryDir: string;
 }
 
 /** The platform's usual places (AppData, Application Support, ~/.config; Pictures). */
-export function desktopPaths(): DesktopPaths {
-  return {
-    dataDir: join(app.getPath('userData'), 'data'),
-    defaultLibraryDir: join(picturesDir(), 'Atelier'),
-  };
+export function desktopPaths(dataDir = join(app.getPath('userData'), 'data')): DesktopPaths {
+  return { dataDir, defaultLibraryDir: join(picturesDir(), 'Atelier') };
 }
 
 function picturesDir(): string {
@@ -50,26 +44,22 @@ function picturesDir(): string {
   }
 }
 
-/** The built-in simulator on loopback: the demo's gateway, loaded only when the demo runs. */
-export async function startDemoGateway(): Promise<DemoGateway> {
-  const { startGateway } = await import('../simulator/index.ts');
-  const gateway = await startGateway({ host: '127.0.0.1', latency: DEMO_LATENCY });
-  return { url: gateway.url, key: gateway.key, close: () => gateway.close() };
-}
-
-/** As the CLI's demo: a realistic pace, so the queue is seen at work. */
-const DEMO_LATENCY = { fixedMs: 150, jitterMs: 250 };
-
 export interface AppServiceOptions {
   openService: OpenService;
+  /** The data folder (the shell's last one). */
+  dataDir: string;
   settings: SettingsStore;
   keys: KeyProvider;
+  headerSecrets: HeaderSecrets;
   host: HostActions;
   logger: Logger;
 }
 
-/** The one application service of this process, with the desktop's places and demo gateway. */
+/**
+ * The one application service of this process, with the desktop's places and the demo
+ * gateway every host starts (main/simulator/demo-gateway.ts).
+ */
 export async function setupAppService(options: AppServiceOptions): Promise<DesktopService> {
-  const { openService, ...rest } = options;
-  return openService({ ...desktopPaths(), ...rest, startDemoGateway });
+  const { openService, dataDir, ...rest } = options;
+  return openService({ ...desktopPaths(dataDir), ...rest, startDemoGateway });
 }

@@ -1,7 +1,5 @@
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { app, safeStorage } from 'electron';
-import { AppError } from '../core/app/app-error.ts';
+import { join } from 'node:path';
+import { app } from 'electron';
 import {
   API_KEY_VARIABLE,
   environmentKeyWins,
@@ -11,6 +9,7 @@ import {
   type KeyStatusValue,
 } from '../core/app/key.ts';
 import type { Logger } from '../core/logger.ts';
+import { SealedFile } from './sealed-file.ts';
 
 export const KEY_FILE_NAME = 'api-key.bin';
 
@@ -29,31 +28,29 @@ export interface SafeStorageKeyOptions {
   logger?: Logger;
 }
 
-interface Storage {
-  storable: boolean;
-  refusal: string | null;
-}
-
 /**
  * The desktop's key: `ATELIER_API_KEY` wins; otherwise the key set in Settings, encrypted by
- * the system keyring (Electron's safeStorage: Keychain, DPAPI, libsecret/KWallet) into a 0600
- * file. Where the keyring cannot protect it (no encryption, or Linux's `basic_text`, which
- * is plain text with a fixed password) the key is refused, never written weakly.
+ * the system keyring into a 0600 file (see SealedFile), or refused where the keyring cannot
+ * protect it.
  */
 export class SafeStorageKeyProvider implements KeyProvider {
-  private readonly file: string;
+  private readonly sealed: SealedFile;
   private readonly fromEnv: string | null;
-  private readonly platform: NodeJS.Platform;
-  private readonly logger: Logger | undefined;
   /** The decrypted stored key once read (undefined: not read yet). */
   private cached: string | null | undefined;
 
   constructor(options: SafeStorageKeyOptions) {
-    this.file = options.file;
+    this.sealed = new SealedFile({
+      file: options.file,
+      refusals: {
+        ...REFUSALS,
+        undecryptable: `The stored key could not be decrypted (the system keyring changed?): set the key again, or ${USE_ENV}.`,
+      },
+      ...(options.platform ? { platform: options.platform } : {}),
+      ...(options.logger ? { logger: options.logger } : {}),
+    });
     const value = (options.env ?? process.env)[API_KEY_VARIABLE]?.trim();
     this.fromEnv = value ? value : null;
-    this.platform = options.platform ?? process.platform;
-    this.logger = options.logger;
   }
 
   async get(): Promise<string | null> {
@@ -61,7 +58,7 @@ export class SafeStorageKeyProvider implements KeyProvider {
   }
 
   async status(): Promise<KeyStatusValue> {
-    const storage = await this.storage();
+    const storage = await this.sealed.storage();
     if (this.fromEnv) return keyStatusOf(this.fromEnv, 'env', storage);
     let key: string | null;
     try {
@@ -76,82 +73,21 @@ export class SafeStorageKeyProvider implements KeyProvider {
   async set(key: string): Promise<KeyStatusValue> {
     const checked = checkKeyShape(key);
     if (this.fromEnv) throw environmentKeyWins();
-    const storage = await this.storage();
-    if (!storage.storable) throw new AppError('encryption-unavailable', storage.refusal!);
-    await this.write(await safeStorage.encryptStringAsync(checked));
+    await this.sealed.write(checked);
     this.cached = checked;
     return this.status();
   }
 
   async clear(): Promise<KeyStatusValue> {
     if (this.fromEnv) throw environmentKeyWins();
-    await rm(this.file, { force: true });
+    await this.sealed.remove();
     this.cached = null;
     return this.status();
   }
 
-  /** Whether a key may be stored here, and why not. */
-  private async storage(): Promise<Storage> {
-    if (!(await safeStorage.isAsyncEncryptionAvailable())) {
-      return { storable: false, refusal: REFUSALS.unavailable };
-    }
-    if (this.platform === 'linux') {
-      const backend = safeStorage.getSelectedStorageBackend();
-      if (backend === 'basic_text') return { storable: false, refusal: REFUSALS.basicText };
-      if (backend === 'unknown') return { storable: false, refusal: REFUSALS.unknown };
-    }
-    return { storable: true, refusal: null };
-  }
-
   private async stored(): Promise<string | null> {
     if (this.cached !== undefined) return this.cached;
-    let sealed: Buffer;
-    try {
-      sealed = await readFile(this.file);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return (this.cached = null);
-      throw error;
-    }
-    let opened: { result: string; shouldReEncrypt: boolean };
-    try {
-      opened = await safeStorage.decryptStringAsync(sealed);
-    } catch {
-      throw new AppError(
-        'encryption-unavailable',
-        `The stored key could not be decrypted (the system keyring changed?): set the key again, or ${USE_ENV}.`,
-      );
-    }
-    if (opened.shouldReEncrypt) await this.reEncrypt(opened.result);
-    return (this.cached = opened.result);
-  }
-
-  /** The keyring rotated its key: seal the key again with the new one (best effort). */
-  private async reEncrypt(key: string): Promise<void> {
-    try {
-      await this.write(await safeStorage.encryptStringAsync(key));
-    } catch (error) {
-      this.logger?.warn('could not re-encrypt the stored key with the keyring’s new key', error);
-    }
-  }
-
-  /** Temp file created 0600, fsynced, renamed over: a crash leaves the old key or the new. */
-  private async write(sealed: Buffer): Promise<void> {
-    await mkdir(dirname(this.file), { recursive: true });
-    const temp = `${this.file}.${process.pid}.tmp`;
-    await rm(temp, { force: true });
-    const handle = await open(temp, 'wx', 0o600);
-    try {
-      await handle.writeFile(sealed);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    try {
-      await rename(temp, this.file);
-    } catch (error) {
-      await rm(temp, { force: true });
-      throw error;
-    }
+    return (this.cached = await this.sealed.read());
   }
 }
 

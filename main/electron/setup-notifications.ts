@@ -32,7 +32,8 @@ function plural(n: number, noun: string): string {
 
 export interface NotificationOptions {
   events: EventSource;
-  settings: SettingsStore;
+  /** Whether the person left notifications on (the data folder's settings). */
+  settings: Pick<SettingsStore, 'read'>;
   /** A click on the notification: bring the window to the front. */
   onClick?: () => void;
 }

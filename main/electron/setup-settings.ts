@@ -1,26 +1,23 @@
 import { join } from 'node:path';
 import { app } from 'electron';
-import ElectronStore from 'electron-store';
-import { FileSettingsStore, openSettingsFile } from './settings-file.ts';
+import type { Logger } from '../core/logger.ts';
+import { SettingsFile } from '../core/settings/settings-file.ts';
 
-export const SETTINGS_NAME = 'settings';
+/** electron-store's settings file of older versions, merged into the data folder's once. */
+export const OLD_SETTINGS_NAME = 'settings';
 
 /**
- * The desktop's settings: `<userData>/settings.json` through electron-store, checked with the
- * contract's `Settings` schema. A file that cannot be read is set aside and reported, never
- * cleared (`clearInvalidConfig: false`).
+ * The desktop's settings: the data folder's `settings.json` through the core, the same file
+ * the CLI and `atelier ui` read and write on that folder. The settings older versions kept in
+ * electron-store (`<userData>/settings.json`) are merged in once and left as
+ * `settings.json.migrated`; a file that cannot be read is set aside and reported, never wiped.
  */
-export function setupSettings(): FileSettingsStore {
-  const dir = app.getPath('userData');
-  return new FileSettingsStore(
-    openSettingsFile({
-      path: join(dir, `${SETTINGS_NAME}.json`),
-      open: () =>
-        new ElectronStore<Record<string, unknown>>({
-          name: SETTINGS_NAME,
-          cwd: dir,
-          clearInvalidConfig: false,
-        }),
-    }),
-  );
+export function setupSettings(dataDir: string, logger?: Logger): SettingsFile {
+  return new SettingsFile({
+    dataDir,
+    legacyFiles: [
+      { path: join(app.getPath('userData'), `${OLD_SETTINGS_NAME}.json`), kind: 'app' },
+    ],
+    ...(logger ? { logger } : {}),
+  });
 }

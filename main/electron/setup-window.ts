@@ -11,6 +11,8 @@ export interface WindowOptions {
   /** The built preload (out/preload/index.cjs). */
   preload: string;
   stateStore: WindowStateStore;
+  /** The window's colour before the page paints (the last theme chosen); the system's if unset. */
+  background?: string;
   logger?: Logger;
 }
 
@@ -27,6 +29,7 @@ export function setupWindow(options: WindowOptions): BrowserWindow {
     ...MIN_SIZE,
     title: 'Atelier',
     show: false,
+    ...(options.background ? { backgroundColor: options.background } : {}),
     webPreferences: {
       contextIsolation: true,
       sandbox: true,

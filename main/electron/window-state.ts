@@ -1,5 +1,3 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { z } from 'zod';
 
 const Rect = z.object({
@@ -41,27 +39,4 @@ export function restorableBounds(
 ): Rect | null {
   if (!saved) return null;
   return isVisibleOn(saved.bounds, displayMatching(saved.bounds).workArea) ? saved.bounds : null;
-}
-
-/**
- * The state in a small JSON file of its own (not the settings: losing it costs nothing, so an
- * unreadable file is ignored rather than reported). Written whole to a temp file, then renamed.
- */
-export function fileWindowStateStore(path: string): WindowStateStore {
-  return {
-    load() {
-      try {
-        const parsed = WindowStateSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
-        return parsed.success ? parsed.data : null;
-      } catch {
-        return null;
-      }
-    },
-    save(state) {
-      mkdirSync(dirname(path), { recursive: true });
-      const temp = `${path}.${process.pid}.tmp`;
-      writeFileSync(temp, JSON.stringify(WindowStateSchema.parse(state)));
-      renameSync(temp, path);
-    },
-  };
 }

@@ -57,7 +57,7 @@ import {
   RetryReport,
   SetLimitsInput,
 } from './schemas/queue.ts';
-import { Settings, SettingsPatch } from './schemas/settings.ts';
+import { SettingsPatch, SettingsView } from './schemas/settings.ts';
 
 const ById = z.object({ id: Id });
 
@@ -138,8 +138,8 @@ export const contract = {
     cancel: method(z.object({ id: z.string() }), Done),
   },
   settings: {
-    get: method(NoInput, Settings),
-    update: method(SettingsPatch, Settings),
+    get: method(NoInput, SettingsView),
+    update: method(SettingsPatch, SettingsView),
   },
   key: {
     status: method(NoInput, KeyStatus),

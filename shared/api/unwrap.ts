@@ -1,19 +1,9 @@
+import { ApiRequestError } from './api-request-error.ts';
 import { contractMethods } from './channels.ts';
-import type { ApiError, ApiErrorCode, Result } from './errors.ts';
+import type { Result } from './errors.ts';
 import type { Api, RawApi } from './types.ts';
 
-/** An error the service returned, thrown on the caller's side. */
-export class ApiRequestError extends Error {
-  readonly code: ApiErrorCode;
-  readonly details: Record<string, unknown> | undefined;
-
-  constructor(error: ApiError) {
-    super(error.message);
-    this.name = 'ApiRequestError';
-    this.code = error.code;
-    this.details = error.details;
-  }
-}
+export { ApiRequestError };
 
 /** The API with errors thrown, for screens: one wrapper over any transport. */
 export function unwrap(raw: RawApi): Api {

@@ -37,6 +37,22 @@ export const HEADERS_ATELIER_SETS: ReadonlySet<string> = new Set([
 export const MULTIPART_IMAGE_FIELDS = ['auto', 'image', 'image[]'] as const;
 export type MultipartImageField = (typeof MULTIPART_IMAGE_FIELDS)[number];
 
+/** An HTTP header name: an RFC 9110 token (letters, digits and `!#$%&'*+.^_`|~-`). */
+export const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** What is wrong with an extra header's name, said for a person, or null. */
+export function headerNameProblem(name: string): string | null {
+  if (!HEADER_NAME.test(name)) {
+    return `"${name}" is not a header name: letters, digits and - only, no spaces or colons.`;
+  }
+  const lower = name.toLowerCase();
+  if (lower === 'authorization') {
+    return 'Atelier sends the key itself: remove the Authorization header.';
+  }
+  if (HEADERS_ATELIER_SETS.has(lower)) return `Atelier sets ${name} itself: remove it.`;
+  return null;
+}
+
 export const GatewayProfileSchema = z.object({
   name: z.string().min(1).default('Gateway'),
   /** `{base_url}`: the OpenAI root is `{base_url}/v1`. A trailing `/v1` is tolerated. */

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { RENDERER_DIR } from '../../main/cli/commands/ui.ts';
 import { openAppService, type AppService } from '../../main/core/app/app-service.ts';
-import { JsonSettingsStore } from '../../main/core/app/json-settings-store.ts';
+import { SettingsFile } from '../../main/core/settings/settings-file.ts';
 import { MemoryKeyProvider } from '../../main/core/app/key.ts';
 import { localClient } from '../../main/core/app/local-client.ts';
 import { silentLogger } from '../../main/core/logger.ts';
@@ -30,7 +30,7 @@ export async function startBenchHost(concurrency: number): Promise<BenchHost> {
   const simulator = await startSimulatorProcess(['--latency-ms', '0']);
   const dataDir = path.join(dir, 'data');
   mkdirSync(dataDir, { recursive: true });
-  const settings = new JsonSettingsStore(dataDir);
+  const settings = new SettingsFile({ dataDir });
   settings.write({ ...settings.read(), concurrency, thumbnails: true, manifest: false });
   const service = await openAppService({
     dataDir,

@@ -14,9 +14,9 @@ import Database from 'better-sqlite3';
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { build } from 'vite';
 import { RENDERER_DIR } from '../../main/cli/commands/ui.ts';
-import { startDemoGateway } from '../../main/cli/run/gateway-connection.ts';
+import { startDemoGateway } from '../../main/simulator/demo-gateway.ts';
 import { openAppService } from '../../main/core/app/app-service.ts';
-import { JsonSettingsStore } from '../../main/core/app/json-settings-store.ts';
+import { SettingsFile } from '../../main/core/settings/settings-file.ts';
 import { MemoryKeyProvider } from '../../main/core/app/key.ts';
 import { silentLogger } from '../../main/core/logger.ts';
 import { toFtsQuery } from '../../main/core/store/fts-query.ts';
@@ -105,7 +105,7 @@ if (values.profile) {
 const seed = await seeded(Number(values.images));
 
 // the browser host in this process, as `atelier ui` runs it (the queue is not started: idle)
-const settings = new JsonSettingsStore(seed.dataDir);
+const settings = new SettingsFile({ dataDir: seed.dataDir });
 const service = await openAppService({
   dataDir: seed.dataDir,
   defaultLibraryDir: seed.libraryDir,

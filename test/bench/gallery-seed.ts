@@ -18,7 +18,7 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { JsonSettingsStore } from '../../main/core/app/json-settings-store.ts';
+import { SettingsFile } from '../../main/core/settings/settings-file.ts';
 import { loadSharp } from '../../main/core/library/load-sharp.ts';
 import { thumbnailPath } from '../../main/core/library/thumbnail.ts';
 import { URL_EXPIRED_CODE } from '../../main/core/store/image-repository.ts';
@@ -317,7 +317,7 @@ export async function seedGallery(options: SeedOptions): Promise<GallerySeed> {
   const libraryDir = path.join(options.dir, 'library');
   mkdirSync(dataDir, { recursive: true });
   mkdirSync(libraryDir, { recursive: true });
-  const settings = new JsonSettingsStore(dataDir);
+  const settings = new SettingsFile({ dataDir });
   settings.write({ ...settings.read(), library: libraryDir, thumbnails: true });
 
   let started = performance.now();

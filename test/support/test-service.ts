@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { openAppService, type AppService } from '../../main/core/app/app-service.ts';
 import type { HostActions } from '../../main/core/app/host.ts';
-import { JsonSettingsStore } from '../../main/core/app/json-settings-store.ts';
+import { SettingsFile } from '../../main/core/settings/settings-file.ts';
 import { MemoryKeyProvider } from '../../main/core/app/key.ts';
 import { localClient } from '../../main/core/app/local-client.ts';
 import { silentLogger, type Logger } from '../../main/core/logger.ts';
@@ -10,8 +10,10 @@ import { startGateway, type RunningGateway } from '../../main/simulator/index.ts
 import type { Api } from '../../shared/api/types.ts';
 
 export interface TestServiceOptions {
-  /** What the key provider reads its key from ({} : no key). */
+  /** What the key provider and ATELIER_GATEWAY_HEADERS are read from ({}: neither). */
   env?: NodeJS.ProcessEnv;
+  /** How often the settings file is checked for another process's changes (0: never). */
+  watchIntervalMs?: number;
   actions?: HostActions;
   logger?: Logger;
 }
@@ -30,7 +32,7 @@ export interface TestService {
  */
 export async function openTestService(
   dir: string,
-  { env = {}, actions, logger = silentLogger }: TestServiceOptions = {},
+  { env = {}, actions, logger = silentLogger, watchIntervalMs = 0 }: TestServiceOptions = {},
 ): Promise<TestService> {
   const dataDir = path.join(dir, 'data');
   // the settings store reads the data folder before openAppService creates it
@@ -41,8 +43,9 @@ export async function openTestService(
     defaultLibraryDir: path.join(dir, 'library'),
     host: 'web',
     version: '0.0.0-test',
-    settings: new JsonSettingsStore(dataDir),
+    settings: new SettingsFile({ dataDir, watchIntervalMs }),
     keys: new MemoryKeyProvider(env),
+    env,
     logger,
     startDemoGateway: async () => {
       const gateway = await startGateway({ latencyMs: 0 });

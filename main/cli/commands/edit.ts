@@ -4,25 +4,26 @@ import { createEdits, describeIssues, EditCheckError } from '../../core/edits/cr
 import type { EditSpec } from '../../core/edits/edit-plan.ts';
 import { PictureProblem } from '../../core/edits/pictures.ts';
 import { filePicture } from '../../core/edits/sources.ts';
-import { DEFAULT_MAX_PROMPT_CHARS } from '../../core/import/import-batch.ts';
+import { DEFAULT_MAX_PROMPT_CHARS, type RowDefaults } from '../../core/import/import-batch.ts';
 import { DEFAULT_TEMPLATE } from '../../core/library/naming.ts';
 import type { Batch } from '../../core/store/rows.ts';
 import { describeHolder } from '../../core/store/runner-lease.ts';
 import { printable } from '../../../shared/text/printable.ts';
 import { ConfigError, intFlag, parseFlags, UsageError, type Command } from '../command.ts';
-import {
-  dataFlagSuffix,
-  openDataFolder,
-  requireUsableLibrary,
-  resolveDataDir,
-} from '../data-folder.ts';
+import { dataFlagSuffix, requireUsableLibrary, resolveDataDir } from '../data-folder.ts';
+import { applyFlags, withCliService } from '../run/cli-service.ts';
 import { runEngineSession } from '../run/engine-session.ts';
-import { remoteProfile, requireApiKey } from '../run/gateway-connection.ts';
 import { limitFlags } from '../run/limit-flags.ts';
 import { liveRunner } from '../run/live-runner.ts';
-import { loadSettings, saveSettings } from '../run/saved-settings.ts';
-import { SESSION_FLAGS, SESSION_FLAGS_HELP, sessionSettingsFlags } from '../run/session-flags.ts';
-import { resolveSettings } from '../run/settings.ts';
+import {
+  OUTPUT_FLAGS,
+  OUTPUT_FLAGS_HELP,
+  outputFlags,
+  SESSION_FLAGS,
+  SESSION_FLAGS_HELP,
+  sessionSettingsFlags,
+} from '../run/session-flags.ts';
+import type { SettingsPlan } from '../run/settings.ts';
 import { DEMO_DEFAULTS, forgetUnstarted, rowDefaults } from './run.ts';
 
 export const editCommand: Command = {
@@ -68,12 +69,12 @@ Batch and library:
   --max-prompt-chars N
                      refuse a prompt longer than N characters (default ${DEFAULT_MAX_PROMPT_CHARS})
   --template T       file names in the library (default "${DEFAULT_TEMPLATE}")
-  --sidecar          write a .json beside each image
-  --manifest         write a manifest.csv per batch
-  --thumbnails       write small WebP thumbnails (for the desktop gallery)
+${OUTPUT_FLAGS_HELP}
 
 Where and how:
 ${SESSION_FLAGS_HELP}
+
+Settings: the data folder's, shared with the app and "atelier ui", as with "atelier run".
 
 Key: ATELIER_API_KEY (required unless --demo; never printed or saved).
 Exit codes: as "atelier run": 0 all succeeded and every image on disk; 1 some edits or downloads
@@ -103,9 +104,7 @@ Examples:
       name: { type: 'string' },
       'max-prompt-chars': { type: 'string' },
       template: { type: 'string' },
-      sidecar: { type: 'boolean' },
-      manifest: { type: 'boolean' },
-      thumbnails: { type: 'boolean' },
+      ...OUTPUT_FLAGS,
     });
     if (positionals.length === 0) {
       throw new UsageError(
@@ -124,84 +123,78 @@ Examples:
     }
     const limits = limitFlags(values);
     const dataDir = resolveDataDir(values.data);
-    const settings = resolveSettings(
-      {
-        ...sessionSettingsFlags(values),
-        ...(values.template !== undefined ? { template: values.template } : {}),
-        sidecar: values.sidecar ?? false,
-        manifest: values.manifest ?? false,
-        thumbnails: values.thumbnails ?? false,
-      },
-      loadSettings(dataDir),
-      process.cwd(),
-    );
-    const demo = settings.gateway.kind === 'demo';
-    const defaults = rowDefaults(values, demo);
-    if (!defaults.model) {
-      throw new UsageError('choose a model that edits with --model M (or try it with --demo).');
-    }
-    const maxPromptChars = intFlag(values['max-prompt-chars'], '--max-prompt-chars', 1, 10_000_000);
-    const prompts = values.prompt ?? (await readPrompts(values.prompts!));
-    if (settings.gateway.kind === 'remote') remoteProfile(settings.gateway);
-    const apiKey = requireApiKey(settings.gateway, process.env);
-
-    const spec: EditSpec = {
-      pictures: positionals.map(filePicture),
-      prompts,
-      mask: values.mask ? maskFile(values.mask) : null,
-      model: defaults.model,
-      n: defaults.n,
-      size: defaults.size,
-      seed: defaults.seed,
-      quality: defaults.quality,
-      output_format: defaults.output_format,
-      response_format: defaults.response_format,
-      keepOutsideMask: values['keep-outside-mask'] ?? false,
-      maxPromptChars,
+    const flags = {
+      ...sessionSettingsFlags(values),
+      ...(values.template !== undefined ? { template: values.template } : {}),
+      ...outputFlags(values),
     };
-    const catalogue = loadCatalogue(dataDir);
-    const store = openDataFolder(dataDir);
-    try {
-      requireUsableLibrary(settings.library);
-      // before the batch is made: another process running the queue would take it
-      const holder = liveRunner(store);
-      if (holder) throw new ConfigError(describeHolder(holder, Date.now()));
-      let batch: Batch;
-      try {
-        const created = await createEdits(store, spec, { catalogue, name: values.name });
-        batch = created.batch;
-        if (created.check.warnings.length > 0) {
+    const maxPromptChars = intFlag(values['max-prompt-chars'], '--max-prompt-chars', 1, 10_000_000);
+    const json = values.json ?? false;
+    let defaults: RowDefaults = {};
+    const checkFirst = (plan: SettingsPlan) => {
+      defaults = rowDefaults(values, plan.demo);
+      if (!defaults.model) {
+        throw new UsageError('choose a model that edits with --model M (or try it with --demo).');
+      }
+    };
+    const prompts = values.prompt ?? (await readPrompts(values.prompts!));
+    return withCliService(
+      { dataDir, flags, limits, json },
+      async (service, plan) => {
+        requireUsableLibrary(plan.library);
+        // before the batch is made: another process running the queue would take it
+        const holder = liveRunner(service.store);
+        if (holder) throw new ConfigError(describeHolder(holder, Date.now()));
+        await applyFlags(service, plan);
+        const spec: EditSpec = {
+          pictures: positionals.map(filePicture),
+          prompts,
+          mask: values.mask ? maskFile(values.mask) : null,
+          model: defaults.model!,
+          n: defaults.n,
+          size: defaults.size,
+          seed: defaults.seed,
+          quality: defaults.quality,
+          output_format: defaults.output_format,
+          response_format: defaults.response_format,
+          keepOutsideMask: values['keep-outside-mask'] ?? false,
+          maxPromptChars,
+        };
+        let batch: Batch;
+        try {
+          const created = await createEdits(service.store, spec, {
+            catalogue: loadCatalogue(dataDir),
+            name: values.name,
+          });
+          batch = created.batch;
+          if (created.check.warnings.length > 0) {
+            process.stderr.write(
+              printable(`Warning:\n${describeIssues(created.check.warnings)}`, {
+                multiline: true,
+              }) + '\n',
+            );
+          }
+        } catch (error) {
+          if (error instanceof EditCheckError) throw new ConfigError(error.message);
+          throw error;
+        }
+        if (!json) {
           process.stderr.write(
-            printable(`Warning:\n${describeIssues(created.check.warnings)}`, {
-              multiline: true,
-            }) + '\n',
+            printable(`Queued ${batch.jobCount} edit(s) as batch "${batch.name}" (#${batch.id}).`) +
+              '\n',
           );
         }
-      } catch (error) {
-        if (error instanceof EditCheckError) throw new ConfigError(error.message);
-        throw error;
-      }
-      saveSettings(dataDir, settings);
-      if (!values.json) {
-        process.stderr.write(
-          printable(`Queued ${batch.jobCount} edit(s) as batch "${batch.name}" (#${batch.id}).`) +
-            '\n',
-        );
-      }
-      return await runEngineSession({
-        store,
-        settings,
-        apiKey,
-        catalogue,
-        json: values.json ?? false,
-        limits,
-        batch,
-        commandSuffix: dataFlagSuffix(values.data),
-        onBusy: () => forgetUnstarted(store, batch),
-      });
-    } finally {
-      store.close();
-    }
+        return runEngineSession({
+          service,
+          json,
+          notice: plan.notice,
+          batch,
+          commandSuffix: dataFlagSuffix(values.data),
+          onBusy: () => forgetUnstarted(service.store, batch),
+        });
+      },
+      checkFirst,
+    );
   },
 };
 

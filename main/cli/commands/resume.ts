@@ -12,9 +12,10 @@ balance problem you have fixed), sends the prompts not yet sent and finishes unf
 downloads. Prompts that were in flight when Atelier was killed are never resent silently:
 they become failed (uncertain); "atelier retry --uncertain" sends them again.
 
-The gateway, its extra headers and the library are the ones the data folder last used (saved
-in DIR/cli-settings.json; the key is never saved: set ATELIER_API_KEY again). Flags given here
-replace them and are saved for next time.
+The gateway and the library are the data folder's (DIR/settings.json, shared with the app and
+"atelier ui"; the demo when no gateway was chosen). Flags given here replace them and are saved
+for next time. The key and extra header values are never saved: set ATELIER_API_KEY again, and
+give --header again or set ATELIER_GATEWAY_HEADERS.
 
 ${SESSION_FLAGS_HELP}
 

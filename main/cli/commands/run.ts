@@ -1,30 +1,27 @@
 import { existsSync, statSync } from 'node:fs';
-import { loadCatalogue } from '../../core/app/model-catalogue.ts';
-import {
-  DEFAULT_MAX_PROMPT_CHARS,
-  importPromptFile,
-  type RowDefaults,
-} from '../../core/import/import-batch.ts';
-import { formatOf, PromptFileError, PromptFileReadError } from '../../core/import/prompt-file.ts';
+import { localClient } from '../../core/app/local-client.ts';
+import { DEFAULT_MAX_PROMPT_CHARS, type RowDefaults } from '../../core/import/import-batch.ts';
+import { formatOf } from '../../core/import/prompt-file.ts';
 import { DEFAULT_TEMPLATE } from '../../core/library/naming.ts';
 import type { Batch } from '../../core/store/rows.ts';
 import { describeHolder } from '../../core/store/runner-lease.ts';
 import type { Store } from '../../core/store/store.ts';
 import { printable } from '../../../shared/text/printable.ts';
 import { ConfigError, intFlag, oneOf, parseFlags, UsageError, type Command } from '../command.ts';
-import {
-  dataFlagSuffix,
-  openDataFolder,
-  requireUsableLibrary,
-  resolveDataDir,
-} from '../data-folder.ts';
+import { dataFlagSuffix, requireUsableLibrary, resolveDataDir } from '../data-folder.ts';
+import { applyFlags, withCliService } from '../run/cli-service.ts';
 import { runEngineSession } from '../run/engine-session.ts';
-import { remoteProfile, requireApiKey } from '../run/gateway-connection.ts';
 import { limitFlags } from '../run/limit-flags.ts';
 import { liveRunner } from '../run/live-runner.ts';
-import { loadSettings, saveSettings } from '../run/saved-settings.ts';
-import { SESSION_FLAGS, SESSION_FLAGS_HELP, sessionSettingsFlags } from '../run/session-flags.ts';
-import { resolveSettings } from '../run/settings.ts';
+import {
+  OUTPUT_FLAGS,
+  OUTPUT_FLAGS_HELP,
+  outputFlags,
+  SESSION_FLAGS,
+  SESSION_FLAGS_HELP,
+  sessionSettingsFlags,
+} from '../run/session-flags.ts';
+import type { SettingsPlan } from '../run/settings.ts';
 
 /** What --demo fills in when neither the file nor a flag says. */
 export const DEMO_DEFAULTS = {
@@ -64,14 +61,17 @@ Batch and library:
   --max-prompt-chars N
                      refuse a prompt longer than N characters (default ${DEFAULT_MAX_PROMPT_CHARS})
   --template T       file names in the library (default "${DEFAULT_TEMPLATE}")
-  --sidecar          write a .json beside each image
-  --manifest         write a manifest.csv per batch
-  --thumbnails       write small WebP thumbnails (for the desktop gallery)
+${OUTPUT_FLAGS_HELP}
 
 Where and how:
 ${SESSION_FLAGS_HELP}
 
-Key: ATELIER_API_KEY (required unless --demo; never printed or saved).
+Settings: the data folder's, shared with the app and "atelier ui" (DIR/settings.json): with
+neither --demo nor --gateway, the gateway chosen there (the demo when none was). Flags given
+are saved there for next time.
+
+Key: ATELIER_API_KEY (required unless --demo; never printed or saved). Extra header values
+come from --header or ATELIER_GATEWAY_HEADERS, and are never saved either.
 Exit codes: 0 all succeeded and every image on disk; 1 some prompts or downloads failed, a
 prompt returned fewer images than asked, or the queue paused on a problem (key, permission,
 balance, disk); 2 usage or configuration error; 70 internal error (a bug: please report it);
@@ -95,9 +95,7 @@ Examples:
       name: { type: 'string' },
       'max-prompt-chars': { type: 'string' },
       template: { type: 'string' },
-      sidecar: { type: 'boolean' },
-      manifest: { type: 'boolean' },
-      thumbnails: { type: 'boolean' },
+      ...OUTPUT_FLAGS,
     });
     if (positionals.length !== 1) {
       throw new UsageError(
@@ -109,72 +107,55 @@ Examples:
     const file = positionals[0]!;
     const limits = limitFlags(values);
     const dataDir = resolveDataDir(values.data);
-    const settings = resolveSettings(
-      {
-        ...sessionSettingsFlags(values),
-        ...(values.template !== undefined ? { template: values.template } : {}),
-        // output options are per run, not inherited from the last one
-        sidecar: values.sidecar ?? false,
-        manifest: values.manifest ?? false,
-        thumbnails: values.thumbnails ?? false,
-      },
-      loadSettings(dataDir),
-      process.cwd(),
-    );
-    const demo = settings.gateway.kind === 'demo';
-    const defaults = rowDefaults(values, demo);
+    const flags = {
+      ...sessionSettingsFlags(values),
+      ...(values.template !== undefined ? { template: values.template } : {}),
+      ...outputFlags(values),
+    };
     const maxPromptChars = intFlag(values['max-prompt-chars'], '--max-prompt-chars', 1, 10_000_000);
-    checkPromptFile(file);
-    if (settings.gateway.kind === 'remote') remoteProfile(settings.gateway);
-    const apiKey = requireApiKey(settings.gateway, process.env);
-
-    const catalogue = loadCatalogue(dataDir);
-    const store = openDataFolder(dataDir);
-    try {
-      // (Engine.start checks it too; here nothing is imported that could not run)
-      requireUsableLibrary(settings.library);
-      // Before the import: it holds the write lock for its whole second pass, which would
-      // starve a running engine's writes.
-      const holder = liveRunner(store);
-      if (holder) throw new ConfigError(describeHolder(holder, Date.now()));
-      let batch: Batch;
-      try {
+    const json = values.json ?? false;
+    let defaults: RowDefaults = {};
+    const checkFirst = (plan: SettingsPlan) => {
+      defaults = rowDefaults(values, plan.demo);
+      checkPromptFile(file);
+    };
+    return withCliService(
+      { dataDir, flags, limits, json },
+      async (service, plan) => {
+        // (Engine.start checks it too; here nothing is imported that could not run)
+        requireUsableLibrary(plan.library);
+        // Before the import: it holds the write lock for its whole second pass, which would
+        // starve a running engine's writes.
+        const holder = liveRunner(service.store);
+        if (holder) throw new ConfigError(describeHolder(holder, Date.now()));
+        await applyFlags(service, plan);
         // Not paused: no other process runs the queue, and a run cut short before its engine
         // starts (Ctrl+C, a failed start) must leave the batch for "atelier resume".
-        batch = await importPromptFile(store, file, {
-          catalogue,
+        const created = await localClient(service).batches.create({
+          source: { kind: 'path', path: file },
           defaults,
           ...(values.name ? { name: values.name } : {}),
           ...(maxPromptChars !== undefined ? { maxPromptChars } : {}),
         });
-      } catch (error) {
-        if (error instanceof PromptFileError || error instanceof PromptFileReadError) {
-          throw new ConfigError(error.message);
+        const batch = service.store.batches.get(created.id)!;
+        if (!json) {
+          process.stderr.write(
+            printable(
+              `Imported ${batch.jobCount} prompt(s) from ${file} as batch "${batch.name}" (#${batch.id}).`,
+            ) + '\n',
+          );
         }
-        throw error;
-      }
-      saveSettings(dataDir, settings);
-      if (!values.json) {
-        process.stderr.write(
-          printable(
-            `Imported ${batch.jobCount} prompt(s) from ${file} as batch "${batch.name}" (#${batch.id}).`,
-          ) + '\n',
-        );
-      }
-      return await runEngineSession({
-        store,
-        settings,
-        apiKey,
-        catalogue,
-        json: values.json ?? false,
-        limits,
-        batch,
-        commandSuffix: dataFlagSuffix(values.data),
-        onBusy: () => forgetUnstarted(store, batch),
-      });
-    } finally {
-      store.close();
-    }
+        return runEngineSession({
+          service,
+          json,
+          notice: plan.notice,
+          batch,
+          commandSuffix: dataFlagSuffix(values.data),
+          onBusy: () => forgetUnstarted(service.store, batch),
+        });
+      },
+      checkFirst,
+    );
   },
 };
 

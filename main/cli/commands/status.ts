@@ -8,8 +8,9 @@ import {
   resolveDataDir,
 } from '../data-folder.ts';
 import { workCounts } from '../../core/app/reports.ts';
+import type { SettingsValue } from '../../core/app/settings-store.ts';
 import { liveRunner } from '../run/live-runner.ts';
-import { loadSettings, type SavedSettings } from '../run/saved-settings.ts';
+import { openCliSettings } from '../run/cli-service.ts';
 import {
   formatStatus,
   pausedView,
@@ -35,7 +36,10 @@ paused and why.
     });
     if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}".`);
     const dataDir = resolveDataDir(values.data);
-    const saved = hasDatabase(dataDir) ? loadSettings(dataDir) : null;
+    // the same settings the app and the other commands use, read only: nothing is migrated here
+    const file = openCliSettings(dataDir, { json: values.json ?? false, readOnly: true });
+    const saved = file.saved ? file.read() : null;
+    file.close();
     const view = hasDatabase(dataDir) ? readStatus(dataDir, saved) : emptyStatus(dataDir, saved);
     process.stdout.write(
       values.json
@@ -46,7 +50,7 @@ paused and why.
   },
 };
 
-function emptyStatus(dataDir: string, saved: SavedSettings | null): StatusView {
+function emptyStatus(dataDir: string, saved: SettingsValue | null): StatusView {
   return {
     dataDir,
     library: saved?.library ?? null,
@@ -57,7 +61,7 @@ function emptyStatus(dataDir: string, saved: SavedSettings | null): StatusView {
   };
 }
 
-function readStatus(dataDir: string, saved: SavedSettings | null): StatusView {
+function readStatus(dataDir: string, saved: SettingsValue | null): StatusView {
   const { store, readOnly } = openDataFolderToRead(dataDir);
   if (readOnly) {
     process.stderr.write(
@@ -77,7 +81,7 @@ function readStatus(dataDir: string, saved: SavedSettings | null): StatusView {
           name: batch.name,
           source: batch.source,
           createdAt: new Date(batch.createdAt).toISOString(),
-          folder: saved ? join(saved.library, batch.dirName) : null,
+          folder: saved?.library ? join(saved.library, batch.dirName) : null,
           paused: batch.paused ? { reason: batch.pauseReason ?? 'Paused.' } : null,
           ...counts,
           jobs: {
@@ -97,9 +101,10 @@ function runnerOf(store: Store): StatusView['runner'] {
   return runner && { pid: runner.pid, host: runner.host };
 }
 
-function gatewayOf(saved: SavedSettings | null): string | null {
+function gatewayOf(saved: SettingsValue | null): string | null {
   if (!saved) return null;
-  return saved.gateway.kind === 'demo'
-    ? 'the embedded demo gateway (--demo)'
-    : saved.gateway.baseUrl;
+  const { gateway } = saved;
+  if (gateway.kind === 'demo') return 'the embedded demo gateway (--demo)';
+  const profile = saved.profiles.find((p) => p.name === gateway.profile);
+  return profile ? profile.baseUrl : `"${gateway.profile}" (no such gateway profile)`;
 }

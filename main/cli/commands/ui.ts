@@ -1,20 +1,18 @@
-import { mkdirSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { GatewayProfileSettings } from '../../../shared/api/schemas/settings.ts';
-import { withoutCredentials } from '../../../shared/gateway/sealed-url.ts';
-import type { SettingsValue } from '../../core/app/settings-store.ts';
 import { openAppService } from '../../core/app/app-service.ts';
-import { JsonSettingsStore } from '../../core/app/json-settings-store.ts';
 import { MemoryKeyProvider } from '../../core/app/key.ts';
 import { localClient } from '../../core/app/local-client.ts';
 import type { Logger } from '../../core/logger.ts';
 import { ensureAppBuilt, RENDERER_NEED } from '../app-build/ensure-built.ts';
+import { SettingsFile } from '../../core/settings/settings-file.ts';
+import { startDemoGateway } from '../../simulator/demo-gateway.ts';
 import { ConfigError, intFlag, parseFlags, UsageError, type Command } from '../command.ts';
-import { DEFAULT_LIBRARY_DIR, resolveDataDir } from '../data-folder.ts';
-import { startDemoGateway } from '../run/gateway-connection.ts';
+import { resolveDataDir } from '../data-folder.ts';
+import { packageVersion, settingsNotes } from '../run/cli-service.ts';
 import { parseHeaderFlags } from '../run/headers.ts';
-import { COMMAND_LINE_PROFILE, loadSettings } from '../run/saved-settings.ts';
+import { settingsPlan } from '../run/settings.ts';
 import { webHostActions } from '../../web/web-host-actions.ts';
 import { newToken, startWebHost } from '../../web/web-host.ts';
 
@@ -33,7 +31,7 @@ when run from a terminal. A random token in that address is needed once; the bro
 in a cookie for this start only. Ctrl+C stops (requests in flight finish first).
 
   --demo             use the built-in simulator: nothing is charged (the default until a
-                     gateway is set in Settings)
+                     gateway is chosen for the data folder)
   --gateway URL      use the gateway at URL (saved as the "Command line" gateway profile)
   --header 'N: v'    an extra header the gateway needs (repeatable; with --gateway)
   --port P           listen on port P (default: a free port)
@@ -41,8 +39,12 @@ in a cookie for this start only. Ctrl+C stops (requests in flight finish first).
   --out DIR          the library folder the images go to (default ./atelier-library)
   --no-open          do not open a browser
 
+Settings: the data folder's (DIR/settings.json), the same the desktop app and the other
+commands use; a change made by one of them while this runs shows here at once.
+
 Key: ATELIER_API_KEY, or enter it in Settings (kept in this process's memory only, never
-written to disk, never sent to the browser).`,
+written to disk, never sent to the browser). Extra header values likewise: entered in
+Settings, given with --header, or ATELIER_GATEWAY_HEADERS (a JSON object of names to values).`,
 
   async run(argv) {
     const { values, positionals } = parseFlags(argv, {
@@ -73,15 +75,24 @@ written to disk, never sent to the browser).`,
     });
     const dataDir = resolveDataDir(values.data);
     mkdirSync(dataDir, { recursive: true });
-    const settings = new JsonSettingsStore(dataDir);
-    const keys = new MemoryKeyProvider(process.env);
     const logger = stderrLogger();
-    // one library per data folder: the one the CLI used here, if it did
-    const defaultLibrary = loadSettings(dataDir)?.library ?? resolve(DEFAULT_LIBRARY_DIR);
-    const patch = flagSettings(values, settings.read(), defaultLibrary);
+    const settings = new SettingsFile({ dataDir, logger });
+    for (const line of settingsNotes(settings)) process.stderr.write(`${line}\n`);
+    const keys = new MemoryKeyProvider(process.env);
+    // one library per data folder: the one the settings name, else --out or ./atelier-library
+    const plan = settingsPlan(
+      {
+        ...(values.demo ? { demo: true } : {}),
+        ...(values.gateway !== undefined ? { gateway: values.gateway } : {}),
+        ...(values.header ? { headers: parseHeaderFlags(values.header) } : {}),
+        ...(values.out !== undefined ? { out: values.out } : {}),
+      },
+      settings.read(),
+      process.cwd(),
+    );
     const service = await openAppService({
       dataDir,
-      defaultLibraryDir: defaultLibrary,
+      defaultLibraryDir: plan.library,
       host: 'web',
       version: packageVersion(),
       settings,
@@ -91,7 +102,7 @@ written to disk, never sent to the browser).`,
       actions: webHostActions(),
     });
     try {
-      if (patch) await localClient(service).settings.update(patch);
+      if (plan.patch) await localClient(service).settings.update(plan.patch);
       await service.startQueue();
       const token = newToken();
       const host = await startWebHost({
@@ -116,43 +127,11 @@ written to disk, never sent to the browser).`,
       await host.close();
     } finally {
       await service.close();
+      settings.close();
     }
     return 0;
   },
 };
-
-/** What the flags change in the saved settings, or null. */
-function flagSettings(
-  values: { demo?: boolean; gateway?: string; header?: string[]; out?: string },
-  saved: SettingsValue,
-  defaultLibrary: string,
-): Partial<SettingsValue> | null {
-  const patch: Partial<SettingsValue> = {};
-  if (values.demo) patch.gateway = { kind: 'demo' };
-  if (values.gateway !== undefined) {
-    const address = {
-      baseUrl: withoutCredentials(values.gateway),
-      extraHeaders: values.header ? parseHeaderFlags(values.header) : {},
-    };
-    const kept = saved.profiles.find((p) => p.name === COMMAND_LINE_PROFILE);
-    // (the gateway-specific names keep what Settings says, or the interface's defaults)
-    const parsed = GatewayProfileSettings.safeParse({
-      ...kept,
-      name: COMMAND_LINE_PROFILE,
-      ...address,
-    });
-    if (!parsed.success) {
-      throw new UsageError(`--gateway ${address.baseUrl}: ${parsed.error.issues[0]!.message}`);
-    }
-    const profile = parsed.data;
-    patch.profiles = [...saved.profiles.filter((p) => p.name !== COMMAND_LINE_PROFILE), profile];
-    patch.gateway = { kind: 'remote', profile: COMMAND_LINE_PROFILE };
-  }
-  if (values.out !== undefined) patch.library = resolve(values.out);
-  // kept from the first start: a later start from another folder must find the same library
-  else if (saved.library === null) patch.library = defaultLibrary;
-  return Object.keys(patch).length > 0 ? patch : null;
-}
 
 /** Demo mode and a queue that could not start are said on stderr, with the way out. */
 async function describeStart(service: Awaited<ReturnType<typeof openAppService>>) {
@@ -164,8 +143,9 @@ async function describeStart(service: Awaited<ReturnType<typeof openAppService>>
   }
   const state = await service.api.queue.state({});
   if (state.problem) {
+    // (a missing header value's message says what to do itself)
     const advice =
-      state.problem.code === 'key-missing'
+      state.problem.code === 'key-missing' && !state.problem.details?.['headers']
         ? ' Enter the key in Settings, or set ATELIER_API_KEY and start again.'
         : '';
     process.stderr.write(`The queue is not running: ${state.problem.message}${advice}\n`);
@@ -195,9 +175,4 @@ function stderrLogger(): Logger {
     warn: (message, ...details) => line('warning: ', message, details),
     error: (message, ...details) => line('error: ', message, details),
   };
-}
-
-function packageVersion(): string {
-  const json = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
-  return json.version;
 }

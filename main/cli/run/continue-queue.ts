@@ -1,15 +1,12 @@
-import { loadCatalogue } from '../../core/app/model-catalogue.ts';
 import type { Engine } from '../../core/engine/engine.ts';
 import type { Batch } from '../../core/store/rows.ts';
 import type { Store } from '../../core/store/store.ts';
 import { ConfigError } from '../command.ts';
-import { dataFlagSuffix, hasDatabase, openDataFolder, resolveDataDir } from '../data-folder.ts';
+import { dataFlagSuffix, hasDatabase, resolveDataDir } from '../data-folder.ts';
+import { applyFlags, withCliService } from './cli-service.ts';
 import { runEngineSession } from './engine-session.ts';
-import { remoteProfile, requireApiKey } from './gateway-connection.ts';
-import { loadSettings, saveSettings } from './saved-settings.ts';
 import { limitFlags, type LimitFlagValues } from './limit-flags.ts';
 import { sessionSettingsFlags } from './session-flags.ts';
-import { resolveSettings } from './settings.ts';
 
 export interface ContinueFlags extends LimitFlagValues {
   data?: string;
@@ -30,8 +27,8 @@ export interface ContinueOptions {
 }
 
 /**
- * resume and retry: run an existing data folder's queue with its saved gateway and library
- * (flags override them, and are saved for next time).
+ * resume and retry: run an existing data folder's queue with its settings (the gateway and
+ * library the app or the last run chose); flags override them, and are saved for next time.
  */
 export async function continueQueue(
   values: ContinueFlags,
@@ -44,30 +41,23 @@ export async function continueQueue(
         '(or --gateway URL), or point at another data folder with --data DIR.',
     );
   }
-  const limits = limitFlags(values);
-  const settings = resolveSettings(
-    sessionSettingsFlags(values),
-    loadSettings(dataDir),
-    process.cwd(),
+  const json = values.json ?? false;
+  const flags = sessionSettingsFlags(values);
+  return withCliService(
+    { dataDir, flags, limits: limitFlags(values), json },
+    async (service, plan) => {
+      const batch = options.batchOf?.(service.store) ?? null;
+      await applyFlags(service, plan);
+      return runEngineSession({
+        service,
+        json,
+        notice: plan.notice,
+        batch,
+        commandSuffix: dataFlagSuffix(values.data),
+        ...(options.prepare
+          ? { prepare: (engine: Engine) => options.prepare!(engine, service.store) }
+          : {}),
+      });
+    },
   );
-  if (settings.gateway.kind === 'remote') remoteProfile(settings.gateway);
-  const apiKey = requireApiKey(settings.gateway, process.env);
-  const store = openDataFolder(dataDir);
-  try {
-    const batch = options.batchOf?.(store) ?? null;
-    saveSettings(dataDir, settings);
-    return await runEngineSession({
-      store,
-      settings,
-      apiKey,
-      catalogue: loadCatalogue(dataDir),
-      json: values.json ?? false,
-      limits,
-      batch,
-      commandSuffix: dataFlagSuffix(values.data),
-      ...(options.prepare ? { prepare: (engine) => options.prepare!(engine, store) } : {}),
-    });
-  } finally {
-    store.close();
-  }
 }

@@ -1,4 +1,4 @@
-import type { Catalogue } from '../../../shared/gateway/catalogue.ts';
+import type { AppService } from '../../core/app/app-service.ts';
 import { EngineBusyError, type Engine } from '../../core/engine/engine.ts';
 import type { EngineProgress } from '../../core/engine/progress.ts';
 import { LibraryFolderError } from '../../core/library/library-folder.ts';
@@ -8,15 +8,9 @@ import type { Store } from '../../core/store/store.ts';
 import { ConfigError } from '../command.ts';
 import { libraryRefusal } from '../data-folder.ts';
 import { workCounts } from '../../core/app/reports.ts';
-import { API_KEY_VARIABLE, MemoryKeyProvider } from '../../core/app/key.ts';
-import { QueueSession } from '../../core/app/queue-session.ts';
-import { consoleLogger } from '../../core/logger.ts';
-import { startDemoGateway } from './gateway-connection.ts';
 import { createInterruptHandler, signalName, STOP_SIGNALS, type StopSignal } from './interrupt.ts';
-import type { Limits } from './limit-flags.ts';
 import { keepRunningWithoutTerminal } from './lost-terminal.ts';
 import { createProgressReporter, progressMode } from './progress-reporter.ts';
-import { appSettings, type SavedSettings } from './saved-settings.ts';
 import { stopAtOnce } from './stop-at-once.ts';
 import {
   buildSummary,
@@ -29,13 +23,11 @@ import {
 } from './summary.ts';
 
 export interface SessionOptions {
-  store: Store;
-  settings: SavedSettings;
-  apiKey: string | null;
-  catalogue: Catalogue;
+  /** The data folder's application service, its queue not started yet. */
+  service: AppService;
   json: boolean;
-  /** Caps on downloads and answers for this run (flags); defaults where absent. */
-  limits?: Limits;
+  /** Said first, and printed by the command already (the demo answers: no gateway chosen). */
+  notice?: string | null;
   /** The summary's scope: the batch `run` imported, or null for the whole data folder. */
   batch: Batch | null;
   /** Appended to suggested commands (" --data DIR"). */
@@ -61,22 +53,15 @@ const STOPPED = {
 export async function runEngineSession(options: SessionOptions): Promise<number> {
   const startedAt = Date.now();
   keepRunningWithoutTerminal();
-  const { store } = options;
-  const session = new QueueSession({
-    store,
-    keys: new MemoryKeyProvider(options.apiKey ? { [API_KEY_VARIABLE]: options.apiKey } : {}),
-    startDemoGateway,
-    logger: consoleLogger,
-    ...(options.limits?.engine ? { engine: options.limits.engine } : {}),
-    ...(options.limits?.client ? { client: options.limits.client } : {}),
-  });
+  const { service } = options;
+  const store = service.store;
   let engine: Engine;
   let notes: string[];
   try {
-    engine = await startSession(session, options);
-    notes = startNotes(engine, session, options);
+    engine = await startSession(options);
+    notes = startNotes(engine, options);
   } catch (error) {
-    await session.stop();
+    await service.stopQueue();
     throw error;
   }
   const summarize = (outcome: RunOutcome, signal: StopSignal | null) =>
@@ -99,7 +84,7 @@ export async function runEngineSession(options: SessionOptions): Promise<number>
       },
     });
   } finally {
-    await session.stop();
+    await service.stopQueue();
   }
   // The process is about to exit with the summary already printed: `--json` gets one object.
   if (stoppedAtOnce) return new Promise<never>(() => {});
@@ -120,7 +105,7 @@ function finalWords(
   if (options.json) {
     return { text: `${JSON.stringify(summary, null, 2)}\n`, exitCode: summary.exitCode };
   }
-  const { store } = options;
+  const store = options.service.store;
   const scope = options.batch ? { batchId: options.batch.id } : {};
   const text = formatSummary(summary, {
     commandSuffix: options.commandSuffix,
@@ -153,17 +138,11 @@ function expiredExamples(store: Store, scope: { batchId?: number }): ExpiredExam
   });
 }
 
-/** Starts the queue through the core's session; a start it refuses is said as the CLI says it. */
-async function startSession(session: QueueSession, options: SessionOptions): Promise<Engine> {
-  const { settings } = options;
-  await session.start(
-    () => ({
-      settings: appSettings(settings),
-      libraryDir: settings.library,
-      catalogue: options.catalogue,
-    }),
-    { committed() {}, paused() {}, limits() {} },
-  );
+/** Starts the queue through the service; a start it refuses is said as the CLI says it. */
+async function startSession(options: SessionOptions): Promise<Engine> {
+  const { service } = options;
+  await service.startQueue();
+  const session = service.queue;
   if (session.engine) return session.engine;
   const error = session.startFailure;
   if (error instanceof LibraryFolderError) throw libraryRefusal(error.folder, error.problem);
@@ -172,11 +151,14 @@ async function startSession(session: QueueSession, options: SessionOptions): Pro
     options.onBusy?.();
     throw new ConfigError(error.message);
   }
-  throw error ?? new Error(`The queue did not start: ${session.problem?.message ?? 'no reason'}`);
+  // a missing key or header value, settings another process left unusable: the person's to fix
+  if (!error && session.problem) throw new ConfigError(session.problem.message);
+  throw error ?? new Error('The queue did not start, and said no reason.');
 }
 
 /** What the start found worth saying (printed without --json); lifts a pause left behind. */
-function startNotes(engine: Engine, session: QueueSession, options: SessionOptions): string[] {
+function startNotes(engine: Engine, options: SessionOptions): string[] {
+  const session = options.service.queue;
   const report = session.startReport!;
   const notes = [`Sending requests to ${session.description}.`];
   if (report.answersRecorded > 0) {
@@ -195,14 +177,14 @@ function startNotes(engine: Engine, session: QueueSession, options: SessionOptio
   if (report.resumedDownloads > 0) {
     notes.push(`Resuming ${report.resumedDownloads} unfinished download(s).`);
   }
-  const queue = options.store.queue.get();
+  const queue = options.service.store.queue.get();
   if (queue.paused) {
     notes.push(`The queue was paused: ${queue.pauseReason ?? 'no reason given.'} Continuing.`);
     engine.resume();
   }
   options.prepare?.(engine);
   if (!options.json) process.stderr.write(`${notes.join('\n')}\n`);
-  return notes;
+  return options.notice ? [options.notice, ...notes] : notes;
 }
 
 interface WatchOptions {
@@ -249,7 +231,8 @@ async function watchUntilIdle(
   });
   const onProgress = (progress: EngineProgress) => reporter.update(view(progress));
   for (const signal of STOP_SIGNALS) process.on(signal, interrupt.handle);
-  engine.on('progress', onProgress);
+  // (with --json nothing is drawn: the engine then counts nothing for progress either)
+  if (mode !== 'none') engine.on('progress', onProgress);
   try {
     const reason = await engine.whenIdle();
     reporter.finish(view(engine.progress()));
@@ -302,7 +285,8 @@ function collectSummary(
   notes: string[],
   signal: StopSignal | null,
 ): RunSummary {
-  const { store, batch } = options;
+  const { batch } = options;
+  const store = options.service.store;
   // a stop at once comes before the engine settles: the writes of this turn count too
   engine.flushWrites();
   const progress = engine.progress();
@@ -311,7 +295,7 @@ function collectSummary(
   return buildSummary({
     outcome,
     batch,
-    libraryDir: options.settings.library,
+    libraryDir: options.service.libraryDir(),
     ...workCounts(store, batch?.id),
     stats: {
       requestsSent: progress.requestsSent,

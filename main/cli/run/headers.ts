@@ -1,8 +1,5 @@
-import { HEADERS_ATELIER_SETS } from '../../../shared/gateway/profile.ts';
+import { HEADER_NAME, HEADERS_ATELIER_SETS } from '../../../shared/gateway/profile.ts';
 import { UsageError } from '../command.ts';
-
-/** An HTTP header name (RFC 9110 token). */
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /**
  * `--header 'Name: value'` flags as the gateway profile's extra headers. A malformed one is

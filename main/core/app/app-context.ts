@@ -7,6 +7,7 @@ import type { KeyProvider } from './key.ts';
 import type { QueueWrites } from '../engine/queue-writes.ts';
 import type { QueueControls } from './queue-controls.ts';
 import type { QueueSession } from './queue-session.ts';
+import type { GatewayHeaders } from '../settings/header-secrets.ts';
 import type { SettingsStore } from './settings-store.ts';
 
 export type HostKind = 'desktop' | 'web' | 'cli';
@@ -18,6 +19,8 @@ export interface AppContext {
   readonly hub: EventHub;
   readonly settings: SettingsStore;
   readonly keys: KeyProvider;
+  /** The extra headers' values: the settings name them only. */
+  readonly headers: GatewayHeaders;
   readonly actions: HostActions;
   readonly logger: Logger;
   readonly host: HostKind;
@@ -39,7 +42,7 @@ export interface AppContext {
   wake(): void;
   /** Starts the queue again with the current settings, key and catalogue. */
   restartQueue(): Promise<void>;
-  /** Reads the key again for scrubbing error messages (after it changed). */
+  /** Reads the key and header values again for scrubbing error messages (after a change). */
   refreshSecrets(): Promise<void>;
   /** Starts the queue if it is not running (after a key is set, say). */
   startQueue(): Promise<void>;

@@ -21,8 +21,9 @@ import { keyHandlers } from './handlers/key.ts';
 import { libraryHandlers } from './handlers/library.ts';
 import { modelHandlers } from './handlers/models.ts';
 import { queueHandlers } from './handlers/queue.ts';
-import { settingsHandlers } from './handlers/settings.ts';
+import { settingsChanged, settingsHandlers } from './handlers/settings.ts';
 import type { HostActions, ServedApp } from './host.ts';
+import { gatewayTarget } from './gateway-target.ts';
 import { hubFeed } from './hub-feed.ts';
 import type { KeyProvider } from './key.ts';
 import { loadCatalogue } from './model-catalogue.ts';
@@ -30,6 +31,12 @@ import { QueueWrites } from '../engine/queue-writes.ts';
 import type { QueueControls } from './queue-controls.ts';
 import { QueueSession, type SessionListener } from './queue-session.ts';
 import type { SettingsStore } from './settings-store.ts';
+import type { GatewayContextOptions } from '../gateway/context.ts';
+import {
+  GatewayHeaders,
+  MemoryHeaderSecrets,
+  type HeaderSecrets,
+} from '../settings/header-secrets.ts';
 
 export interface AppServiceOptions {
   /** atelier.db and models.json live here; created if missing. */
@@ -38,17 +45,34 @@ export interface AppServiceOptions {
   defaultLibraryDir: string;
   host: HostKind;
   version: string;
+  /** The data folder's settings (`main/core/settings/settings-file.ts`). */
   settings: SettingsStore;
   keys: KeyProvider;
+  /** Where extra headers' values are kept (default: this process's memory). */
+  headerSecrets?: HeaderSecrets;
+  /** Where ATELIER_GATEWAY_HEADERS is read (default: this process's environment). */
+  env?: NodeJS.ProcessEnv;
   /** The host starts the simulator for demo mode (the core may not import it). */
   startDemoGateway: StartDemoGateway;
   actions?: HostActions;
   logger?: Logger;
   now?: () => number;
-  /** Tests and benchmarks: backoff, clock, progress interval. */
+  /** Tests and benchmarks: backoff, clock, progress interval; the CLI's limit flags. */
   engine?: Partial<EngineOptions>;
+  /** Caps on what the gateway may send (the CLI's limit flags). */
+  client?: Pick<GatewayContextOptions, 'maxAnswerBytes'>;
   /** Shortest time between two event deliveries (100 ms). */
   eventIntervalMs?: number;
+  /**
+   * The queue starts only when the host asks (`startQueue`), never on a change of settings or
+   * key before then: the CLI saves its flags, then imports, then runs.
+   */
+  holdQueue?: boolean;
+  /**
+   * Whether another process's change of the settings reaches this one (default): a queue that
+   * runs here restarts on a new gateway. A CLI run finishes with the settings it started with.
+   */
+  followSettingsChanges?: boolean;
 }
 
 /**
@@ -64,19 +88,32 @@ export class AppService implements ServedApp {
   private readonly context: AppContext;
   private readonly session: QueueSession;
   private readonly options: AppServiceOptions;
+  private readonly headers: GatewayHeaders;
+  private readonly logger: Logger;
+  private unsubscribe: () => void = () => {};
+  /** Whether the queue may start (a host that holds it has not asked yet). */
+  private mayStart: boolean;
   private closed = false;
 
   constructor(options: AppServiceOptions, store: Store) {
     this.options = options;
     this.store = store;
+    this.mayStart = !options.holdQueue;
     const logger = options.logger ?? consoleLogger;
+    this.logger = logger;
     const now = options.now ?? Date.now;
+    this.headers = new GatewayHeaders(
+      options.headerSecrets ?? new MemoryHeaderSecrets(),
+      options.env ?? process.env,
+    );
     this.session = new QueueSession({
       store,
       keys: options.keys,
+      headers: this.headers,
       startDemoGateway: options.startDemoGateway,
       logger,
       ...(options.engine ? { engine: options.engine } : {}),
+      ...(options.client ? { client: options.client } : {}),
     });
     this.events = new EventHub({
       feed: hubFeed(store, this.session, () => options.settings.read().thumbnails),
@@ -96,6 +133,7 @@ export class AppService implements ServedApp {
       hub: this.events,
       settings: options.settings,
       keys: options.keys,
+      headers: this.headers,
       actions: options.actions ?? {},
       logger,
       host: options.host,
@@ -112,8 +150,14 @@ export class AppService implements ServedApp {
       controls: (): QueueControls => session.engine ?? storeControls,
       wake: () => session.engine?.wake(),
       refreshSecrets: () => this.refreshSecrets(),
-      restartQueue: () => session.restart(() => this.inputs(() => catalogue), listener),
-      startQueue: () => session.start(() => this.inputs(() => catalogue), listener),
+      restartQueue: () =>
+        this.mayStart
+          ? session.restart(() => this.inputs(() => catalogue), listener)
+          : Promise.resolve(),
+      startQueue: () => {
+        this.mayStart = true;
+        return session.start(() => this.inputs(() => catalogue), listener);
+      },
     };
     this.context = context;
     this.api = {
@@ -140,18 +184,70 @@ export class AppService implements ServedApp {
     return this.context.startQueue();
   }
 
+  /** Why the gateway the settings choose cannot be used now (no key, a header's value), or null. */
+  async gatewayProblem(): Promise<ApiError | null> {
+    const target = await gatewayTarget(
+      this.options.settings.read(),
+      this.options.keys,
+      this.headers,
+    );
+    return 'kind' in target ? null : target;
+  }
+
+  /** Stops the queue (requests in flight finish), leaving the service open. */
+  stopQueue(): Promise<void> {
+    return this.session.stop();
+  }
+
   /** The running queue's engine, for hosts that watch it closely (the CLI's progress bar). */
   get engine() {
     return this.session.engine;
   }
 
+  /** The queue's session: why it did not start, where it sends, what its start found. */
+  get queue(): Pick<
+    QueueSession,
+    'engine' | 'problem' | 'startFailure' | 'startReport' | 'description' | 'gateway'
+  > {
+    return this.session;
+  }
+
   toApiError(error: unknown): ApiError {
-    return toApiError(error, [this.lastKnownKey]);
+    return toApiError(error, this.lastKnownSecrets);
+  }
+
+  /**
+   * What opening does after composing: header values older settings files kept in plain text
+   * go to the secret store, and another process's changes to the settings are followed.
+   */
+  async settle(): Promise<void> {
+    const settings = this.options.settings;
+    const migrated = settings.takeMigratedHeaderValues();
+    if (migrated.size > 0) {
+      const ids = new Set(settings.read().profiles.flatMap((p) => p.headers.map((h) => h.id)));
+      await this.headers.secrets
+        .update(migrated, ids)
+        .catch((error: Error) =>
+          this.logger.warn(
+            `the extra headers of the older settings were not kept: ${error.message}`,
+          ),
+        );
+    }
+    if (this.options.followSettingsChanges !== false) {
+      this.unsubscribe = settings.subscribe((next, previous) => {
+        void settingsChanged(this.context, previous, next, { elsewhere: true }).catch(
+          (error: unknown) =>
+            this.logger.error('following a change of the settings made elsewhere', error),
+        );
+      });
+    }
+    await this.refreshSecrets();
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.unsubscribe();
     await this.exports.close();
     await this.session.close();
     this.events.flush();
@@ -159,19 +255,27 @@ export class AppService implements ServedApp {
     this.store.close();
   }
 
-  /** The key as last read, to scrub messages synchronously (errors cross the contract). */
-  private lastKnownKey: string | null = null;
+  /** The key and header values as last read, to scrub messages synchronously. */
+  private lastKnownSecrets: Array<string | null> = [];
 
   async refreshSecrets(): Promise<void> {
-    this.lastKnownKey = await this.options.keys.get();
+    this.lastKnownSecrets = [
+      await this.options.keys.get(),
+      ...(await this.headers.allValues(this.options.settings.read().profiles)),
+    ];
   }
 
+  /**
+   * What a start of the queue runs with. The library is named for good before the first image
+   * is written there: one library per data folder, whichever host opens it next (each has its
+   * own usual place).
+   */
   private inputs(catalogue: () => Catalogue) {
-    return {
-      settings: this.options.settings.read(),
-      libraryDir: this.libraryDir(),
-      catalogue: catalogue(),
-    };
+    const settings = this.options.settings;
+    if (settings.read().library === null) {
+      settings.write({ ...settings.read(), library: this.options.defaultLibraryDir });
+    }
+    return { settings: settings.read(), libraryDir: this.libraryDir(), catalogue: catalogue() };
   }
 
   private listener(): SessionListener {
@@ -183,13 +287,20 @@ export class AppService implements ServedApp {
   }
 }
 
-/** Opens the data folder (migrating it) and composes the service; the queue is not started. */
-export async function openAppService(options: AppServiceOptions): Promise<AppService> {
-  mkdirSync(options.dataDir, { recursive: true });
-  const store = openStore(join(options.dataDir, 'atelier.db'));
+/**
+ * Opens the data folder (migrating it) and composes the service; the queue is not started.
+ * `opened` is the data folder's database when the host opened it itself (the CLI, to word a
+ * refusal its own way).
+ */
+export async function openAppService(
+  options: AppServiceOptions,
+  opened?: Store,
+): Promise<AppService> {
+  if (!opened) mkdirSync(options.dataDir, { recursive: true });
+  const store = opened ?? openStore(join(options.dataDir, 'atelier.db'));
   try {
     const service = new AppService(options, store);
-    await service.refreshSecrets();
+    await service.settle();
     return service;
   } catch (error) {
     store.close();

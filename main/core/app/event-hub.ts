@@ -60,6 +60,12 @@ export class EventHub implements EventSource {
   private readonly maxCatchUp: number;
   private readonly listeners = new Set<EventListener>();
   private readonly open: Set<number>;
+  /**
+   * Nobody listened for a while: the marks and open batches were not kept up, and are read
+   * again when someone subscribes. A host with no client (the CLI, a browser host with no tab
+   * open) reads nothing after each commit.
+   */
+  private unheard = false;
   private readonly touched = new Set<number>();
   private direct: DirectEvent[] = [];
   private transitionId: number;
@@ -114,6 +120,7 @@ export class EventHub implements EventSource {
 
   subscribe(cursor: string | null, listener: EventListener): () => void {
     if (this.closed) return () => {};
+    if (this.unheard) this.catchUpUnheard();
     const first = this.catchUp(cursor);
     this.listeners.add(listener);
     // after subscribe returns, and before any later delivery (those wait for a timer)
@@ -128,6 +135,7 @@ export class EventHub implements EventSource {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.lastFlush = this.now();
+    if (this.listeners.size === 0) return this.dropUnheard();
     const events: ApiEvent[] = [...this.direct];
     this.direct = [];
     const { changes, batches, busy, last } = this.readTransitions(this.transitionId, this.chunk);
@@ -174,6 +182,7 @@ export class EventHub implements EventSource {
 
   private schedule(urgent: boolean): void {
     if (this.closed) return;
+    if (this.listeners.size === 0) return this.dropUnheard();
     if (urgent && this.timer) {
       clearTimeout(this.timer);
       this.timer = null;
@@ -182,6 +191,27 @@ export class EventHub implements EventSource {
     const wait = urgent ? 0 : Math.max(0, this.lastFlush + this.intervalMs - this.now());
     this.timer = setTimeout(() => this.flush(), wait);
     this.timer.unref();
+  }
+
+  /** What nobody hears is not read: the marks are read again at the next subscription. */
+  private dropUnheard(): void {
+    this.unheard = true;
+    this.direct = [];
+    this.touched.clear();
+    this.dirty = false;
+  }
+
+  /**
+   * The first subscriber after a silence: the marks move to where the store is now, and a
+   * batch that finished meanwhile is no longer awaited (nobody heard it finish, and nobody
+   * is told late).
+   */
+  private catchUpUnheard(): void {
+    this.unheard = false;
+    this.transitionId = this.feed.lastTransitionId();
+    this.imageMark = this.feed.lastImageMark();
+    const open = new Set(this.feed.openBatches());
+    for (const id of this.open) if (!open.has(id)) this.open.delete(id);
   }
 
   private deliver(batch: EventBatch): void {

@@ -1,7 +1,6 @@
 import type { PauseKind } from '../../../shared/jobs/pause.ts';
 import type { Catalogue } from '../../../shared/gateway/catalogue.ts';
 import type { ApiError } from '../../../shared/api/errors.ts';
-import { parseProfile } from '../../../shared/gateway/profile.ts';
 import {
   Engine,
   EngineBusyError,
@@ -17,9 +16,10 @@ import type { Store } from '../store/store.ts';
 import {
   connectGateway,
   type GatewayConnection,
-  type GatewayTarget,
   type StartDemoGateway,
 } from './gateway-connection.ts';
+import type { GatewayHeaders } from '../settings/header-secrets.ts';
+import { gatewayTarget } from './gateway-target.ts';
 import type { KeyProvider } from './key.ts';
 import type { SettingsValue } from './settings-store.ts';
 
@@ -28,6 +28,8 @@ export type SessionState = 'stopped' | 'running' | 'stopping';
 export interface QueueSessionOptions {
   store: Store;
   keys: KeyProvider;
+  /** The extra headers' values (the settings name them only). */
+  headers: GatewayHeaders;
   startDemoGateway: StartDemoGateway;
   logger: Logger;
   /** Tests and benchmarks: backoff, clock, progress interval; the CLI's limit flags. */
@@ -135,7 +137,7 @@ export class QueueSession {
     if (this.stateNow !== 'stopped' || this.closed) return;
     this.problemNow = null;
     this.failure = null;
-    const target = await this.target(inputs.settings);
+    const target = await gatewayTarget(inputs.settings, this.options.keys, this.options.headers);
     if (!('kind' in target)) {
       this.problemNow = target;
       return;
@@ -206,30 +208,6 @@ export class QueueSession {
       this.engineNow = null;
       this.connection = null;
       this.stateNow = 'stopped';
-    }
-  }
-
-  private async target(settings: SettingsValue): Promise<GatewayTarget | ApiError> {
-    if (settings.gateway.kind === 'demo') return { kind: 'demo' };
-    const name = settings.gateway.profile;
-    const saved = settings.profiles.find((p) => p.name === name);
-    if (!saved) {
-      return {
-        code: 'settings-invalid',
-        message: `The gateway "${name}" chosen in the settings has no profile: choose another one or add it.`,
-      };
-    }
-    const apiKey = await this.options.keys.get();
-    if (!apiKey) {
-      return { code: 'key-missing', message: `No API key is set for the gateway "${name}".` };
-    }
-    try {
-      return { kind: 'remote', profile: parseProfile(saved), apiKey };
-    } catch (error) {
-      return {
-        code: 'settings-invalid',
-        message: `The gateway "${name}" is not set up right: ${(error as Error).message}`,
-      };
     }
   }
 }

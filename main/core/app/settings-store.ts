@@ -10,15 +10,34 @@ export interface RecoveredSettings {
   reason: string;
 }
 
+/** Settings files of older versions merged into this one when it was opened. */
+export interface MigratedSettings {
+  /** The files read, each left beside itself with a `.migrated` suffix. */
+  from: string[];
+  /** Extra headers found in plain text ("profile: header"), whose values are kept apart now. */
+  headers: string[];
+}
+
+/** Called when another process changed the settings (another host on the same data folder). */
+export type SettingsListener = (next: SettingsValue, previous: SettingsValue) => void;
+
 /**
- * Where the person's settings are kept: electron-store on the desktop, a JSON file in the
- * data folder for the browser host. Both validate with the contract's `Settings` schema.
+ * The data folder's settings (`main/core/settings/settings-file.ts`): one file, one schema,
+ * whatever the host. Header values are never here: the settings name them by id.
  */
 export interface SettingsStore {
   read(): SettingsValue;
   write(settings: SettingsValue): void;
   /** Set when the file was unreadable at start and was backed up. */
   readonly recovered: RecoveredSettings | null;
+  /** Set when older settings files were merged into this one at start. */
+  readonly migrated: MigratedSettings | null;
+  /** Header values older files kept in plain text, by their new ids: taken once. */
+  takeMigratedHeaderValues(): Map<string, string>;
+  /** Hears changes another process makes to the file; returns what stops listening. */
+  subscribe(listener: SettingsListener): () => void;
+  /** Stops watching the file. */
+  close(): void;
 }
 
 /** `settings.corrupt-2025-01-02T03-04-05.678Z.json`: ISO time, colons made file-name safe. */

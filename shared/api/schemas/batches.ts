@@ -102,6 +102,8 @@ export const CreateBatchInput = z.object({
   paused: z.boolean().optional(),
   /** Run before everything queued ("run at the front of the queue"). */
   position: z.enum(['back', 'front']).default('back'),
+  /** The longest prompt accepted, in characters (default 32,000; the CLI's --max-prompt-chars). */
+  maxPromptChars: z.number().int().min(1).max(10_000_000).optional(),
 });
 
 export const CheckBatchInput = z.object({ source: BatchSource, defaults: RowDefaults.optional() });

@@ -130,7 +130,7 @@ describe('the application service', () => {
         {
           name: 'Mine',
           baseUrl: real.url,
-          extraHeaders: {},
+          headers: [],
           requestIdHeader: 'X-Svc-Request-Id',
           advancedSegment: 'svc',
           partialKey: 'svc_partial',

@@ -27,6 +27,8 @@ export interface CliChild {
 export function startCli(args: string[], options: CliOptions): CliChild {
   const env: NodeJS.ProcessEnv = { ...process.env };
   delete env.ATELIER_API_KEY;
+  delete env.ATELIER_GATEWAY_HEADERS;
+  Object.assign(env, options.env);
   if (options.key !== undefined) env.ATELIER_API_KEY = options.key;
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), bin, ...args], {
     cwd: options.cwd,
@@ -45,6 +47,8 @@ export function startCli(args: string[], options: CliOptions): CliChild {
 export interface CliOptions {
   cwd: string;
   key?: string;
+  /** More environment (ATELIER_GATEWAY_HEADERS, say). */
+  env?: NodeJS.ProcessEnv;
   /** Flags for node before the script (a test's `--import` of a fault, say). */
   nodeArgs?: string[];
 }

@@ -247,7 +247,7 @@ describe('the key in any form never reaches the disk or the screen', () => {
       expect.arrayContaining([
         '/.atelier-data/atelier.db',
         '/.atelier-data/atelier.db-wal',
-        '/.atelier-data/cli-settings.json',
+        '/.atelier-data/settings.json',
         '/atelier-library/p/manifest.csv',
         '/atelier-library/p/0001-a-red-fox.json',
         '/atelier-library/p/0001-a-red-fox.png',

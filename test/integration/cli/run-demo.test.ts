@@ -166,7 +166,6 @@ describe('atelier run --demo', () => {
     ws = workspace({ 'p.txt': 'a prompt\n' });
     const cases: Array<[string[], RegExp]> = [
       [['run', '--demo'], /give the prompt file/],
-      [['run', 'p.txt'], /--gateway URL .* or --demo/],
       [['run', 'p.txt', '--demo', '--gateway', 'http://x'], /either --demo or --gateway/],
       [['run', 'p.txt', '--demo', '--n', '0'], /--n must be a whole number from 1 to 10/],
       [['run', 'p.txt', '--demo', '--size', '64×64'], /--size must be WxH/],

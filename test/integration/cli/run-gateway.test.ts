@@ -345,7 +345,7 @@ describe('atelier run --gateway (a simulator started by the test)', () => {
     expect((status as StatusView).batches.map((b) => b.name)).toEqual(['p']);
   });
 
-  it('sends the extra headers and the key to the gateway, and saves the headers (never the key)', async () => {
+  it('sends the extra headers and the key to the gateway; saves the headers’ names, never a value', async () => {
     // a stand-in gateway that records what arrives and refuses it, which pauses the queue
     const seen: IncomingHttpHeaders[] = [];
     const server = createServer((request, response) => {
@@ -359,6 +359,7 @@ describe('atelier run --gateway (a simulator started by the test)', () => {
     await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     ws = workspace({ 'p.csv': 'prompt\nhello\n' });
+    const upstream = 'pk-upstream-7c1e4b9a';
     try {
       const result = await runCli(
         [
@@ -372,7 +373,7 @@ describe('atelier run --gateway (a simulator started by the test)', () => {
           '--header',
           'X-Route: eu-west',
           '--header',
-          'X-Team: art',
+          `X-Portkey-Api-Key: ${upstream}`,
         ],
         { cwd: ws.dir, key: 'sk-secret-123' },
       );
@@ -380,26 +381,48 @@ describe('atelier run --gateway (a simulator started by the test)', () => {
       expect(seen).toHaveLength(1);
       expect(seen[0]).toMatchObject({
         'x-route': 'eu-west',
-        'x-team': 'art',
+        'x-portkey-api-key': upstream,
         authorization: 'Bearer sk-secret-123',
       });
       expect(result.stdout + result.stderr).not.toContain('sk-secret-123');
-      // the next command lifts the pause it finds, and --json says so too
-      const again = await runCli(['resume', '--json'], { cwd: ws.dir, key: 'sk-secret-123' });
+
+      // header values are credentials: a later command needs them again, and says so first
+      const refused = await runCli(['resume', '--json'], { cwd: ws.dir, key: 'sk-secret-123' });
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(
+        /needs its extra headers X-Route, X-Portkey-Api-Key, .*--header, or set ATELIER_GATEWAY_HEADERS/,
+      );
+      expect(seen).toHaveLength(1);
+
+      // given again (one by --header, one by the environment): the next command lifts the
+      // pause it finds, and --json says so too
+      const again = await runCli(['resume', '--json', '--header', 'X-Route: eu-north'], {
+        cwd: ws.dir,
+        key: 'sk-secret-123',
+        env: { ATELIER_GATEWAY_HEADERS: JSON.stringify({ 'X-Portkey-Api-Key': upstream }) },
+      });
       expect(again.code).toBe(1);
       expect(summaryOf(again).notes).toContainEqual(
         expect.stringMatching(/^The queue was paused: .*Continuing\.$/),
       );
       expect(seen).toHaveLength(2);
+      expect(seen[1]).toMatchObject({ 'x-route': 'eu-north', 'x-portkey-api-key': upstream });
     } finally {
       server.close();
     }
-    const saved = readFileSync(ws.path('.atelier-data', 'cli-settings.json'), 'utf8');
-    expect(JSON.parse(saved).gateway).toEqual({
-      kind: 'remote',
-      baseUrl: url,
-      extraHeaders: { 'X-Route': 'eu-west', 'X-Team': 'art' },
+    const saved = readFileSync(ws.path('.atelier-data', 'settings.json'), 'utf8');
+    expect(JSON.parse(saved)).toMatchObject({
+      gateway: { kind: 'remote', profile: 'Command line' },
+      profiles: [
+        {
+          name: 'Command line',
+          baseUrl: url,
+          headers: [{ name: 'X-Portkey-Api-Key' }, { name: 'X-Route' }],
+        },
+      ],
     });
-    expect(saved).not.toContain('sk-secret-123');
+    for (const secret of ['sk-secret-123', upstream, 'eu-west', 'eu-north']) {
+      expect(saved).not.toContain(secret);
+    }
   });
 });

@@ -140,6 +140,40 @@ describe('download limits', () => {
     expect(tempFiles(rig.libraryDir)).toEqual([]);
   });
 
+  it('a small image announced by its Content-Length is read whole: a stall and a short body are tried again, then it is written the same as a streamed one', async () => {
+    const png = await makeImage('png', 16, 16);
+    const announced = { 'content-type': 'image/png', 'content-length': String(png.length) };
+    rig = await hostileRig(
+      (req, res, { url, hits }) => {
+        if (isGenerate(req.method, req.url)) {
+          const first = hits('/v1/images/generations') === 1;
+          return linkAnswer(res, [`${url}/files/${first ? 'small' : 'streamed'}.png`]);
+        }
+        if (req.url === '/files/streamed.png') {
+          res.writeHead(200, { 'content-type': 'image/png' }); // no length: streamed to disk
+          return void res.end(png);
+        }
+        const hit = hits('/files/small.png');
+        res.writeHead(200, announced);
+        if (hit === 1) return void res.write(png.subarray(0, 40)); // stalls
+        if (hit === 2) return void res.destroy(); // headers, then the connection drops
+        res.end(png);
+      },
+      { engine: { downloadIdleMs: 100 } },
+    );
+    const batch = rig.batch(2);
+    expect(await rig.engine.whenIdle()).toBe('done');
+    const images = imagesOf(rig, batch).sort((a, b) => a.sourceUrl!.localeCompare(b.sourceUrl!));
+    expect(images.map((image) => [image.downloadState, image.downloadTries])).toEqual([
+      ['done', 3],
+      ['done', 1],
+    ]);
+    // written alike: the same picture with its metadata embedded, of the same size
+    expect(images[0]!.bytes).toBeGreaterThan(png.length);
+    expect(Math.abs(images[0]!.bytes! - images[1]!.bytes!)).toBeLessThan(8);
+    expect(tempFiles(rig.libraryDir)).toEqual([]);
+  });
+
   it('a body that always stalls fails after its tries, without promising another', async () => {
     rig = await hostileRig(
       (req, res, { url }) => {

@@ -16,6 +16,7 @@ import { logIn } from '../../support/web-login.ts';
 
 /** The key of a real gateway, set through the API: it must never come back out. */
 const KEY = 'sk-live-9f8e7d6c5b4a39281706f5e4d3c2b1a0';
+const UPSTREAM = 'pk-upstream-5e4d3c2b1a0f9e8d';
 
 let dir: string;
 let opened: TestService;
@@ -67,8 +68,13 @@ describe('the browser host over the real service', () => {
     const events = await request(`${origin}/api/events`, { headers: { cookie } });
     events.body.setEncoding('utf8').on('data', (chunk: string) => (stream += chunk));
 
-    // a real gateway with its key, set through the API as the Settings screen does
-    const profile = { name: 'Mine', baseUrl: gateway.url, extraHeaders: {} };
+    // a real gateway with its key and an extra header, set through the API as the Settings
+    // screen does
+    const profile = {
+      name: 'Mine',
+      baseUrl: gateway.url,
+      headers: [{ name: 'X-Upstream-Key', value: UPSTREAM }],
+    };
     expect(await call('settings', 'update', { profiles: [profile] })).toMatchObject({ ok: true });
     expect(await call('key', 'set', { key: KEY })).toMatchObject({
       ok: true,
@@ -109,9 +115,13 @@ describe('the browser host over the real service', () => {
       return result;
     });
     expect(failures).toEqual([]);
-    // the key that was set, in any response body, the event stream or the log: nowhere
+    // the key and the header's value that were set, in any response body, the event stream
+    // or the log: nowhere
     events.body.destroy();
-    for (const text of [...bodies, stream, ...logged]) expect(text).not.toContain(KEY);
+    for (const text of [...bodies, stream, ...logged]) {
+      expect(text).not.toContain(KEY);
+      expect(text).not.toContain(UPSTREAM);
+    }
     expect(stream).toContain('images.written');
   });
 });

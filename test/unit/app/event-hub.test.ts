@@ -148,6 +148,37 @@ describe('EventHub', () => {
     expect(feed.reads).toBeLessThan(30);
   });
 
+  it('reads nothing while nobody listens, and a later client still catches up', async () => {
+    const feed = new FakeFeed();
+    feed.addJobs(1, [1, 2, 3]);
+    const hub = new EventHub({ feed, now: () => now });
+    const first: EventBatch[] = [];
+    const leave = hub.subscribe(null, (batch) => first.push(batch));
+    await Promise.resolve();
+    const cursor = first.at(-1)!.cursor;
+    // the only client leaves; commits follow
+    leave();
+    const before = feed.reads;
+    for (let j = 1; j <= 3; j++) {
+      feed.move(j, 'running');
+      feed.move(j, 'succeeded');
+      hub.notify();
+      advance(100);
+    }
+    expect(feed.reads).toBe(before);
+    // a client back with its cursor gets what it missed; a new one starts from now
+    const back = collect(hub, cursor);
+    const fresh = collect(hub);
+    await Promise.resolve();
+    expect(changesIn(back)).toEqual([
+      [1, 'succeeded'],
+      [2, 'succeeded'],
+      [3, 'succeeded'],
+    ]);
+    expect(changesIn(fresh)).toEqual([]);
+    expect(fresh[0]!.cursor).toBe(back.at(-1)!.cursor);
+  });
+
   it('lets a client that reconnects with its cursor catch up with no gap and no duplicate', async () => {
     const feed = new FakeFeed();
     feed.addJobs(1, [1, 2, 3, 4]);

@@ -1,108 +1,125 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { Settings } from '../../../shared/api/schemas/settings.ts';
 import { ConfigError, UsageError } from '../../../main/cli/command.ts';
-import {
-  loadSettings,
-  saveSettings,
-  settingsPath,
-  type SavedSettings,
-} from '../../../main/cli/run/saved-settings.ts';
-import { resolveSettings } from '../../../main/cli/run/settings.ts';
+import { DEMO_NOTICE, settingsPlan } from '../../../main/cli/run/settings.ts';
 
-const saved: SavedSettings = {
-  gateway: { kind: 'remote', baseUrl: 'https://gw.example', extraHeaders: { 'X-Route': 'eu' } },
+const fresh = Settings.parse({});
+const saved = Settings.parse({
+  gateway: { kind: 'remote', profile: 'Work' },
+  profiles: [
+    {
+      name: 'Work',
+      baseUrl: 'https://gw.example',
+      requestIdHeader: 'X-Req',
+      headers: [
+        { name: 'X-Route', id: '0123456789ab' },
+        { name: 'X-Team', id: 'ba9876543210' },
+      ],
+    },
+  ],
   library: '/data/lib',
   concurrency: 16,
-  requestsPerMinute: 120,
-  template: '{batch}/{index}.{ext}',
-  sidecar: true,
-  manifest: false,
-  thumbnails: false,
-};
+});
 
-describe('resolveSettings', () => {
-  it('uses defaults for a fresh data folder: ./atelier-library, concurrency 8', () => {
-    expect(resolveSettings({ demo: true }, null, '/home/ada/work')).toEqual({
-      gateway: { kind: 'demo' },
+describe('settingsPlan', () => {
+  it('uses the demo on a folder where no gateway was chosen, and says so', () => {
+    expect(settingsPlan({}, fresh, '/home/ada/work')).toEqual({
+      // the library is named for good at the first run: the app finds it there next
+      patch: { library: '/home/ada/work/atelier-library' },
+      demo: true,
+      notice: DEMO_NOTICE,
       library: '/home/ada/work/atelier-library',
-      concurrency: 8,
-      requestsPerMinute: null,
-      template: null,
-      sidecar: false,
-      manifest: false,
-      thumbnails: false,
+    });
+    // asked for, it is no surprise
+    expect(settingsPlan({ demo: true }, fresh, '/w').notice).toBeNull();
+  });
+
+  it('carries on with the data folder’s gateway and library when no flag says otherwise', () => {
+    expect(settingsPlan({}, saved, '/anywhere')).toEqual({
+      patch: null,
+      demo: false,
+      notice: null,
+      library: '/data/lib',
     });
   });
 
-  it('carries on with what the data folder saved when no flag says otherwise (resume)', () => {
-    expect(resolveSettings({}, saved, '/anywhere')).toEqual(saved);
-  });
-
-  it('lets flags replace the saved gateway, headers and concurrency', () => {
-    const settings = resolveSettings(
-      { headers: { 'X-Route': 'us' }, concurrency: 2 },
+  it('saves the flags given, and only those', () => {
+    const plan = settingsPlan(
+      { concurrency: 2, manifest: true, template: '{batch}/{index}.{ext}' },
       saved,
-      '/anywhere',
+      '/w',
     );
-    expect(settings.gateway).toEqual({
-      kind: 'remote',
-      baseUrl: 'https://gw.example',
-      extraHeaders: { 'X-Route': 'us' },
+    expect(plan.patch).toEqual({
+      concurrency: 2,
+      manifest: true,
+      template: '{batch}/{index}.{ext}',
     });
-    expect(settings.concurrency).toBe(2);
-    expect(resolveSettings({ demo: true }, saved, '/anywhere').gateway).toEqual({ kind: 'demo' });
   });
 
-  it('needs --gateway or --demo when the data folder has no saved gateway', () => {
-    expect(() => resolveSettings({}, null, '/w')).toThrow(UsageError);
-    expect(() => resolveSettings({}, null, '/w')).toThrow(/--gateway URL .* or --demo/);
+  it('--gateway URL is the "Command line" profile, chosen; the other profiles stay as they are', () => {
+    const plan = settingsPlan(
+      { gateway: 'https://user:sk-live-4f8a2c9e@gw2.example:8443/v1', headers: { 'X-A': '1' } },
+      saved,
+      '/w',
+    );
+    expect(plan.demo).toBe(false);
+    expect(plan.patch).toEqual({
+      gateway: { kind: 'remote', profile: 'Command line' },
+      profiles: [
+        {
+          ...saved.profiles[0],
+          headers: [
+            { name: 'X-Route', id: '0123456789ab' },
+            { name: 'X-Team', id: 'ba9876543210' },
+          ],
+        },
+        {
+          name: 'Command line',
+          // credentials in the address are never sent, saved or printed
+          baseUrl: 'https://gw2.example:8443/v1',
+          headers: [{ name: 'X-A', value: '1' }],
+        },
+      ],
+    });
+  });
+
+  it('--header alone replaces the chosen gateway’s header of that name, keeping the others', () => {
+    const plan = settingsPlan({ headers: { 'x-route': 'us' } }, saved, '/w');
+    expect(plan.patch?.profiles?.[0]?.headers).toEqual([
+      { name: 'X-Team', id: 'ba9876543210' },
+      { name: 'x-route', value: 'us' },
+    ]);
+    expect(plan.patch?.gateway).toBeUndefined();
   });
 
   it('refuses --demo with --gateway, and --header with the demo', () => {
-    expect(() => resolveSettings({ demo: true, gateway: 'http://x' }, null, '/w')).toThrow(
+    expect(() => settingsPlan({ demo: true, gateway: 'http://x' }, fresh, '/w')).toThrow(
       /not both/,
     );
-    expect(() => resolveSettings({ demo: true, headers: { A: 'b' } }, null, '/w')).toThrow(
+    expect(() => settingsPlan({ demo: true, headers: { A: 'b' } }, fresh, '/w')).toThrow(
       /--header is for a real gateway/,
+    );
+    expect(() => settingsPlan({ headers: { A: 'b' } }, fresh, '/w')).toThrow(UsageError);
+    expect(() => settingsPlan({ gateway: 'ftp://x' }, fresh, '/w')).toThrow(
+      /--gateway ftp:\/\/x: The base URL must start with http/,
     );
   });
 
   it('keeps one library per data folder', () => {
-    expect(resolveSettings({ out: '/data/lib' }, saved, '/w').library).toBe('/data/lib');
-    expect(resolveSettings({ demo: true, out: 'lib' }, null, '/data').library).toBe('/data/lib');
-    expect(() => resolveSettings({ out: '/elsewhere' }, saved, '/w')).toThrow(ConfigError);
+    expect(settingsPlan({ out: '/data/lib' }, saved, '/w')).toMatchObject({
+      library: '/data/lib',
+      patch: null,
+    });
+    expect(settingsPlan({ demo: true, out: 'lib' }, fresh, '/data')).toMatchObject({
+      library: '/data/lib',
+      patch: { gateway: { kind: 'demo' }, library: '/data/lib' },
+    });
+    expect(() => settingsPlan({ out: '/elsewhere' }, saved, '/w')).toThrow(ConfigError);
   });
 
   it('refuses a bad file name template as a usage error', () => {
-    expect(() => resolveSettings({ demo: true, template: 'x.png' }, null, '/w')).toThrow(
+    expect(() => settingsPlan({ demo: true, template: 'x.png' }, fresh, '/w')).toThrow(
       /--template: .*must end with "\.\{ext\}"/,
     );
-  });
-});
-
-describe('credentials in the gateway address', () => {
-  const withKey = 'https://user:sk-live-4f8a2c9e7b1d@gw.example:8443/v1';
-
-  it('are dropped from --gateway: the key comes from ATELIER_API_KEY only', () => {
-    expect(resolveSettings({ gateway: withKey }, null, '/w').gateway).toEqual({
-      kind: 'remote',
-      baseUrl: 'https://gw.example:8443/v1',
-      extraHeaders: {},
-    });
-  });
-
-  it('are never written to cli-settings.json, and dropped from one an older version wrote', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'atelier-settings-'));
-    try {
-      const remote = { ...saved, gateway: { ...saved.gateway, baseUrl: withKey } } as SavedSettings;
-      saveSettings(dir, remote);
-      expect(readFileSync(settingsPath(dir), 'utf8')).not.toContain('sk-live');
-      writeFileSync(settingsPath(dir), JSON.stringify(remote));
-      expect(loadSettings(dir)?.gateway).toMatchObject({ baseUrl: 'https://gw.example:8443/v1' });
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
   });
 });

@@ -59,7 +59,8 @@ describe('main/electron/index.ts', () => {
       'atelier://app/index.html',
     );
     expect(mock.Menu.setApplicationMenu).toHaveBeenCalled();
-    expect(service.events.subscribe).toHaveBeenCalledTimes(2); // notifications, taskbar
+    // notifications, taskbar, the theme the next start's window is painted in
+    expect(service.events.subscribe).toHaveBeenCalledTimes(3);
     expect(mock.app.quit).not.toHaveBeenCalled();
   });
 

@@ -2,14 +2,16 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockState, resetElectronMock } from '../../support/electron-mock.ts';
 import { MemoryKeyProvider } from '../../../main/core/app/key.ts';
+import type { SettingsStore } from '../../../main/core/app/settings-store.ts';
 import { silentLogger } from '../../../main/core/logger.ts';
+import { MemoryHeaderSecrets } from '../../../main/core/settings/header-secrets.ts';
 import {
   desktopPaths,
   setupAppService,
-  startDemoGateway,
   type DesktopService,
   type OpenService,
 } from '../../../main/electron/setup-app-service.ts';
+import { startDemoGateway } from '../../../main/simulator/demo-gateway.ts';
 
 vi.mock('electron', () => import('../../support/electron-mock.ts'));
 
@@ -28,6 +30,7 @@ describe('setupAppService', () => {
       dataDir: join('/home/p/.config/Atelier', 'data'),
       defaultLibraryDir: join('/home/p/Pictures', 'Atelier'),
     });
+    expect(desktopPaths('/elsewhere/data').dataDir).toBe('/elsewhere/data');
   });
 
   it('falls back to ~/Pictures where the system names no pictures folder', () => {
@@ -39,22 +42,28 @@ describe('setupAppService', () => {
     const service = { startQueue: vi.fn() } as unknown as DesktopService;
     const openService = vi.fn<OpenService>(async () => service);
     const keys = new MemoryKeyProvider({});
-    const settings = { read: vi.fn(), write: vi.fn(), recovered: null };
+    const headerSecrets = new MemoryHeaderSecrets();
+    const settings = { read: vi.fn(), write: vi.fn() } as unknown as SettingsStore;
     const host = { reveal: vi.fn() };
+    const dataDir = '/home/p/.config/Atelier/data';
     const opened = await setupAppService({
       openService,
+      dataDir,
       settings,
       keys,
+      headerSecrets,
       host,
       logger: silentLogger,
     });
     expect(opened).toBe(service);
     expect(openService).toHaveBeenCalledWith({
-      ...desktopPaths(),
+      ...desktopPaths(dataDir),
       settings,
       keys,
+      headerSecrets,
       host,
       logger: silentLogger,
+      // the one demo gateway every host starts
       startDemoGateway,
     });
   });

@@ -45,7 +45,7 @@ describe('finishedNotice', () => {
 
 describe('setupNotifications', () => {
   let listener: EventListener;
-  let settings: SettingsStore & { current: ReturnType<typeof Settings.parse> };
+  let settings: Pick<SettingsStore, 'read'> & { current: ReturnType<typeof Settings.parse> };
   const events = {
     subscribe: vi.fn((_cursor: string | null, l: EventListener) => {
       listener = l;
@@ -63,8 +63,6 @@ describe('setupNotifications', () => {
     settings = {
       current: Settings.parse({}),
       read: () => settings.current,
-      write: (s) => (settings.current = s),
-      recovered: null,
     };
   });
 

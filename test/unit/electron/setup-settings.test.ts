@@ -1,143 +1,105 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Conf from 'conf';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockState, resetElectronMock } from '../../support/electron-mock.ts';
-import { Settings } from '../../../shared/api/schemas/settings.ts';
-import {
-  backupPathFor,
-  FileSettingsStore,
-  openSettingsFile,
-} from '../../../main/electron/settings-file.ts';
 import { setupSettings } from '../../../main/electron/setup-settings.ts';
+import { setupShellState } from '../../../main/electron/setup-shell-state.ts';
 
 vi.mock('electron', () => import('../../support/electron-mock.ts'));
 
-const NOW = new Date('2025-03-04T05:06:07.089Z');
-const BACKUP = 'settings.corrupt-2025-03-04T05-06-07.089Z.json';
-const DEFAULTS = Settings.parse({});
-
-let dir: string;
-let path: string;
+let userData: string;
+let dataDir: string;
 beforeEach(() => {
   resetElectronMock();
-  dir = mkdtempSync(join(tmpdir(), 'atelier-settings-'));
-  path = join(dir, 'settings.json');
+  userData = mkdtempSync(join(tmpdir(), 'atelier-desktop-'));
+  dataDir = join(userData, 'data');
+  mkdirSync(dataDir);
+  mockState.paths = { userData };
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
+afterEach(() => rmSync(userData, { recursive: true, force: true }));
 
-/** The settings file through conf, as electron-store (which extends it) opens it. */
-function open(schema?: ConstructorParameters<typeof Conf>[0] extends infer O ? O : never) {
-  return new FileSettingsStore(
-    openSettingsFile({
-      path,
-      now: () => NOW,
-      open: () =>
-        new Conf<Record<string, unknown>>({
-          cwd: dir,
-          configName: 'settings',
-          clearInvalidConfig: false,
-          ...(schema ?? {}),
-        }),
-    }),
-  );
-}
-
-describe('settings file', () => {
-  it('starts with the contract’s defaults and nothing recovered', () => {
-    const store = open();
-    expect(store.read()).toEqual(DEFAULTS);
-    expect(store.recovered).toBeNull();
+describe('setupSettings: the data folder’s settings, through the core', () => {
+  it('keeps them in <data>/settings.json, the file the CLI and `atelier ui` use', () => {
+    const settings = setupSettings(dataDir);
+    settings.write({ ...settings.read(), concurrency: 5, theme: 'dark' });
+    const file = JSON.parse(readFileSync(join(dataDir, 'settings.json'), 'utf8'));
+    expect(file).toMatchObject({ version: 2, concurrency: 5, theme: 'dark' });
+    expect(existsSync(join(userData, 'settings.json'))).toBe(false);
+    expect(setupSettings(dataDir).read()).toMatchObject({ concurrency: 5, theme: 'dark' });
   });
 
-  it('keeps what is written, checked, across opens', () => {
-    const store = open();
-    store.write({ ...store.read(), concurrency: 32, theme: 'dark' });
-    expect(open().read()).toMatchObject({ concurrency: 32, theme: 'dark' });
-  });
-
-  it('refuses to write settings the schema rejects, leaving the file as it was', () => {
-    const store = open();
-    store.write({ ...store.read(), concurrency: 4 });
-    const before = readFileSync(path, 'utf8');
-    expect(() => store.write({ ...store.read(), concurrency: 0 })).toThrow();
-    expect(readFileSync(path, 'utf8')).toBe(before);
-    expect(store.read().concurrency).toBe(4);
-  });
-
-  it('hands out copies: changing what read() gave changes nothing', () => {
-    const store = open();
-    store.read().notifications.batchFinished = false;
-    expect(store.read().notifications.batchFinished).toBe(true);
-  });
-
-  it('backs up a file that is not JSON and reopens with the defaults', () => {
-    writeFileSync(path, '{"concurrency": 12,');
-    const store = open();
-    expect(store.read()).toEqual(DEFAULTS);
-    expect(store.recovered).toEqual({
-      backupPath: join(dir, BACKUP),
-      reason: 'The settings file could not be read: it is not valid JSON.',
-    });
-    expect(readFileSync(join(dir, BACKUP), 'utf8')).toBe('{"concurrency": 12,');
-  });
-
-  it('backs up JSON that is not the contract’s Settings, saying what is wrong', () => {
-    writeFileSync(path, JSON.stringify({ concurrency: 'many', theme: 'neon' }));
-    const store = open();
-    expect(store.read()).toEqual(DEFAULTS);
-    expect(store.recovered?.reason).toMatch(/not valid \(concurrency: .*; theme: /);
-    expect(JSON.parse(readFileSync(join(dir, BACKUP), 'utf8'))).toEqual({
-      concurrency: 'many',
-      theme: 'neon',
-    });
-  });
-
-  it('backs up a file that fails conf’s own JSON schema', () => {
-    writeFileSync(path, JSON.stringify({ concurrency: 'many' }));
-    const store = open({ schema: { concurrency: { type: 'number' } } });
-    expect(store.recovered).toMatchObject({
-      backupPath: join(dir, BACKUP),
-      reason: 'The settings file could not be read: a schema check failed.',
-    });
-    expect(existsSync(join(dir, BACKUP))).toBe(true);
-  });
-
-  it('never wipes: after recovery the folder has the backup and a fresh file', () => {
-    writeFileSync(path, 'garbage');
-    const store = open();
-    store.write({ ...store.read(), concurrency: 3 });
-    expect(readdirSync(dir).sort()).toEqual([BACKUP, 'settings.json']);
-    expect(readFileSync(join(dir, BACKUP), 'utf8')).toBe('garbage');
-  });
-
-  it('lets other errors through: they say nothing about the file', () => {
-    expect(() =>
-      openSettingsFile({
-        path,
-        open: () => {
-          throw new Error('EACCES: permission denied');
+  it('merges electron-store’s settings of older versions once, header values kept apart', () => {
+    const old = {
+      theme: 'dark',
+      concurrency: 12,
+      profiles: [
+        {
+          name: 'Portkey',
+          baseUrl: 'https://api.portkey.example',
+          extraHeaders: { 'X-Portkey-Api-Key': 'pk-upstream-secret-9f8e' },
         },
-      }),
-    ).toThrow(/EACCES/);
-    expect(readdirSync(dir)).toEqual([]);
+      ],
+      gateway: { kind: 'remote', profile: 'Portkey' },
+    };
+    writeFileSync(join(userData, 'settings.json'), JSON.stringify(old));
+    const settings = setupSettings(dataDir);
+    expect(settings.read()).toMatchObject({
+      theme: 'dark',
+      concurrency: 12,
+      gateway: { kind: 'remote', profile: 'Portkey' },
+      profiles: [{ name: 'Portkey', headers: [{ name: 'X-Portkey-Api-Key' }] }],
+    });
+    expect(settings.migrated?.from).toEqual([join(userData, 'settings.json')]);
+    expect([...settings.takeMigratedHeaderValues().values()]).toEqual(['pk-upstream-secret-9f8e']);
+    expect(readFileSync(join(dataDir, 'settings.json'), 'utf8')).not.toContain('pk-upstream');
+    expect(existsSync(join(userData, 'settings.json'))).toBe(false);
+    expect(existsSync(join(userData, 'settings.json.migrated'))).toBe(true);
+    // read once: the next start finds only the data folder's file
+    expect(setupSettings(dataDir).migrated).toBeNull();
   });
 
-  it('names backups with a file-name-safe ISO time', () => {
-    expect(backupPathFor('/data/settings.json', NOW)).toBe(join('/data', BACKUP));
+  it('merges them at the first start, when the data folder does not exist yet', () => {
+    rmSync(dataDir, { recursive: true });
+    writeFileSync(join(userData, 'settings.json'), JSON.stringify({ theme: 'light' }));
+    expect(setupSettings(dataDir).read().theme).toBe('light');
+    expect(JSON.parse(readFileSync(join(dataDir, 'settings.json'), 'utf8')).theme).toBe('light');
+  });
+
+  it('sets a damaged file aside and starts from the defaults, saying so', () => {
+    writeFileSync(join(dataDir, 'settings.json'), '{"version": 2, "concurrency": 12,');
+    const settings = setupSettings(dataDir);
+    expect(settings.recovered?.backupPath).toMatch(/settings\.corrupt-.+\.json$/);
+    expect(settings.recovered?.reason).toMatch(/could not be read: it is not valid JSON/);
+    expect(settings.read().concurrency).toBe(8);
   });
 });
 
-describe('setupSettings (electron-store)', () => {
-  it('keeps settings.json in the user-data folder and recovers a damaged one', () => {
-    mockState.paths['userData'] = dir;
-    writeFileSync(path, 'not json');
-    const store = setupSettings();
-    expect(store.recovered?.backupPath).toMatch(/settings\.corrupt-.+\.json$/);
-    expect(store.read()).toEqual(DEFAULTS);
-    store.write({ ...store.read(), concurrency: 5 });
-    expect(JSON.parse(readFileSync(path, 'utf8'))).toMatchObject({ concurrency: 5 });
-    expect(setupSettings().recovered).toBeNull();
+describe('setupShellState: what only the desktop shell keeps (electron-store)', () => {
+  it('keeps the window’s place, the data folder and the theme in <userData>/shell.json', () => {
+    const shell = setupShellState();
+    expect(shell.window.load()).toBeNull();
+    expect(shell.dataDir()).toBe(join(userData, 'data'));
+    expect(shell.background()).toBeUndefined();
+    const state = { bounds: { x: 1, y: 2, width: 300, height: 400 }, maximized: true };
+    shell.window.save(state);
+    shell.rememberDataDir('/srv/atelier-data');
+    shell.rememberTheme('dark');
+
+    const again = setupShellState();
+    expect(again.window.load()).toEqual(state);
+    expect(again.dataDir()).toBe('/srv/atelier-data');
+    expect(again.background()).toBe('#131418');
+    const file = JSON.parse(readFileSync(join(userData, 'shell.json'), 'utf8'));
+    expect(Object.keys(file).sort()).toEqual(['dataDir', 'theme', 'window']);
+  });
+
+  it('starts again from the defaults when its file is damaged: losing it costs nothing', () => {
+    writeFileSync(join(userData, 'shell.json'), '{"window": {"bounds": 1}, "theme": "neon"');
+    const shell = setupShellState();
+    expect(shell.window.load()).toBeNull();
+    expect(shell.background()).toBeUndefined();
+    writeFileSync(join(userData, 'shell.json'), '{"window": {"bounds": 1}, "theme": "neon"}');
+    expect(setupShellState().window.load()).toBeNull();
   });
 });

@@ -1,13 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { BrowserWindow as ElectronWindow } from 'electron';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { app, BrowserWindow, mockState, resetElectronMock } from '../../support/electron-mock.ts';
 import { DEFAULT_SIZE, setupWindow } from '../../../main/electron/setup-window.ts';
 import { setupSingleInstance } from '../../../main/electron/setup-single-instance.ts';
 import {
-  fileWindowStateStore,
   isVisibleOn,
   restorableBounds,
   type WindowState,
@@ -117,31 +113,6 @@ describe('window placement', () => {
 
   it('restores nothing when nothing was saved', () => {
     expect(restorableBounds(null, () => ({ workArea: area }))).toBeNull();
-  });
-});
-
-describe('fileWindowStateStore', () => {
-  let dir: string;
-  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'atelier-window-'))));
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
-  it('round-trips the state through a file', () => {
-    const store = fileWindowStateStore(join(dir, 'nested', 'window-state.json'));
-    expect(store.load()).toBeNull();
-    const state = { bounds: { x: 1, y: 2, width: 3, height: 4 }, maximized: true };
-    store.save(state);
-    expect(store.load()).toEqual(state);
-    expect(JSON.parse(readFileSync(join(dir, 'nested', 'window-state.json'), 'utf8'))).toEqual(
-      state,
-    );
-  });
-
-  it('reads a damaged or foreign file as nothing saved', () => {
-    const path = join(dir, 'window-state.json');
-    for (const text of ['{', '{"bounds":{"x":"a"},"maximized":false}', '[]', 'null']) {
-      writeFileSync(path, text);
-      expect(fileWindowStateStore(path).load()).toBeNull();
-    }
   });
 });
 

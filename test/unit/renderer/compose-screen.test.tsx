@@ -2,7 +2,7 @@
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Settings } from '../../../shared/api/schemas/settings.ts';
+import { SettingsView as Settings } from '../../../shared/api/schemas/settings.ts';
 import { BUILT_IN_MODELS } from '../../../shared/gateway/catalogue.ts';
 import { ComposeScreen } from '../../../renderer/src/screens/compose/ComposeScreen.tsx';
 import { createAppStore } from '../../../renderer/src/store/index.ts';

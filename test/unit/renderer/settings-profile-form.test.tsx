@@ -11,7 +11,7 @@ import {
 import { createAppStore } from '../../../renderer/src/store/index.ts';
 import { StoreContext, useAppStore } from '../../../renderer/src/store/react.ts';
 import type { Settings, SettingsPatch } from '../../../renderer/src/store/state.ts';
-import { Settings as SettingsSchema } from '../../../shared/api/schemas/settings.ts';
+import { SettingsView as SettingsSchema } from '../../../shared/api/schemas/settings.ts';
 import { fakeApi, Refusal } from './fake-api.ts';
 
 afterEach(cleanup);
@@ -30,11 +30,28 @@ describe('checkProfile', () => {
     expect(check.profile).toEqual({
       name: 'Work',
       baseUrl: 'https://gw.example.com',
-      extraHeaders: { 'X-Route': 'eu' },
+      headers: [{ name: 'X-Route', value: 'eu' }],
       requestIdHeader: 'X-Svc-Request-Id',
       advancedSegment: 'svc',
       partialKey: 'svc_partial',
     });
+  });
+
+  it('keeps a header the service has by its id when its value is left empty', () => {
+    const kept = headerRow('X-Key', '', { id: '0123456789ab', last4: 'wxyz' });
+    expect(checkProfile(draft({ headers: [kept] }), []).profile?.headers).toEqual([
+      { name: 'X-Key', id: '0123456789ab' },
+    ]);
+    const replaced = { ...kept, value: 'pk-new-value' };
+    expect(checkProfile(draft({ headers: [replaced] }), []).profile?.headers).toEqual([
+      { name: 'X-Key', value: 'pk-new-value' },
+    ]);
+    // a new header needs its value
+    const bare = checkProfile(draft({ headers: [headerRow('X-New', '')] }), []);
+    expect(bare.profile).toBeNull();
+    expect(Object.values(bare.headerErrors)).toEqual([
+      'Enter this header’s value, or remove the row.',
+    ]);
   });
 
   it('refuses what the service would, field by field', () => {
@@ -71,15 +88,38 @@ describe('checkProfile', () => {
   });
 });
 
+/**
+ * The settings as the service answers a patch: a header given a value gets an id, and only its
+ * last four characters come back; one sent with its id keeps what was there.
+ */
+function answer(settings: Settings, patch: SettingsPatch): Settings {
+  const before = new Map(settings.profiles.flatMap((p) => p.headers.map((h) => [h.id, h])));
+  let next = 0;
+  const profiles = patch.profiles?.map((profile) => ({
+    ...profile,
+    headers: (profile.headers ?? []).map((header) =>
+      'value' in header
+        ? {
+            name: header.name,
+            id: `00000000000${next++}`,
+            last4: header.value.slice(-4),
+            source: 'memory' as const,
+          }
+        : { ...before.get(header.id)!, name: header.name },
+    ),
+  }));
+  return SettingsSchema.parse({ ...settings, ...patch, ...(profiles ? { profiles } : {}) });
+}
+
 /** The Gateway section over a store whose settings.update answers like the service. */
-function mountGateway(refuse?: string) {
+function mountGateway(refuse?: string, initial: Settings = SettingsSchema.parse({})) {
   const patches: SettingsPatch[] = [];
-  let settings: Settings = SettingsSchema.parse({});
+  let settings: Settings = initial;
   const fake = fakeApi({
     'settings.update': (patch: SettingsPatch) => {
       patches.push(patch);
       if (refuse) throw new Refusal({ code: 'settings-invalid', message: refuse });
-      settings = SettingsSchema.parse({ ...settings, ...patch });
+      settings = answer(settings, patch);
       return settings;
     },
     'app.info': () => ({}),
@@ -144,7 +184,7 @@ describe('the gateway profile form', () => {
           {
             name: 'Simulator',
             baseUrl: 'http://127.0.0.1:4010',
-            extraHeaders: { 'X-Route': 'eu' },
+            headers: [{ name: 'X-Route', value: 'eu' }],
             requestIdHeader: 'X-Svc-Request-Id',
             advancedSegment: 'svc',
             partialKey: 'svc_partial',
@@ -171,5 +211,77 @@ describe('the gateway profile form', () => {
     expect((await within(form).findByRole('alert')).textContent).toBe(
       'Two gateways are named "Work": rename one.',
     );
+  });
+
+  it('shows a kept header masked, and adds, replaces and removes headers without the old value', async () => {
+    const initial = SettingsSchema.parse({
+      gateway: { kind: 'remote', profile: 'Portkey' },
+      profiles: [
+        {
+          name: 'Portkey',
+          baseUrl: 'https://api.portkey.example',
+          headers: [
+            { name: 'X-Portkey-Api-Key', id: 'aaaaaaaaaaaa', last4: '9f8e', source: 'stored' },
+            { name: 'X-Route', id: 'bbbbbbbbbbbb', last4: null, source: null },
+          ],
+        },
+        { name: 'Other', baseUrl: 'https://other.example', headers: [] },
+      ],
+    });
+    const { patches } = mountGateway(undefined, initial);
+    const user = userEvent.setup();
+    expect(screen.getByRole('radio', { name: /Portkey/ }).closest('label')?.textContent).toContain(
+      '2 extra headers',
+    );
+    await user.click(screen.getByRole('button', { name: 'Edit Portkey' }));
+    const form = screen.getByRole('form', { name: 'Edit “Portkey”' });
+    const first = within(form).getByLabelText<HTMLInputElement>('Header 1 value');
+    // the value itself never reached the page: the field is empty, its last four are shown
+    expect(first.value).toBe('');
+    expect(first.type).toBe('password');
+    expect(first.placeholder).toBe('kept, ends in 9f8e');
+    expect(within(form).getByLabelText<HTMLInputElement>('Header 2 value').placeholder).toBe(
+      'not set here: enter it',
+    );
+
+    // keep the first, replace the second, remove nothing yet, add a third
+    await user.type(within(form).getByLabelText('Header 2 value'), 'eu-west');
+    await user.click(within(form).getByRole('button', { name: 'Add header' }));
+    await user.type(within(form).getByLabelText('Header 3 name'), 'X-Team');
+    await user.type(within(form).getByLabelText('Header 3 value'), 'art');
+    await user.click(within(form).getByRole('button', { name: 'Save gateway' }));
+    expect(patches.at(-1)?.profiles).toEqual([
+      {
+        name: 'Portkey',
+        baseUrl: 'https://api.portkey.example',
+        headers: [
+          { name: 'X-Portkey-Api-Key', id: 'aaaaaaaaaaaa' },
+          { name: 'X-Route', value: 'eu-west' },
+          { name: 'X-Team', value: 'art' },
+        ],
+        requestIdHeader: 'X-Svc-Request-Id',
+        advancedSegment: 'svc',
+        partialKey: 'svc_partial',
+      },
+      // the other profile goes back as it was, its headers by id
+      {
+        name: 'Other',
+        baseUrl: 'https://other.example',
+        headers: [],
+        requestIdHeader: 'X-Svc-Request-Id',
+        advancedSegment: 'svc',
+        partialKey: 'svc_partial',
+      },
+    ]);
+
+    // then remove the upstream key: it is simply left out
+    await user.click(await screen.findByRole('button', { name: 'Edit Portkey' }));
+    const again = screen.getByRole('form', { name: 'Edit “Portkey”' });
+    await user.click(within(again).getByRole('button', { name: 'Remove header 1' }));
+    await user.click(within(again).getByRole('button', { name: 'Save gateway' }));
+    expect(patches.at(-1)?.profiles?.[0]?.headers).toEqual([
+      { name: 'X-Route', id: '000000000000' },
+      { name: 'X-Team', id: '000000000001' },
+    ]);
   });
 });

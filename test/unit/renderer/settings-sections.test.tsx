@@ -10,7 +10,7 @@ import { QueueSection } from '../../../renderer/src/screens/settings/QueueSectio
 import { createAppStore } from '../../../renderer/src/store/index.ts';
 import { StoreContext } from '../../../renderer/src/store/react.ts';
 import type { SettingsPatch } from '../../../renderer/src/store/state.ts';
-import { Settings } from '../../../shared/api/schemas/settings.ts';
+import { SettingsView as Settings } from '../../../shared/api/schemas/settings.ts';
 import { BUILT_IN_MODELS } from '../../../shared/gateway/catalogue.ts';
 import { fakeApi, Refusal, type Handler } from './fake-api.ts';
 

@@ -59,12 +59,13 @@ export function batchHandlers(ctx: AppContext): Handlers['batches'] {
         defaults: defaults ?? {},
       });
     },
-    async create({ source, name, defaults, paused, position }) {
+    async create({ source, name, defaults, paused, position, maxPromptChars }) {
       const batch = await importPrompts(store, sourceOf(source, name), {
         catalogue: ctx.catalogue(),
         defaults: defaults ?? {},
         ...(name ? { name } : {}),
         ...(paused ? { paused } : {}),
+        ...(maxPromptChars !== undefined ? { maxPromptChars } : {}),
       });
       if (position === 'front') {
         store.batches.setPriority(batch.id, store.pages.batchPriorities().high + 1);

@@ -1,7 +1,7 @@
 import type { Handlers } from '../../../../shared/api/types.ts';
-import { parseProfile } from '../../../../shared/gateway/profile.ts';
 import { createGatewayClient } from '../../gateway/client.ts';
 import type { AppContext } from '../app-context.ts';
+import { gatewayTarget } from '../gateway-target.ts';
 
 export function keyHandlers(ctx: AppContext): Handlers['key'] {
   const changed = async () => {
@@ -25,43 +25,28 @@ export function keyHandlers(ctx: AppContext): Handlers['key'] {
       return changed();
     },
     async test() {
-      const settings = ctx.settings.read();
-      if (settings.gateway.kind === 'demo') {
-        const engine = ctx.session.engine;
-        if (!engine)
-          return {
-            ok: false,
-            message: 'The demo gateway is not running.',
-            httpStatus: null,
-            models: null,
-          };
-        return {
-          ok: true,
-          message: 'The built-in simulator answers: nothing is charged.',
-          httpStatus: 200,
-          models: null,
-        };
+      const target = await gatewayTarget(ctx.settings.read(), ctx.keys, ctx.headers);
+      if (!('kind' in target)) {
+        return { ok: false, message: target.message, httpStatus: null, models: null };
       }
-      const name = settings.gateway.profile;
-      const saved = settings.profiles.find((p) => p.name === name);
-      if (!saved)
-        return {
-          ok: false,
-          message: `There is no gateway named "${name}".`,
-          httpStatus: null,
-          models: null,
-        };
-      const apiKey = await ctx.keys.get();
-      if (!apiKey)
-        return {
-          ok: false,
-          message: 'No API key is set for this gateway.',
-          httpStatus: null,
-          models: null,
-        };
+      if (target.kind === 'demo') {
+        return ctx.session.engine
+          ? {
+              ok: true,
+              message: 'The built-in simulator answers: nothing is charged.',
+              httpStatus: 200,
+              models: null,
+            }
+          : {
+              ok: false,
+              message: 'The demo gateway is not running.',
+              httpStatus: null,
+              models: null,
+            };
+      }
       const client = createGatewayClient({
-        profile: parseProfile(saved),
-        apiKey,
+        profile: target.profile,
+        apiKey: target.apiKey,
         catalogue: ctx.catalogue(),
       });
       try {

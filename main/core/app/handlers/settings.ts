@@ -17,33 +17,63 @@ function activeGateway(settings: SettingsValue): string {
   return JSON.stringify(settings.profiles.find((p) => p.name === name) ?? name);
 }
 
+/** The settings as a client sees them: every header's value masked. */
+export async function settingsView(ctx: AppContext, settings: SettingsValue) {
+  return { ...settings, profiles: await ctx.headers.view(settings.profiles) };
+}
+
+/**
+ * What follows a change of the settings, made here or by another process on the same data
+ * folder: the queue restarts on a new gateway or library, takes new limits as it runs, and
+ * every client hears `settings.changed`. Another process's change never starts a queue that
+ * is not running here: that process may be about to run it itself (the CLI saves its flags,
+ * then starts).
+ */
+export async function settingsChanged(
+  ctx: AppContext,
+  before: SettingsValue,
+  next: SettingsValue,
+  { elsewhere = false }: { elsewhere?: boolean } = {},
+): Promise<void> {
+  // (a profile added or edited while another gateway is in use restarts nothing)
+  const restart =
+    activeGateway(before) !== activeGateway(next) ||
+    QUEUE_SETTINGS.some((key) => JSON.stringify(before[key]) !== JSON.stringify(next[key]));
+  if (restart) {
+    await ctx.refreshSecrets();
+    if (!elsewhere || ctx.session.state !== 'stopped') await ctx.restartQueue();
+  } else if (
+    before.concurrency !== next.concurrency ||
+    before.requestsPerMinute !== next.requestsPerMinute
+  ) {
+    // limits change in the running pool, no restart
+    ctx.session.engine?.setLimits({
+      concurrency: next.concurrency,
+      requestsPerMinute: next.requestsPerMinute,
+    });
+  }
+  ctx.hub.send({ type: 'settings.changed', payload: {} });
+}
+
 export function settingsHandlers(ctx: AppContext): Handlers['settings'] {
   return {
     async get() {
-      return ctx.settings.read();
+      return settingsView(ctx, ctx.settings.read());
     },
-    async update(patch) {
+    async update({ profiles, ...patch }) {
       const before = ctx.settings.read();
-      const next = Settings.parse({ ...before, ...patch });
+      const headers = profiles ? ctx.headers.prepare(profiles, before.profiles) : null;
+      const next = Settings.parse({
+        ...before,
+        ...patch,
+        ...(headers ? { profiles: headers.profiles } : {}),
+      });
       checkRules(ctx, before, next);
+      // the values first: a crash between leaves a value unused, never a header without one
+      await headers?.commit();
       ctx.settings.write(next);
-      // (a profile added or edited while another gateway is in use restarts nothing)
-      const restart =
-        activeGateway(before) !== activeGateway(next) ||
-        QUEUE_SETTINGS.some((key) => JSON.stringify(before[key]) !== JSON.stringify(next[key]));
-      if (restart) await ctx.restartQueue();
-      else if (
-        before.concurrency !== next.concurrency ||
-        before.requestsPerMinute !== next.requestsPerMinute
-      ) {
-        // limits change in the running pool, no restart
-        ctx.session.engine?.setLimits({
-          concurrency: next.concurrency,
-          requestsPerMinute: next.requestsPerMinute,
-        });
-      }
-      ctx.hub.send({ type: 'settings.changed', payload: {} });
-      return next;
+      await settingsChanged(ctx, before, next);
+      return settingsView(ctx, next);
     },
   };
 }

@@ -1,4 +1,5 @@
-import { Agent } from 'undici';
+import type { Agent as UndiciAgent } from 'undici';
+import { Agent } from './undici-core.ts';
 import type { GatewayTimeouts } from '../../../../shared/gateway/profile.ts';
 
 /**
@@ -8,7 +9,7 @@ import type { GatewayTimeouts } from '../../../../shared/gateway/profile.ts';
  * that proves nothing was sent (safe to retry) — and idle connections are kept long enough to
  * be reused between images.
  */
-export function createPool(timeouts: Pick<GatewayTimeouts, 'connectMs'>): Agent {
+export function createPool(timeouts: Pick<GatewayTimeouts, 'connectMs'>): UndiciAgent {
   return new Agent({
     connect: { timeout: timeouts.connectMs },
     // Atelier's own phase timers decide time-outs (they know what was sent); undici's are off.

@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { request } from './undici-core.ts';
 
 /** One HTTP request as the exchange hands it to the transport. */
 export interface SendOptions {

@@ -2,7 +2,13 @@ import { useId, useState } from 'react';
 import type { Settings } from '../../store/state.ts';
 import { KeyPanel } from './KeyPanel.tsx';
 import { ProfileForm } from './ProfileForm.tsx';
-import { draftOf, emptyDraft, type GatewayProfileValue } from './profile-draft.ts';
+import {
+  draftOf,
+  emptyDraft,
+  unchanged,
+  type GatewayProfileEdit,
+  type GatewayProfileValue,
+} from './profile-draft.ts';
 import { useSave } from './use-save.ts';
 
 type Editing = { mode: 'add' } | { mode: 'edit'; name: string } | null;
@@ -28,12 +34,14 @@ export function GatewaySection({ settings }: { settings: Settings }) {
     setChoosing(null);
   };
 
-  const saveProfile = async (profile: GatewayProfileValue): Promise<string | null> => {
+  const saveProfile = async (profile: GatewayProfileEdit): Promise<string | null> => {
     const editedName = editing?.mode === 'edit' ? editing.name : null;
+    // (the others go back as they are: their header values stay where the service keeps them)
+    const others = profiles.map(unchanged);
     const next =
       editedName === null
-        ? [...profiles, profile]
-        : profiles.map((p) => (p.name === editedName ? profile : p));
+        ? [...others, profile]
+        : others.map((p) => (p.name === editedName ? profile : p));
     // a renamed gateway in use stays in use
     const follow = editedName !== null && editedName === active && profile.name !== editedName;
     const refusal = await save(
@@ -47,7 +55,7 @@ export function GatewaySection({ settings }: { settings: Settings }) {
   };
 
   const remove = async (name: string) => {
-    const next = profiles.filter((p) => p.name !== name);
+    const next = profiles.filter((p) => p.name !== name).map(unchanged);
     // the one in use goes: the queue falls back to the demo, never to nothing
     const refusal = await save(
       name === active ? { profiles: next, gateway: { kind: 'demo' } } : { profiles: next },
@@ -170,6 +178,6 @@ export function GatewaySection({ settings }: { settings: Settings }) {
 }
 
 function headerCount(profile: GatewayProfileValue): string {
-  const count = Object.keys(profile.extraHeaders).length;
+  const count = profile.headers.length;
   return count === 0 ? '' : ` · ${count} extra header${count === 1 ? '' : 's'}`;
 }

@@ -4,7 +4,8 @@ import {
   checkProfile,
   headerRow,
   INTERFACE_DEFAULTS,
-  type GatewayProfileValue,
+  type GatewayProfileEdit,
+  type HeaderRow,
   type ProfileDraft,
   type ProfileField,
 } from './profile-draft.ts';
@@ -15,7 +16,7 @@ interface ProfileFormProps {
   otherNames: readonly string[];
   title: string;
   /** Saves; resolves with the service's refusal, or null when saved. */
-  onSave: (profile: GatewayProfileValue) => Promise<string | null>;
+  onSave: (profile: GatewayProfileEdit) => Promise<string | null>;
   onCancel: () => void;
 }
 
@@ -85,7 +86,8 @@ export function ProfileForm({ initial, otherNames, title, onSave, onCancel }: Pr
       <fieldset className="headers">
         <legend>Extra headers</legend>
         <p className="field-hint">
-          Only what the gateway needs for routing. The key is never a header here: it is set below.
+          What the gateway needs besides the key (routing, an upstream provider’s key). Values are
+          kept like the key and never shown again: leave one empty to keep it, type to replace it.
         </p>
         {draft.headers.map((row, index) => {
           const error = shown(`header-${row.id}`) ? check.headerErrors[row.id] : undefined;
@@ -104,8 +106,10 @@ export function ProfileForm({ initial, otherNames, title, onSave, onCancel }: Pr
               />
               <input
                 aria-label={`Header ${index + 1} value`}
+                aria-description={keptDescription(row)}
+                type="password"
                 value={row.value}
-                placeholder="value"
+                placeholder={keptPlaceholder(row)}
                 spellCheck={false}
                 autoComplete="off"
                 onChange={(e) => editHeader(row.id, 'value', e.target.value)}
@@ -162,6 +166,19 @@ export function ProfileForm({ initial, otherNames, title, onSave, onCancel }: Pr
       </div>
     </form>
   );
+}
+
+/** What an empty value field means: a new value to type, or the kept one (its last four). */
+function keptPlaceholder(row: HeaderRow): string {
+  if (!row.kept) return 'value';
+  return row.kept.last4 === null ? 'not set here: enter it' : `kept, ends in ${row.kept.last4}`;
+}
+
+function keptDescription(row: HeaderRow): string | undefined {
+  if (!row.kept) return undefined;
+  return row.kept.last4 === null
+    ? 'This Atelier has no value for this header: enter it again.'
+    : `A value ending in ${row.kept.last4} is kept; leave empty to keep it, type to replace it.`;
 }
 
 function hasCustomNames(draft: ProfileDraft): boolean {

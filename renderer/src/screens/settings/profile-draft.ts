@@ -1,14 +1,33 @@
 import type { z } from 'zod';
-import { GatewayProfileSettings } from '../../../../shared/api/schemas/settings.ts';
-import { GatewayProfileSchema, HEADERS_ATELIER_SETS } from '../../../../shared/gateway/profile.ts';
+import {
+  GatewayProfileInput,
+  type GatewayProfileView,
+} from '../../../../shared/api/schemas/settings.ts';
+import {
+  GatewayProfileSchema,
+  HEADER_NAME,
+  headerNameProblem,
+} from '../../../../shared/gateway/profile.ts';
 
-export type GatewayProfileValue = z.infer<typeof GatewayProfileSettings>;
+/** A gateway profile as the service shows it: each header's value masked. */
+export type GatewayProfileValue = z.infer<typeof GatewayProfileView>;
+/** A gateway profile as the form saves it: each header kept by its id, or given a new value. */
+export type GatewayProfileEdit = z.infer<typeof GatewayProfileInput>;
+
+/** A header's value the service keeps: never shown, only its last four characters. */
+export interface KeptValue {
+  id: string;
+  /** Null when this Atelier has no value for it (the browser host restarted, say). */
+  last4: string | null;
+}
 
 export interface HeaderRow {
   /** Stable across edits, for React keys and error lookup. */
   id: number;
   name: string;
+  /** A new value; empty keeps the one the service has (`kept`). */
   value: string;
+  kept: KeptValue | null;
 }
 
 /** The profile form as typed: strings everywhere, headers as rows. */
@@ -28,7 +47,7 @@ export interface ProfileCheck {
   /** By row id. */
   headerErrors: Record<number, string>;
   /** The profile to save, when nothing is wrong. */
-  profile: GatewayProfileValue | null;
+  profile: GatewayProfileEdit | null;
 }
 
 /** The interface's own names, which every new profile starts with. */
@@ -38,12 +57,9 @@ export const INTERFACE_DEFAULTS = {
   partialKey: GatewayProfileSchema.shape.partialKey.parse(undefined),
 };
 
-/** RFC 9110 token characters: what a header name may be made of. */
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-
 let nextRowId = 1;
-export function headerRow(name = '', value = ''): HeaderRow {
-  return { id: nextRowId++, name, value };
+export function headerRow(name = '', value = '', kept: KeptValue | null = null): HeaderRow {
+  return { id: nextRowId++, name, value, kept };
 }
 
 export function emptyDraft(): ProfileDraft {
@@ -54,24 +70,18 @@ export function draftOf(profile: GatewayProfileValue): ProfileDraft {
   return {
     name: profile.name,
     baseUrl: profile.baseUrl,
-    headers: Object.entries(profile.extraHeaders).map(([name, value]) => headerRow(name, value)),
+    headers: profile.headers.map((h) => headerRow(h.name, '', { id: h.id, last4: h.last4 })),
     requestIdHeader: profile.requestIdHeader,
     advancedSegment: profile.advancedSegment,
     partialKey: profile.partialKey,
   };
 }
 
-/** What is wrong with a header name, or null. */
-export function headerNameProblem(name: string): string | null {
-  if (!HEADER_NAME.test(name)) {
-    return `"${name}" is not a header name: letters, digits and - only, no spaces or colons.`;
-  }
-  const lower = name.toLowerCase();
-  if (lower === 'authorization') {
-    return 'Atelier sends the key itself: remove the Authorization header.';
-  }
-  if (HEADERS_ATELIER_SETS.has(lower)) return `Atelier sets ${name} itself: remove it.`;
-  return null;
+export { headerNameProblem };
+
+/** A profile as the service showed it, sent back unchanged: each header kept by its id. */
+export function unchanged(profile: GatewayProfileValue): GatewayProfileEdit {
+  return { ...profile, headers: profile.headers.map(({ name, id }) => ({ name, id })) };
 }
 
 /**
@@ -92,21 +102,25 @@ export function checkProfile(draft: ProfileDraft, otherNames: readonly string[])
     if (!parsed.success) errors.baseUrl = 'The base URL must start with http:// or https://.';
   }
 
-  const extraHeaders: Record<string, string> = {};
+  const headers: GatewayProfileEdit['headers'] = [];
   const seen = new Set<string>();
   for (const row of draft.headers) {
     const headerName = row.name.trim();
-    if (!headerName && !row.value.trim()) continue; // a blank row is left out
+    const value = row.value.trim();
+    if (!headerName && !value && !row.kept) continue; // a blank row is left out
     const problem = !headerName
       ? 'Name this header, or remove the row.'
       : seen.has(headerName.toLowerCase())
         ? `${headerName} is given twice: keep one.`
         : /[\r\n]/.test(row.value)
           ? 'A header value is one line.'
-          : headerNameProblem(headerName);
-    if (problem) headerErrors[row.id] = problem;
+          : (headerNameProblem(headerName) ??
+            (!value && !row.kept ? 'Enter this header’s value, or remove the row.' : null));
     seen.add(headerName.toLowerCase());
-    extraHeaders[headerName] = row.value.trim();
+    if (problem) headerErrors[row.id] = problem;
+    // an empty value keeps the one the service has; a typed one replaces it
+    else if (value) headers.push({ name: headerName, value });
+    else headers.push({ name: headerName, id: row.kept!.id });
   }
 
   const requestIdHeader = draft.requestIdHeader.trim();
@@ -123,10 +137,10 @@ export function checkProfile(draft: ProfileDraft, otherNames: readonly string[])
   if (Object.keys(errors).length > 0 || Object.keys(headerErrors).length > 0) {
     return { errors, headerErrors, profile: null };
   }
-  const parsed = GatewayProfileSettings.safeParse({
+  const parsed = GatewayProfileInput.safeParse({
     name,
     baseUrl,
-    extraHeaders,
+    headers,
     requestIdHeader,
     advancedSegment,
     partialKey,
