@@ -24,6 +24,22 @@ export function mediaType(path: string): string {
 }
 
 /**
+ * A signed URL names the image's version (`?v=`: its id and time) and changes when it
+ * expires, so its answer is kept until then: a path a newer image reuses is another URL. A
+ * bearer's request names no version, and the image standing in for a thumbnail not made yet
+ * will be replaced: those are asked again.
+ */
+export function cacheControl(
+  file: ThumbnailToServe,
+  signedUntil: number | undefined,
+  nowMs: number,
+): string {
+  if (file.fallback || signedUntil === undefined) return 'private, no-cache';
+  const seconds = Math.max(0, signedUntil - Math.ceil(nowMs / 1000));
+  return `private, max-age=${seconds}, immutable`;
+}
+
+/**
  * `GET /media/<path>` and `GET /thumbs/<path of the image>`: files inside the library only.
  * `resolveMediaPath` does all the containment, on the path as the client wrote it. A missing
  * thumbnail is made on first view (`thumbnails`); if it cannot be, the image itself is served.
@@ -58,11 +74,7 @@ export function mediaRoutes(libraryDir: () => string, thumbnails: ThumbnailMaker
       }
       // serveStatic streams the file, with Range (videos seek) and HEAD
       response.headers.set('Content-Type', mediaType(file!.path));
-      response.headers.set(
-        'Cache-Control',
-        // the image standing in for its thumbnail: ask again, the thumbnail may come
-        file!.fallback ? 'no-cache' : 'private, max-age=31536000, immutable',
-      );
+      response.headers.set('Cache-Control', cacheControl(file!, c.var.signedUntil, Date.now()));
       return response;
     });
   }
