@@ -43,6 +43,7 @@ export class Sessions {
   private readonly codes = new Map<string, CodeRecord>();
   private readonly byTokenDigest = new Map<string, Session>();
   private readonly byIdMap = new Map<string, Session>();
+  private readonly endWatchers = new Map<string, Set<() => void>>();
 
   constructor(o: { now?: () => number } = {}) {
     this.now = o.now ?? Date.now;
@@ -96,6 +97,21 @@ export class Sessions {
     if (!session) return;
     this.byIdMap.delete(sessionId);
     this.byTokenDigest.delete(digest(session.token));
+    const watchers = this.endWatchers.get(sessionId);
+    this.endWatchers.delete(sessionId);
+    for (const watcher of watchers ?? []) watcher();
+  }
+
+  /** Runs `watcher` when the session ends (its open event streams close then). */
+  onEnd(sessionId: string, watcher: () => void): () => void {
+    if (!this.byIdMap.has(sessionId)) {
+      watcher();
+      return () => {};
+    }
+    let watchers = this.endWatchers.get(sessionId);
+    if (!watchers) this.endWatchers.set(sessionId, (watchers = new Set()));
+    watchers.add(watcher);
+    return () => watchers.delete(watcher);
   }
 
   get openSessions(): number {

@@ -45,6 +45,7 @@ export function buildWebApp(
       maxQueuedEventBytes: o.maxQueuedEventBytes ?? 4 * 1024 * 1024,
       redactor,
       streams,
+      onSessionEnd: (sessionId, stop) => sessions.onEnd(sessionId, stop),
     }),
   );
   app.route(

@@ -5,7 +5,7 @@ import { CONTENT_SECURITY_POLICY } from '../../../main/web/static.ts';
 import { codeInFragment, SIGNED_OUT_HELP, type SessionGrant } from '../../../shared/api/session.ts';
 import { signedUrlExpiry } from '../../../shared/api/signed-url.ts';
 import { APP_INFO } from '../../support/fake-served-app.ts';
-import { INDEX_HTML, startTestHost } from './harness.ts';
+import { INDEX_HTML, openEvents, startTestHost } from './harness.ts';
 
 const unauthorized = { ok: false, error: { code: 'unauthorized', message: expect.any(String) } };
 const forbidden = { ok: false, error: { code: 'forbidden', message: expect.any(String) } };
@@ -64,6 +64,9 @@ describe('web host: session', () => {
     expect(first.headers['cache-control']).toBe('no-store');
     const bearer = { authorization: `Bearer ${grant.token}` };
     expect((await t.call('app', 'info', {}, bearer)).status).toBe(200);
+    const stream = await openEvents(t, bearer);
+    expect(stream.status).toBe(200);
+    const ours = await openEvents(t);
 
     // someone else read the address and raced: whoever comes second is refused, and the
     // session the code opened is ended, since nothing tells which of the two is the person
@@ -71,9 +74,12 @@ describe('web host: session', () => {
     expect(again.status).toBe(401);
     expect(again.json.error.message).toMatch(/already used/);
     expect((await t.call('app', 'info', {}, bearer)).status).toBe(401);
+    await expect(stream.next()).rejects.toThrow('The event stream ended.');
     expect(t.log.join('\n')).toMatch(/used twice/);
-    // other sessions stay open
+    // other sessions stay open, their streams too
     expect((await t.call('app', 'info', {})).status).toBe(200);
+    t.app.events.emit([{ type: 'queue.resumed', payload: {} }]);
+    expect((await ours.nextEvents()).events).toEqual([{ type: 'queue.resumed', payload: {} }]);
 
     for (const body of [{ code: 'made-up-code-0123456789abcdef' }, { code: 42 }, {}]) {
       const refused = await t.post('/api/session', body, { authorization: '' });

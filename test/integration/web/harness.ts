@@ -150,11 +150,11 @@ export interface SseStream {
 /** Opens `/api/events` on its own connection (a long request would hold a shared one). */
 export async function openEvents(
   t: TestHost,
-  o: { query?: string; lastEventId?: string } = {},
+  o: { query?: string; lastEventId?: string; authorization?: string } = {},
 ): Promise<SseStream> {
   const client = new Pool(`http://127.0.0.1:${t.port}`, { connections: 1 });
   const headers: Record<string, string> = {
-    authorization: t.authorization,
+    authorization: o.authorization ?? t.authorization,
     accept: 'text/event-stream',
   };
   if (o.lastEventId !== undefined) headers['last-event-id'] = o.lastEventId;
