@@ -1,5 +1,6 @@
 import { pathToFileURL } from 'node:url';
 import { net, protocol } from 'electron';
+import { MEDIA_VERSION_PARAM, mediaCacheControl } from '../core/library/media-cache.ts';
 import { resolveMediaPath } from '../core/library/media-path.ts';
 import { thumbnailBundle } from '../core/library/thumbnail-bundle.ts';
 import { THUMB_BUNDLE_PATH, THUMBNAIL_BUNDLE_MAX } from '../../shared/api/thumbnail-bundle.ts';
@@ -21,6 +22,8 @@ export function registerSchemes(): void {
     },
   ]);
 }
+
+const ONE_YEAR_S = 365 * 24 * 3600;
 
 export interface ProtocolOptions {
   /** The built renderer (out/renderer). */
@@ -63,13 +66,18 @@ export function atelierProtocolHandler(
         : notFound();
     }
     // the raw, still-encoded path: decoding first would let %2f become a separator
+    // `?v=<the image's version>`: a path a newer image reuses is another URL (media-cache.ts)
+    const versioned = url.searchParams.has(MEDIA_VERSION_PARAM);
+    const cache = (fallback: boolean) => ({
+      'Cache-Control': mediaCacheControl({ versioned, fallback, maxAgeS: ONE_YEAR_S }),
+    });
     if (url.host === 'media') {
       const file = await resolveMediaPath(options.libraryDir(), url.pathname, 'image');
-      return file ? serveFile(file, request, { 'Cache-Control': 'no-cache' }) : notFound();
+      return file ? serveFile(file, request, cache(false)) : notFound();
     }
     if (url.host === 'thumbs') {
       const file = await thumbnails.thumbnailFor(options.libraryDir(), url.pathname);
-      return file ? serveFile(file.path, request, { 'Cache-Control': 'no-cache' }) : notFound();
+      return file ? serveFile(file.path, request, cache(file.fallback)) : notFound();
     }
     return notFound();
   };

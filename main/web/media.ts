@@ -1,5 +1,6 @@
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
+import { MEDIA_VERSION_PARAM, mediaCacheControl } from '../core/library/media-cache.ts';
 import { resolveMediaPath } from '../core/library/media-path.ts';
 import { thumbnailBundle } from '../core/library/thumbnail-bundle.ts';
 import type { ThumbnailMaker, ThumbnailToServe } from '../core/library/thumbnail-maker.ts';
@@ -21,22 +22,6 @@ const TYPES: Record<string, string> = {
 export function mediaType(path: string): string {
   const extension = path.slice(path.lastIndexOf('.') + 1).toLowerCase();
   return TYPES[extension] ?? 'application/octet-stream';
-}
-
-/**
- * A signed URL names the image's version (`?v=`: its id and time) and changes when it
- * expires, so its answer is kept until then: a path a newer image reuses is another URL. A
- * bearer's request names no version, and the image standing in for a thumbnail not made yet
- * will be replaced: those are asked again.
- */
-export function cacheControl(
-  file: ThumbnailToServe,
-  signedUntil: number | undefined,
-  nowMs: number,
-): string {
-  if (file.fallback || signedUntil === undefined) return 'private, no-cache';
-  const seconds = Math.max(0, signedUntil - Math.ceil(nowMs / 1000));
-  return `private, max-age=${seconds}, immutable`;
 }
 
 /**
@@ -74,7 +59,14 @@ export function mediaRoutes(libraryDir: () => string, thumbnails: ThumbnailMaker
       }
       // serveStatic streams the file, with Range (videos seek) and HEAD
       response.headers.set('Content-Type', mediaType(file!.path));
-      response.headers.set('Cache-Control', cacheControl(file!, c.var.signedUntil, Date.now()));
+      // kept until the signed URL expires, if it names the image's version
+      const signedUntil = c.var.signedUntil;
+      const cacheControl = mediaCacheControl({
+        versioned: signedUntil !== undefined && c.req.query(MEDIA_VERSION_PARAM) !== undefined,
+        fallback: file!.fallback,
+        maxAgeS: (signedUntil ?? 0) - Date.now() / 1000,
+      });
+      response.headers.set('Cache-Control', cacheControl);
       return response;
     });
   }

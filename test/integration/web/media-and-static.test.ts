@@ -59,6 +59,9 @@ describe('web host: media', () => {
       expect(fetched.text).toBe(body);
       expect(fetched.headers['cache-control']).toBe('private, no-cache');
     }
+    // signed without the image's version: the path may be reused, so it is asked again
+    const unversioned = await t.get(t.signed('/media/a.png'), { authorization: '' });
+    expect(unversioned.headers['cache-control']).toBe('private, no-cache');
     // a video seeks with Range on its signed URL
     const part = await t.get(t.signed('/media/clip.mp4'), {
       range: 'bytes=2-5',
