@@ -1,6 +1,5 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { GatewayProfileSettings } from '../../../shared/api/schemas/settings.ts';
 import { withoutCredentials } from '../../../shared/gateway/sealed-url.ts';
@@ -16,7 +15,8 @@ import { startDemoGateway } from '../run/gateway-connection.ts';
 import { parseHeaderFlags } from '../run/headers.ts';
 import { COMMAND_LINE_PROFILE, loadSettings } from '../run/saved-settings.ts';
 import { webHostActions } from '../../web/web-host-actions.ts';
-import { startWebHost, type WebHost } from '../../web/web-host.ts';
+import { startWebHost } from '../../web/web-host.ts';
+import { offerNewAddresses } from '../ui/new-addresses.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 /** The built renderer (`npm run build`). */
@@ -30,9 +30,9 @@ export const uiCommand: Command = {
 Serves the Atelier app to your browser on 127.0.0.1 (never another address) and runs the
 queue in this process. Prints one line with the address on stdout, and opens it in your browser
 when run from a terminal. The address opens Atelier once, within about a minute (its code is
-then used up): press Enter here for a new one, or use "New window" in Atelier. Each window
-keeps its session until it is closed or this stops. Ctrl+C stops (requests in flight finish
-first).
+then used up): press Enter here for a new one (kill -USR2 <pid> when it runs in the
+background), or use "New window" in Atelier. Each window keeps its session until it is closed
+or this stops. Ctrl+C stops (requests in flight finish first).
 
   --demo             use the built-in simulator: nothing is charged (the default until a
                      gateway is set in Settings)
@@ -103,7 +103,8 @@ written to disk, never sent to the browser).`,
       const address = host.newAddress();
       process.stdout.write(`Atelier is running at ${address}\n`);
       process.stderr.write(
-        'The address opens Atelier once, within a minute: press Enter here for a new one.\n',
+        'The address opens Atelier once, within a minute: press Enter here for a new one' +
+          (process.platform === 'win32' ? '.\n' : ` (or kill -USR2 ${process.pid}).\n`),
       );
       await describeStart(service);
       if (process.stdout.isTTY && !values['no-open']) {
@@ -112,9 +113,11 @@ written to disk, never sent to the browser).`,
           logger.warn(`could not open a browser (${error.message}): open the address above.`),
         );
       }
-      const stopOffering = offerNewAddresses(host);
+      const asker = offerNewAddresses(() =>
+        process.stdout.write(`Atelier is running at ${host.newAddress()}\n`),
+      );
       await untilStopped();
-      stopOffering();
+      asker.stop();
       process.stderr.write('Stopping: requests in flight finish first…\n');
       await host.close();
     } finally {
@@ -173,21 +176,6 @@ async function describeStart(service: Awaited<ReturnType<typeof openAppService>>
         : '';
     process.stderr.write(`The queue is not running: ${state.problem.message}${advice}\n`);
   }
-}
-
-/**
- * Each line read on stdin (Enter in the terminal) prints a new address: the one printed first
- * is used up by the first window, or expired a minute later.
- */
-function offerNewAddresses(host: WebHost): () => void {
-  const lines = createInterface({ input: process.stdin, terminal: false });
-  lines.on('line', () => process.stdout.write(`Atelier is running at ${host.newAddress()}\n`));
-  // (stdin gone: /dev/null, a closed pipe; no new addresses then, nothing else changes)
-  process.stdin.on('error', () => lines.close());
-  return () => {
-    lines.close();
-    process.stdin.destroy();
-  };
 }
 
 function untilStopped(): Promise<void> {
