@@ -1,6 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import { net, protocol } from 'electron';
-import { MEDIA_VERSION_PARAM, mediaCacheControl } from '../core/library/media-cache.ts';
+import { MEDIA_VERSION_PARAM } from '../../shared/api/media-version.ts';
+import { mediaCacheControl } from '../core/library/media-cache.ts';
 import { resolveMediaPath } from '../core/library/media-path.ts';
 import { thumbnailBundle } from '../core/library/thumbnail-bundle.ts';
 import { THUMB_BUNDLE_PATH, THUMBNAIL_BUNDLE_MAX } from '../../shared/api/thumbnail-bundle.ts';
@@ -65,12 +66,12 @@ export function atelierProtocolHandler(
         ? serveFile(file, request, { 'Content-Security-Policy': CONTENT_SECURITY_POLICY })
         : notFound();
     }
-    // the raw, still-encoded path: decoding first would let %2f become a separator
     // `?v=<the image's version>`: a path a newer image reuses is another URL (media-cache.ts)
     const versioned = url.searchParams.has(MEDIA_VERSION_PARAM);
     const cache = (fallback: boolean) => ({
       'Cache-Control': mediaCacheControl({ versioned, fallback, maxAgeS: ONE_YEAR_S }),
     });
+    // the raw, still-encoded path: decoding first would let %2f become a separator
     if (url.host === 'media') {
       const file = await resolveMediaPath(options.libraryDir(), url.pathname, 'image');
       return file ? serveFile(file, request, cache(false)) : notFound();

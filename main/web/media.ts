@@ -1,6 +1,7 @@
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
-import { MEDIA_VERSION_PARAM, mediaCacheControl } from '../core/library/media-cache.ts';
+import { MEDIA_VERSION_PARAM } from '../../shared/api/media-version.ts';
+import { mediaCacheControl } from '../core/library/media-cache.ts';
 import { resolveMediaPath } from '../core/library/media-path.ts';
 import { thumbnailBundle } from '../core/library/thumbnail-bundle.ts';
 import type { ThumbnailMaker, ThumbnailToServe } from '../core/library/thumbnail-maker.ts';

@@ -8,10 +8,7 @@ const REMEMBERED_MS = 15 * 60_000;
 /** Codes kept at most (unused and recently used): a flood of "New window" stays bounded. */
 const MAX_CODES = 256;
 
-export interface Session extends SessionGrant {
-  /** Milliseconds since the epoch. */
-  createdAt: number;
-}
+export type Session = SessionGrant;
 
 export type Exchange =
   { ok: true; session: Session } | { ok: false; reason: 'unknown' | 'expired' | 'reused' };
@@ -75,7 +72,6 @@ export class Sessions {
       token: newSecret(),
       sessionId: newSecret().slice(0, 22),
       mediaKey: newSecret(),
-      createdAt: this.now(),
     };
     record.sessionId = session.sessionId;
     this.byTokenDigest.set(digest(session.token), session);
@@ -112,10 +108,6 @@ export class Sessions {
     if (!watchers) this.endWatchers.set(sessionId, (watchers = new Set()));
     watchers.add(watcher);
     return () => watchers.delete(watcher);
-  }
-
-  get openSessions(): number {
-    return this.byIdMap.size;
   }
 
   private forgetOldCodes(): void {

@@ -1,3 +1,5 @@
+import { MEDIA_VERSION_PARAM } from './media-version.ts';
+
 /**
  * Signed URLs of the browser host (docs/security.md): an `<img>`, a `<video>` or a download
  * link cannot send the session's header, so the page signs each such URL with its session's
@@ -11,7 +13,7 @@
  */
 
 export const SIGNED_PARAMS = {
-  version: 'v',
+  version: MEDIA_VERSION_PARAM,
   expires: 'exp',
   session: 'sid',
   signature: 'sig',

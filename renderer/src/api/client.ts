@@ -1,3 +1,8 @@
+import {
+  MEDIA_VERSION_PARAM,
+  mediaVersion,
+  type MediaOwner,
+} from '../../../shared/api/media-version.ts';
 import type { SessionGrant } from '../../../shared/api/session.ts';
 import type { Api, RawApi } from '../../../shared/api/types.ts';
 import { unwrap } from '../../../shared/api/unwrap.ts';
@@ -9,15 +14,7 @@ import { UrlSigner } from './url-signer.ts';
 export type Host = 'desktop' | 'web';
 export type MediaKind = 'image' | 'thumb';
 
-/**
- * The image a library file belongs to. Its id and time are in the file's URL: a path that a
- * newer image reuses (a batch deleted, then made again under its name) is another URL, so no
- * cache shows the old picture.
- */
-export interface MediaOwner {
-  id: number;
-  createdAt: number;
-}
+export type { MediaOwner };
 
 /** What the screens use: the API, and where a library file is served. */
 export interface Client {
@@ -50,11 +47,6 @@ export interface ClientDeps extends HttpTransportDeps {
   now?: () => number;
 }
 
-/** The version a media URL carries: the image's id and time (base 36). */
-export function mediaVersion(owner: MediaOwner): string {
-  return `${owner.id}.${owner.createdAt.toString(36)}`;
-}
-
 /**
  * Finds the API: the desktop preload's when it is there, else the web host this page came
  * from, with the session this tab opened (session.ts). Screens never know which.
@@ -71,7 +63,7 @@ function desktopClient(raw: RawApi, origin: string, deps: ClientDeps): Client {
     raw,
     host: 'desktop',
     mediaUrl: (rel, kind, owner) =>
-      `${mediaPath('desktop', rel, kind)}?v=${encodeURIComponent(mediaVersion(owner))}`,
+      `${mediaPath('desktop', rel, kind)}?${MEDIA_VERSION_PARAM}=${mediaVersion(owner)}`,
     thumbnail: (rel, owner) => thumbnails.load(rel, mediaVersion(owner)),
     exportUrl: () => null,
   };

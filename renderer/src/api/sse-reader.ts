@@ -6,8 +6,8 @@ export interface SseMessage {
 
 /**
  * Reads a `text/event-stream` body as the browser's EventSource would (the parts the host
- * sends: `data`, `id`, comments; lines end in LF or CRLF), for a stream opened with `fetch`, which unlike EventSource
- * can send the session's `Authorization` header.
+ * sends: `data`, `id`, comments; lines ending in LF or CRLF), for a stream opened with `fetch`,
+ * which unlike EventSource can send the session's `Authorization` header.
  */
 export async function* readEventStream(
   body: ReadableStream<Uint8Array>,

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { connect, mediaPath, mediaVersion } from '../../../renderer/src/api/client.ts';
+import { connect, mediaPath } from '../../../renderer/src/api/client.ts';
+import { mediaVersion } from '../../../shared/api/media-version.ts';
 import { onSessionEnd, SESSION_ENDED } from '../../../renderer/src/api/session.ts';
 import { ApiRequestError } from '../../../shared/api/unwrap.ts';
 import { fakeApi, Refusal } from './fake-api.ts';
