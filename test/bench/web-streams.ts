@@ -1,7 +1,8 @@
 // The browser host's API latency with many event streams open while a demo batch runs: what a
 // person with many windows (or a stalled tab's reconnects) costs the others. `atelier ui --demo`
 // runs in a child process from each tree given, one after another in one run, so two versions
-// are compared side by side; figures go in docs/performance.md.
+// are compared side by side, with the gallery's thumbnail bundles; figures go in
+// docs/performance.md.
 //   npm run bench:streams [-- --streams 1,150 --seconds 20 --tree DIR --tree DIR]
 // A tree is a checkout with its node_modules and built renderer (default: this one). Builds
 // from before the session (their address has ?token=) are logged in with their cookie.
@@ -25,6 +26,8 @@ const SECONDS = Number(values.seconds);
 const TREES = (values.tree ?? [path.resolve(import.meta.dirname, '../..')]).map((t) =>
   path.resolve(t),
 );
+/** Thumbnails in a bundle: a screenful of the grid. */
+const BUNDLE = 25;
 const METHODS: Array<[string, string, unknown]> = [
   ['app', 'info', {}],
   ['queue', 'state', {}],
@@ -96,8 +99,20 @@ async function measure(tree: string, streams: number): Promise<string> {
       headers: { ...auth, 'content-type': 'application/json', origin },
       body: JSON.stringify(input),
     });
-    const result = (await response.body.json()) as { ok: boolean };
+    const result = (await response.body.json()) as { ok: boolean; value?: unknown };
     if (!result.ok) throw new Error(`${area}.${method}: ${JSON.stringify(result)}`);
+    return result.value;
+  };
+  /** The grid's way: a bundle of a screenful of thumbnails, as the gallery asks it. */
+  const bundle = async (query: string) => {
+    const response = await api.request({
+      method: 'GET',
+      path: `/thumb-bundle?${query}`,
+      headers: auth,
+    });
+    const bytes = (await response.body.arrayBuffer()).byteLength;
+    if (response.statusCode !== 200 || bytes === 0)
+      throw new Error(`bundle: ${response.statusCode}`);
   };
   await call('settings', 'update', { concurrency: 16 });
   await call('batches', 'create', {
@@ -124,7 +139,18 @@ async function measure(tree: string, streams: number): Promise<string> {
     }),
   );
   await new Promise((r) => setTimeout(r, 2_000)); // the batch under way, every stream fed
-  const latencies = new Map<string, number[]>(METHODS.map(([a, m]) => [`${a}.${m}`, []]));
+  const { items } = (await call('images', 'page', { limit: BUNDLE })) as {
+    items: Array<{ thumbRelPath: string | null }>;
+  };
+  const thumbs = items.flatMap((i) => (i.thumbRelPath ? [i.thumbRelPath] : []));
+  if (thumbs.length < BUNDLE) throw new Error(`only ${thumbs.length} thumbnails made yet`);
+  const query = thumbs
+    .map((rel) => `p=${encodeURIComponent(rel.split('/').map(encodeURIComponent).join('/'))}`)
+    .join('&');
+  const latencies = new Map<string, number[]>([
+    ...METHODS.map(([a, m]): [string, number[]] => [`${a}.${m}`, []]),
+    [`bundle of ${BUNDLE}`, []],
+  ]);
   const startBytes = bytes.reduce((a, b) => a + b, 0);
   const end = performance.now() + SECONDS * 1000;
   while (performance.now() < end) {
@@ -133,6 +159,9 @@ async function measure(tree: string, streams: number): Promise<string> {
       await call(area, method, input);
       latencies.get(`${area}.${method}`)!.push(performance.now() - started);
     }
+    const started = performance.now();
+    await bundle(query);
+    latencies.get(`bundle of ${BUNDLE}`)!.push(performance.now() - started);
     await new Promise((r) => setTimeout(r, 50));
   }
   const fed = bytes.reduce((a, b) => a + b, 0) - startBytes;
@@ -141,14 +170,14 @@ async function measure(tree: string, streams: number): Promise<string> {
   await pool.destroy();
   await api.destroy();
   await ui.stop();
-  const all = [...latencies.values()].flat();
+  const all = METHODS.flatMap(([a, m]) => latencies.get(`${a}.${m}`)!);
   const rows = [...latencies].map(
     ([name, xs]) =>
-      `    ${name.padEnd(13)} p50 ${ms(pct(xs, 50))}  p95 ${ms(pct(xs, 95))}  max ${ms(Math.max(...xs))} ms`,
+      `    ${name.padEnd(15)} p50 ${ms(pct(xs, 50))}  p95 ${ms(pct(xs, 95))}  max ${ms(Math.max(...xs))} ms`,
   );
   return [
     `${path.basename(tree)}, ${streams} event streams (${Math.round(fed / SECONDS / 1024)} KB/s of events to them, ${starved} starved):`,
-    `  all ${all.length} calls: p50 ${ms(pct(all, 50))}  p95 ${ms(pct(all, 95))}  p99 ${ms(pct(all, 99))}  max ${ms(Math.max(...all))} ms`,
+    `  all ${all.length} API calls: p50 ${ms(pct(all, 50))}  p95 ${ms(pct(all, 95))}  p99 ${ms(pct(all, 99))}  max ${ms(Math.max(...all))} ms`,
     ...rows,
   ].join('\n');
 }
