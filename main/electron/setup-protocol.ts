@@ -1,4 +1,6 @@
 import { protocol } from 'electron';
+import { MEDIA_VERSION_PARAM } from '../../shared/api/media-version.ts';
+import { mediaCacheControl } from '../core/library/media-cache.ts';
 import { resolveMediaPath } from '../core/library/media-path.ts';
 import { thumbnailBundle } from '../core/library/thumbnail-bundle.ts';
 import { THUMB_BUNDLE_PATH, THUMBNAIL_BUNDLE_MAX } from '../../shared/api/thumbnail-bundle.ts';
@@ -21,6 +23,8 @@ export function registerSchemes(): void {
     },
   ]);
 }
+
+const ONE_YEAR_S = 365 * 24 * 3600;
 
 export interface ProtocolOptions {
   /** The built renderer (out/renderer). */
@@ -63,14 +67,19 @@ export function atelierProtocolHandler(
         ? fileResponse(file, request, { 'Content-Security-Policy': CONTENT_SECURITY_POLICY })
         : notFound();
     }
+    // `?v=<the image's version>`: a path a newer image reuses is another URL (media-cache.ts)
+    const versioned = url.searchParams.has(MEDIA_VERSION_PARAM);
+    const cache = (fallback: boolean) => ({
+      'Cache-Control': mediaCacheControl({ versioned, fallback, maxAgeS: ONE_YEAR_S }),
+    });
     // the raw, still-encoded path: decoding first would let %2f become a separator
     if (url.host === 'media') {
       const file = await resolveMediaPath(options.libraryDir(), url.pathname, 'image');
-      return file ? fileResponse(file, request, { 'Cache-Control': 'no-cache' }) : notFound();
+      return file ? fileResponse(file, request, cache(false)) : notFound();
     }
     if (url.host === 'thumbs') {
       const file = await thumbnails.thumbnailFor(options.libraryDir(), url.pathname);
-      return file ? fileResponse(file.path, request, { 'Cache-Control': 'no-cache' }) : notFound();
+      return file ? fileResponse(file.path, request, cache(file.fallback)) : notFound();
     }
     return notFound();
   };

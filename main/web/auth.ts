@@ -1,57 +1,79 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { MiddlewareHandler } from 'hono';
-import { getCookie, setCookie } from 'hono/cookie';
+import type { Context, MiddlewareHandler } from 'hono';
+import { SESSION_PATH } from '../../shared/api/session.ts';
+import { rawPath } from './guards.ts';
 import { failure } from './http-status.ts';
+import { refusalPage } from './refusal-page.ts';
 import { sendJson } from './respond.ts';
+import type { Sessions } from './sessions.ts';
+import { checkSignedUrl } from './signed-url.ts';
 import type { WebEnv } from './web-env.ts';
 
-/** A fresh secret for one run of the web host. */
-export function newToken(): string {
-  return randomBytes(32).toString('base64url');
-}
-
-/** Cookies are not scoped by port: the name carries it, so two hosts never share one. */
-export function cookieName(port: number): string {
-  return `atelier-${port}`;
-}
-
-/** Constant-time, whatever the lengths (digests are compared, never the strings). */
-export function tokensEqual(given: string, token: string): boolean {
-  const digest = (text: string) => createHash('sha256').update(text).digest();
-  return timingSafeEqual(digest(given), digest(token));
-}
-
-const UNAUTHORIZED =
-  'This page needs the address "atelier ui" printed, with its token; ' +
-  'open that address again (or restart "atelier ui" for a new one).';
+export type Access = 'public' | 'signed-or-bearer' | 'bearer';
 
 /**
- * `GET /?token=…` trades the token for an HttpOnly cookie and redirects to the same address
- * without it (so it stays out of history and Referer); every other request needs the cookie.
+ * What a request needs. Public: the page and its scripts (they hold no secret; the page then
+ * opens a session) and the code exchange. Signed URLs: what an `<img>`, a `<video>` or a
+ * download link asks, which cannot send a header. Everything else, new routes included: the
+ * session's bearer token.
  */
-export function auth(token: string, port: number): MiddlewareHandler<WebEnv> {
-  const name = cookieName(port);
+export function accessOf(method: string, path: string): Access {
+  const read = method === 'GET' || method === 'HEAD';
+  if (read && (path === '/' || path === '/index.html' || path.startsWith('/assets/'))) {
+    return 'public';
+  }
+  if (method === 'POST' && path === SESSION_PATH) return 'public';
+  if (read && /^\/(media|thumbs|exports)\//.test(path)) return 'signed-or-bearer';
+  return 'bearer';
+}
+
+/** The token of an `Authorization: Bearer <token>` header. */
+export function bearerToken(header: string | undefined): string | null {
+  const match = /^Bearer\s+([A-Za-z0-9_-]{16,128})\s*$/i.exec(header ?? '');
+  return match ? match[1]! : null;
+}
+
+const NO_SESSION =
+  'This request has no Atelier session: open Atelier from the address "atelier ui" printed ' +
+  '(press Enter in its terminal for a new one).';
+
+/**
+ * Every request but the public ones needs an open session: its bearer token, or a URL signed
+ * with its media key. Cookies are never read: whatever another server on this machine sets
+ * for 127.0.0.1 (cookies ignore ports) neither opens nor closes anything here.
+ */
+export function auth(sessions: Sessions, now: () => number = Date.now): MiddlewareHandler<WebEnv> {
   return async (c, next) => {
-    const given = c.req.query('token');
-    if (c.req.method === 'GET' && c.req.path === '/' && given !== undefined) {
-      if (!tokensEqual(given, token)) {
-        return sendJson(c, failure('unauthorized', UNAUTHORIZED), 401);
+    const path = rawPath(c);
+    const access = accessOf(c.req.method, path);
+    if (access === 'public') return next();
+    const token = bearerToken(c.req.header('authorization'));
+    const session = token === null ? undefined : sessions.byToken(token);
+    if (session) {
+      c.set('session', session);
+      return next();
+    }
+    if (access === 'signed-or-bearer') {
+      const signed = checkSignedUrl(sessions, path, (name) => c.req.query(name), now());
+      if (signed.ok) {
+        c.set('signedUntil', signed.expires);
+        return next();
       }
-      setCookie(c, name, token, { httpOnly: true, sameSite: 'Strict', path: '/' });
-      c.header('Cache-Control', 'no-store');
-      return c.redirect(withoutToken(c.req.url), 303);
+      if (token === null) return refuse(c, `This link is ${signed.why}: ${NO_SESSION}`);
     }
-    const cookie = getCookie(c, name);
-    if (cookie === undefined || !tokensEqual(cookie, token)) {
-      return sendJson(c, failure('unauthorized', UNAUTHORIZED), 401);
-    }
-    await next();
+    return refuse(c, NO_SESSION);
   };
 }
 
-/** The path and query of `url` without its `token` parameter. */
-export function withoutToken(url: string): string {
-  const parsed = new URL(url);
-  parsed.searchParams.delete('token');
-  return parsed.pathname + parsed.search;
+/** 401: a person's page for a browser window, the contract's JSON for the app's calls. */
+function refuse(c: Context<WebEnv>, message: string) {
+  c.header('WWW-Authenticate', 'Bearer realm="Atelier"');
+  if (isNavigation(c)) return refusalPage(c, 401);
+  return sendJson(c, failure('unauthorized', message), 401);
+}
+
+/** A window opening the address (typed, a link, a bookmark), not a script's call. */
+export function isNavigation(c: Context<WebEnv>): boolean {
+  const mode = c.req.header('sec-fetch-mode');
+  if (mode !== undefined) return mode === 'navigate';
+  return (c.req.header('accept') ?? '').includes('text/html');
 }

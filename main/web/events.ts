@@ -19,6 +19,8 @@ export interface EventRouteOptions {
   redactor: () => Promise<Redactor>;
   /** Open streams, so that closing the host can end them. */
   streams: Set<() => void>;
+  /** Runs `stop` when the session a stream was opened with ends; returns the way to stop watching. */
+  onSessionEnd: (sessionId: string, stop: () => void) => () => void;
 }
 
 const MAX_CURSOR = 512;
@@ -62,15 +64,20 @@ export function eventRoutes(o: EventRouteOptions): Hono<WebEnv> {
       poke();
     }, o.keepAliveMs);
     let stopped = false;
+    let unwatch = () => {};
     const stop = () => {
       if (stopped) return;
       stopped = true;
       unsubscribe();
+      unwatch();
       clearInterval(keepAlive);
       o.streams.delete(stop);
       poke();
     };
     o.streams.add(stop);
+    // a session that ends (its code was used twice) hears nothing more
+    const session = c.var.session;
+    if (session) unwatch = o.onSessionEnd(session.sessionId, stop);
     c.req.raw.signal.addEventListener('abort', stop);
     return streamSSE(c, async (stream) => {
       stream.onAbort(stop);

@@ -1,5 +1,7 @@
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
+import { MEDIA_VERSION_PARAM } from '../../shared/api/media-version.ts';
+import { mediaCacheControl } from '../core/library/media-cache.ts';
 import { resolveMediaPath } from '../core/library/media-path.ts';
 import { thumbnailBundle } from '../core/library/thumbnail-bundle.ts';
 import type { ThumbnailMaker, ThumbnailToServe } from '../core/library/thumbnail-maker.ts';
@@ -58,11 +60,14 @@ export function mediaRoutes(libraryDir: () => string, thumbnails: ThumbnailMaker
       }
       // serveStatic streams the file, with Range (videos seek) and HEAD
       response.headers.set('Content-Type', mediaType(file!.path));
-      response.headers.set(
-        'Cache-Control',
-        // the image standing in for its thumbnail: ask again, the thumbnail may come
-        file!.fallback ? 'no-cache' : 'private, max-age=31536000, immutable',
-      );
+      // kept until the signed URL expires, if it names the image's version
+      const signedUntil = c.var.signedUntil;
+      const cacheControl = mediaCacheControl({
+        versioned: signedUntil !== undefined && c.req.query(MEDIA_VERSION_PARAM) !== undefined,
+        fallback: file!.fallback,
+        maxAgeS: (signedUntil ?? 0) - Date.now() / 1000,
+      });
+      response.headers.set('Cache-Control', cacheControl);
       return response;
     });
   }

@@ -10,12 +10,19 @@ import { noRedaction, redactorFor, type Redactor } from './redact.ts';
 import { requestLog } from './request-log.ts';
 import { sendJson } from './respond.ts';
 import { rpcRoutes } from './rpc.ts';
+import { sessionRoutes } from './session-routes.ts';
+import type { Sessions } from './sessions.ts';
 import { securityHeaders, staticRoutes } from './static.ts';
 import type { WebEnv } from './web-env.ts';
 import type { WebHostOptions } from './web-host.ts';
 
 /** The whole web host as a Hono app for one port; `streams` ends the open event streams. */
-export function buildWebApp(o: WebHostOptions, port: number, streams: Set<() => void>) {
+export function buildWebApp(
+  o: WebHostOptions,
+  port: number,
+  sessions: Sessions,
+  streams: Set<() => void>,
+) {
   const redactor = async (): Promise<Redactor> =>
     o.secretsToRedact ? redactorFor(await o.secretsToRedact()) : noRedaction;
   const app = new Hono<WebEnv>();
@@ -26,7 +33,8 @@ export function buildWebApp(o: WebHostOptions, port: number, streams: Set<() => 
   });
   app.use('*', requestLog(o.logger));
   app.use('*', guards(port));
-  app.use('*', auth(o.token, port));
+  app.use('*', auth(sessions, o.now));
+  app.route('/', sessionRoutes(sessions, o.logger));
   app.route(
     '/api/events',
     eventRoutes({
@@ -37,6 +45,7 @@ export function buildWebApp(o: WebHostOptions, port: number, streams: Set<() => 
       maxQueuedEventBytes: o.maxQueuedEventBytes ?? 4 * 1024 * 1024,
       redactor,
       streams,
+      onSessionEnd: (sessionId, stop) => sessions.onEnd(sessionId, stop),
     }),
   );
   app.route(

@@ -3,9 +3,9 @@ import type { Server } from 'node:http';
 import { createAdaptorServer } from '@hono/node-server';
 import type { ServedApp } from '../core/app/host.ts';
 import type { Logger } from '../core/logger.ts';
+import { addressWithCode } from '../../shared/api/session.ts';
+import { Sessions } from './sessions.ts';
 import { buildWebApp } from './web-app.ts';
-
-export { newToken } from './auth.ts';
 
 export interface WebHostOptions {
   app: ServedApp;
@@ -13,8 +13,6 @@ export interface WebHostOptions {
   rendererDir: string;
   /** 0 (the default): a free port. The host listens on 127.0.0.1 only. */
   port?: number;
-  /** This run's secret (`newToken()`), traded for a cookie at `/?token=…`. */
-  token: string;
   /** Refused requests and failures; never a query string. */
   logger: Logger;
   /** Secrets (the API key) replaced wherever a response body or event would carry them. */
@@ -25,15 +23,25 @@ export interface WebHostOptions {
   keepAliveMs?: number;
   /** An SSE client further behind than this (default 4 MiB) is told to resync. */
   maxQueuedEventBytes?: number;
+  /** The clock of codes, sessions and signed URLs (tests move it). */
+  now?: () => number;
 }
 
 export interface WebHost {
-  /** `http://127.0.0.1:<port>/`, without the token: append `?token=…` for the person. */
+  /** `http://127.0.0.1:<port>/`: the page, which opens nothing without a code. */
   url: string;
   port: number;
+  /**
+   * An address that opens the app once (`http://127.0.0.1:<port>/#code=…`): its code is
+   * single-use and expires in about a minute. `route` opens a screen (`/gallery`).
+   */
+  newAddress(route?: string): string;
   /** Ends open event streams and stops listening; the app itself stays open (its owner closes it). */
   close(): Promise<void>;
 }
+
+/** Chromium sends at most 180 cookies of 4 KB for a host: about 740 KB. */
+const MAX_HEADER_BYTES = 1024 * 1024;
 
 /** Serves the contract, its events, the library's media and the page, on loopback only. */
 export async function startWebHost(o: WebHostOptions): Promise<WebHost> {
@@ -41,13 +49,19 @@ export async function startWebHost(o: WebHostOptions): Promise<WebHost> {
   const server = createAdaptorServer({
     // the port is known only once listening, and the guards need it
     fetch: (request, env) => handle?.(request, env as never) ?? new Response(null, { status: 503 }),
+    // cookies are ignored, but another local server can set hundreds of kilobytes of them for
+    // 127.0.0.1 (cookies ignore ports): Node's 16 KB limit would answer 431 and lock us out
+    serverOptions: { maxHeaderSize: MAX_HEADER_BYTES },
   }) as Server;
   const port = await listen(server, o.port ?? 0);
   const streams = new Set<() => void>();
-  handle = buildWebApp(o, port, streams).fetch;
+  const sessions = new Sessions({ now: o.now });
+  handle = buildWebApp(o, port, sessions, streams).fetch;
+  const origin = `http://127.0.0.1:${port}`;
   return {
-    url: `http://127.0.0.1:${port}/`,
+    url: `${origin}/`,
     port,
+    newAddress: (route) => addressWithCode(origin, sessions.mintCode().code, route),
     async close() {
       for (const stop of [...streams]) stop();
       await new Promise<void>((resolve) => {

@@ -7,7 +7,7 @@ import { SettingsFile } from '../../main/core/settings/settings-file.ts';
 import { MemoryKeyProvider } from '../../main/core/app/key.ts';
 import { localClient } from '../../main/core/app/local-client.ts';
 import { silentLogger } from '../../main/core/logger.ts';
-import { newToken, startWebHost, type WebHost } from '../../main/web/web-host.ts';
+import { startWebHost, type WebHost } from '../../main/web/web-host.ts';
 import type { Api } from '../../shared/api/types.ts';
 import { startSimulatorProcess } from './simulator-process.ts';
 
@@ -15,8 +15,8 @@ export interface BenchHost {
   service: AppService;
   api: Api;
   host: WebHost;
-  /** The address with its token, as `atelier ui` prints it. */
-  address: string;
+  /** An address with a one-time code, as `atelier ui` prints it (each opens one window). */
+  newAddress(route?: string): string;
   stop(): Promise<void>;
 }
 
@@ -46,11 +46,9 @@ export async function startBenchHost(concurrency: number): Promise<BenchHost> {
       close: async () => {},
     }),
   });
-  const token = newToken();
   const host = await startWebHost({
     app: service,
     rendererDir: RENDERER_DIR,
-    token,
     logger: silentLogger,
   });
   await service.startQueue();
@@ -58,7 +56,7 @@ export async function startBenchHost(concurrency: number): Promise<BenchHost> {
     service,
     api: localClient(service),
     host,
-    address: `${host.url}?token=${token}`,
+    newAddress: (route) => host.newAddress(route),
     async stop() {
       await host.close();
       await service.close();

@@ -20,8 +20,7 @@ import { SettingsFile } from '../../main/core/settings/settings-file.ts';
 import { MemoryKeyProvider } from '../../main/core/app/key.ts';
 import { silentLogger } from '../../main/core/logger.ts';
 import { toFtsQuery } from '../../main/core/store/fts-query.ts';
-import { cookieName } from '../../main/web/auth.ts';
-import { newToken, startWebHost } from '../../main/web/web-host.ts';
+import { startWebHost } from '../../main/web/web-host.ts';
 import { ensureRendererBuilt } from '../support/atelier-ui.ts';
 import { launchChromium } from '../support/browser.ts';
 import { GALLERY_PAGE_SCRIPT } from './gallery-page.ts';
@@ -116,18 +115,14 @@ const service = await openAppService({
   logger: silentLogger,
   startDemoGateway,
 });
-const token = newToken();
-const host = await startWebHost({ app: service, rendererDir, token, logger: silentLogger });
-const port = Number(new URL(host.url).port);
-const galleryUrl = `${host.url}#/gallery`;
+const host = await startWebHost({ app: service, rendererDir, logger: silentLogger });
+/** The gallery, opened with a fresh one-time code as a person's new window is. */
+const galleryUrl = () => host.newAddress('/gallery');
 const browser = await launchChromium();
 
 async function freshPage(): Promise<{ context: BrowserContext; page: Page; cdp: CDPSession }> {
   // a new context: its own empty HTTP cache, so every load is cold for the browser
   const context = await browser.newContext({ viewport: VIEWPORT });
-  await context.addCookies([
-    { name: cookieName(port), value: token, domain: '127.0.0.1', path: '/', httpOnly: true },
-  ]);
   await context.addInitScript(GALLERY_PAGE_SCRIPT);
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
@@ -198,7 +193,7 @@ async function firstPaint(): Promise<void> {
     const { context, page, cdp } = await freshPage();
     const profiling = values.profile && run === RUNS - 1;
     if (profiling) await startProfile(cdp);
-    await page.goto(galleryUrl);
+    await page.goto(galleryUrl());
     const result = (await page.evaluate(`__bench.firstPaint(${BARE_ALLOWED})`)) as {
       first: number | null;
       full: number | null;
@@ -232,7 +227,7 @@ async function firstPaint(): Promise<void> {
 /** (b) frame intervals while the grid scrolls at SPEED px/s for 10 s from the top. */
 async function scrollFast(): Promise<void> {
   const { context, page, cdp } = await freshPage();
-  await page.goto(galleryUrl);
+  await page.goto(galleryUrl());
   await page.evaluate(`__bench.firstPaint(${BARE_ALLOWED})`);
   await page.waitForTimeout(1000); // the first load's work is not what is measured
   const idle = (await page.evaluate('__bench.idleFrames(3000)')) as number[];
@@ -314,7 +309,7 @@ async function search(): Promise<void> {
   // a fresh page for each way: the other's thumbnails and details would be cached
   for (const mark of ['enter', 'input'] as const) {
     const { context, page, cdp } = await freshPage();
-    await page.goto(galleryUrl);
+    await page.goto(galleryUrl());
     await page.evaluate(`__bench.firstPaint(${BARE_ALLOWED})`);
     const box = page.getByRole('searchbox', { name: 'Search prompts' });
     for (const word of SEARCH_WORDS) {
@@ -378,7 +373,7 @@ async function search(): Promise<void> {
 /** (d) every tile and thumbnail made once, top to bottom; then the renderer's memory. */
 async function walkAll(): Promise<void> {
   const { context, page, cdp } = await freshPage();
-  await page.goto(galleryUrl);
+  await page.goto(galleryUrl());
   await page.evaluate(`__bench.firstPaint(${BARE_ALLOWED})`);
   const before = await metrics(cdp);
   const walk = (await page.evaluate(`__bench.scrollThrough(${BARE_ALLOWED}, 2000)`)) as {

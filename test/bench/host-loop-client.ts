@@ -2,14 +2,13 @@
 // pages the gallery and a batch's jobs every 100 ms and holds the event stream, then prints
 // its request latencies as one JSON line when told to stop (SIGTERM).
 import { request } from 'undici';
+import { openSession } from '../support/web-login.ts';
 
-const [url, batchId] = [process.argv[2]!, Number(process.argv[3])];
-const origin = new URL(url).origin;
-const login = await request(url, { maxRedirections: 0 } as never);
-const cookie = String(login.headers['set-cookie']).split(';')[0]!;
-await login.body.dump();
+const [address, batchId] = [process.argv[2]!, Number(process.argv[3])];
+const origin = new URL(address).origin;
+const authorization = `Bearer ${(await openSession(address)).token}`;
 
-const headers = { cookie, 'content-type': 'application/json', origin };
+const headers = { authorization, 'content-type': 'application/json', origin };
 const latencies: number[] = [];
 async function call(area: string, method: string, input: unknown): Promise<unknown> {
   const started = performance.now();
@@ -25,7 +24,7 @@ async function call(area: string, method: string, input: unknown): Promise<unkno
 }
 
 let eventBytes = 0;
-const events = await request(`${origin}/api/events`, { headers: { cookie } });
+const events = await request(`${origin}/api/events`, { headers: { authorization } });
 events.body.on('data', (chunk: Buffer) => (eventBytes += chunk.length));
 
 let stopping = false;

@@ -35,7 +35,7 @@ async function scenario(name: string, withClient: boolean): Promise<Figures> {
   const { service, api } = bench;
   try {
     const batch = await createBenchBatch(api, JOBS);
-    const client = withClient ? startClient(bench.address, batch.id) : null;
+    const client = withClient ? startClient(bench.newAddress(), batch.id) : null;
     const delay = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
     let started = 0;
     let startedDone = 0;

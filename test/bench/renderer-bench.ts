@@ -33,8 +33,7 @@ try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   // long tasks from the first script on, kept in the page
   await page.addInitScript(IN_PAGE.observeLongTasks);
-  await page.goto(bench.address);
-  await page.goto(`${bench.host.url}#/queue`);
+  await page.goto(bench.newAddress('/queue'));
   await page.getByRole('heading', { name: 'Queue' }).first().waitFor();
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Performance.enable');

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { ensureAppBuilt, RENDERER_NEED } from '../../main/cli/app-build/ensure-built.ts';
+import { addressWithCode, codeInFragment } from '../../shared/api/session.ts';
 import { launchChromium } from './browser.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -17,7 +18,15 @@ export async function ensureRendererBuilt(): Promise<void> {
 }
 
 export interface RunningUi {
-  url: string;
+  /** `http://127.0.0.1:P`: the page, which opens nothing without a code. */
+  origin: string;
+  /** The address it printed first (its code works once, within a minute). */
+  printed: string;
+  /**
+   * A fresh address, as a person gets one: Enter pressed in the terminal, the new line it
+   * prints. `route` opens a screen (`/gallery`).
+   */
+  newAddress(route?: string): Promise<string>;
   child: ChildProcess;
   stdout: () => string;
   stderr: () => string;
@@ -28,22 +37,45 @@ export interface RunningUi {
 /** `atelier ui` in a child process, as a person starts it; resolves once it prints its address. */
 export async function startUi(args: string[], env: NodeJS.ProcessEnv = {}): Promise<RunningUi> {
   const child = spawn(process.execPath, [join(ROOT, 'bin', 'atelier.js'), 'ui', ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe'],
     env: { ...process.env, ATELIER_API_KEY: '', ...env },
   });
   let out = '';
   let err = '';
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
-  const url = await new Promise<string>((ready, fail) => {
-    child.once('exit', (code) => fail(new Error(`atelier ui exited with ${code}: ${err}`)));
-    child.stdout!.on('data', () => {
-      const match = /Atelier is running at (\S+)\n/.exec(out);
-      if (match) ready(match[1]!);
+  const addresses = () => [...out.matchAll(/Atelier is running at (\S+)\n/g)].map((m) => m[1]!);
+  const nextAddress = (seen: number) =>
+    new Promise<string>((ready, fail) => {
+      const exited = (code: number | null) =>
+        fail(new Error(`atelier ui exited with ${code}: ${err}`));
+      const look = () => {
+        const found = addresses()[seen];
+        if (found === undefined) return;
+        child.stdout!.off('data', look);
+        child.off('exit', exited);
+        ready(found);
+      };
+      child.once('exit', exited);
+      child.stdout!.on('data', look);
+      look();
     });
-  });
+  const printed = await nextAddress(0);
+  let asking = Promise.resolve('');
   return {
-    url,
+    origin: new URL(printed).origin,
+    printed,
+    newAddress(route) {
+      asking = asking.then(() => {
+        const seen = addresses().length;
+        child.stdin!.write('\n');
+        return nextAddress(seen);
+      });
+      return asking.then((address) => {
+        const { code } = codeInFragment(new URL(address).hash);
+        return route ? addressWithCode(new URL(address).origin, code!, route) : address;
+      });
+    },
     child,
     stdout: () => out,
     stderr: () => err,

@@ -6,7 +6,7 @@ import { SCREENSHOTS } from './atelier-ui.ts';
 /** expect.poll with room for a loaded machine (its own default is one second). */
 export const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 30_000 });
 
-/** Calls the contract from inside the page, as the app itself does (cookie and all). */
+/** Calls the contract from inside the page, as the app itself does (its tab's session). */
 export async function call<T>(
   page: Page,
   area: string,
@@ -15,9 +15,10 @@ export async function call<T>(
 ): Promise<T> {
   const answer = await page.evaluate(
     async ([area, method, input]) => {
+      const { token } = JSON.parse(sessionStorage.getItem('atelier.session')!) as { token: string };
       const response = await fetch(`/api/${area}/${method}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
         body: JSON.stringify(input),
       });
       return response.json() as Promise<{ ok: boolean; value?: unknown; error?: unknown }>;

@@ -14,7 +14,8 @@ import { packageVersion, settingsNotes } from '../run/cli-service.ts';
 import { parseHeaderFlags } from '../run/headers.ts';
 import { settingsPlan } from '../run/settings.ts';
 import { webHostActions } from '../../web/web-host-actions.ts';
-import { newToken, startWebHost } from '../../web/web-host.ts';
+import { startWebHost } from '../../web/web-host.ts';
+import { offerNewAddresses } from '../ui/new-addresses.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 /** The built renderer (`npm run build`; built on start when missing or stale). */
@@ -27,8 +28,10 @@ export const uiCommand: Command = {
 
 Serves the Atelier app to your browser on 127.0.0.1 (never another address) and runs the
 queue in this process. Prints one line with the address on stdout, and opens it in your browser
-when run from a terminal. A random token in that address is needed once; the browser keeps it
-in a cookie for this start only. Ctrl+C stops (requests in flight finish first).
+when run from a terminal. The address opens Atelier once, within about a minute (its code is
+then used up): press Enter here for a new one (kill -USR2 <pid> when it runs in the
+background), or use "New window" in Atelier. Each window keeps its session until it is closed
+or this stops. Ctrl+C stops (requests in flight finish first).
 
   --demo             use the built-in simulator: nothing is charged (the default until a
                      gateway is chosen for the data folder)
@@ -104,17 +107,19 @@ Settings, given with --header, or ATELIER_GATEWAY_HEADERS (a JSON object of name
     try {
       if (plan.patch) await localClient(service).settings.update(plan.patch);
       await service.startQueue();
-      const token = newToken();
       const host = await startWebHost({
         app: service,
         rendererDir: RENDERER_DIR,
         port,
-        token,
         logger,
         secretsToRedact: async () => [await keys.get()].filter((k): k is string => Boolean(k)),
       });
-      const address = `${host.url}?token=${token}`;
+      const address = host.newAddress();
       process.stdout.write(`Atelier is running at ${address}\n`);
+      process.stderr.write(
+        'The address opens Atelier once, within a minute: press Enter here for a new one' +
+          (process.platform === 'win32' ? '.\n' : ` (or kill -USR2 ${process.pid}).\n`),
+      );
       await describeStart(service);
       if (process.stdout.isTTY && !values['no-open']) {
         const { default: open } = await import('open');
@@ -122,7 +127,11 @@ Settings, given with --header, or ATELIER_GATEWAY_HEADERS (a JSON object of name
           logger.warn(`could not open a browser (${error.message}): open the address above.`),
         );
       }
+      const asker = offerNewAddresses(() =>
+        process.stdout.write(`Atelier is running at ${host.newAddress()}\n`),
+      );
       await untilStopped();
+      asker.stop();
       process.stderr.write('Stopping: requests in flight finish first…\n');
       await host.close();
     } finally {

@@ -6,51 +6,60 @@ import type {
   EventListener as ApiEventListener,
   RawApi,
 } from '../../../shared/api/types.ts';
-
-/** The part of the browser's EventSource the transport uses (tests pass a fake). */
-export interface EventStream {
-  readonly readyState: number;
-  onmessage: ((event: { data: unknown; lastEventId: string }) => void) | null;
-  onerror: ((event: unknown) => void) | null;
-  close(): void;
-}
-export type EventStreamFactory = new (url: string) => EventStream;
+import { readEventStream } from './sse-reader.ts';
 
 export interface HttpTransportDeps {
   fetch?: typeof fetch;
-  EventSource?: EventStreamFactory;
-  /** Waits before reopening a stream the browser gave up on (an HTTP error, not a drop). */
+  /** The session's `Authorization` header for every call and the event stream, if any. */
+  authorization?: () => string | null;
+  /** The host refused the session (401): called with its sentence. */
+  onUnauthorized?: (message: string) => void;
+  /** Waits before reopening the event stream after it ended or failed. */
   setTimer?: (run: () => void, ms: number) => () => void;
 }
 
-/** EventSource.CLOSED: the browser will not reconnect by itself. */
-const CLOSED = 2;
 const REOPEN_MS = [1_000, 2_000, 5_000, 10_000, 30_000];
 const NOT_ANSWERING = "Atelier's host is not answering: is `atelier ui` still running?";
 
+interface Transport {
+  fetchFn: typeof fetch;
+  origin: string;
+  headers: (extra: Record<string, string>) => Record<string, string>;
+  onUnauthorized: (message: string) => void;
+  setTimer: NonNullable<HttpTransportDeps['setTimer']>;
+}
+
 /**
- * The contract over the web host: one POST per call, events over server-sent events. Every
- * failure (no answer, a body that is not a Result) comes back as an `internal` Result.
+ * The contract over the web host: one POST per call, events over server-sent events read with
+ * `fetch` (EventSource cannot send the session's header). Every failure (no answer, a body
+ * that is not a Result) comes back as an `internal` Result.
  */
 export function createHttpTransport(origin: string, deps: HttpTransportDeps = {}): RawApi {
-  const fetchFn = deps.fetch ?? globalThis.fetch.bind(globalThis);
-  const send: SendCall = (area, method, input) =>
-    call(fetchFn, `${origin}/api/${area}/${method}`, input);
-  const Stream = deps.EventSource ?? (globalThis.EventSource as unknown as EventStreamFactory);
-  const setTimer = deps.setTimer ?? defaultTimer;
+  const authorization = deps.authorization ?? (() => null);
+  const t: Transport = {
+    fetchFn: deps.fetch ?? globalThis.fetch.bind(globalThis),
+    origin,
+    headers: (extra) => {
+      const header = authorization();
+      return header === null ? extra : { ...extra, authorization: header };
+    },
+    onUnauthorized: deps.onUnauthorized ?? (() => {}),
+    setTimer: deps.setTimer ?? defaultTimer,
+  };
+  const send: SendCall = (area, method, input) => call(t, `${origin}/api/${area}/${method}`, input);
   // the same type the preload's API satisfies: the screens cannot tell the two apart
   return buildRawApi(send, {
-    subscribe: (cursor, listener) => subscribe(Stream, setTimer, origin, cursor, listener),
+    subscribe: (cursor, listener) => subscribe(t, cursor, listener),
   } satisfies ApiEventSource) satisfies RawApi;
 }
 
-async function call(fetchFn: typeof fetch, url: string, input: unknown): Promise<Result<unknown>> {
+async function call(t: Transport, url: string, input: unknown): Promise<Result<unknown>> {
   let response: Response;
   try {
-    response = await fetchFn(url, {
+    response = await t.fetchFn(url, {
       method: 'POST',
-      credentials: 'same-origin',
-      headers: { 'content-type': 'application/json' },
+      credentials: 'omit', // cookies open nothing here: none is sent
+      headers: t.headers({ 'content-type': 'application/json' }),
       body: JSON.stringify(input),
     });
   } catch (error) {
@@ -63,7 +72,10 @@ async function call(fetchFn: typeof fetch, url: string, input: unknown): Promise
     return internal(`${NOT_ANSWERING} The answer was cut off (${describe(error)}).`);
   }
   const result = asResult(text);
-  if (result) return result;
+  if (result) {
+    if (response.status === 401 && !result.ok) t.onUnauthorized(result.error.message);
+    return result;
+  }
   return internal(
     `Atelier's host answered HTTP ${response.status} with something that is not an API ` +
       `result (${preview(text)}): reload the page, and restart \`atelier ui\` if it persists.`,
@@ -87,46 +99,60 @@ function asResult(text: string): Result<unknown> | null {
   return null;
 }
 
-function subscribe(
-  Stream: EventStreamFactory,
-  setTimer: NonNullable<HttpTransportDeps['setTimer']>,
-  origin: string,
-  cursor: string | null,
-  listener: ApiEventListener,
-): () => void {
+/**
+ * Holds the event stream open: each delivery's id is the cursor it resumes from, so a stream
+ * that ends or fails is opened again from the last one (more slowly each time it fails
+ * without a delivery). A refused session stops it.
+ */
+function subscribe(t: Transport, cursor: string | null, listener: ApiEventListener): () => void {
   let last = cursor;
-  let stream: EventStream | null = null;
-  let cancelReopen: (() => void) | null = null;
   let failures = 0;
   let stopped = false;
+  let cancelReopen: (() => void) | null = null;
+  let controller: AbortController | null = null;
+
+  const read = async (signal: AbortSignal): Promise<'again' | 'stop'> => {
+    const query = last ? `?cursor=${encodeURIComponent(last)}` : '';
+    const response = await t.fetchFn(`${t.origin}/api/events${query}`, {
+      headers: t.headers({ accept: 'text/event-stream' }),
+      credentials: 'omit',
+      cache: 'no-store',
+      signal,
+    });
+    if (response.status === 401) {
+      const result = asResult(await response.text().catch(() => ''));
+      t.onUnauthorized(result && !result.ok ? result.error.message : NOT_ANSWERING);
+      return 'stop';
+    }
+    if (!response.ok || !response.body) return 'again';
+    for await (const message of readEventStream(response.body, last ?? '')) {
+      failures = 0;
+      const batch = parseDelivery(message.data, message.lastEventId || last || '');
+      if (!batch) continue;
+      last = batch.cursor;
+      listener(batch);
+    }
+    return 'again';
+  };
 
   const open = () => {
     cancelReopen = null;
-    const query = last ? `?cursor=${encodeURIComponent(last)}` : '';
-    const current = new Stream(`${origin}/api/events${query}`);
-    stream = current;
-    current.onmessage = (message) => {
-      failures = 0;
-      const batch = parseDelivery(message.data, message.lastEventId || last || '');
-      if (!batch) return;
-      last = batch.cursor;
-      listener(batch);
-    };
-    // A dropped connection is retried by the browser (with Last-Event-ID); an HTTP error
-    // closes the stream for good, so reopen it from the last cursor, more slowly each time.
-    current.onerror = () => {
-      if (stopped || current.readyState !== CLOSED) return;
-      current.close();
-      const wait = REOPEN_MS[Math.min(failures, REOPEN_MS.length - 1)]!;
-      failures++;
-      cancelReopen = setTimer(open, wait);
-    };
+    const current = new AbortController();
+    controller = current;
+    void read(current.signal)
+      .catch(() => 'again' as const)
+      .then((next) => {
+        if (stopped || next === 'stop') return;
+        const wait = REOPEN_MS[Math.min(failures, REOPEN_MS.length - 1)]!;
+        failures++;
+        cancelReopen = t.setTimer(open, wait);
+      });
   };
   open();
   return () => {
     stopped = true;
     cancelReopen?.();
-    stream?.close();
+    controller?.abort();
   };
 }
 

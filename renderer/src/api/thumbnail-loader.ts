@@ -12,6 +12,8 @@ const RECENT_BUNDLES = 24;
 
 interface Waiter {
   relPath: string;
+  /** relPath with the image's version: what the thumbnails are kept under */
+  key: string;
   /** `p=…`: the path as after /thumbs/, percent-encoded again for the query */
   part: string;
   resolve(bytes: Blob): void;
@@ -20,6 +22,8 @@ interface Waiter {
 
 export interface ThumbnailLoaderDeps {
   fetch?: typeof fetch;
+  /** Headers for the bundle request (the web host's session). */
+  headers?: () => Record<string, string>;
   /** Where the bundle route is (default: the page's origin, as both hosts serve it). */
   origin?: string;
   /** When the paths asked so far are sent (default a microtask: a commit's tiles ask together). */
@@ -34,29 +38,39 @@ export interface ThumbnailLoaderDeps {
  * back into view is drawn without asking again, and a thumbnail asked for twice while in flight
  * is fetched once. A thumbnail the bundle does not carry (not made yet, not in the library) is
  * refused: the tile then asks the one-thumbnail route, which makes it.
+ *
+ * Thumbnails are kept under their path and their image's version (its id and time), never the
+ * path alone: a path a newer image reuses (a batch deleted, then made again under its name)
+ * is another thumbnail.
  */
 export class ThumbnailLoader {
   private queue: Waiter[] = [];
   private readonly inFlight = new Map<string, Promise<Blob>>();
-  /** path → its slice and the bundle it came in, for the last RECENT_BUNDLES bundles */
+  /** key → its slice and the bundle it came in, for the last RECENT_BUNDLES bundles */
   private readonly recent = new Map<string, { bytes: Blob; bundle: number }>();
-  private readonly recentBundles: Array<{ bundle: number; paths: string[] }> = [];
+  private readonly recentBundles: Array<{ bundle: number; keys: string[] }> = [];
   private bundles = 0;
   private readonly fetchFn: typeof fetch;
+  private readonly headers: () => Record<string, string>;
   private readonly origin: string;
   private readonly schedule: (send: () => void) => void;
 
   constructor(deps: ThumbnailLoaderDeps = {}) {
     this.fetchFn = deps.fetch ?? globalThis.fetch.bind(globalThis);
+    this.headers = deps.headers ?? (() => ({}));
     this.origin = deps.origin ?? '';
     this.schedule = deps.schedule ?? ((send) => queueMicrotask(send));
   }
 
-  /** The thumbnail's bytes (WebP, or the image itself where no thumbnail could be made). */
-  load(relPath: string): Promise<Blob> {
-    const kept = this.recent.get(relPath);
+  /**
+   * The thumbnail's bytes (WebP, or the image itself where no thumbnail could be made);
+   * `version` tells the image at `relPath` now from one that was there before.
+   */
+  load(relPath: string, version = ''): Promise<Blob> {
+    const key = `${version}\n${relPath}`;
+    const kept = this.recent.get(key);
     if (kept) return Promise.resolve(kept.bytes);
-    const pending = this.inFlight.get(relPath);
+    const pending = this.inFlight.get(key);
     if (pending) return pending;
     let part: string;
     try {
@@ -65,11 +79,11 @@ export class ThumbnailLoader {
       return Promise.reject(new Error(`${relPath} cannot be put in a URL.`)); // a lone surrogate
     }
     const promise = new Promise<Blob>((resolve, reject) => {
-      this.queue.push({ relPath, part, resolve, reject });
+      this.queue.push({ relPath, key, part, resolve, reject });
       if (this.queue.length === 1) this.schedule(() => this.flush());
     });
-    this.inFlight.set(relPath, promise);
-    const forget = () => this.inFlight.delete(relPath);
+    this.inFlight.set(key, promise);
+    const forget = () => this.inFlight.delete(key);
     promise.then(forget, forget);
     return promise;
   }
@@ -96,7 +110,10 @@ export class ThumbnailLoader {
   private async send(batch: Waiter[]): Promise<void> {
     try {
       const query = batch.map((w) => w.part).join('&');
-      const response = await this.fetchFn(`${this.origin}${THUMB_BUNDLE_PATH}?${query}`);
+      const response = await this.fetchFn(`${this.origin}${THUMB_BUNDLE_PATH}?${query}`, {
+        headers: this.headers(),
+        credentials: 'omit',
+      });
       if (!response.ok) throw new Error(`The thumbnails did not load (HTTP ${response.status}).`);
       const sizes = parseThumbnailSizes(response.headers.get(THUMBNAIL_SIZES_HEADER), batch.length);
       const bytes = await response.blob();
@@ -112,8 +129,8 @@ export class ThumbnailLoader {
         if (entry.kind === 'bytes') {
           const slice = bytes.slice(at, at + entry.size);
           at += entry.size;
-          this.recent.set(waiter.relPath, { bytes: slice, bundle });
-          carried.push(waiter.relPath);
+          this.recent.set(waiter.key, { bytes: slice, bundle });
+          carried.push(waiter.key);
           waiter.resolve(slice);
         } else {
           waiter.reject(
@@ -132,13 +149,13 @@ export class ThumbnailLoader {
     }
   }
 
-  /** Remembers a bundle's paths, forgetting the oldest bundle's (each slice holds its bundle). */
-  private keep(bundle: number, paths: string[]): void {
-    this.recentBundles.push({ bundle, paths });
+  /** Remembers a bundle's keys, forgetting the oldest bundle's (each slice holds its bundle). */
+  private keep(bundle: number, keys: string[]): void {
+    this.recentBundles.push({ bundle, keys });
     while (this.recentBundles.length > RECENT_BUNDLES) {
       const oldest = this.recentBundles.shift()!;
-      for (const path of oldest.paths) {
-        if (this.recent.get(path)?.bundle === oldest.bundle) this.recent.delete(path);
+      for (const key of oldest.keys) {
+        if (this.recent.get(key)?.bundle === oldest.bundle) this.recent.delete(key);
       }
     }
   }

@@ -1,7 +1,12 @@
+import { useContext } from 'react';
+import { ClientContext } from '../api/client-context.ts';
+import { runAction } from '../views/run-action.ts';
 import { SCREENS, type ScreenId } from './navigation.ts';
 
 /** The four places of the app; the current one is marked for screen readers too. */
 export function Sidebar({ current }: { current: ScreenId }) {
+  // the browser host only: a new window opens with a code of its own (api/session.ts)
+  const newWindow = useContext(ClientContext)?.newWindow;
   return (
     <nav className="sidebar" aria-label="Atelier">
       <p className="sidebar-brand" aria-hidden="true">
@@ -23,6 +28,19 @@ export function Sidebar({ current }: { current: ScreenId }) {
           </li>
         ))}
       </ul>
+      {newWindow && (
+        <button
+          type="button"
+          className="sidebar-action"
+          title="Open Atelier in a new window or tab"
+          onClick={() => void runAction(() => newWindow(`/${current}`))}
+        >
+          <span className="sidebar-icon" aria-hidden="true">
+            ⧉
+          </span>
+          <span className="sidebar-label">New window</span>
+        </button>
+      )}
     </nav>
   );
 }

@@ -118,6 +118,13 @@ describe('the renderer’s frame in a browser', () => {
       streams.push(res);
       return;
     }
+    if (method === 'POST' && path === '/api/session') {
+      // the one-time code of the address, traded for this tab's session
+      const grant = { token: 'fake-token-0123456789', sessionId: 's', mediaKey: 'a2V5' };
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ ok: true, value: grant }));
+      return;
+    }
     if (method === 'POST' && path.startsWith('/api/')) {
       const name = path.slice('/api/'.length);
       calls.push(name);
@@ -143,7 +150,7 @@ describe('the renderer’s frame in a browser', () => {
   }
 
   it('shows the demo notice, the paused queue with its reason, and the batches', async () => {
-    await page.goto(`${origin}/#/queue`);
+    await page.goto(`${origin}/#/queue?code=fake`);
     await expect(page.getByRole('note', { name: 'Demo mode' }).textContent()).resolves.toContain(
       DEMO,
     );

@@ -48,7 +48,7 @@ describe('Compose in atelier ui --demo', () => {
     const problems: string[] = [];
     page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
     page.on('pageerror', (e) => problems.push(e.message));
-    await page.goto(ui.url);
+    await page.goto(await ui.newAddress());
     const sidebar = page.getByRole('navigation', { name: 'Atelier' });
     await sidebar.getByRole('link', { name: 'Queue' }).click();
     await sidebar.getByRole('link', { name: 'Compose' }).click();
@@ -83,7 +83,7 @@ describe('Compose in atelier ui --demo', () => {
   it('refuses what the model would, with the reason, before anything is queued', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
-    await page.goto(ui.url);
+    await page.goto(await ui.newAddress());
     await expect
       .poll(() => page.getByRole('checkbox', { name: 'dall-e-3' }).isVisible())
       .toBe(true);
@@ -111,7 +111,7 @@ describe('Compose in atelier ui --demo', () => {
           viewport: { width, height: 1000 },
         });
         const page = await context.newPage();
-        await page.goto(ui.url);
+        await page.goto(await ui.newAddress());
         await compose(page, `screenshot ${colorScheme} ${width}`);
         await page
           .getByRole('textbox', { name: 'Prompts or templates' })

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -72,7 +72,7 @@ describe('the gallery against atelier ui --demo', () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
     const page = await context.newPage();
     const problems: string[] = [];
-    await openGallery(page, ui.url, problems);
+    await openGallery(page, await ui.newAddress(), problems);
     await page.getByText('No images yet.').waitFor();
     // nothing to find yet: no search, no filters
     expect(await page.getByRole('searchbox', { name: 'Search prompts' }).count()).toBe(0);
@@ -163,7 +163,13 @@ describe('the gallery against atelier ui --demo', () => {
     expect(manifest.match(/red fox in snow/g)).toHaveLength(3);
     // the browser can download it too
     const download = exports.getByRole('link', { name: 'Download zip' });
-    expect(await download.getAttribute('href')).toMatch(/^\/exports\/.+\.zip$/);
+    const href = (await download.getAttribute('href'))!;
+    // a link carries no header: it is signed with the tab's media key, and opens that zip only
+    expect(href).toMatch(/^\/exports\/[\w-]+\.zip\?exp=\d+&sid=[\w-]+&sig=[\w-]{43}$/);
+    const downloaded = await fetch(`${ui.origin}${href}`);
+    expect(Buffer.from(await downloaded.arrayBuffer()).equals(readFileSync(zipPath))).toBe(true);
+    const unsigned = await fetch(`${ui.origin}${href.split('?')[0]}`);
+    expect(unsigned.status).toBe(401);
     await exports.getByRole('button', { name: 'Dismiss' }).click();
     await page.getByRole('searchbox', { name: 'Search prompts' }).fill('');
 
@@ -181,7 +187,7 @@ describe('the gallery against atelier ui --demo', () => {
     const context = await browser.newContext({ viewport: { width: 1180, height: 800 } });
     const page = await context.newPage();
     const problems: string[] = [];
-    await openGallery(page, ui.url, problems);
+    await openGallery(page, await ui.newAddress(), problems);
     await call(page, 'batches', 'create', {
       name: 'clips',
       source: { kind: 'rows', rows: [{ prompt: 'waves breaking at night', model: 'sora-2' }] },
@@ -232,7 +238,7 @@ describe('the gallery against a gateway whose image links fail', () => {
     const context = await browser.newContext({ viewport: { width: 1180, height: 860 } });
     const page = await context.newPage();
     const problems: string[] = [];
-    await openGallery(page, ui.url, problems);
+    await openGallery(page, await ui.newAddress(), problems);
     await call(page, 'batches', 'create', {
       name: 'tide pools',
       source: { kind: 'rows', rows: prompts().slice(0, 8) },

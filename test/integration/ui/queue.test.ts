@@ -66,7 +66,7 @@ describe('the queue screen against atelier ui --demo', () => {
     const context = await browser.newContext({ viewport: { width: 1180, height: 860 } });
     const page = await context.newPage();
     const problems: string[] = [];
-    await openQueue(page, ui.url, problems);
+    await openQueue(page, await ui.newAddress(), problems);
     await eventually(() => page.getByRole('link', { name: 'Compose a batch' }).isVisible()).toBe(
       true,
     );
@@ -200,7 +200,7 @@ describe('the queue screen against a gateway with faults', () => {
     const context = await browser.newContext({ viewport: { width: 1180, height: 900 } });
     const page = await context.newPage();
     const problems: string[] = [];
-    await openQueue(page, ui.url, problems);
+    await openQueue(page, await ui.newAddress(), problems);
     await call(page, 'batches', 'create', {
       name: 'tidal pools',
       source: { kind: 'rows', rows: rows(20, 'tidal pools under a low sun') },

@@ -61,12 +61,21 @@ async function record(context: BrowserContext, page: Page) {
   await context.addInitScript(() => {
     const seen: string[] = [];
     (globalThis as unknown as { __events: string[] }).__events = seen;
-    const Original = globalThis.EventSource;
-    globalThis.EventSource = class extends Original {
-      constructor(url: string | URL, init?: EventSourceInit) {
-        super(url, init);
-        this.addEventListener('message', (event) => seen.push(String(event.data)));
-      }
+    // the app reads its event stream with fetch: a copy of the stream's text is kept here
+    const original = globalThis.fetch.bind(globalThis);
+    globalThis.fetch = async (input, init) => {
+      const response = await original(input, init);
+      if (!String(input).includes('/api/events') || !response.body) return response;
+      const [mine, theirs] = response.body.tee();
+      void (async () => {
+        const reader = theirs.pipeThrough(new TextDecoderStream()).getReader();
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) return;
+          seen.push(value);
+        }
+      })();
+      return new Response(mine, response);
     };
   });
   return {
@@ -104,7 +113,7 @@ describe('Settings in the browser', () => {
       contents.push(await page.content());
     };
 
-    await page.goto(ui.url);
+    await page.goto(await ui.newAddress());
     await visit('Settings');
     await page.getByRole('button', { name: 'Add gateway' }).click();
     const form = page.getByRole('form', { name: 'New gateway' });
@@ -195,7 +204,7 @@ describe('Settings in the browser', () => {
     ] as const) {
       const context = await browser.newContext({ colorScheme, viewport: { width, height: 900 } });
       const page = await context.newPage();
-      await page.goto(ui.url);
+      await page.goto(await ui.newAddress());
       await page
         .getByRole('navigation', { name: 'Atelier' })
         .getByRole('link', { name: 'Settings' })

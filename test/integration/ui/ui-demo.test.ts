@@ -15,13 +15,14 @@ afterAll(async () => {
   await stop?.();
 });
 
-/** Calls the contract from inside the page, as the app itself does (cookie and all). */
+/** Calls the contract from inside the page, as the app itself does (its tab's session). */
 function call(page: Page, area: string, method: string, input: unknown) {
   return page.evaluate(
     async ([area, method, input]) => {
+      const { token } = JSON.parse(sessionStorage.getItem('atelier.session')!) as { token: string };
       const response = await fetch(`/api/${area}/${method}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
         body: JSON.stringify(input),
       });
       return response.json() as Promise<{ ok: boolean; value?: unknown }>;
@@ -31,10 +32,11 @@ function call(page: Page, area: string, method: string, input: unknown) {
 }
 
 describe('atelier ui --demo', () => {
-  it('prints exactly one line on stdout: the address with its token', () => {
+  it('prints exactly one line on stdout: the address with its one-time code', () => {
     expect(ui.stdout()).toMatch(
-      /^Atelier is running at http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{43}\n$/,
+      /^Atelier is running at http:\/\/127\.0\.0\.1:\d+\/#code=[\w-]{43}\n$/,
     );
+    expect(ui.stderr()).toContain('press Enter here for a new one');
     expect(ui.stderr()).toContain('Demo mode: images come from the built-in simulator');
   });
 
@@ -48,8 +50,9 @@ describe('atelier ui --demo', () => {
       const problems: string[] = [];
       page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
       page.on('pageerror', (e) => problems.push(e.message));
-      await page.goto(ui.url);
-      expect(new URL(page.url()).search).toBe(''); // the token left the address bar
+      await page.goto(colorScheme === 'light' ? ui.printed : await ui.newAddress());
+      // the code left the address bar (and history) before it was traded
+      await expect.poll(() => new URL(page.url()).hash).toBe('');
       await expect.poll(() => page.getByRole('note', { name: 'Demo mode' }).isVisible()).toBe(true);
       const nav = page.getByRole('navigation', { name: 'Atelier' });
       await nav.getByRole('link', { name: 'Gallery' }).click();
@@ -100,8 +103,8 @@ describe('atelier ui --demo', () => {
     }
   }, 120_000);
 
-  it('refuses a request without the token, and stops cleanly on Ctrl+C', async () => {
-    const origin = new URL(ui.url).origin;
+  it('refuses a request without a session, and stops cleanly on Ctrl+C', async () => {
+    const origin = ui.origin;
     const refused = await fetch(`${origin}/api/app/info`, {
       method: 'POST',
       body: '{}',

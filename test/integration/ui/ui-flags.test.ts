@@ -13,6 +13,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startUi, type RunningUi } from '../../support/atelier-ui.ts';
 import { pollUntil } from '../../support/poll-until.ts';
+import { openSession } from '../../support/web-login.ts';
 
 let dir: string;
 let ui: RunningUi | null = null;
@@ -81,4 +82,22 @@ describe('atelier ui flags', () => {
     expect(run.stderr).toContain('--gateway not-a-url');
     expect(run.stdout).toBe('');
   });
+
+  it('prints a new address on Enter or SIGUSR2; each opens Atelier once', async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'atelier-ui-flags-'));
+    ui = await startUi(['--demo', '--no-open', '--data', path.join(dir, 'data')]);
+    const hint = `press Enter here for a new one (or kill -USR2 ${ui.child.pid})`;
+    await pollUntil(() => ui!.stderr().includes(hint), 'the hint');
+    const onEnter = await ui.newAddress();
+    ui.child.kill('SIGUSR2');
+    await pollUntil(() => ui!.stdout().split('\n').length === 4, 'a third address');
+    const printed = [...ui.stdout().matchAll(/Atelier is running at (\S+)/g)].map((m) => m[1]!);
+    expect(printed[1]).toBe(onEnter);
+    expect(new Set(printed).size).toBe(3);
+    for (const address of printed) {
+      expect(address).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#code=[\w-]{43}$/);
+      await expect(openSession(address)).resolves.toMatchObject({ token: expect.any(String) });
+      await expect(openSession(address)).rejects.toThrow(/already used/);
+    }
+  }, 60_000);
 });

@@ -5,9 +5,11 @@ import { Pool } from 'undici';
 import type { IncomingHttpHeaders } from 'undici/types/header.js';
 import { afterEach } from 'vitest';
 import { startWebHost, type WebHost, type WebHostOptions } from '../../../main/web/web-host.ts';
+import { signedPath } from '../../../main/web/signed-url.ts';
+import type { SessionGrant } from '../../../shared/api/session.ts';
+import { signedUrlExpiry } from '../../../shared/api/signed-url.ts';
 import { fakeApp, type FakeApp } from '../../support/fake-served-app.ts';
-
-export const TOKEN = 'test-token-0123456789abcdefghijklmnopqrstuvwxyz';
+import { openSession } from '../../support/web-login.ts';
 export const INDEX_HTML =
   '<!doctype html><title>Atelier</title><script src="/assets/app.js"></script>';
 export const APP_JS = 'console.log("atelier");';
@@ -17,13 +19,19 @@ export interface TestHost {
   host: WebHost;
   app: FakeApp;
   port: number;
-  /** `atelier-<port>=<token>`, as the browser would send it after the token exchange. */
-  cookie: string;
+  /** The session the harness opened with a code, as the page does. */
+  grant: SessionGrant;
+  /** `Bearer <token>`: sent on every request unless a test gives its own `authorization`. */
+  authorization: string;
+  /** `path` signed with the session's media key, as the page signs an `<img>`'s URL. */
+  signed(path: string, o?: { expires?: number; version?: string }): string;
   log: string[];
   libraryDir: string;
   /** Keeps the path exactly as written (no `..` removal), as a hostile client would send it. */
   pool: Pool;
   get(path: string, headers?: Record<string, string>): Promise<Reply>;
+  /** POST `body` as JSON to `path`. */
+  post(path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply>;
   call(
     area: string,
     method: string,
@@ -65,7 +73,6 @@ export async function startTestHost(
   const host = await startWebHost({
     app,
     rendererDir,
-    token: TOKEN,
     checkOutput: true,
     logger: { info: record('info'), warn: record('warn'), error: record('error') },
     ...options,
@@ -75,14 +82,20 @@ export async function startTestHost(
     await pool.destroy();
     await host.close();
   });
-  const cookie = `atelier-${host.port}=${TOKEN}`;
+  const grant = await openSession(host.newAddress());
+  const authorization = `Bearer ${grant.token}`;
   const send = async (
     method: 'GET' | 'POST',
     path: string,
     headers: Record<string, string>,
     body?: string | Buffer,
   ): Promise<Reply> => {
-    const response = await pool.request({ method, path, headers: { cookie, ...headers }, body });
+    const response = await pool.request({
+      method,
+      path,
+      headers: { authorization, ...headers },
+      body,
+    });
     const bytes = Buffer.from(await response.body.arrayBuffer());
     const text = bytes.toString('utf8');
     let json: unknown;
@@ -93,22 +106,27 @@ export async function startTestHost(
     }
     return { status: response.statusCode, headers: response.headers, body: bytes, text, json };
   };
+  const post = (path: string, body?: unknown, headers: Record<string, string> = {}) =>
+    send(
+      'POST',
+      path,
+      { 'content-type': 'application/json', ...headers },
+      body === undefined ? undefined : JSON.stringify(body),
+    );
   return {
     host,
     app,
     port: host.port,
-    cookie,
+    grant,
+    authorization,
+    signed: (path, o = {}) =>
+      signedPath(grant, path, o.expires ?? signedUrlExpiry(Date.now()), o.version),
     log,
     libraryDir,
     pool,
     get: (path, headers = {}) => send('GET', path, headers),
-    call: (area, method, body, headers = {}) =>
-      send(
-        'POST',
-        `/api/${area}/${method}`,
-        { 'content-type': 'application/json', ...headers },
-        body === undefined ? undefined : JSON.stringify(body),
-      ),
+    post,
+    call: (area, method, body, headers = {}) => post(`/api/${area}/${method}`, body, headers),
   };
 }
 
@@ -132,10 +150,13 @@ export interface SseStream {
 /** Opens `/api/events` on its own connection (a long request would hold a shared one). */
 export async function openEvents(
   t: TestHost,
-  o: { query?: string; lastEventId?: string } = {},
+  o: { query?: string; lastEventId?: string; authorization?: string } = {},
 ): Promise<SseStream> {
   const client = new Pool(`http://127.0.0.1:${t.port}`, { connections: 1 });
-  const headers: Record<string, string> = { cookie: t.cookie, accept: 'text/event-stream' };
+  const headers: Record<string, string> = {
+    authorization: o.authorization ?? t.authorization,
+    accept: 'text/event-stream',
+  };
   if (o.lastEventId !== undefined) headers['last-event-id'] = o.lastEventId;
   const response = await client.request({
     method: 'GET',

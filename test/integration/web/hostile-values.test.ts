@@ -5,9 +5,9 @@ import { request } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dispatch } from '../../../main/core/app/dispatch.ts';
 import { silentLogger } from '../../../main/core/logger.ts';
-import { newToken, startWebHost, type WebHost } from '../../../main/web/web-host.ts';
+import { startWebHost, type WebHost } from '../../../main/web/web-host.ts';
 import { openTestService, type TestService } from '../../support/test-service.ts';
-import { logIn } from '../../support/web-login.ts';
+import { openSession } from '../../support/web-login.ts';
 
 // Values a hostile caller sends, over real HTTP to the browser host and through dispatch (as
 // IPC calls it): each is refused with a sentence, never a 500 or a database failure.
@@ -16,21 +16,19 @@ let dir: string;
 let opened: TestService;
 let host: WebHost;
 let origin: string;
-let cookie: string;
+let authorization: string;
 
 beforeEach(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'atelier-hostile-values-'));
   opened = await openTestService(dir);
-  const token = newToken();
   host = await startWebHost({
     app: opened.service,
     rendererDir: dir,
-    token,
     logger: silentLogger,
     checkOutput: true,
   });
   origin = new URL(host.url).origin;
-  cookie = await logIn(host.url, token);
+  authorization = `Bearer ${(await openSession(host.newAddress())).token}`;
 });
 afterEach(async () => {
   await host.close();
@@ -44,7 +42,7 @@ const deepText = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth
 async function post(area: string, method: string, body: string) {
   const response = await request(`${origin}/api/${area}/${method}`, {
     method: 'POST',
-    headers: { cookie, 'content-type': 'application/json', origin },
+    headers: { authorization, 'content-type': 'application/json', origin },
     body,
   });
   return { status: response.statusCode, json: (await response.body.json()) as any }; // eslint-disable-line @typescript-eslint/no-explicit-any

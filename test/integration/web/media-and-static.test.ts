@@ -31,8 +31,12 @@ afterEach(async () => {
 });
 
 describe('web host: media', () => {
-  it('serves library files with their type, nosniff and a long private cache', async () => {
+  it('serves library files with their type and nosniff, cached until a signed URL expires', async () => {
     const t = await startTestHost({ libraryDir });
+    const signedUntil = (reply: { headers: Record<string, unknown> }) =>
+      Number(
+        /^private, max-age=(\d+), immutable$/.exec(String(reply.headers['cache-control']))?.[1],
+      );
     const cases: Array<[string, string, string]> = [
       ['/media/a.png', 'image/png', 'png bytes'],
       ['/media/space%20name.jpg', 'image/jpeg', 'jpeg bytes'],
@@ -42,14 +46,27 @@ describe('web host: media', () => {
       ['/thumbs/dir/x.png', 'image/webp', 'thumb of x'],
     ];
     for (const [path, type, body] of cases) {
-      const reply = await t.get(path);
+      // an <img>'s way: a URL signed with the session's media key, no header
+      const reply = await t.get(t.signed(path, { version: '7.1' }), { authorization: '' });
       expect(reply.status, path).toBe(200);
       expect(reply.headers['content-type']).toBe(type);
       expect(reply.text).toBe(body);
       expect(reply.headers['x-content-type-options']).toBe('nosniff');
-      expect(reply.headers['cache-control']).toBe('private, max-age=31536000, immutable');
+      expect(signedUntil(reply)).toBeGreaterThan(3500);
+      expect(signedUntil(reply)).toBeLessThanOrEqual(7200);
+      // a script's way, with the bearer: no version in the URL, so asked again every time
+      const fetched = await t.get(path);
+      expect(fetched.text).toBe(body);
+      expect(fetched.headers['cache-control']).toBe('private, no-cache');
     }
-    const part = await t.get('/media/clip.mp4', { range: 'bytes=2-5' });
+    // signed without the image's version: the path may be reused, so it is asked again
+    const unversioned = await t.get(t.signed('/media/a.png'), { authorization: '' });
+    expect(unversioned.headers['cache-control']).toBe('private, no-cache');
+    // a video seeks with Range on its signed URL
+    const part = await t.get(t.signed('/media/clip.mp4'), {
+      range: 'bytes=2-5',
+      authorization: '',
+    });
     expect(part.status).toBe(206);
     expect(part.text).toBe('2345');
   });

@@ -8,11 +8,11 @@ import type { Result } from '../../../shared/api/errors.ts';
 import type { AppService } from '../../../main/core/app/app-service.ts';
 import type { Logger } from '../../../main/core/logger.ts';
 import { startGateway, type RunningGateway } from '../../../main/simulator/index.ts';
-import { newToken, startWebHost, type WebHost } from '../../../main/web/web-host.ts';
+import { startWebHost, type WebHost } from '../../../main/web/web-host.ts';
 import { callEveryMethod, everyMethod } from '../../support/every-method.ts';
 import { pollUntil } from '../../support/poll-until.ts';
 import { openTestService, type TestService } from '../../support/test-service.ts';
-import { logIn } from '../../support/web-login.ts';
+import { openSession } from '../../support/web-login.ts';
 
 /** The key of a real gateway, set through the API: it must never come back out. */
 const KEY = 'sk-live-9f8e7d6c5b4a39281706f5e4d3c2b1a0';
@@ -24,7 +24,7 @@ let service: AppService;
 let host: WebHost;
 let gateway: RunningGateway;
 let origin: string;
-let cookie: string;
+let authorization: string;
 const logged: string[] = [];
 
 beforeEach(async () => {
@@ -37,11 +37,10 @@ beforeEach(async () => {
   };
   opened = await openTestService(dir, { logger });
   service = opened.service;
-  const token = newToken();
   // no secretsToRedact: what is checked is that the service itself never lets the key out
-  host = await startWebHost({ app: service, rendererDir: dir, token, logger, checkOutput: true });
+  host = await startWebHost({ app: service, rendererDir: dir, logger, checkOutput: true });
   origin = new URL(host.url).origin;
-  cookie = await logIn(host.url, token);
+  authorization = `Bearer ${(await openSession(host.newAddress())).token}`;
 });
 afterEach(async () => {
   await host.close();
@@ -53,7 +52,7 @@ afterEach(async () => {
 async function call(area: string, method: string, input: unknown): Promise<Result<unknown>> {
   const response = await request(`${origin}/api/${area}/${method}`, {
     method: 'POST',
-    headers: { cookie, 'content-type': 'application/json', origin },
+    headers: { authorization, 'content-type': 'application/json', origin },
     body: JSON.stringify(input),
   });
   const text = await response.body.text();
@@ -65,7 +64,7 @@ const bodies: string[] = [];
 describe('the browser host over the real service', () => {
   it('round-trips every method of the contract, and the key never comes back out', async () => {
     let stream = '';
-    const events = await request(`${origin}/api/events`, { headers: { cookie } });
+    const events = await request(`${origin}/api/events`, { headers: { authorization } });
     events.body.setEncoding('utf8').on('data', (chunk: string) => (stream += chunk));
 
     // a real gateway with its key and an extra header, set through the API as the Settings

@@ -24,7 +24,7 @@ describe('web host: secrets', () => {
     // echoed by the schema's error: the key as input of a method that refuses it
     replies.push(await t.call('batches', 'list', { limit: KEY }));
     // in a path that is refused (logged) and one that is not found
-    replies.push(await t.get(`/${KEY}`, { cookie: '' }));
+    replies.push(await t.get(`/${KEY}`, { authorization: '' }));
     replies.push(await t.get(`/media/${KEY}.png`));
 
     const stream = await openEvents(t);

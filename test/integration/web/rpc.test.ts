@@ -58,7 +58,7 @@ describe('web host: calls', () => {
     const junk = await t.pool.request({
       method: 'POST',
       path: '/api/batches/list',
-      headers: { cookie: t.cookie, 'content-type': 'application/json' },
+      headers: { authorization: t.authorization, 'content-type': 'application/json' },
       body: '{"limit": ',
     });
     expect(junk.statusCode).toBe(400);
@@ -100,10 +100,16 @@ describe('web host: calls', () => {
     expect(t.app.calls.map((c) => c.method)).toEqual(['batches.check']);
 
     // refused from the declared length, before the body is read: a raw socket sends only a bit
-    const head = await rawPost(t.port, t.cookie, '/api/batches/create', 96 * MiB + 1, '{"source"');
+    const head = await rawPost(
+      t.port,
+      t.authorization,
+      '/api/batches/create',
+      96 * MiB + 1,
+      '{"source"',
+    );
     expect(head).toMatch(/^HTTP\/1\.1 413 /);
     expect(head).toMatch(/larger than 96 MiB/);
-    const underLimit = await rawPost(t.port, t.cookie, '/api/batches/list', 2 * MiB, '{');
+    const underLimit = await rawPost(t.port, t.authorization, '/api/batches/list', 2 * MiB, '{');
     expect(underLimit).toMatch(/^HTTP\/1\.1 413 /);
   });
 
@@ -134,7 +140,7 @@ describe('web host: calls', () => {
 });
 
 /** Declares `length` bytes, sends `start` only, and returns what the server answers meanwhile. */
-function rawPost(port: number, cookie: string, path: string, length: number, start: string) {
+function rawPost(port: number, authorization: string, path: string, length: number, start: string) {
   return new Promise<string>((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     let answer = '';
@@ -147,7 +153,7 @@ function rawPost(port: number, cookie: string, path: string, length: number, sta
       }
     });
     socket.write(
-      `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nCookie: ${cookie}\r\n` +
+      `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: ${authorization}\r\n` +
         `Content-Type: application/json\r\nContent-Length: ${length}\r\n\r\n${start}`,
     );
   });

@@ -114,6 +114,18 @@ describe('atelier://media and atelier://thumbs', () => {
     expect((await get('atelier://thumbs/batch/cat%201.png')).body).toBe('WEBP-THUMB');
   });
 
+  it('keeps a file only under a URL that names its image’s version', async () => {
+    // the renderer asks `?v=<id>.<time>`: a path a newer image reuses is another URL
+    const versioned = await get('atelier://media/batch/cat%201.png?v=26.lq2k');
+    expect(versioned).toMatchObject({ status: 200, body: 'PNG-CAT' });
+    expect(versioned.headers.get('cache-control')).toBe('private, max-age=31536000, immutable');
+    const thumb = await get('atelier://thumbs/batch/cat%201.png?v=26.lq2k');
+    expect(thumb.body).toBe('WEBP-THUMB');
+    expect(thumb.headers.get('cache-control')).toBe('private, max-age=31536000, immutable');
+    const plain = await get('atelier://media/batch/cat%201.png');
+    expect(plain.headers.get('cache-control')).toBe('private, no-cache');
+  });
+
   it.each([
     'atelier://media/..%2fsecret.png',
     'atelier://media/%2e%2e%2fsecret.png',
@@ -152,10 +164,10 @@ describe('atelier://media and atelier://thumbs', () => {
     expect(made.headers.get('content-type')).toBe('image/webp');
     expect(existsSync(join(batch, '.thumbs', 'owl.png.webp'))).toBe(true);
     writeFileSync(join(batch, 'damaged.png'), 'PNG-DAMAGED');
-    expect(await get('atelier://thumbs/batch/damaged.png')).toMatchObject({
-      status: 200,
-      body: 'PNG-DAMAGED',
-    });
+    const standIn = await get('atelier://thumbs/batch/damaged.png?v=3.x');
+    expect(standIn).toMatchObject({ status: 200, body: 'PNG-DAMAGED' });
+    // the image standing in for its thumbnail: asked again, the thumbnail may come
+    expect(standIn.headers.get('cache-control')).toBe('private, no-cache');
   });
 
   it('serves from the library folder of the moment', async () => {

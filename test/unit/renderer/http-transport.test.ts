@@ -1,9 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import {
-  createHttpTransport,
-  type EventStream,
-  type EventStreamFactory,
-} from '../../../renderer/src/api/http-transport.ts';
+import { createHttpTransport } from '../../../renderer/src/api/http-transport.ts';
 import type { EventBatch } from '../../../shared/api/events.ts';
 
 const ORIGIN = 'http://127.0.0.1:4321';
@@ -14,29 +10,41 @@ function answering(status: number, body: string) {
   });
 }
 
-/** Records every stream opened; tests play the browser's side. */
-function fakeEventSource() {
-  const opened: FakeStream[] = [];
-  class FakeStream implements EventStream {
-    readyState = 0;
-    onmessage: EventStream['onmessage'] = null;
-    onerror: EventStream['onerror'] = null;
-    closed = false;
-    readonly url: string;
-    constructor(url: string) {
-      this.url = url;
-      opened.push(this);
+/** Every event stream opened with fetch; the test plays the host's side of each. */
+function fakeStreams(status = 200) {
+  const opened: Array<{
+    url: string;
+    init: RequestInit;
+    push(text: string): void;
+    end(): void;
+  }> = [];
+  const fetch = vi.fn(async (url: string | URL | Request, init?: RequestInit) => {
+    let stream!: ReadableStreamDefaultController<Uint8Array>;
+    const body = new ReadableStream<Uint8Array>({ start: (c) => void (stream = c) });
+    init?.signal?.addEventListener('abort', () => stream.error(new Error('aborted')));
+    opened.push({
+      url: String(url),
+      init: init!,
+      push: (text) => stream.enqueue(new TextEncoder().encode(text)),
+      end: () => stream.close(),
+    });
+    if (status !== 200) {
+      const error = { code: 'unauthorized', message: 'No session.' };
+      return new Response(JSON.stringify({ ok: false, error }), { status });
     }
-    close() {
-      this.closed = true;
-      this.readyState = 2;
-    }
-    message(data: unknown, lastEventId: string) {
-      this.readyState = 1;
-      this.onmessage?.({ data, lastEventId });
-    }
-  }
-  return { opened, EventSource: FakeStream as EventStreamFactory & typeof FakeStream };
+    return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+  });
+  return { opened, fetch };
+}
+
+/** Timers the test runs by hand. */
+function manualTimers() {
+  const timers: Array<{ run: () => void; ms: number }> = [];
+  const setTimer = (run: () => void, ms: number) => {
+    timers.push({ run, ms });
+    return () => {};
+  };
+  return { timers, setTimer };
 }
 
 describe('calls over HTTP', () => {
@@ -51,7 +59,6 @@ describe('calls over HTTP', () => {
     expect(url).toBe(`${ORIGIN}/api/jobs/cancel`);
     expect(init).toMatchObject({
       method: 'POST',
-      credentials: 'same-origin',
       headers: { 'content-type': 'application/json' },
     });
     expect(JSON.parse(init!.body as string)).toEqual({ ids: [1, 2, 3] });
@@ -66,10 +73,22 @@ describe('calls over HTTP', () => {
   it('passes an error Result through whatever the HTTP status (401, 421…)', async () => {
     const error = { code: 'unauthorized', message: 'The token is missing.' };
     const fetch = answering(401, JSON.stringify({ ok: false, error }));
-    await expect(createHttpTransport(ORIGIN, { fetch }).queue.state()).resolves.toEqual({
-      ok: false,
-      error,
+    const refused: string[] = [];
+    const raw = createHttpTransport(ORIGIN, { fetch, onUnauthorized: (m) => refused.push(m) });
+    await expect(raw.queue.state()).resolves.toEqual({ ok: false, error });
+    // a 401 means the session is gone: the page is told, to show how to open a new one
+    expect(refused).toEqual(['The token is missing.']);
+  });
+
+  it('sends the session’s bearer token with every call, and no cookie', async () => {
+    const fetch = answering(200, JSON.stringify({ ok: true, value: null }));
+    await createHttpTransport(ORIGIN, { fetch, authorization: () => 'Bearer abc' }).queue.resume();
+    const init = fetch.mock.calls[0]![1]!;
+    expect(init.headers).toEqual({
+      'content-type': 'application/json',
+      authorization: 'Bearer abc',
     });
+    expect(init.credentials).toBe('omit');
   });
 
   it('turns a network failure into an internal Result that says what to check', async () => {
@@ -100,68 +119,99 @@ describe('calls over HTTP', () => {
   });
 });
 
-describe('events over server-sent events', () => {
+describe('events over server-sent events, read with fetch', () => {
   const progressEvent = { type: 'queue.resumed', payload: {} };
+  const paused = { type: 'queue.paused', payload: { reason: 'r', code: null, kind: 'manual' } };
 
-  it('opens /api/events, with the cursor when one is given', () => {
-    const { opened, EventSource } = fakeEventSource();
-    const raw = createHttpTransport(ORIGIN, { EventSource });
+  it('opens /api/events with the session’s header, and the cursor when one is given', async () => {
+    const { opened, fetch } = fakeStreams();
+    const raw = createHttpTransport(ORIGIN, { fetch, authorization: () => 'Bearer t0k3n' });
     raw.events.subscribe(null, () => {});
     raw.events.subscribe('a/b c', () => {});
+    await vi.waitFor(() => expect(opened).toHaveLength(2));
     expect(opened.map((s) => s.url)).toEqual([
       `${ORIGIN}/api/events`,
       `${ORIGIN}/api/events?cursor=a%2Fb%20c`,
     ]);
+    expect(opened[0]!.init.headers).toEqual({
+      accept: 'text/event-stream',
+      authorization: 'Bearer t0k3n',
+    });
+    // never in the URL: a token there would sit in logs and history
+    expect(opened.some((s) => s.url.includes('t0k3n'))).toBe(false);
   });
 
-  it('delivers each message as a batch: data the events, the message id the cursor', () => {
-    const { opened, EventSource } = fakeEventSource();
+  it('delivers each message as a batch: data the events, the message id the cursor', async () => {
+    const { opened, fetch } = fakeStreams();
     const got: EventBatch[] = [];
-    createHttpTransport(ORIGIN, { EventSource }).events.subscribe(null, (b) => got.push(b));
-    const paused = { type: 'queue.paused', payload: { reason: 'r', code: null, kind: 'manual' } };
-    opened[0]!.message(JSON.stringify([paused, progressEvent]), 'c1');
-    expect(got).toEqual([{ cursor: 'c1', events: [paused, progressEvent] }]);
+    createHttpTransport(ORIGIN, { fetch }).events.subscribe(null, (b) => got.push(b));
+    await vi.waitFor(() => expect(opened).toHaveLength(1));
+    const data = JSON.stringify([paused, progressEvent]);
+    // cut anywhere, CRLF or LF, comments in between: as a proxy or the network may deliver it
+    opened[0]!.push(': keep-alive\n\nid: c1\r\nda');
+    opened[0]!.push(`ta: ${data}\r\n\r`);
+    opened[0]!.push('\n');
+    opened[0]!.push(`data: ${JSON.stringify([progressEvent])}\n\n`);
+    await vi.waitFor(() => expect(got).toHaveLength(2));
+    expect(got).toEqual([
+      { cursor: 'c1', events: [paused, progressEvent] },
+      { cursor: 'c1', events: [progressEvent] }, // no id: the last one holds
+    ]);
   });
 
-  it('ignores malformed messages and drops malformed events without throwing', () => {
-    const { opened, EventSource } = fakeEventSource();
+  it('ignores malformed messages and drops malformed events without throwing', async () => {
+    const { opened, fetch } = fakeStreams();
     const got: EventBatch[] = [];
-    createHttpTransport(ORIGIN, { EventSource }).events.subscribe(null, (b) => got.push(b));
+    createHttpTransport(ORIGIN, { fetch }).events.subscribe(null, (b) => got.push(b));
+    await vi.waitFor(() => expect(opened).toHaveLength(1));
     const stream = opened[0]!;
-    expect(() => {
-      stream.message('not json', 'c1');
-      stream.message('{"no": "events"}', 'c2');
-      stream.message(42, 'c3');
-      stream.message(JSON.stringify([{ type: 'nope' }, progressEvent, null]), 'c4');
-    }).not.toThrow();
-    expect(got).toEqual([{ cursor: 'c4', events: [progressEvent] }]);
+    stream.push('id: c1\ndata: not json\n\n');
+    stream.push('id: c2\ndata: {"no": "events"}\n\n');
+    stream.push(`id: c4\ndata: ${JSON.stringify([{ type: 'nope' }, progressEvent, null])}\n\n`);
+    await vi.waitFor(() => expect(got).toEqual([{ cursor: 'c4', events: [progressEvent] }]));
   });
 
-  it('closes the stream when unsubscribed', () => {
-    const { opened, EventSource } = fakeEventSource();
-    const stop = createHttpTransport(ORIGIN, { EventSource }).events.subscribe(null, () => {});
+  it('aborts the request when unsubscribed, and opens nothing again', async () => {
+    const { opened, fetch } = fakeStreams();
+    const { timers, setTimer } = manualTimers();
+    const stop = createHttpTransport(ORIGIN, { fetch, setTimer }).events.subscribe(null, () => {});
+    await vi.waitFor(() => expect(opened).toHaveLength(1));
     stop();
-    expect(opened[0]!.closed).toBe(true);
+    expect(opened[0]!.init.signal!.aborted).toBe(true);
+    await new Promise((r) => setTimeout(r, 10));
+    expect(timers).toEqual([]);
   });
 
-  it('leaves a dropped connection to the browser, and reopens one it gave up on', () => {
-    const { opened, EventSource } = fakeEventSource();
-    const timers: Array<{ run: () => void; ms: number }> = [];
-    const setTimer = (run: () => void, ms: number) => {
-      timers.push({ run, ms });
-      return () => {};
-    };
-    const raw = createHttpTransport(ORIGIN, { EventSource, setTimer });
-    raw.events.subscribe(null, () => {});
-    const first = opened[0]!;
-    first.message(JSON.stringify([progressEvent]), 'seen-1');
-    first.readyState = 0; // the browser reconnects by itself, with Last-Event-ID
-    first.onerror?.({});
-    expect(timers).toHaveLength(0);
-    first.readyState = 2; // an HTTP error: the browser stopped
-    first.onerror?.({});
-    expect(timers).toHaveLength(1);
+  it('reopens a stream that ended from the last cursor, more slowly while it keeps failing', async () => {
+    const { opened, fetch } = fakeStreams();
+    const { timers, setTimer } = manualTimers();
+    const got: EventBatch[] = [];
+    createHttpTransport(ORIGIN, { fetch, setTimer }).events.subscribe(null, (b) => got.push(b));
+    await vi.waitFor(() => expect(opened).toHaveLength(1));
+    opened[0]!.push(`id: seen-1\ndata: ${JSON.stringify([progressEvent])}\n\n`);
+    await vi.waitFor(() => expect(got).toHaveLength(1));
+    opened[0]!.end(); // the host restarted, a proxy closed it
+    await vi.waitFor(() => expect(timers).toHaveLength(1));
+    expect(timers[0]!.ms).toBe(1_000);
     timers[0]!.run();
-    expect(opened.at(-1)!.url).toBe(`${ORIGIN}/api/events?cursor=seen-1`);
+    await vi.waitFor(() => expect(opened).toHaveLength(2));
+    expect(opened[1]!.url).toBe(`${ORIGIN}/api/events?cursor=seen-1`);
+    opened[1]!.end();
+    await vi.waitFor(() => expect(timers).toHaveLength(2));
+    expect(timers[1]!.ms).toBe(2_000);
+  });
+
+  it('stops, and says so, when the host refuses the session', async () => {
+    const { opened, fetch } = fakeStreams(401);
+    const { timers, setTimer } = manualTimers();
+    const refused: string[] = [];
+    createHttpTransport(ORIGIN, {
+      fetch,
+      setTimer,
+      onUnauthorized: (m) => refused.push(m),
+    }).events.subscribe(null, () => {});
+    await vi.waitFor(() => expect(refused).toEqual(['No session.']));
+    expect(opened).toHaveLength(1);
+    expect(timers).toEqual([]);
   });
 });

@@ -56,6 +56,29 @@ describe('ThumbnailLoader', () => {
     expect(route.asked).toHaveLength(26);
   });
 
+  it('never answers a newer image at a reused path with the older one’s thumbnail', async () => {
+    const library: Record<string, string> = { 'cats/0001.png': 'old cat' };
+    const route = bundleRoute(library);
+    const loader = new ThumbnailLoader({ fetch: route.fetch });
+    expect(await (await loader.load('cats/0001.png', '26.a')).text()).toBe('old cat');
+    // the batch deleted, made again under its name: the same path, another image
+    library['cats/0001.png'] = 'new cat';
+    expect(await (await loader.load('cats/0001.png', '27.b')).text()).toBe('new cat');
+    expect(await (await loader.load('cats/0001.png', '26.a')).text()).toBe('old cat');
+    expect(route.asked).toEqual([['cats/0001.png'], ['cats/0001.png']]);
+  });
+
+  it('sends the headers it is given (the session) and no cookie', async () => {
+    const route = bundleRoute({ 'a.png': 'a' });
+    const loader = new ThumbnailLoader({
+      fetch: route.fetch,
+      headers: () => ({ authorization: 'Bearer abc' }),
+    });
+    await loader.load('a.png');
+    const init = (route.fetch as unknown as ReturnType<typeof vi.fn>).mock.calls[0]![1];
+    expect(init).toEqual({ headers: { authorization: 'Bearer abc' }, credentials: 'omit' });
+  });
+
   it('refuses a path no URL can carry, and sends the others', async () => {
     const route = bundleRoute({ 'ok.png': 'ok' });
     const loader = new ThumbnailLoader({ fetch: route.fetch });

@@ -6,8 +6,6 @@ import {
   isSameOriginFetch,
   rawPath,
 } from '../../../main/web/guards.ts';
-import { cookieName, tokensEqual, withoutToken } from '../../../main/web/auth.ts';
-import { newToken } from '../../../main/web/web-host.ts';
 
 describe('guards', () => {
   it('accepts only 127.0.0.1:P and localhost:P as Host', () => {
@@ -75,26 +73,5 @@ describe('guards', () => {
     expect(rawPath(c('http://127.0.0.1:1/media/a.png?x'))).toBe('/media/a.png');
     expect(rawPath(c(undefined, 'http://127.0.0.1:1/a%20b?token=x'))).toBe('/a%20b');
     expect(rawPath(c(undefined, 'http://127.0.0.1:1'))).toBe('/');
-  });
-});
-
-describe('token', () => {
-  it('is 32 random bytes in base64url, new each time', () => {
-    const token = newToken();
-    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(newToken()).not.toBe(token);
-  });
-
-  it('compares whatever the lengths, and names the cookie after the port', () => {
-    expect(tokensEqual('abc', 'abc')).toBe(true);
-    expect(tokensEqual('abc', 'abd')).toBe(false);
-    expect(tokensEqual('', 'abc')).toBe(false);
-    expect(tokensEqual('abcd', 'abc')).toBe(false);
-    expect(cookieName(4000)).toBe('atelier-4000');
-  });
-
-  it('drops only the token from the address it redirects to', () => {
-    expect(withoutToken('http://127.0.0.1:1/?token=t')).toBe('/');
-    expect(withoutToken('http://127.0.0.1:1/?a=1&token=t&b=2')).toBe('/?a=1&b=2');
   });
 });

@@ -133,8 +133,8 @@ function TileBody({ image, actions }: { image: ImageSummary; actions: TileAction
     return (
       <>
         <VideoPoster
-          video={mediaUrl(image.relPath, 'image')}
-          poster={image.thumbRelPath ? mediaUrl(image.thumbRelPath, 'thumb') : null}
+          video={mediaUrl(image.relPath, 'image', image)}
+          poster={image.thumbRelPath ? mediaUrl(image.thumbRelPath, 'thumb', image) : null}
         />
         <span className="tile-badge" aria-hidden>
           ▶ video
@@ -144,13 +144,13 @@ function TileBody({ image, actions }: { image: ImageSummary; actions: TileAction
   }
   if (image.thumbRelPath) {
     // keyed: a tile that shows another image starts over (canvas, not the last one's <img>)
-    return <TileThumbnail key={image.thumbRelPath} relPath={image.thumbRelPath} />;
+    return <TileThumbnail key={image.thumbRelPath} relPath={image.thumbRelPath} owner={image} />;
   }
   // thumbnails are off (Settings): the image itself, scaled down by the browser
   return (
     <img
       className="tile-media"
-      src={mediaUrl(image.relPath, 'image')}
+      src={mediaUrl(image.relPath, 'image', image)}
       alt=""
       loading="lazy"
       decoding="async"

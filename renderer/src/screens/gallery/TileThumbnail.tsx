@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import type { MediaOwner } from '../../api/client.ts';
 import { useClient } from '../../api/client-context.ts';
 
 /** Every current browser and Electron; not jsdom, whose tiles keep the plain image. */
@@ -12,10 +13,11 @@ const DRAWS_BITMAPS =
  * stays near 160 MB (`npm run bench:thumbnails`, docs/performance.md). The bytes come in bundles (client.thumbnail); a thumbnail the bundle
  * does not carry falls back to the one-thumbnail route as an <img>, which makes it.
  */
-export function TileThumbnail({ relPath }: { relPath: string }) {
+export function TileThumbnail({ relPath, owner }: { relPath: string; owner: MediaOwner }) {
   const { mediaUrl, thumbnail } = useClient();
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const [asImage, setAsImage] = useState(!DRAWS_BITMAPS);
+  const { id, createdAt } = owner;
   useEffect(() => {
     const canvas = canvasRef.current;
     const context = canvas?.getContext('bitmaprenderer');
@@ -24,7 +26,7 @@ export function TileThumbnail({ relPath }: { relPath: string }) {
       return;
     }
     let shown = true;
-    thumbnail(relPath)
+    thumbnail(relPath, { id, createdAt })
       .then((bytes) => (shown ? createImageBitmap(bytes) : null))
       .then((bitmap) => {
         if (!bitmap) return;
@@ -44,12 +46,12 @@ export function TileThumbnail({ relPath }: { relPath: string }) {
       context.transferFromImageBitmap(null);
       delete canvas.dataset['thumb'];
     };
-  }, [relPath, thumbnail]);
+  }, [relPath, id, createdAt, thumbnail]);
   if (asImage) {
     return (
       <img
         className="tile-media"
-        src={mediaUrl(relPath, 'thumb')}
+        src={mediaUrl(relPath, 'thumb', owner)}
         alt=""
         decoding="async"
         draggable={false}

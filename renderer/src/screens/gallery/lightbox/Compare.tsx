@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { MediaKind } from '../../../api/client.ts';
+import type { Client } from '../../../api/client.ts';
 import { useClient } from '../../../api/client-context.ts';
 import { errorMessage } from '../../../store/error-message.ts';
 import { commandOf, type LightboxCommand } from './keys.ts';
@@ -78,15 +78,15 @@ function Caption({ letter, loaded }: { letter: string; loaded: Loaded }) {
 }
 
 /** A zoomable layer of a downloaded picture, or null (still loading, failed, a video). */
-function layerOf(loaded: Loaded, mediaUrl: (rel: string, kind: MediaKind) => string): Layer | null {
+function layerOf(loaded: Loaded, mediaUrl: Client['mediaUrl']): Layer | null {
   if (!loaded || 'error' in loaded) return null;
   const { detail } = loaded;
   if (detail.kind !== 'image' || detail.downloadState !== 'done' || !detail.relPath) return null;
   return {
-    src: mediaUrl(detail.relPath, 'image'),
+    src: mediaUrl(detail.relPath, 'image', detail),
     alt: detail.prompt.slice(0, 160),
     size: detail.width && detail.height ? { width: detail.width, height: detail.height } : null,
-    placeholder: mediaUrl(detail.relPath, 'thumb'),
+    placeholder: mediaUrl(detail.relPath, 'thumb', detail),
   };
 }
 
@@ -199,7 +199,7 @@ function Pane({
   layer: Layer | null;
   zoom: Zoom;
   reportGeometry: boolean;
-  mediaUrl: (rel: string, kind: 'image') => string;
+  mediaUrl: Client['mediaUrl'];
 }) {
   if (!loaded) {
     return (
@@ -217,7 +217,7 @@ function Pane({
   }
   const { detail } = loaded;
   if (detail.kind === 'video' && detail.relPath && detail.downloadState === 'done') {
-    return <video className="lb-video" controls src={mediaUrl(detail.relPath, 'image')} />;
+    return <video className="lb-video" controls src={mediaUrl(detail.relPath, 'image', detail)} />;
   }
   if (!layer) {
     return (

@@ -1,4 +1,4 @@
-import type { MediaKind } from '../../../api/client.ts';
+import type { Client } from '../../../api/client.ts';
 import type { ImageDetail } from './rerun-draft.ts';
 import type { Zoom } from './ZoomControls.tsx';
 import { ZoomView } from './ZoomView.tsx';
@@ -23,7 +23,7 @@ export function LightboxStage({
   detail: ImageDetail | null;
   error: string | null;
   zoom: Zoom;
-  mediaUrl(relPath: string, kind: MediaKind): string;
+  mediaUrl: Client['mediaUrl'];
   onReload(): void;
   onRetryDownload(): void;
 }) {
@@ -62,7 +62,7 @@ export function LightboxStage({
       </p>
     );
   }
-  const src = mediaUrl(detail.relPath, 'image');
+  const src = mediaUrl(detail.relPath, 'image', detail);
   if (detail.kind === 'video') {
     return <video className="lb-video" controls src={src} aria-label={altOf(detail)} />;
   }
@@ -70,7 +70,9 @@ export function LightboxStage({
     detail.width && detail.height ? { width: detail.width, height: detail.height } : null;
   return (
     <ZoomView
-      layers={[{ src, alt: altOf(detail), size, placeholder: mediaUrl(detail.relPath, 'thumb') }]}
+      layers={[
+        { src, alt: altOf(detail), size, placeholder: mediaUrl(detail.relPath, 'thumb', detail) },
+      ]}
       state={zoom.state}
       onStateChange={zoom.setState}
       onGeometry={zoom.setGeometry}

@@ -60,7 +60,7 @@ export function useImageDetail(
       fetchDetail(key).then(
         (d) => {
           if (d.relPath && d.kind === 'image' && d.downloadState === 'done') {
-            new Image().src = mediaUrl(d.relPath, 'image');
+            new Image().src = mediaUrl(d.relPath, 'image', d);
           }
         },
         () => undefined, // shown when the person gets there
