@@ -21,12 +21,23 @@ import { runSandboxedPreload } from './sandboxed-preload.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 /**
- * The renderer's own `mediaUrl`, so the media URLs asked for are the page's. Browser code, which
- * renderer/tsconfig.json checks: a computed specifier keeps this (Node) project from checking it.
+ * The desktop client's own `mediaUrl`, so the media URLs asked for are the page's (with the
+ * image's version). Browser code, which renderer/tsconfig.json checks: a computed specifier
+ * keeps this (Node) project from checking it.
  */
-const { mediaUrl } = (await import(`${'../../renderer/src/api/client.ts'}`)) as {
-  mediaUrl: (host: 'desktop', relPath: string, kind: 'image' | 'thumb') => string;
+type MediaUrl = (relPath: string, kind: 'image' | 'thumb', owner: Owner) => string;
+interface Owner {
+  id: number;
+  createdAt: number;
+}
+const { connect } = (await import(`${'../../renderer/src/api/client.ts'}`)) as {
+  connect: (win: { atelier: unknown; location: { origin: string } }) => { mediaUrl: MediaUrl };
 };
+/** (the client needs an API to be the desktop's: one that answers nothing, as URLs call none) */
+const noCalls = new Proxy({}, { get: () => new Proxy({}, { get: () => () => {} }) });
+const { mediaUrl } = connect({ atelier: noCalls, location: { origin: 'atelier://app' } });
+/** A library file no image owns: its URL names a version all the same, as the page's would. */
+const NO_OWNER: Owner = { id: 0, createdAt: 0 };
 const BUILT_MAIN = join(ROOT, 'out', 'main', 'index.js');
 const STAND_IN = pathToFileURL(join(import.meta.dirname, 'electron-stand-in', 'index.ts')).href;
 /** The whole check; a step that hangs fails it with its name. */
@@ -217,7 +228,7 @@ async function bootAndDrive(root: string): Promise<void> {
 
       const image = images.find((i) => i.kind === 'image' && i.relPath);
       assert.ok(image?.relPath, 'the batch wrote an image');
-      const thumb = await standIn.fetch(mediaUrl('desktop', image.relPath, 'thumb'));
+      const thumb = await standIn.fetch(mediaUrl(image.relPath, 'thumb', image));
       assert.equal(thumb.status, 200);
       assert.equal(thumb.headers.get('content-type'), 'image/webp');
       assert.equal(
@@ -232,7 +243,7 @@ async function bootAndDrive(root: string): Promise<void> {
       const bytes = readFileSync(join(libraryDir, video.relPath));
       const from = Math.floor(bytes.length / 2);
       const seek = await standIn.fetch(
-        new Request(mediaUrl('desktop', video.relPath, 'image'), {
+        new Request(mediaUrl(video.relPath, 'image', video), {
           headers: { range: `bytes=${from}-` },
         }),
       );
@@ -253,8 +264,8 @@ async function bootAndDrive(root: string): Promise<void> {
     const outside = [
       'atelier://media/..%2F..%2F..%2F..%2Fsecret.png',
       'atelier://media/%2e%2e/%2e%2e/%2e%2e/%2e%2e/secret.png',
-      mediaUrl('desktop', 'link-out.png', 'image'),
-      mediaUrl('desktop', 'link-out.png', 'thumb'),
+      mediaUrl('link-out.png', 'image', NO_OWNER),
+      mediaUrl('link-out.png', 'thumb', NO_OWNER),
       `atelier://media/${encodeURIComponent(join(root, 'secret.png'))}`,
       'atelier://app/..%2F..%2F..%2Fpackage.json',
       'atelier://elsewhere/secret.png',
@@ -357,6 +368,7 @@ function expectForbidden(result: Result<unknown>, reason: RegExp): void {
 
 interface Written {
   id: number;
+  createdAt: number;
   jobId: number;
   kind: string;
   relPath: string | null;
