@@ -32,11 +32,15 @@ const ImageEntrySchema = z.object({
   extra: z.boolean().default(false),
   /** Quota per image, for estimates only; null when unknown. */
   pricePerImage: z.number().nonnegative().nullable().default(null),
+  /** The longest prompt the model takes, in characters; null when its document does not say. */
+  maxPromptChars: z.number().int().positive().optional(),
 });
 
 const TextEntrySchema = z.object({
   kind: z.literal('text'),
   id: z.string().min(1),
+  /** Which endpoint prompt help streams from: chat completions (when left out) or responses. */
+  api: z.enum(['chat', 'responses']).optional(),
 });
 
 const VideoEntrySchema = z.object({
@@ -46,6 +50,9 @@ const VideoEntrySchema = z.object({
   submitPath: z.enum(['videos', 'video-generations']).default('videos'),
   seconds: z.array(z.string()).default([]),
   sizes: z.array(z.string()).default([]),
+  /** How long a task usually takes; past it the job shows "overdue: checking". */
+  usualSeconds: z.number().int().positive().optional(),
+  maxPromptChars: z.number().int().positive().optional(),
 });
 
 export const ModelEntrySchema = z.discriminatedUnion('kind', [
@@ -70,6 +77,7 @@ const BUILT_IN_INPUT: ModelEntryInput[] = [
     quality: ['low', 'medium', 'high', 'auto'],
     outputFormats: ['png', 'jpeg', 'webp'],
     pricePerImage: 4000,
+    maxPromptChars: 32_000,
   },
   {
     kind: 'image',
@@ -79,6 +87,7 @@ const BUILT_IN_INPUT: ModelEntryInput[] = [
     nMax: 1,
     quality: ['standard', 'hd'],
     pricePerImage: 4000,
+    maxPromptChars: 4000,
   },
   {
     kind: 'image',
@@ -88,6 +97,7 @@ const BUILT_IN_INPUT: ModelEntryInput[] = [
     sizes: ['256x256', '512x512', '1024x1024'],
     nMax: 10,
     pricePerImage: 2000,
+    maxPromptChars: 1000,
   },
   {
     kind: 'image',
@@ -98,6 +108,7 @@ const BUILT_IN_INPUT: ModelEntryInput[] = [
     seed: true,
     negativePrompt: true,
     pricePerImage: 2500,
+    maxPromptChars: 800,
   },
   {
     kind: 'image',
@@ -142,7 +153,13 @@ const BUILT_IN_INPUT: ModelEntryInput[] = [
     extra: true,
     pricePerImage: 300,
   },
-  { kind: 'video', id: 'sora-2', seconds: ['4', '8', '12'], sizes: ['720x1280', '1280x720'] },
+  {
+    kind: 'video',
+    id: 'sora-2',
+    seconds: ['4', '8', '12'],
+    sizes: ['720x1280', '1280x720'],
+    usualSeconds: 300,
+  },
   {
     // its document asks for the task API (interface 3, endpoint 9)
     kind: 'video',
@@ -150,6 +167,8 @@ const BUILT_IN_INPUT: ModelEntryInput[] = [
     submitPath: 'video-generations',
     seconds: ['5', '10'],
     sizes: ['1280x720', '720x1280', '1024x1024'],
+    usualSeconds: 600,
+    maxPromptChars: 2500,
   },
   { kind: 'text', id: 'gpt-4o-mini' },
 ];
@@ -182,6 +201,14 @@ export function permissiveEntry(id: string): ImageModelEntry {
     extra: true,
     pricePerImage: null,
   };
+}
+
+/** A video task past this long without a usual time in its entry is overdue (15 minutes). */
+export const DEFAULT_VIDEO_USUAL_SECONDS = 900;
+
+/** The longest prompt a model takes, when its entry says; null when it does not. */
+export function promptLimitOf(entry: ModelEntry): number | null {
+  return entry.kind === 'text' ? null : (entry.maxPromptChars ?? null);
 }
 
 export interface Catalogue {
