@@ -10,6 +10,7 @@ import {
   StateCounts,
 } from './schemas/counts.ts';
 import { ExportProgress } from './schemas/images.ts';
+import { PromptHelpProgress } from './schemas/prompts.ts';
 import { Limits, Progress } from './schemas/queue.ts';
 
 const event = <T extends string, P extends z.ZodType>(type: T, payload: P) =>
@@ -51,6 +52,8 @@ export const ApiEventSchema = z.discriminatedUnion('type', [
   event('images.deleted', z.object({ ids: z.array(Id) })),
   /** An export moved on (at most ~10 a second) or ended. */
   event('export.progress', ExportProgress),
+  /** A prompt-help request moved on (at most ~10 a second) or ended: the prompts it added. */
+  event('prompts.progress', PromptHelpProgress),
   event('queue.paused', PauseInfo),
   event('queue.resumed', z.object({})),
   event(

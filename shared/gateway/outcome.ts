@@ -45,6 +45,11 @@ export interface GatewayFailure {
   kind: FailureKind;
   /** What went wrong and what to do, for a person; never contains the key. */
   message: string;
+  /**
+   * What the gateway itself said, as "status code: message" (`403 model_not_allowed: …`), for
+   * callers that word their own advice; absent when it said nothing (a network failure).
+   */
+  said?: string;
   status: number | null;
   /** The gateway's error code (`insufficient_user_quota`…), or a network error code. */
   code: string | null;

@@ -19,6 +19,8 @@ import { jobHandlers } from './handlers/jobs.ts';
 import { keyHandlers } from './handlers/key.ts';
 import { libraryHandlers } from './handlers/library.ts';
 import { modelHandlers } from './handlers/models.ts';
+import { promptHandlers } from './handlers/prompts.ts';
+import { PromptHelpRunner } from '../prompts/prompt-help-runner.ts';
 import { queueHandlers } from './handlers/queue.ts';
 import { settingsHandlers } from './handlers/settings.ts';
 import type { HostActions, ServedApp } from './host.ts';
@@ -60,6 +62,7 @@ export class AppService implements ServedApp {
   readonly events: EventHub;
   readonly store: Store;
   private readonly exports: ExportRunner;
+  private readonly prompts: PromptHelpRunner;
   private readonly context: AppContext;
   private readonly session: QueueSession;
   private readonly options: AppServiceOptions;
@@ -84,6 +87,11 @@ export class AppService implements ServedApp {
     this.exports = new ExportRunner({
       publish: (payload) => this.events.send({ type: 'export.progress', payload }),
       logger,
+    });
+    this.prompts = new PromptHelpRunner({
+      publish: (payload) => this.events.send({ type: 'prompts.progress', payload }),
+      logger,
+      now,
     });
     let catalogue = loadCatalogue(options.dataDir);
     const storeControls = new QueueWrites(store, now);
@@ -121,6 +129,7 @@ export class AppService implements ServedApp {
       jobs: jobHandlers(context),
       images: imageHandlers(context),
       exports: exportHandlers(context, this.exports),
+      prompts: promptHandlers(context, this.prompts),
       settings: settingsHandlers(context),
       key: keyHandlers(context),
       models: modelHandlers(context),
@@ -151,6 +160,7 @@ export class AppService implements ServedApp {
     if (this.closed) return;
     this.closed = true;
     await this.exports.close();
+    await this.prompts.close();
     await this.session.close();
     this.events.flush();
     this.events.close();

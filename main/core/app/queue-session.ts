@@ -9,6 +9,7 @@ import {
   type EngineOptions,
   type StartReport,
 } from '../engine/engine.ts';
+import type { GatewayClient } from '../gateway/client.ts';
 import type { GatewayContextOptions } from '../gateway/context.ts';
 import { LibraryFolderError } from '../library/library-folder.ts';
 import type { Logger } from '../logger.ts';
@@ -98,6 +99,38 @@ export class QueueSession {
   /** Where requests go, for a person (never the key). */
   get description(): string | null {
     return this.connection?.description ?? null;
+  }
+
+  /**
+   * A gateway client for one call beside the queue (prompt help), on the settings' gateway:
+   * the queue's own demo gateway when it runs one, otherwise a connection of its own, closed
+   * on release (a restart of the queue then never cuts the call). An error when there is no
+   * gateway to use (no key, no profile).
+   */
+  async lendClient(
+    settings: SettingsValue,
+    catalogue: Catalogue,
+  ): Promise<{ client: GatewayClient; demo: boolean; release(): Promise<void> } | ApiError> {
+    const running = this.connection;
+    if (settings.gateway.kind === 'demo' && running?.demo) {
+      return { client: running.client, demo: true, release: async () => {} };
+    }
+    const target = await this.target(settings);
+    if (!('kind' in target)) return target;
+    try {
+      const own = await connectGateway(
+        target,
+        catalogue,
+        this.options.startDemoGateway,
+        this.options.client,
+      );
+      return { client: own.client, demo: own.demo, release: () => own.close() };
+    } catch (error) {
+      return {
+        code: 'gateway-unreachable',
+        message: `The gateway could not be set up: ${(error as Error).message}`,
+      };
+    }
   }
 
   /**

@@ -88,9 +88,11 @@ function avoidedIn(text: string): string[] {
 export function readPromptRequest(messages: readonly TextMessage[]): PromptRequest | null {
   const user = [...messages].reverse().find((m) => m.role === 'user')?.content ?? '';
   const all = messages.map((m) => m.content).join('\n');
-  const expand = /\b(expand|elaborate|flesh out|enrich)\b/i.exec(user);
-  const vary = /\bvariations?\b|\bversions?\b/i.exec(user);
-  const prompts = /\bprompts?\b|\bideas?\b/i.exec(user);
+  // what is asked stands before the first colon; the theme or prompt after it may say anything
+  const head = user.split(':')[0]!;
+  const expand = /\b(expand|elaborate|flesh out|enrich)\b/i.exec(head);
+  const vary = /\bvariations?\b|\bversions?\b/i.exec(head);
+  const prompts = /\bprompts?\b|\bideas?\b/i.exec(head);
   const task = expand ? 'expand' : vary ? 'variations' : prompts ? 'theme' : null;
   if (!task) return null;
   const keyword = (expand ?? vary ?? prompts)!;
@@ -101,7 +103,7 @@ export function readPromptRequest(messages: readonly TextMessage[]): PromptReque
   return {
     task,
     subject: task === 'theme' ? subject : subject.split('\n')[0]!,
-    count: task === 'expand' ? 1 : (countIn(user) ?? DEFAULT_COUNT),
+    count: task === 'expand' ? 1 : (countIn(head) ?? DEFAULT_COUNT),
     style: /\btags?\b|comma-separated|keywords/i.test(all) ? 'tags' : 'prose',
     video: /\bvideos?\b|text-to-video/i.test(all),
     maxChars: limit ? Number(limit[1]!.replace(/,/g, '')) || null : null,

@@ -3,8 +3,8 @@ import type { PromptRequest } from './prompt-request.ts';
 
 /**
  * How a simulated text model words its answers, as real ones differ: `plain` does as told
- * (one prompt per line, nothing else), `chatty` opens with a sentence and numbers its list,
- * `reasoning` thinks aloud in a `<think>` block first.
+ * (one prompt per line, nothing else), `chatty` opens with a sentence, numbers its list and
+ * forgets the length asked, `reasoning` thinks aloud in a `<think>` block first.
  */
 export type TextManner = 'plain' | 'chatty' | 'reasoning';
 
@@ -124,8 +124,15 @@ function within(text: string, maxChars: number | null): string {
   return `${cut.slice(0, cut.lastIndexOf(' ')).replace(/[,\s]+$/, '')}.`;
 }
 
-/** The prompts asked for: different from each other and from those to avoid. */
-export function writePrompts(request: PromptRequest, model: string): string[] {
+/**
+ * The prompts asked for: different from each other and from those to avoid, within the length
+ * asked unless `ignoreLength` (as chatty models do).
+ */
+export function writePrompts(
+  request: PromptRequest,
+  model: string,
+  ignoreLength = false,
+): string[] {
   const subject =
     request.task === 'theme' ? request.subject : request.subject.replace(/[.\s]+$/, '');
   const offset = seedFrom(model, request.subject) % 997;
@@ -138,7 +145,7 @@ export function writePrompts(request: PromptRequest, model: string): string[] {
   ) {
     const text = within(
       request.task === 'expand' ? expanded(request, subject, i) : promptFor(request, subject, i),
-      request.maxChars,
+      ignoreLength ? null : request.maxChars,
     );
     if (avoid.has(key(text))) continue;
     avoid.add(key(text));
@@ -149,7 +156,7 @@ export function writePrompts(request: PromptRequest, model: string): string[] {
 
 /** The whole answer, worded the model's way. */
 export function promptAnswer(request: PromptRequest, model: string, manner: TextManner): string {
-  const prompts = writePrompts(request, model);
+  const prompts = writePrompts(request, model, manner === 'chatty');
   const what =
     request.task === 'expand'
       ? 'the prompt'

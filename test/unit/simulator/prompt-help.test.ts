@@ -56,6 +56,16 @@ describe('readPromptRequest', () => {
     });
   });
 
+  it('reads what is asked before the colon, so a theme may say anything', () => {
+    expect(
+      readPromptRequest(user('Write 2 prompts on this theme: variations of blue, 9 ideas')),
+    ).toMatchObject({
+      task: 'theme',
+      subject: 'variations of blue, 9 ideas',
+      count: 2,
+    });
+  });
+
   it('is null for anything else', () => {
     expect(readPromptRequest(user('Describe a lighthouse at dusk in one line.'))).toBeNull();
     expect(readPromptRequest(user('What is a prompt?'))).toBeNull();
