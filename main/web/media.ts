@@ -56,8 +56,10 @@ export function mediaRoutes(libraryDir: () => string, thumbnails: ThumbnailMaker
       if (!(response instanceof Response)) {
         return sendJson(c, failure('not-found', 'No such image in the library.'), 404);
       }
-      // serveStatic streams the file, with Range (videos seek) and HEAD
+      // serveStatic streams the file, with Range (videos seek) and HEAD; a player learns
+      // from the whole answer that it may ask for parts
       response.headers.set('Content-Type', mediaType(file!.path));
+      response.headers.set('Accept-Ranges', 'bytes');
       response.headers.set(
         'Cache-Control',
         // the image standing in for its thumbnail: ask again, the thumbnail may come

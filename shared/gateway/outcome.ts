@@ -111,6 +111,8 @@ export interface VideoTask {
   /** Which video API the task lives on: poll it there. */
   api: 'videos' | 'video-generations';
   state: TaskState;
+  /** The status as the platform spelled it (`state` is the known state it maps to, or UNKNOWN). */
+  platformStatus: string | null;
   /** 0..100 when the gateway says. */
   progress: number | null;
   failReason: string | null;

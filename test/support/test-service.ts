@@ -5,6 +5,7 @@ import type { HostActions } from '../../main/core/app/host.ts';
 import { JsonSettingsStore } from '../../main/core/app/json-settings-store.ts';
 import { MemoryKeyProvider } from '../../main/core/app/key.ts';
 import { localClient } from '../../main/core/app/local-client.ts';
+import type { EngineOptions } from '../../main/core/engine/engine.ts';
 import { silentLogger, type Logger } from '../../main/core/logger.ts';
 import { startGateway, type RunningGateway } from '../../main/simulator/index.ts';
 import type { Api } from '../../shared/api/types.ts';
@@ -14,6 +15,9 @@ export interface TestServiceOptions {
   env?: NodeJS.ProcessEnv;
   actions?: HostActions;
   logger?: Logger;
+  /** The service's clock (and the engine's, unless `engine.now` says otherwise). */
+  now?: () => number;
+  engine?: Partial<EngineOptions>;
 }
 
 export interface TestService {
@@ -30,7 +34,7 @@ export interface TestService {
  */
 export async function openTestService(
   dir: string,
-  { env = {}, actions, logger = silentLogger }: TestServiceOptions = {},
+  { env = {}, actions, logger = silentLogger, now, engine }: TestServiceOptions = {},
 ): Promise<TestService> {
   const dataDir = path.join(dir, 'data');
   // the settings store reads the data folder before openAppService creates it
@@ -51,6 +55,8 @@ export async function openTestService(
     },
     eventIntervalMs: 20,
     actions,
+    ...(now ? { now } : {}),
+    ...(engine || now ? { engine: { ...(now ? { now } : {}), ...engine } } : {}),
   });
   return {
     service,

@@ -81,7 +81,7 @@ export class AppService implements ServedApp {
       ...(options.engine ? { engine: options.engine } : {}),
     });
     this.events = new EventHub({
-      feed: hubFeed(store, this.session, () => options.settings.read().thumbnails),
+      feed: hubFeed(store, this.session, () => options.settings.read().thumbnails, now),
       ...(options.eventIntervalMs === undefined ? {} : { intervalMs: options.eventIntervalMs }),
     });
     this.exports = new ExportRunner({
@@ -187,6 +187,7 @@ export class AppService implements ServedApp {
       committed: () => this.events.notify(),
       paused: (pause) => this.events.send({ type: 'queue.paused', payload: pause }),
       limits: (limits) => this.events.send({ type: 'limits.changed', payload: limits }),
+      video: (jobId) => this.events.videosChanged([jobId]),
     };
   }
 }

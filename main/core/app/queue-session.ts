@@ -48,6 +48,8 @@ export interface SessionListener {
   committed(): void;
   limits(limits: EngineLimits): void;
   paused(pause: { reason: string; code: string | null; kind: PauseKind }): void;
+  /** What the platform said of a video job's task was recorded. */
+  video(jobId: number): void;
 }
 
 /**
@@ -217,6 +219,7 @@ export class QueueSession {
     engine.on('idle', () => listener.committed());
     engine.on('paused', (pause) => listener.paused(pause));
     engine.on('limits', (limits) => listener.limits(limits));
+    engine.on('video', ({ jobId }) => listener.video(jobId));
     this.engineNow = engine;
     this.connection = connection;
     this.stateNow = 'running';

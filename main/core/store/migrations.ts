@@ -3,6 +3,7 @@ import { schemaV1 } from './schema/v1.ts';
 import { schemaV2 } from './schema/v2.ts';
 import { schemaV3 } from './schema/v3.ts';
 import { schemaV4 } from './schema/v4.ts';
+import { schemaVideoProgress } from './schema/v5-video-progress.ts';
 import { transact } from './transaction.ts';
 
 /** Brings the schema from `version - 1` to `version`. Runs inside a transaction. */
@@ -22,6 +23,11 @@ export const MIGRATIONS: readonly Migration[] = [
     up: schemaV3,
   },
   { version: 4, name: 'transition ids never reused (the events cursor)', up: schemaV4 },
+  {
+    version: 5,
+    name: "a video job's submission, last check, platform status and overdue mark",
+    up: schemaVideoProgress,
+  },
 ];
 
 export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): number {
