@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { GatewayProfileSettings } from '../../../shared/api/schemas/settings.ts';
@@ -12,6 +12,7 @@ import type { Logger } from '../../core/logger.ts';
 import { ensureAppBuilt, RENDERER_NEED } from '../app-build/ensure-built.ts';
 import { ConfigError, intFlag, parseFlags, UsageError, type Command } from '../command.ts';
 import { DEFAULT_LIBRARY_DIR, resolveDataDir } from '../data-folder.ts';
+import { packageVersion } from '../package-version.ts';
 import { startDemoGateway } from '../run/gateway-connection.ts';
 import { parseHeaderFlags } from '../run/headers.ts';
 import { COMMAND_LINE_PROFILE, loadSettings } from '../run/saved-settings.ts';
@@ -195,9 +196,4 @@ function stderrLogger(): Logger {
     warn: (message, ...details) => line('warning: ', message, details),
     error: (message, ...details) => line('error: ', message, details),
   };
-}
-
-function packageVersion(): string {
-  const json = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
-  return json.version;
 }

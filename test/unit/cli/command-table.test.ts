@@ -13,6 +13,7 @@ describe('the command table', () => {
       'status',
       'resume',
       'retry',
+      'prompts',
       'ui',
       'gateway',
     ]);

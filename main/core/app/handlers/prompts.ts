@@ -30,6 +30,7 @@ function textModelOf(named: string | undefined, settings: SettingsValue, catalog
     throw new AppError(
       'invalid-argument',
       'No text model is chosen for prompt help: choose one in the settings (promptModel), or name one with the request.',
+      { field: 'model' },
     );
   }
   const entry = catalogue.lookup(model);
