@@ -11,6 +11,7 @@ import type { ChatMessage } from '../../../shared/gateway/requests.ts';
 import type { GatewayClient } from '../gateway/client.ts';
 import { GatewayError } from '../gateway/http/errors.ts';
 import type { Logger } from '../logger.ts';
+import { ProgressThrottle } from '../engine/progress.ts';
 import { promptHelpError } from './prompt-help-error.ts';
 import type { PromptTarget } from './prompt-instructions.ts';
 
@@ -56,8 +57,7 @@ interface Running {
   task: Promise<void>;
   /** Prompts not sent in an event yet. */
   unsent: Idea[];
-  timer: NodeJS.Timeout | null;
-  lastSent: number;
+  events: ProgressThrottle;
 }
 
 /**
@@ -104,8 +104,7 @@ export class PromptHelpRunner {
       abort: new AbortController(),
       task: Promise.resolve(),
       unsent: [],
-      timer: null,
-      lastSent: 0,
+      events: new ProgressThrottle(this.intervalMs, () => this.send(run)),
     };
     this.running.set(id, run);
     run.task = this.stream(run, job).then(
@@ -179,7 +178,7 @@ export class PromptHelpRunner {
       numbered.length > 0 || partial !== view.partial || duplicates !== view.duplicates;
     view.partial = partial;
     view.duplicates = duplicates;
-    if (changed) this.sendSoon(run);
+    if (changed) run.events.touch(Date.now());
   }
 
   private errorOf(error: unknown, model: string): ApiError {
@@ -199,22 +198,12 @@ export class PromptHelpRunner {
       if (this.ended.size <= this.keep) break;
       this.ended.delete(id);
     }
-    this.send(run);
+    // the last event is never held back
+    run.events.flush();
   }
 
-  /** The prompts of the interval in one event at its end. */
-  private sendSoon(run: Running): void {
-    if (run.timer) return;
-    const wait = run.lastSent + this.intervalMs - Date.now();
-    if (wait <= 0) return this.send(run);
-    run.timer = setTimeout(() => this.send(run), wait);
-    run.timer.unref();
-  }
-
+  /** The prompts added since the last event (at most one event an interval per request). */
   private send(run: Running): void {
-    if (run.timer) clearTimeout(run.timer);
-    run.timer = null;
-    run.lastSent = Date.now();
     const { id, state, partial, duplicates, error } = run.view;
     this.options.publish({ id, state, added: run.unsent, partial, duplicates, error });
     run.unsent = [];

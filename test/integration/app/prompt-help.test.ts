@@ -9,6 +9,7 @@ import {
 } from '../../../main/simulator/index.ts';
 import type { ApiEventOf } from '../../../shared/api/events.ts';
 import type { Api } from '../../../shared/api/types.ts';
+import { useGateway } from '../../support/remote-gateway.ts';
 import { openTestService, type TestService } from '../../support/test-service.ts';
 
 // Prompt help through the application service, over real HTTP to the simulator: streamed as
@@ -36,21 +37,8 @@ afterEach(async () => {
 async function remote(options: GatewayOptions = {}): Promise<RunningGateway> {
   const gateway = await startGateway({ latencyMs: 0, ...options });
   gateways.push(gateway);
-  await api.settings.update({
-    profiles: [
-      {
-        name: 'Sim',
-        baseUrl: gateway.url,
-        extraHeaders: {},
-        requestIdHeader: 'X-Svc-Request-Id',
-        advancedSegment: 'svc',
-        partialKey: 'svc_partial',
-      },
-    ],
-    gateway: { kind: 'remote', profile: 'Sim' },
-    promptModel: 'gpt-4o-mini',
-  });
-  await api.key.set({ key: options.keys?.[0]?.key ?? gateway.key });
+  await api.settings.update({ promptModel: 'gpt-4o-mini' });
+  await useGateway(api, gateway, options.keys?.[0]?.key ?? gateway.key);
   return gateway;
 }
 

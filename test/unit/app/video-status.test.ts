@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { videoStatus } from '../../../main/core/app/views.ts';
 import type { Job } from '../../../main/core/store/rows.ts';
+import { jobRow } from '../../support/job-row.ts';
 
 // A video job's row as the queue shows it: the platform's phase (an unknown status is still
 // pending), progress, elapsed time, overdue only while it runs.
@@ -8,32 +9,17 @@ import type { Job } from '../../../main/core/store/rows.ts';
 const T0 = Date.UTC(2030, 0, 1);
 
 function video(overrides: Partial<Job> = {}): Job {
-  return {
+  return jobRow({
     id: 7,
-    batchId: 1,
-    position: 1,
-    priority: 0,
     kind: 'video',
     prompt: 'waves',
-    name: null,
     model: 'sora-2',
     size: '720x1280',
-    n: 1,
-    seed: null,
     params: { seconds: '4' },
     state: 'running',
-    stateReason: null,
-    paused: false,
-    tries: 1,
-    nextAttemptAt: null,
-    failureKind: null,
-    errorCode: null,
-    errorMessage: null,
     lastRequestId: 'req_submit',
     lastUpstreamRequestId: 'up_submit',
     returnedN: null,
-    retryOf: null,
-    imageOffset: 0,
     videoTaskId: 'video_1',
     videoTaskStatus: 'IN_PROGRESS',
     videoTaskProgress: '40%',
@@ -41,13 +27,10 @@ function video(overrides: Partial<Job> = {}): Job {
     videoSubmittedAt: T0,
     videoCheckedAt: T0 + 5_000,
     videoCheckRequestId: 'req_check',
-    videoOverdueAt: null,
-    createdAt: T0 - 1_000,
-    updatedAt: T0 + 5_000,
     startedAt: T0 - 500,
     finishedAt: null,
     ...overrides,
-  };
+  });
 }
 
 describe('videoStatus', () => {
