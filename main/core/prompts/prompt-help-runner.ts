@@ -114,7 +114,7 @@ export class PromptHelpRunner {
         this.end(run, 'failed', this.errorOf(error, job.model));
       },
     );
-    return { ...view };
+    return { ...view, prompts: [] };
   }
 
   get(id: string): PromptHelpView | undefined {
