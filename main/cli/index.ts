@@ -49,6 +49,11 @@ export const COMMANDS: CommandEntry[] = [
     load: async () => (await import('./commands/retry.ts')).retryCommand,
   },
   {
+    name: 'prompts',
+    summary: 'ask a text model for prompts on a theme, one a line, ready for atelier run',
+    load: async () => (await import('./commands/prompts.ts')).promptsCommand,
+  },
+  {
     name: 'ui',
     summary: 'open Atelier in your browser, served from this machine',
     runsEngine: true,

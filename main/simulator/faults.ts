@@ -13,6 +13,7 @@ export const WORK_FAULTS = {
   '524': 'origin time-out AFTER the work was done and charged',
   reset: 'connection reset in the middle of the response body (not charged)',
   slow: 'the response body trickles out slowly',
+  'stream-error': 'a streamed text answer breaks off half-way with an error event (not charged)',
   empty: '200 with an empty data array (not charged)',
   partial: 'n > 1 returns fewer images than asked, with partial-success metadata',
   'task-fail': 'a video task ends in FAILURE with a fail reason (refunded)',

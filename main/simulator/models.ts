@@ -1,3 +1,5 @@
+import type { TextManner } from './text/prompt-writer.ts';
+
 /**
  * The simulator's model table: what the console of a real gateway would configure.
  * It is deliberately separate from the client's catalogue in shared/, so that tests of the
@@ -41,6 +43,8 @@ export interface TextModelSpec {
   kind: 'text';
   id: string;
   pricePerToken: number;
+  /** How it words an answer: as told, chatty (a preamble, a numbered list), or thinking aloud. */
+  manner?: TextManner;
 }
 
 export interface VideoModelSpec {
@@ -173,7 +177,8 @@ export const DEFAULT_MODELS: ModelSpec[] = [
     pricePerImage: 300,
   }),
   { kind: 'text', id: 'gpt-4o-mini', pricePerToken: 1 },
-  { kind: 'text', id: 'qwen-plus', pricePerToken: 1 },
+  { kind: 'text', id: 'qwen-plus', pricePerToken: 1, manner: 'chatty' },
+  { kind: 'text', id: 'deepseek-r1', pricePerToken: 2, manner: 'reasoning' },
   {
     kind: 'video',
     id: 'sora-2',

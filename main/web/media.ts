@@ -58,8 +58,10 @@ export function mediaRoutes(libraryDir: () => string, thumbnails: ThumbnailMaker
       if (!(response instanceof Response)) {
         return sendJson(c, failure('not-found', 'No such image in the library.'), 404);
       }
-      // serveStatic streams the file, with Range (videos seek) and HEAD
+      // serveStatic streams the file, with Range (videos seek) and HEAD; a player learns
+      // from the whole answer that it may ask for parts
       response.headers.set('Content-Type', mediaType(file!.path));
+      response.headers.set('Accept-Ranges', 'bytes');
       // kept until the signed URL expires, if it names the image's version
       const signedUntil = c.var.signedUntil;
       const cacheControl = mediaCacheControl({

@@ -57,6 +57,7 @@ import {
   RetryReport,
   SetLimitsInput,
 } from './schemas/queue.ts';
+import { ExpandInput, PromptHelp, ThemeInput, VaryInput } from './schemas/prompts.ts';
 import { SettingsPatch, SettingsView } from './schemas/settings.ts';
 
 const ById = z.object({ id: Id });
@@ -135,6 +136,20 @@ export const contract = {
     /** A zip of the images and a CSV manifest, written in the background (`export.progress`). */
     start: method(ExportInput, ExportStarted),
     get: method(z.object({ id: z.string() }), ExportProgress),
+    cancel: method(z.object({ id: z.string() }), Done),
+  },
+  prompts: {
+    /**
+     * Prompts on a theme from a text model, through the service (the key never reaches the
+     * client), streamed as `prompts.progress` events; `get` reads the whole list so far.
+     */
+    generate: method(ThemeInput, PromptHelp),
+    /** One full prompt made of a short one. */
+    expand: method(ExpandInput, PromptHelp),
+    /** Variations of a prompt. */
+    vary: method(VaryInput, PromptHelp),
+    get: method(z.object({ id: z.string() }), PromptHelp),
+    /** Stops the request to the gateway at once; the prompts that arrived are kept. */
     cancel: method(z.object({ id: z.string() }), Done),
   },
   settings: {

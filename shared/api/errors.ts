@@ -13,6 +13,7 @@ export const API_ERROR_CODES = [
   'key-invalid', // the key has the wrong shape
   'encryption-unavailable', // the desktop cannot store the key safely here
   'gateway-unreachable', // the gateway did not answer
+  'gateway-error', // the gateway refused or failed a call (details: kind, status, code, requestId)
   'settings-invalid', // a settings or models file, or a settings change, is not valid
   'library-busy', // the library cannot move while images are being written
   'prompt-file', // a prompt file or pasted prompts have errors (details.rows)

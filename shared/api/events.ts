@@ -10,6 +10,8 @@ import {
   StateCounts,
 } from './schemas/counts.ts';
 import { ExportProgress } from './schemas/images.ts';
+import { VideoStatus } from './schemas/jobs.ts';
+import { PromptHelpProgress } from './schemas/prompts.ts';
 import { Limits, Progress } from './schemas/queue.ts';
 
 const event = <T extends string, P extends z.ZodType>(type: T, payload: P) =>
@@ -49,8 +51,20 @@ export const ApiEventSchema = z.discriminatedUnion('type', [
   ),
   /** Images deleted (by any client): drop them from every view. */
   event('images.deleted', z.object({ ids: z.array(Id) })),
+  /**
+   * Video jobs whose platform status, progress or overdue mark changed in the window, each as
+   * it is now (on subscribing: every running video job).
+   */
+  event(
+    'videos.changed',
+    z.object({
+      jobs: z.array(VideoStatus.extend({ jobId: Id, batchId: Id, state: JobStateSchema })),
+    }),
+  ),
   /** An export moved on (at most ~10 a second) or ended. */
   event('export.progress', ExportProgress),
+  /** A prompt-help request moved on (at most ~10 a second) or ended: the prompts it added. */
+  event('prompts.progress', PromptHelpProgress),
   event('queue.paused', PauseInfo),
   event('queue.resumed', z.object({})),
   event(

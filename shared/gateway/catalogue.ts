@@ -44,6 +44,8 @@ const ImageEntrySchema = z.object({
 const TextEntrySchema = z.object({
   kind: z.literal('text'),
   id: z.string().min(1),
+  /** Which endpoint prompt help streams from: chat completions (when left out) or responses. */
+  api: z.enum(['chat', 'responses']).optional(),
 });
 
 const VideoEntrySchema = z.object({
@@ -53,6 +55,9 @@ const VideoEntrySchema = z.object({
   submitPath: z.enum(['videos', 'video-generations']).default('videos'),
   seconds: z.array(z.string()).default([]),
   sizes: z.array(z.string()).default([]),
+  /** How long a task usually takes; past it the job shows "overdue: checking". */
+  usualSeconds: z.number().int().positive().optional(),
+  maxPromptChars: z.number().int().positive().optional(),
 });
 
 export const ModelEntrySchema = z.discriminatedUnion('kind', [
@@ -113,6 +118,7 @@ const BUILT_IN_INPUT: ModelEntryInput[] = [
     seed: true,
     negativePrompt: true,
     pricePerImage: 2500,
+    maxPromptChars: 800,
   },
   {
     kind: 'image',
@@ -158,7 +164,13 @@ const BUILT_IN_INPUT: ModelEntryInput[] = [
     extra: true,
     pricePerImage: 300,
   },
-  { kind: 'video', id: 'sora-2', seconds: ['4', '8', '12'], sizes: ['720x1280', '1280x720'] },
+  {
+    kind: 'video',
+    id: 'sora-2',
+    seconds: ['4', '8', '12'],
+    sizes: ['720x1280', '1280x720'],
+    usualSeconds: 300,
+  },
   {
     // its document asks for the task API (interface 3, endpoint 9)
     kind: 'video',
@@ -166,6 +178,8 @@ const BUILT_IN_INPUT: ModelEntryInput[] = [
     submitPath: 'video-generations',
     seconds: ['5', '10'],
     sizes: ['1280x720', '720x1280', '1024x1024'],
+    usualSeconds: 600,
+    maxPromptChars: 2500,
   },
   { kind: 'text', id: 'gpt-4o-mini' },
 ];
@@ -201,6 +215,14 @@ export function permissiveEntry(id: string): ImageModelEntry {
     extra: true,
     pricePerImage: null,
   };
+}
+
+/** A video task past this long without a usual time in its entry is overdue (15 minutes). */
+export const DEFAULT_VIDEO_USUAL_SECONDS = 900;
+
+/** The longest prompt a model takes, when its entry says; null when it does not. */
+export function promptLimitOf(entry: ModelEntry): number | null {
+  return entry.kind === 'text' ? null : (entry.maxPromptChars ?? null);
 }
 
 export interface Catalogue {

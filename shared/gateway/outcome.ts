@@ -45,6 +45,11 @@ export interface GatewayFailure {
   kind: FailureKind;
   /** What went wrong and what to do, for a person; never contains the key. */
   message: string;
+  /**
+   * What the gateway itself said, as "status code: message" (`403 model_not_allowed: …`), for
+   * callers that word their own advice; absent when it said nothing (a network failure).
+   */
+  said?: string;
   status: number | null;
   /** The gateway's error code (`insufficient_user_quota`…), or a network error code. */
   code: string | null;
@@ -106,6 +111,8 @@ export interface VideoTask {
   /** Which video API the task lives on: poll it there. */
   api: 'videos' | 'video-generations';
   state: TaskState;
+  /** The status as the platform spelled it (`state` is the known state it maps to, or UNKNOWN). */
+  platformStatus: string | null;
   /** 0..100 when the gateway says. */
   progress: number | null;
   failReason: string | null;

@@ -70,6 +70,14 @@ export function everyMethod(ids: {
       openWithViewer: { id: ids.imageId },
       delete: { ids: [ids.imageId] },
     },
+    prompts: {
+      generate: { theme: 'lighthouses', count: 2, model: 'gpt-4o-mini' },
+      expand: { prompt: 'a fox', model: 'gpt-4o-mini' },
+      vary: { prompt: 'a fox in the snow', count: 2, style: 'tags', model: 'gpt-4o-mini' },
+      // the request the first line started
+      get: (done: Answers) => ({ id: (done['prompts.generate'] as { id: string }).id }),
+      cancel: (done: Answers) => ({ id: (done['prompts.generate'] as { id: string }).id }),
+    },
     settings: { get: {}, update: { theme: 'dark' } },
     key: { status: {}, set: { key: 'sk-test-0123456789' }, clear: {}, test: {} },
     models: { catalogue: {}, saveUserEntries: { entries: [] } },

@@ -5,6 +5,7 @@ import type { HostActions } from '../../main/core/app/host.ts';
 import { SettingsFile } from '../../main/core/settings/settings-file.ts';
 import { MemoryKeyProvider } from '../../main/core/app/key.ts';
 import { localClient } from '../../main/core/app/local-client.ts';
+import type { EngineOptions } from '../../main/core/engine/engine.ts';
 import { silentLogger, type Logger } from '../../main/core/logger.ts';
 import { startGateway, type RunningGateway } from '../../main/simulator/index.ts';
 import type { Api } from '../../shared/api/types.ts';
@@ -16,6 +17,9 @@ export interface TestServiceOptions {
   watchIntervalMs?: number;
   actions?: HostActions;
   logger?: Logger;
+  /** The service's clock (and the engine's, unless `engine.now` says otherwise). */
+  now?: () => number;
+  engine?: Partial<EngineOptions>;
 }
 
 export interface TestService {
@@ -32,7 +36,14 @@ export interface TestService {
  */
 export async function openTestService(
   dir: string,
-  { env = {}, actions, logger = silentLogger, watchIntervalMs = 0 }: TestServiceOptions = {},
+  {
+    env = {},
+    actions,
+    logger = silentLogger,
+    watchIntervalMs = 0,
+    now,
+    engine,
+  }: TestServiceOptions = {},
 ): Promise<TestService> {
   const dataDir = path.join(dir, 'data');
   // the settings store reads the data folder before openAppService creates it
@@ -54,6 +65,8 @@ export async function openTestService(
     },
     eventIntervalMs: 20,
     actions,
+    ...(now ? { now } : {}),
+    ...(engine || now ? { engine: { ...(now ? { now } : {}), ...engine } } : {}),
   });
   return {
     service,

@@ -4,13 +4,14 @@ import { fileURLToPath } from 'node:url';
 import { openAppService } from '../../core/app/app-service.ts';
 import { MemoryKeyProvider } from '../../core/app/key.ts';
 import { localClient } from '../../core/app/local-client.ts';
-import type { Logger } from '../../core/logger.ts';
 import { ensureAppBuilt, RENDERER_NEED } from '../app-build/ensure-built.ts';
 import { SettingsFile } from '../../core/settings/settings-file.ts';
 import { startDemoGateway } from '../../simulator/demo-gateway.ts';
 import { ConfigError, intFlag, parseFlags, UsageError, type Command } from '../command.ts';
 import { resolveDataDir } from '../data-folder.ts';
-import { packageVersion, settingsNotes } from '../run/cli-service.ts';
+import { stderrLogger } from '../stderr-logger.ts';
+import { packageVersion } from '../package-version.ts';
+import { settingsNotes } from '../run/cli-service.ts';
 import { parseHeaderFlags } from '../run/headers.ts';
 import { settingsPlan } from '../run/settings.ts';
 import { webHostActions } from '../../web/web-host-actions.ts';
@@ -78,7 +79,7 @@ Settings, given with --header, or ATELIER_GATEWAY_HEADERS (a JSON object of name
     });
     const dataDir = resolveDataDir(values.data);
     mkdirSync(dataDir, { recursive: true });
-    const logger = stderrLogger();
+    const logger = stderrLogger('atelier ui');
     const settings = new SettingsFile({ dataDir, logger });
     for (const line of settingsNotes(settings)) process.stderr.write(`${line}\n`);
     const keys = new MemoryKeyProvider(process.env);
@@ -171,17 +172,4 @@ function untilStopped(): Promise<void> {
     };
     for (const signal of signals) process.on(signal, stop);
   });
-}
-
-/** Everything the host logs goes to stderr: stdout carries the address line only. */
-function stderrLogger(): Logger {
-  const line = (level: string, message: string, details: unknown[]) =>
-    process.stderr.write(
-      `atelier ui: ${level}${message}${details.length ? ` ${details.map(String).join(' ')}` : ''}\n`,
-    );
-  return {
-    info: (message, ...details) => line('', message, details),
-    warn: (message, ...details) => line('warning: ', message, details),
-    error: (message, ...details) => line('error: ', message, details),
-  };
 }

@@ -1,26 +1,17 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { openAppService, type AppService } from '../../core/app/app-service.ts';
 import { MemoryKeyProvider } from '../../core/app/key.ts';
 import { localClient } from '../../core/app/local-client.ts';
 import type { SettingsStore } from '../../core/app/settings-store.ts';
-import { consoleLogger } from '../../core/logger.ts';
 import { GATEWAY_HEADERS_VARIABLE } from '../../core/settings/header-secrets.ts';
 import { SettingsFile } from '../../core/settings/settings-file.ts';
 import { startDemoGateway } from '../../simulator/demo-gateway.ts';
 import { ConfigError } from '../command.ts';
 import { openDataFolder } from '../data-folder.ts';
+import { packageVersion } from '../package-version.ts';
+import { stderrLogger } from '../stderr-logger.ts';
 import type { Limits } from './limit-flags.ts';
 import { requireApiKey } from './gateway-connection.ts';
 import { CLI_SEED, settingsPlan, type SettingsFlags, type SettingsPlan } from './settings.ts';
-
-const ROOT = join(import.meta.dirname, '..', '..', '..');
-
-/** Atelier's version, as package.json says it. */
-export function packageVersion(): string {
-  const json = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
-  return json.version;
-}
 
 /**
  * The data folder's settings, the same file the app and `atelier ui` use: older files merged
@@ -93,7 +84,7 @@ async function openCliService(options: CliServiceOptions): Promise<AppService> {
       settings: options.settings,
       keys: new MemoryKeyProvider(process.env),
       startDemoGateway,
-      logger: consoleLogger,
+      logger: stderrLogger('atelier'),
       holdQueue: true,
       // (this run finishes with the settings it started with; the app hears this one's)
       followSettingsChanges: false,

@@ -20,6 +20,8 @@ import { jobHandlers } from './handlers/jobs.ts';
 import { keyHandlers } from './handlers/key.ts';
 import { libraryHandlers } from './handlers/library.ts';
 import { modelHandlers } from './handlers/models.ts';
+import { promptHandlers } from './handlers/prompts.ts';
+import { PromptHelpRunner } from '../prompts/prompt-help-runner.ts';
 import { queueHandlers } from './handlers/queue.ts';
 import { settingsChanged, settingsHandlers } from './handlers/settings.ts';
 import type { HostActions, ServedApp } from './host.ts';
@@ -85,6 +87,7 @@ export class AppService implements ServedApp {
   readonly events: EventHub;
   readonly store: Store;
   private readonly exports: ExportRunner;
+  private readonly prompts: PromptHelpRunner;
   private readonly context: AppContext;
   private readonly session: QueueSession;
   private readonly options: AppServiceOptions;
@@ -116,12 +119,17 @@ export class AppService implements ServedApp {
       ...(options.client ? { client: options.client } : {}),
     });
     this.events = new EventHub({
-      feed: hubFeed(store, this.session, () => options.settings.read().thumbnails),
+      feed: hubFeed(store, this.session, () => options.settings.read().thumbnails, now),
       ...(options.eventIntervalMs === undefined ? {} : { intervalMs: options.eventIntervalMs }),
     });
     this.exports = new ExportRunner({
       publish: (payload) => this.events.send({ type: 'export.progress', payload }),
       logger,
+    });
+    this.prompts = new PromptHelpRunner({
+      publish: (payload) => this.events.send({ type: 'prompts.progress', payload }),
+      logger,
+      now,
     });
     let catalogue = loadCatalogue(options.dataDir);
     const storeControls = new QueueWrites(store, now);
@@ -167,6 +175,7 @@ export class AppService implements ServedApp {
       jobs: jobHandlers(context),
       images: imageHandlers(context),
       exports: exportHandlers(context, this.exports),
+      prompts: promptHandlers(context, this.prompts),
       settings: settingsHandlers(context),
       key: keyHandlers(context),
       models: modelHandlers(context),
@@ -249,6 +258,7 @@ export class AppService implements ServedApp {
     this.closed = true;
     this.unsubscribe();
     await this.exports.close();
+    await this.prompts.close();
     await this.session.close();
     this.events.flush();
     this.events.close();
@@ -283,6 +293,7 @@ export class AppService implements ServedApp {
       committed: () => this.events.notify(),
       paused: (pause) => this.events.send({ type: 'queue.paused', payload: pause }),
       limits: (limits) => this.events.send({ type: 'limits.changed', payload: limits }),
+      video: (jobId) => this.events.videosChanged([jobId]),
     };
   }
 }

@@ -6,6 +6,7 @@ import { decodeCursor, encodeCursor } from './cursor.ts';
 type Payload<T extends ApiEvent['type']> = ApiEventOf<T>['payload'];
 export type BatchCounts = Payload<'progress'>['batches'][number];
 export type WrittenImage = Payload<'images.written'>['images'][number];
+export type VideoChange = Payload<'videos.changed'>['jobs'][number];
 /** Where the images written so far end: `(done_at, id)` of the last one. */
 export interface ImageMark {
   doneAt: number;
@@ -29,6 +30,10 @@ export interface HubFeed {
   /** The finished batch's report, or null while it has work left. */
   finishedBatch(id: number): Payload<'batch.finished'> | null;
   progress(): Omit<Payload<'progress'>, 'batches'>;
+  /** These video jobs as they are now (those that no longer exist left out). */
+  videos(jobIds: readonly number[]): VideoChange[];
+  /** The video jobs running now (submitted or being submitted). */
+  runningVideos(): number[];
 }
 
 export interface EventHubOptions {
@@ -43,7 +48,10 @@ export interface EventHubOptions {
 }
 
 /** Events the engine or the service raise themselves, sent with the next delivery. */
-type DirectEvent = Exclude<ApiEvent, { type: 'progress' | 'jobs.changed' | 'images.written' }>;
+type DirectEvent = Exclude<
+  ApiEvent,
+  { type: 'progress' | 'jobs.changed' | 'images.written' | 'videos.changed' }
+>;
 
 /**
  * Turns the engine's stream of commits into coalesced events: however many jobs change, each
@@ -67,6 +75,7 @@ export class EventHub implements EventSource {
    */
   private unheard = false;
   private readonly touched = new Set<number>();
+  private readonly videosTouched = new Set<number>();
   private direct: DirectEvent[] = [];
   private transitionId: number;
   private imageMark: ImageMark;
@@ -112,6 +121,12 @@ export class EventHub implements EventSource {
     this.notify();
   }
 
+  /** What the platform said of these video jobs was recorded: their status with the next delivery. */
+  videosChanged(jobIds: readonly number[]): void {
+    for (const id of jobIds) this.videosTouched.add(id);
+    this.schedule(false);
+  }
+
   /** A rare event (pause, limits, settings, key): delivered at once, with what is pending. */
   send(event: DirectEvent): void {
     this.direct.push(event);
@@ -149,6 +164,11 @@ export class EventHub implements EventSource {
       this.imageMark = { doneAt: lastImage.doneAt, id: lastImage.id };
       for (const image of images) this.touched.add(image.batchId);
       events.push({ type: 'images.written', payload: { images: images.map(withoutDoneAt) } });
+    }
+    if (this.videosTouched.size > 0) {
+      const jobs = this.feed.videos([...this.videosTouched]);
+      this.videosTouched.clear();
+      if (jobs.length > 0) events.push({ type: 'videos.changed', payload: { jobs } });
     }
     const more = changes.length > 0 && this.feed.lastTransitionId() > this.transitionId;
     if (this.dirty || this.touched.size > 0) {
@@ -260,6 +280,11 @@ export class EventHub implements EventSource {
       type: 'progress',
       payload: { ...this.feed.progress(), batches: this.feed.batchCounts([...this.open]) },
     });
+    // video jobs' platform statuses are not in the log: the running ones as they are now
+    const running = this.feed.runningVideos();
+    if (running.length > 0) {
+      events.push({ type: 'videos.changed', payload: { jobs: this.feed.videos(running) } });
+    }
     return { cursor: this.cursor(), events };
   }
 

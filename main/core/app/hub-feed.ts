@@ -2,9 +2,15 @@ import type { Store } from '../store/store.ts';
 import type { HubFeed } from './event-hub.ts';
 import type { QueueSession } from './queue-session.ts';
 import { idleProgress, liveProgress } from './progress-view.ts';
+import { videoStatus } from './views.ts';
 
 /** The event hub's reads: committed rows from the store, live figures from the engine. */
-export function hubFeed(store: Store, session: QueueSession, thumbnails: () => boolean): HubFeed {
+export function hubFeed(
+  store: Store,
+  session: QueueSession,
+  thumbnails: () => boolean,
+  now: () => number,
+): HubFeed {
   return {
     lastTransitionId: () => store.pages.lastTransitionId(),
     transitionsSince: (afterId, limit, upTo) => store.pages.transitionsSince(afterId, limit, upTo),
@@ -41,5 +47,22 @@ export function hubFeed(store: Store, session: QueueSession, thumbnails: () => b
       const engine = session.engine;
       return engine ? liveProgress(engine.progress()) : idleProgress(store);
     },
+    videos(jobIds) {
+      const at = now();
+      return store.pages
+        .jobsByIds(jobIds)
+        .filter((job) => job.kind === 'video')
+        .map((job) => ({
+          jobId: job.id,
+          batchId: job.batchId,
+          state: job.state,
+          ...videoStatus(job, at),
+        }));
+    },
+    runningVideos: () =>
+      store.jobs
+        .listRunning()
+        .filter((job) => job.kind === 'video')
+        .map((job) => job.id),
   };
 }

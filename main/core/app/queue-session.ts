@@ -8,6 +8,7 @@ import {
   type EngineOptions,
   type StartReport,
 } from '../engine/engine.ts';
+import type { GatewayClient } from '../gateway/client.ts';
 import type { GatewayContextOptions } from '../gateway/context.ts';
 import { LibraryFolderError } from '../library/library-folder.ts';
 import type { Logger } from '../logger.ts';
@@ -49,6 +50,8 @@ export interface SessionListener {
   committed(): void;
   limits(limits: EngineLimits): void;
   paused(pause: { reason: string; code: string | null; kind: PauseKind }): void;
+  /** What the platform said of a video job's task was recorded. */
+  video(jobId: number): void;
 }
 
 /**
@@ -100,6 +103,38 @@ export class QueueSession {
   /** Where requests go, for a person (never the key). */
   get description(): string | null {
     return this.connection?.description ?? null;
+  }
+
+  /**
+   * A gateway client for one call beside the queue (prompt help), on the settings' gateway:
+   * the queue's own demo gateway when it runs one, otherwise a connection of its own, closed
+   * on release (a restart of the queue then never cuts the call). An error when there is no
+   * gateway to use (no key, no profile).
+   */
+  async lendClient(
+    settings: SettingsValue,
+    catalogue: Catalogue,
+  ): Promise<{ client: GatewayClient; demo: boolean; release(): Promise<void> } | ApiError> {
+    const running = this.connection;
+    if (settings.gateway.kind === 'demo' && running?.demo) {
+      return { client: running.client, demo: true, release: async () => {} };
+    }
+    const target = await gatewayTarget(settings, this.options.keys, this.options.headers);
+    if (!('kind' in target)) return target;
+    try {
+      const own = await connectGateway(
+        target,
+        catalogue,
+        this.options.startDemoGateway,
+        this.options.client,
+      );
+      return { client: own.client, demo: own.demo, release: () => own.close() };
+    } catch (error) {
+      return {
+        code: 'gateway-unreachable',
+        message: `The gateway could not be set up: ${(error as Error).message}`,
+      };
+    }
   }
 
   /**
@@ -186,6 +221,7 @@ export class QueueSession {
     engine.on('idle', () => listener.committed());
     engine.on('paused', (pause) => listener.paused(pause));
     engine.on('limits', (limits) => listener.limits(limits));
+    engine.on('video', ({ jobId }) => listener.video(jobId));
     this.engineNow = engine;
     this.connection = connection;
     this.stateNow = 'running';

@@ -1,5 +1,10 @@
 import type { z } from 'zod';
-import type { AttemptSummary, JobDetail, JobSummary } from '../../../shared/api/schemas/jobs.ts';
+import type {
+  AttemptSummary,
+  JobDetail,
+  JobSummary,
+  VideoStatus,
+} from '../../../shared/api/schemas/jobs.ts';
 import { SUMMARY_PROMPT_CHARS } from '../../../shared/api/schemas/jobs.ts';
 import type { BatchSummary } from '../../../shared/api/schemas/batches.ts';
 import type { ImageSummary } from '../../../shared/api/schemas/images.ts';
@@ -34,7 +39,40 @@ export function batchSummary(
   };
 }
 
-export function jobSummary(job: Job): z.input<typeof JobSummary> {
+const PHASES: Record<string, z.infer<typeof VideoStatus>['phase']> = {
+  QUEUED: 'submitted',
+  IN_PROGRESS: 'in-progress',
+  SUCCESS: 'succeeded',
+  FAILURE: 'failed',
+};
+
+/** A video job's way on the platform; `now` counts the elapsed time of one still running. */
+export function videoStatus(job: Job, now: number): z.infer<typeof VideoStatus> {
+  const submitted = job.videoTaskId !== null;
+  const progress = job.videoTaskProgress === null ? NaN : Number.parseFloat(job.videoTaskProgress);
+  const end = job.finishedAt ?? now;
+  return {
+    phase: !submitted
+      ? 'waiting'
+      : job.videoTaskStatus === null
+        ? 'submitted'
+        : (PHASES[job.videoTaskStatus] ?? 'pending'),
+    platformStatus: job.videoPlatformStatus ?? job.videoTaskStatus,
+    progress: Number.isFinite(progress) ? Math.min(100, Math.max(0, progress)) : null,
+    taskId: job.videoTaskId,
+    // the submission is the job's last attempt: polls are not attempts
+    requestId: submitted ? job.lastRequestId : null,
+    upstreamRequestId: submitted ? job.lastUpstreamRequestId : null,
+    checkRequestId: job.videoCheckRequestId,
+    submittedAt: job.videoSubmittedAt,
+    checkedAt: job.videoCheckedAt,
+    elapsedMs: job.videoSubmittedAt === null ? null : Math.max(0, end - job.videoSubmittedAt),
+    overdue: job.videoOverdueAt !== null && job.state === 'running',
+    overdueSince: job.videoOverdueAt,
+  };
+}
+
+export function jobSummary(job: Job, now: number): z.input<typeof JobSummary> {
   return {
     id: job.id,
     batchId: job.batchId,
@@ -59,16 +97,18 @@ export function jobSummary(job: Job): z.input<typeof JobSummary> {
     createdAt: job.createdAt,
     startedAt: job.startedAt,
     finishedAt: job.finishedAt,
+    ...(job.kind === 'video' ? { video: videoStatus(job, now) } : {}),
   };
 }
 
 export function jobDetail(
   job: Job,
+  now: number,
   images: Array<z.input<typeof ImageSummary>>,
   transitions: Transition[],
 ): z.input<typeof JobDetail> {
   return {
-    ...jobSummary(job),
+    ...jobSummary(job, now),
     prompt: job.prompt,
     params: job.params,
     stateReason: job.stateReason,

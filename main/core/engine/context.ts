@@ -22,7 +22,8 @@ export interface EngineContext {
   downloadBackoff: BackoffPolicy;
   responseFormat: 'url' | 'b64_json' | undefined;
   output: { sidecar: boolean; manifest: boolean; thumbnails: boolean };
-  videoPoll: { initialMs: number; maxMs: number };
+  /** Video status checks: the first wait, the longest, the longest once a task is overdue. */
+  videoPoll: VideoPoll;
   /** What one download may cost at most (bytes, idle time) and an image's pixels. */
   limits: DownloadLimits;
   aimd: AdaptiveConcurrency;
@@ -66,6 +67,15 @@ export interface EngineContext {
   keepUnrecorded(answer: UnrecordedAnswer, error: unknown): Promise<void>;
   /** An image is committed as done and its extras are written (the engine's `imageWritten`). */
   imageWritten(event: ImageWritten): void;
+  /** What the platform said of a video job's task was recorded (the engine's `video`). */
+  videoChanged(job: { id: number; batchId: number }): void;
+}
+
+export interface VideoPoll {
+  initialMs: number;
+  maxMs: number;
+  /** Once a task is past its model's usual time, checks slow down to this (60 s). */
+  overdueMaxMs?: number;
 }
 
 /** The abort reason of work cut short because the engine stops (not a person's cancel). */

@@ -11,7 +11,7 @@ import { StoreDiskError, storeDiskProblem } from '../store/store-errors.ts';
 import type { Store } from '../store/store.ts';
 import { AdaptiveConcurrency } from './adaptive-concurrency.ts';
 import { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.ts';
-import { ENGINE_STOPPING, type EngineContext } from './context.ts';
+import { ENGINE_STOPPING, type EngineContext, type VideoPoll } from './context.ts';
 import { EngineControls, type EngineLimits, type LimitChange } from './controls.ts';
 import type { ImageWritten } from './download.ts';
 import { downloadLimitsOf } from './download-limits.ts';
@@ -50,7 +50,7 @@ export interface EngineOptions {
   sidecar?: boolean;
   manifest?: boolean;
   thumbnails?: boolean;
-  videoPoll?: { initialMs: number; maxMs: number };
+  videoPoll?: VideoPoll;
   /** Caps on one download and on an image's pixels; see DEFAULT_DOWNLOAD_LIMITS. */
   maxImageBytes?: number;
   maxVideoBytes?: number;
@@ -83,6 +83,8 @@ interface EngineEvents {
   imageWritten: [ImageWritten];
   /** setLimits changed them: the limits now. */
   limits: [EngineLimits];
+  /** What the platform said of a video job's task was recorded: read the job there. */
+  video: [{ jobId: number; batchId: number }];
 }
 
 /**
@@ -150,6 +152,7 @@ export class Engine extends EventEmitter<EngineEvents> {
       queuePaused: (reason, code, kind) => this.controls.announcePause(reason, code, kind),
       keepUnrecorded: (answer, error) => this.keepUnrecorded(answer, error),
       imageWritten: (event) => this.emit('imageWritten', event),
+      videoChanged: (job) => this.emit('video', { jobId: job.id, batchId: job.batchId }),
     };
     this.throttle = new ProgressThrottle(options.progressIntervalMs ?? 100, () => {
       // Counting reads the database: not worth it when nobody listens.

@@ -88,7 +88,11 @@ export async function settleFailure(
         });
         break;
       case 'queued':
-        ctx.store.jobs.handBack(job.id, now, plan.pauseReason);
+        // the gateway's words stay on the job: a video model the key may not use says so there
+        ctx.store.jobs.handBack(job.id, now, plan.pauseReason, {
+          code: failure.code ?? failure.kind,
+          message: failure.message,
+        });
         // Paused in this very commit: a claim later in it must not take the job straight back.
         if (!ctx.store.queue.get().paused) {
           ctx.store.queue.pause(

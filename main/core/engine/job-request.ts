@@ -44,7 +44,9 @@ export function imageRequestFor(
   return request;
 }
 
-export function videoRequestFor(job: Job): VideoRequest {
+export function videoRequestFor(
+  job: Pick<Job, 'model' | 'prompt' | 'size' | 'params'>,
+): VideoRequest {
   const params = job.params as JobParams;
   const request: VideoRequest = { model: job.model, prompt: job.prompt };
   if (job.size) request.size = job.size;

@@ -1,4 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
+import { DEFAULT_VIDEO_USUAL_SECONDS } from '../../../shared/gateway/catalogue.ts';
 import { apiRoot } from '../../../shared/gateway/profile.ts';
 import { videoApiOf } from '../gateway/endpoints/video.ts';
 import type { Job } from '../store/rows.ts';
@@ -9,6 +10,8 @@ import { settleFailure } from './job-failure.ts';
 
 /** Consecutive failed status checks after which a submitted task is given up as uncertain. */
 const MAX_POLL_FAILURES = 30;
+/** The longest wait between two checks of an overdue task. */
+const OVERDUE_MAX_POLL_MS = 60_000;
 
 /**
  * The abort reason Engine.stop gives: a submitted task (paid for) is not canceled but left
@@ -46,8 +49,15 @@ export async function runVideoJob(
         requestId: submitted.requestIds.requestId,
         upstreamRequestId: submitted.requestIds.upstreamRequestId,
       });
-      ctx.store.jobs.setVideoTask(job.id, { taskId: taskId!, status: submitted.value.state, now });
+      ctx.store.jobs.setVideoTask(job.id, {
+        taskId: taskId!,
+        status: submitted.value.state,
+        platformStatus: submitted.value.platformStatus,
+        ...(submitted.value.progress === null ? {} : { progress: `${submitted.value.progress}%` }),
+        now,
+      });
     });
+    ctx.videoChanged(job);
   }
 
   ctx.pollingVideos.add(job.id);
@@ -56,6 +66,18 @@ export async function runVideoJob(
   } finally {
     ctx.pollingVideos.delete(job.id);
   }
+}
+
+/**
+ * When a task is past its usual time: its model's `usualSeconds`, or 15 minutes. Counted from
+ * the submission, which a poll resumed after a restart reads back from the job.
+ */
+function overdueAfter(ctx: EngineContext, job: Job): number {
+  const entry = ctx.client.context.catalogue.lookup(job.model);
+  const usual =
+    (entry.kind === 'video' ? entry.usualSeconds : undefined) ?? DEFAULT_VIDEO_USUAL_SECONDS;
+  const submittedAt = job.videoSubmittedAt ?? job.startedAt ?? ctx.now();
+  return submittedAt + usual * 1000;
 }
 
 /** Asks for the task's state, less and less often, until it ends (or the job is stopped). */
@@ -69,11 +91,18 @@ async function pollUntilDone(
   let failures = 0;
   // polled where it was submitted (the model's document may name /v1/video/generations)
   const task = { id: taskId, api: videoApiOf(ctx.client.context.catalogue, job.model) };
+  const overdueAt = overdueAfter(ctx, ctx.store.jobs.get(job.id) ?? job);
   for (;;) {
     // An abort ends the wait early; the check below sees it.
     await delay(pollDelay, undefined, { signal }).catch(() => undefined);
     if (signal.aborted) return stopPolling(ctx, job, signal, ctx.now());
-    pollDelay = Math.min(ctx.videoPoll.maxMs, Math.round(pollDelay * 1.5));
+    // past its usual time the task is still checked, less often: it may yet finish, and it is
+    // paid for, so it is never submitted again without the person's "retry anyway"
+    const overdue = ctx.now() >= overdueAt;
+    const longest = overdue
+      ? Math.max(ctx.videoPoll.maxMs, ctx.videoPoll.overdueMaxMs ?? OVERDUE_MAX_POLL_MS)
+      : ctx.videoPoll.maxMs;
+    pollDelay = Math.min(longest, Math.round(pollDelay * 1.5));
     const status = await ctx.client.getVideo(task, { signal });
     const now = ctx.now();
     if (status.ok) {
@@ -82,9 +111,13 @@ async function pollUntilDone(
       ctx.store.jobs.setVideoTask(job.id, {
         taskId,
         status: task.state,
+        platformStatus: task.platformStatus,
         ...(task.progress === null ? {} : { progress: `${task.progress}%` }),
+        checkRequestId: status.requestIds.requestId ?? status.requestIds.upstreamRequestId,
+        overdue: now >= overdueAt,
         now,
       });
+      ctx.videoChanged(job);
       if (task.state !== 'SUCCESS') continue;
       ctx.store.transaction(() => {
         ctx.store.images.addResults(
@@ -112,7 +145,12 @@ async function pollUntilDone(
       ctx.store.transaction(() => {
         // the platform's last word on the task, as a poll that found it running would record
         if (status.kind === 'task-failed') {
-          ctx.store.jobs.setVideoTask(job.id, { taskId, status: 'FAILURE', now });
+          ctx.store.jobs.setVideoTask(job.id, {
+            taskId,
+            status: 'FAILURE',
+            checkRequestId: status.requestIds.requestId ?? status.requestIds.upstreamRequestId,
+            now,
+          });
         }
         ctx.store.jobs.fail(job.id, {
           kind: 'task-failed',

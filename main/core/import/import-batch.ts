@@ -2,7 +2,8 @@ import { basename, extname } from 'node:path';
 import type { Catalogue } from '../../../shared/gateway/catalogue.ts';
 import { planGeneration } from '../gateway/build/plan.ts';
 import type { JobParams } from '../engine/job-request.ts';
-import { imageRequestFor } from '../engine/job-request.ts';
+import { imageRequestFor, videoRequestFor } from '../engine/job-request.ts';
+import { videoRequestProblems } from '../gateway/build/validate-video.ts';
 import type { Batch } from '../store/rows.ts';
 import type { NewJob } from '../store/job-repository.ts';
 import type { Store } from '../store/store.ts';
@@ -17,7 +18,7 @@ import { toPromptRow, type PromptRow, type RowError } from './prompt-row.ts';
 /** Values for the columns a row leaves out (the CLI's --model, --size, --n, --seed…). */
 export type RowDefaults = Partial<
   Pick<PromptRow, 'model' | 'size' | 'n' | 'seed' | 'quality' | 'output_format'>
-> & { response_format?: 'url' | 'b64_json' };
+> & { response_format?: 'url' | 'b64_json'; seconds?: string };
 
 export interface ImportOptions {
   catalogue: Catalogue;
@@ -235,10 +236,12 @@ export function toNewJob(row: PromptRow, options: ImportOptions): NewJob {
     delete extra.seconds;
   }
   if (Object.keys(extra).length > 0) params.extra = extra;
+  const kind = options.catalogue.lookup(model).kind === 'video' ? 'video' : 'image';
+  if (kind === 'video' && params.seconds === undefined && d.seconds) params.seconds = d.seconds;
   return {
     prompt: row.prompt,
     model,
-    kind: options.catalogue.lookup(model).kind === 'video' ? 'video' : 'image',
+    kind,
     name: row.name ?? null,
     size: row.size ?? d.size ?? null,
     n: row.n ?? d.n ?? 1,
@@ -271,9 +274,15 @@ function checkJob(
       message: `${job.model} is a text model; choose an image or video model`,
     };
   }
-  if (entry.kind === 'video') return null;
   const key = JSON.stringify([job.model, job.size, job.n, job.seed === null, job.params]);
   let problems = cache.get(key);
+  if (!problems && entry.kind === 'video') {
+    problems = videoRequestProblems(
+      options.catalogue,
+      videoRequestFor({ ...job, size: job.size ?? null, params: job.params ?? {} }),
+    );
+    cache.set(key, problems);
+  }
   if (!problems) {
     const plan = planGeneration(
       imageRequestFor({

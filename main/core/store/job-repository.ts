@@ -54,7 +54,16 @@ const inList = (states: readonly JobState[]) => states.map((s) => `'${s}'`).join
  * id goes; an uncertain one may still finish, so "retry anyway" polls it again. SET reads the
  * row as it was, so failure_kind here is the old one.
  */
-const FORGET_VIDEO_TASK = ['video_task_id', 'video_task_status', 'video_task_progress']
+const FORGET_VIDEO_TASK = [
+  'video_task_id',
+  'video_task_status',
+  'video_task_progress',
+  'video_platform_status',
+  'video_submitted_at',
+  'video_checked_at',
+  'video_check_request_id',
+  'video_overdue_at',
+]
   .map((column) => `${column} = CASE WHEN failure_kind = 'uncertain' THEN ${column} END`)
   .join(', ');
 
@@ -107,10 +116,12 @@ function jobStatements(db: Database) {
          finished_at = @now, updated_at = @now
        WHERE id = @id AND state = @from RETURNING *`,
     ),
-    // unsent or refused before billing: the try does not count against the job
+    // unsent or refused before billing: the try does not count against the job; a gateway's
+    // refusal stays on the job as its last error (the queue shows it there)
     handBack: sql(
       `UPDATE jobs SET state = 'queued', state_reason = @reason, tries = max(tries - 1, 0),
-         updated_at = @now
+         error_code = coalesce(@errorCode, error_code),
+         error_message = coalesce(@errorMessage, error_message), updated_at = @now
        WHERE id = @id AND state = @from RETURNING *`,
     ),
     cancel: sql(
@@ -148,9 +159,16 @@ function jobStatements(db: Database) {
     ),
     setPriority: sql('UPDATE jobs SET priority = ?, updated_at = ? WHERE id = ?'),
     setPaused: sql('UPDATE jobs SET paused = ?, updated_at = ? WHERE id = ?'),
+    // the first record of a task is its submission; overdue keeps the time it began
     setVideoTask: sql(
       `UPDATE jobs SET video_task_id = @taskId, video_task_status = @status,
-         video_task_progress = @progress, updated_at = @now
+         video_task_progress = @progress, video_platform_status = @platformStatus,
+         video_submitted_at = CASE WHEN video_task_id IS @taskId
+           THEN coalesce(video_submitted_at, @now) ELSE @now END,
+         video_checked_at = @now,
+         video_check_request_id = @checkRequestId,
+         video_overdue_at = CASE WHEN @overdue THEN coalesce(video_overdue_at, @now) END,
+         updated_at = @now
        WHERE id = @id AND state = 'running'`,
     ),
     runningInBatch: sql<{ id: number }>(
@@ -340,8 +358,22 @@ export class JobRepository extends JobQueries {
   }
 
   /** running → queued: the request was never sent, or refused before billing (auth, balance). */
-  handBack(id: number, now: number, reason: string): Job {
-    return this.change(id, 'queued', (from) => this.s.handBack.get({ id, from, now, reason }));
+  handBack(
+    id: number,
+    now: number,
+    reason: string,
+    error: { code: string | null; message: string } | null = null,
+  ): Job {
+    return this.change(id, 'queued', (from) =>
+      this.s.handBack.get({
+        id,
+        from,
+        now,
+        reason,
+        errorCode: error?.code ?? null,
+        errorMessage: error?.message ?? null,
+      }),
+    );
   }
 
   /** Cancels one job. A running job: abort its request first, then call this. */
@@ -420,16 +452,31 @@ export class JobRepository extends JobQueries {
     if (changes !== 1) throw noSuchJob(id);
   }
 
-  /** Records the platform's task id and status of a running video job, to resume polling. */
+  /**
+   * Records what the platform said of a running video job's task (its submission, then each
+   * check), to resume polling and to show its way: the status (known state and the platform's
+   * own word), progress, the check's request id, whether it is past its usual time.
+   */
   setVideoTask(
     id: number,
-    task: { taskId: string; status: string | null; progress?: string | null; now: number },
+    task: {
+      taskId: string;
+      status: string | null;
+      platformStatus?: string | null;
+      progress?: string | null;
+      checkRequestId?: string | null;
+      overdue?: boolean;
+      now: number;
+    },
   ): void {
     const { changes } = this.s.setVideoTask.run({
       id,
       taskId: task.taskId,
       status: task.status,
+      platformStatus: task.platformStatus ?? task.status,
       progress: task.progress ?? null,
+      checkRequestId: task.checkRequestId ?? null,
+      overdue: task.overdue ? 1 : 0,
       now: task.now,
     });
     if (changes !== 1) throw new Error(`Job ${id} is not running: cannot record its video task.`);

@@ -5,6 +5,7 @@ import { schemaV3 } from './schema/v3.ts';
 import { schemaV4 } from './schema/v4.ts';
 import { schemaV5 } from './schema/v5.ts';
 import { schemaV6 } from './schema/v6.ts';
+import { schemaV7 } from './schema/v7.ts';
 import { transact } from './transaction.ts';
 
 /** Brings the schema from `version - 1` to `version`. Runs inside a transaction. */
@@ -37,6 +38,11 @@ export const MIGRATIONS: readonly Migration[] = [
     rebuildsTables: true,
   },
   { version: 6, name: 'edits: the picture and mask a job sends, the image it edits', up: schemaV6 },
+  {
+    version: 7,
+    name: "a video job's submission, last check, platform status and overdue mark",
+    up: schemaV7,
+  },
 ];
 
 export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): number {

@@ -48,6 +48,14 @@ export interface Job {
   videoTaskId: string | null;
   videoTaskStatus: string | null;
   videoTaskProgress: string | null;
+  /** The platform's status as it spelled it (videoTaskStatus is the known state it maps to). */
+  videoPlatformStatus: string | null;
+  videoSubmittedAt: number | null;
+  /** The last answer about the task (the submission's, then each status check's). */
+  videoCheckedAt: number | null;
+  videoCheckRequestId: string | null;
+  /** Since when the task is past its model's usual time; null while it is not. */
+  videoOverdueAt: number | null;
   createdAt: number;
   updatedAt: number;
   startedAt: number | null;
@@ -158,6 +166,11 @@ export function toJob(row: Row): Job {
     videoTaskId: row.video_task_id as string | null,
     videoTaskStatus: row.video_task_status as string | null,
     videoTaskProgress: row.video_task_progress as string | null,
+    videoPlatformStatus: row.video_platform_status as string | null,
+    videoSubmittedAt: row.video_submitted_at as number | null,
+    videoCheckedAt: row.video_checked_at as number | null,
+    videoCheckRequestId: row.video_check_request_id as string | null,
+    videoOverdueAt: row.video_overdue_at as number | null,
     createdAt: row.created_at as number,
     updatedAt: row.updated_at as number,
     startedAt: row.started_at as number | null,

@@ -1,7 +1,12 @@
 import { modelFor, type GatewayState, type Route } from '../context.ts';
 import { readJsonObject, sendJson } from '../http.ts';
 import { billedTextCall, usageOf } from '../text/billing.ts';
-import { chatCompletionBody, chatStreamFrames, type ChatCall } from '../text/chat-format.ts';
+import {
+  chatCompletionBody,
+  chatStreamError,
+  chatStreamFrames,
+  type ChatCall,
+} from '../text/chat-format.ts';
 import { writeEventStream } from '../text/event-stream.ts';
 import { parseChatMessages, parseStreamFlag, parseTokenLimit } from '../text/messages.ts';
 import { replyTo } from '../text/model.ts';
@@ -30,7 +35,7 @@ export function chatRoutes(_state: GatewayState): Route[] {
         const includeUsage = streamOptions?.include_usage === true;
 
         const promptTokens = countPromptTokens(messages);
-        const reply = replyTo(spec.id, messages, maxTokens);
+        const reply = replyTo(spec.id, messages, maxTokens, spec.manner);
         const call: ChatCall = {
           id: `chatcmpl-${ctx.requestId.replace(/^req_/, '')}`,
           created: Math.floor(Date.now() / 1000),
@@ -40,7 +45,7 @@ export function chatRoutes(_state: GatewayState): Route[] {
         };
         await billedTextCall(ctx, spec, ENDPOINT, call.usage, maxTokens, () =>
           stream
-            ? writeEventStream(ctx, chatStreamFrames(call, includeUsage))
+            ? writeEventStream(ctx, chatStreamFrames(call, includeUsage), chatStreamError())
             : sendJson(ctx, 200, chatCompletionBody(call)),
         );
       },

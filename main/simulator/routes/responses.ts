@@ -6,6 +6,7 @@ import { parseResponsesInput, parseStreamFlag, parseTokenLimit } from '../text/m
 import { replyTo } from '../text/model.ts';
 import {
   responseBody,
+  responseStreamError,
   responseStreamFrames,
   type ResponsesCall,
 } from '../text/responses-format.ts';
@@ -29,7 +30,7 @@ export function responsesRoutes(_state: GatewayState): Route[] {
         const stream = parseStreamFlag(body.stream);
 
         const promptTokens = countPromptTokens(messages);
-        const reply = replyTo(spec.id, messages, maxTokens);
+        const reply = replyTo(spec.id, messages, maxTokens, spec.manner);
         const tag = ctx.requestId.replace(/^req_/, '');
         const call: ResponsesCall = {
           id: `resp_${tag}`,
@@ -43,7 +44,7 @@ export function responsesRoutes(_state: GatewayState): Route[] {
         };
         await billedTextCall(ctx, spec, ENDPOINT, call.usage, maxTokens, () =>
           stream
-            ? writeEventStream(ctx, responseStreamFrames(call))
+            ? writeEventStream(ctx, responseStreamFrames(call), responseStreamError())
             : sendJson(ctx, 200, responseBody(call)),
         );
       },

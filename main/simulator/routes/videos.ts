@@ -36,7 +36,7 @@ function noContent(ctx: RequestContext, store: VideoTaskStore, id: string): neve
  * /v1/video/generations API on the same tasks. Errors use the task shape (interface 7 rule 2).
  */
 export function videoRoutes(state: GatewayState): Route[] {
-  const store = new VideoTaskStore(state.ledger);
+  const store = new VideoTaskStore(state.ledger, state.options.now);
   return [
     {
       method: 'POST',

@@ -1,6 +1,6 @@
 import type { TextUsage } from './billing.ts';
 import type { TextReply } from './model.ts';
-import { SSE_DONE, SSE_KEEP_ALIVE, sseData } from './sse.ts';
+import { SSE_DONE, SSE_KEEP_ALIVE, sseData, STREAM_ERROR } from './sse.ts';
 
 /** What every chat completion object and chunk of one call share. */
 export interface ChatCall {
@@ -74,4 +74,9 @@ export function chatStreamFrames(call: ChatCall, includeUsage: boolean): string[
   }
   frames.push(SSE_DONE);
   return frames;
+}
+
+/** The error chunk a chat stream breaks off with: an ordinary `error` object (interface 7). */
+export function chatStreamError(): string {
+  return sseData({ error: { type: 'server_error', ...STREAM_ERROR, param: null } });
 }

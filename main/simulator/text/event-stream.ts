@@ -25,12 +25,14 @@ function ended(res: ServerResponse): Promise<boolean> {
 
 /**
  * Streams server-sent event frames one at a time, applying the transport faults: `reset` drops
- * the connection half-way, `slow` spreads the frames over slowBodyMs. Resolves true when every
- * frame reached the socket, false when the stream was cut or the client went away.
+ * the connection half-way, `slow` spreads the frames over slowBodyMs, `stream-error` sends
+ * `errorFrame` half-way and ends there. Resolves true when every frame reached the socket,
+ * false when the stream was cut, broke off or the client went away.
  */
 export async function writeEventStream(
   target: ResponseTarget,
   frames: readonly string[],
+  errorFrame: string,
 ): Promise<boolean> {
   const { res, fault } = target;
   if (res.destroyed) return false;
@@ -38,7 +40,8 @@ export async function writeEventStream(
     'Content-Type': 'text/event-stream; charset=utf-8',
     'Cache-Control': 'no-cache',
   });
-  const count = fault === 'reset' ? Math.floor(frames.length / 2) : frames.length;
+  const broken = fault === 'reset' || fault === 'stream-error';
+  const count = broken ? Math.floor(frames.length / 2) : frames.length;
   const pauseMs = fault === 'slow' ? target.slowBodyMs / frames.length : 0;
   for (const frame of frames.slice(0, count)) {
     if (res.destroyed) return false;
@@ -52,5 +55,10 @@ export async function writeEventStream(
     return false;
   }
   if (res.destroyed) return false;
+  if (fault === 'stream-error') {
+    res.write(errorFrame);
+    await ended(res);
+    return false;
+  }
   return ended(res);
 }

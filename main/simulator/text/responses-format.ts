@@ -1,6 +1,6 @@
 import type { TextUsage } from './billing.ts';
 import type { TextReply } from './model.ts';
-import { SSE_KEEP_ALIVE, sseEvent } from './sse.ts';
+import { SSE_KEEP_ALIVE, sseEvent, STREAM_ERROR } from './sse.ts';
 
 /** What the response object and the events of one /v1/responses call share. */
 export interface ResponsesCall {
@@ -98,4 +98,9 @@ export function responseStreamFrames(call: ResponsesCall): string[] {
     }),
   );
   return frames;
+}
+
+/** The `error` event a Responses stream breaks off with. */
+export function responseStreamError(): string {
+  return sseEvent('error', { type: 'error', ...STREAM_ERROR, param: null });
 }

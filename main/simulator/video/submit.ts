@@ -36,7 +36,7 @@ export async function submitVideoTask(
     prompt,
     seconds,
     size,
-    submittedAt: Date.now(),
+    submittedAt: store.now(),
     durationMs: ctx.state.options.videoDurationMs,
     failure:
       ctx.fault === 'task-fail' || ctx.fault === 'task-quota' ? TASK_FAILURES[ctx.fault] : null,

@@ -19,9 +19,12 @@ export function taskNotFound(id: string): ApiError {
 export class VideoTaskStore {
   private readonly tasks = new Map<string, VideoTask>();
   private readonly ledger: Ledger;
+  /** The simulator's clock (tests move it to make a task run long, or finish). */
+  readonly now: () => number;
 
-  constructor(ledger: Ledger) {
+  constructor(ledger: Ledger, now: () => number = Date.now) {
     this.ledger = ledger;
+    this.now = now;
   }
 
   add(task: VideoTask): void {
@@ -31,15 +34,15 @@ export class VideoTaskStore {
 
   /**
    * Bills the task when its time is up, even if nobody looks. A timer may fire a millisecond
-   * before the wall clock reaches the end time (the event loop's clock lags Date.now()), so
-   * an unfinished task arms the timer again.
+   * before the clock reaches the end time (the event loop's clock lags Date.now()), so an
+   * unfinished task arms the timer again. (A look at a task bills it too, whatever the clock.)
    */
   private billAtEnd(task: VideoTask): void {
     const timer = setTimeout(
       () => {
         if (!task.billed && this.snapshot(task).status === 'IN_PROGRESS') this.billAtEnd(task);
       },
-      Math.max(1, endTime(task) - Date.now()),
+      Math.max(1, endTime(task) - this.now()),
     );
     // A pending task must not keep the process (or a test run) alive.
     timer.unref();
@@ -59,7 +62,7 @@ export class VideoTaskStore {
     task.billed = true;
   }
 
-  snapshot(task: VideoTask, now = Date.now()): TaskSnapshot {
+  snapshot(task: VideoTask, now = this.now()): TaskSnapshot {
     const snap = snapshotAt(task, now);
     if (!task.billed && this.tasks.has(task.id)) {
       if (snap.status === 'SUCCESS') {

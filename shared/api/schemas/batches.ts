@@ -19,6 +19,8 @@ export const PromptRowInput = z.object({
   quality: z.string().min(1).optional(),
   output_format: z.enum(OUTPUT_FORMATS).optional(),
   negative_prompt: z.string().optional(),
+  /** A video's duration, in whole seconds as its model lists them ("8"). */
+  seconds: z.string().regex(/^\d+$/, 'whole seconds, as "8"').optional(),
   name: z.string().optional(),
   /** Model-private fields, passed through as the model's catalogue allows (32 levels, 64 KiB). */
   extra: boundedJson(z.record(z.string(), z.unknown())).optional(),
@@ -33,6 +35,8 @@ export const RowDefaults = z.object({
   quality: z.string().min(1).optional(),
   output_format: z.enum(OUTPUT_FORMATS).optional(),
   response_format: z.enum(['url', 'b64_json']).optional(),
+  /** For the rows of video models that give none. */
+  seconds: z.string().regex(/^\d+$/, 'whole seconds, as "8"').optional(),
 });
 
 /** Where a batch's prompts come from: composed rows, pasted or dropped text, or a file path. */
@@ -61,6 +65,11 @@ export const BatchCheck = z.object({
   bad: Count,
   /** Jobs per model, for the estimate. */
   models: z.record(z.string(), z.object({ jobs: Count, images: Count })),
+  /**
+   * What the gateway says ahead of the run, by model, when it can tell: a video model its list
+   * for this key leaves out (video models are often controlled-access).
+   */
+  warnings: z.array(z.object({ model: z.string(), message: z.string() })).optional(),
 });
 
 export const BatchSummary = z.object({

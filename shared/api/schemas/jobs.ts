@@ -8,6 +8,33 @@ import { ImageSummary } from './images.ts';
 /** Prompts in lists are cut to this many characters; the detail has the whole text. */
 export const SUMMARY_PROMPT_CHARS = 300;
 
+/**
+ * A video job's way on the platform, beside its state in the queue. `phase`: `waiting` (not
+ * submitted yet), `submitted` (the platform has it queued), `in-progress` (with `progress`),
+ * `pending` (the platform said a status Atelier does not know: still waiting), `succeeded`,
+ * `failed`.
+ */
+export const VideoStatus = z.object({
+  phase: z.enum(['waiting', 'submitted', 'in-progress', 'pending', 'succeeded', 'failed']),
+  /** The status as the platform spelled it (`IN_PROGRESS`, `queued`, `rendering`…). */
+  platformStatus: z.string().nullable(),
+  /** 0–100, when the platform says. */
+  progress: z.number().min(0).max(100).nullable(),
+  taskId: z.string().nullable(),
+  /** The submission's request ids (what support asks for), and the last status check's. */
+  requestId: z.string().nullable(),
+  upstreamRequestId: z.string().nullable(),
+  checkRequestId: z.string().nullable(),
+  submittedAt: Time.nullable(),
+  /** The last answer about the task. */
+  checkedAt: Time.nullable(),
+  /** From the submission to the end, or to the read while it runs. */
+  elapsedMs: z.number().int().nonnegative().nullable(),
+  /** Past its model's usual time: still checked, less often ("overdue: checking"). */
+  overdue: z.boolean(),
+  overdueSince: Time.nullable(),
+});
+
 export const JobSummary = z.object({
   id: Id,
   batchId: Id,
@@ -35,6 +62,8 @@ export const JobSummary = z.object({
   createdAt: Time,
   startedAt: Time.nullable(),
   finishedAt: Time.nullable(),
+  /** Video jobs only. */
+  video: VideoStatus.optional(),
 });
 
 export const Transition = z.object({

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Database } from 'better-sqlite3';
 import { openDatabase } from '../../../main/core/store/database.ts';
 import type { GalleryFilter } from '../../../main/core/store/gallery-queries.ts';
 import { latestVersion, MIGRATIONS, userVersion } from '../../../main/core/store/migrations.ts';
@@ -47,8 +48,66 @@ function fill(store: Store): { batches: number[]; jobs: number[]; images: number
   return { batches, jobs, images };
 }
 
-function rows(store: Store, table: string): unknown[] {
-  return store.db.prepare(`SELECT * FROM ${table} ORDER BY 1, 2`).all();
+type Row = Record<string, unknown>;
+
+function rowsOf(db: Database, table: string, columns: string[] = ['*']): Row[] {
+  return db.prepare(`SELECT ${columns.join(', ')} FROM ${table} ORDER BY 1, 2`).all() as Row[];
+}
+
+const columnsOf = (rows: Row[]) => Object.keys(rows[0] ?? { '*': 0 });
+
+/**
+ * What fill() makes, written as a v4 Atelier wrote it: two batches of two jobs (in the prompt
+ * index, counted), two images each (a link and a payload), one job running.
+ */
+function fillV4(db: Database): { batches: number[]; jobs: number[]; images: number[] } {
+  const batches: number[] = [];
+  const jobs: number[] = [];
+  const images: number[] = [];
+  const now = 1;
+  const batch = db.prepare(
+    `INSERT INTO batches (name, dir_name, dir_key, created_at, job_count) VALUES (?, ?, ?, ?, 2)`,
+  );
+  const job = db.prepare(
+    `INSERT INTO jobs (batch_id, position, prompt, model, created_at, updated_at)
+     VALUES (?, ?, ?, 'm', ?, ?)`,
+  );
+  const indexed = db.prepare('INSERT INTO jobs_fts (rowid, prompt) VALUES (?, ?)');
+  const counted = db.prepare(
+    `INSERT INTO batch_state_counts (batch_id, state, n) VALUES (?, 'queued', 2)`,
+  );
+  const image = db.prepare(
+    `INSERT INTO images (job_id, batch_id, model, idx, source_url, has_payload, created_at,
+       updated_at) VALUES (?, ?, 'm', ?, ?, ?, ?, ?)`,
+  );
+  const payload = db.prepare('INSERT INTO image_payloads (image_id, bytes) VALUES (?, ?)');
+  db.transaction(() => {
+    for (const [name, prompts] of [
+      ['birds', ['a heron at dawn', 'an owl in snow']],
+      ['beasts', ['a red fox', 'a fox and a hare']],
+    ] as const) {
+      const batchId = Number(batch.run(name, name, name, now).lastInsertRowid);
+      batches.push(batchId);
+      counted.run(batchId);
+      prompts.forEach((prompt, i) => {
+        const jobId = Number(job.run(batchId, i + 1, prompt, now, now).lastInsertRowid);
+        jobs.push(jobId);
+        indexed.run(jobId, prompt);
+        const url = Number(
+          image.run(jobId, batchId, 1, `https://cdn.example/${jobId}/1.png`, 0, now, now)
+            .lastInsertRowid,
+        );
+        const data = Number(image.run(jobId, batchId, 2, null, 1, now, now).lastInsertRowid);
+        payload.run(data, Buffer.from('bytes'));
+        images.push(url, data);
+      });
+    }
+    // one job running: a transition in the log
+    db.prepare(
+      `UPDATE jobs SET state = 'running', updated_at = 2 WHERE id = (SELECT min(id) FROM jobs)`,
+    ).run();
+  })();
+  return { batches, jobs, images };
 }
 
 describe('schema v5: batch, job and image ids are never reused', () => {
@@ -78,19 +137,22 @@ describe('schema v5: batch, job and image ids are never reused', () => {
     const temp = tempDir();
     cleanup = temp.cleanup;
     const file = path.join(temp.dir, 'atelier.db');
-    const v4 = openStore(file, { migrations: MIGRATIONS.slice(0, 4) });
-    const made = fill(v4);
+    // the v4 file written in v4's own SQL: today's repositories need columns added since
+    const v4 = openDatabase(file, { migrations: MIGRATIONS.slice(0, 4) });
+    const made = fillV4(v4);
     const tables = ['batches', 'jobs', 'images', 'image_payloads', 'job_transitions'];
-    const before = Object.fromEntries(tables.map((t) => [t, rows(v4, t)]));
-    const counts = rows(v4, 'batch_download_counts');
-    expect(search(v4, 'fox')).toHaveLength(4);
+    const before = Object.fromEntries(tables.map((t) => [t, rowsOf(v4, t)]));
+    const counts = rowsOf(v4, 'batch_download_counts');
     v4.close();
 
     const store = openStore(file);
     try {
       expect(userVersion(store.db)).toBe(latestVersion());
-      for (const table of tables) expect(rows(store, table), table).toEqual(before[table]);
-      expect(rows(store, 'batch_download_counts')).toEqual(counts);
+      // (later versions add columns: the v4 ones keep their values)
+      for (const table of tables) {
+        expect(rowsOf(store.db, table, columnsOf(before[table]!)), table).toEqual(before[table]);
+      }
+      expect(rowsOf(store.db, 'batch_download_counts')).toEqual(counts);
       for (const table of ['batches', 'jobs', 'images']) {
         const { sql } = store.db
           .prepare(`SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?`)

@@ -1,7 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { EventBatch } from '../../../shared/api/events.ts';
 import type { JobState } from '../../../shared/jobs/states.ts';
-import { EventHub, type HubFeed, type ImageMark } from '../../../main/core/app/event-hub.ts';
+import {
+  EventHub,
+  type HubFeed,
+  type ImageMark,
+  type VideoChange,
+} from '../../../main/core/app/event-hub.ts';
 import { encodeCursor } from '../../../main/core/app/cursor.ts';
 
 const zeroJobs = { queued: 0, running: 0, retrying: 0, succeeded: 0, failed: 0, canceled: 0 };
@@ -19,6 +24,8 @@ class FakeFeed implements HubFeed {
     doneAt: number;
   }> = [];
   jobs = new Map<number, { batchId: number; state: JobState }>();
+  /** Video jobs' platform progress, by job. */
+  progressOf = new Map<number, number>();
   reads = 0;
 
   addJobs(batchId: number, ids: number[]): void {
@@ -82,6 +89,30 @@ class FakeFeed implements HubFeed {
       partial: 0,
     };
   }
+  videos(ids: readonly number[]): VideoChange[] {
+    return ids
+      .filter((id) => this.progressOf.has(id))
+      .map((jobId) => ({
+        jobId,
+        batchId: this.jobs.get(jobId)!.batchId,
+        state: this.jobs.get(jobId)!.state,
+        phase: 'in-progress' as const,
+        platformStatus: 'IN_PROGRESS',
+        progress: this.progressOf.get(jobId)!,
+        taskId: `video_${jobId}`,
+        requestId: null,
+        upstreamRequestId: null,
+        checkRequestId: null,
+        submittedAt: 0,
+        checkedAt: now,
+        elapsedMs: now,
+        overdue: false,
+        overdueSince: null,
+      }));
+  }
+  runningVideos() {
+    return [...this.progressOf.keys()].filter((id) => this.jobs.get(id)!.state === 'running');
+  }
   progress() {
     return {
       jobs: zeroJobs,
@@ -119,6 +150,50 @@ const changesIn = (batches: EventBatch[]) =>
   batches.flatMap((b) =>
     b.events.flatMap((e) => (e.type === 'jobs.changed' ? e.payload.changes : [])),
   );
+
+const videosIn = (batches: EventBatch[]) =>
+  batches.flatMap((b) =>
+    b.events.flatMap((e) => (e.type === 'videos.changed' ? [e.payload.jobs] : [])),
+  );
+
+describe('EventHub: video jobs', () => {
+  it('coalesces progress checks into one event per window, each job as it is now', async () => {
+    const feed = new FakeFeed();
+    feed.addJobs(1, [1, 2, 3]);
+    feed.move(1, 'running');
+    feed.move(2, 'running');
+    const hub = new EventHub({ feed, now: () => now });
+    const got = collect(hub);
+    await Promise.resolve();
+    advance(100);
+    for (let p = 0; p <= 50; p += 10) {
+      feed.progressOf.set(1, p);
+      feed.progressOf.set(2, p / 2);
+      hub.videosChanged([1, 2]);
+      advance(10);
+    }
+    advance(100);
+    const deliveries = videosIn(got);
+    expect(deliveries.length).toBeLessThanOrEqual(2);
+    expect(deliveries.at(-1)!.map((v) => [v.jobId, v.progress])).toEqual([
+      [1, 50],
+      [2, 25],
+    ]);
+  });
+
+  it('tells a new subscriber where every running video job stands', async () => {
+    const feed = new FakeFeed();
+    feed.addJobs(1, [1, 2]);
+    feed.move(1, 'running');
+    feed.move(2, 'running');
+    feed.move(2, 'succeeded');
+    feed.progressOf.set(1, 40).set(2, 100);
+    const hub = new EventHub({ feed, now: () => now });
+    const got = collect(hub);
+    await Promise.resolve();
+    expect(videosIn(got)).toEqual([[expect.objectContaining({ jobId: 1, progress: 40 })]]);
+  });
+});
 
 describe('EventHub', () => {
   it('delivers a thousand transitions a second in about ten messages, last state per job', async () => {

@@ -14,6 +14,7 @@ describe('the command table', () => {
       'status',
       'resume',
       'retry',
+      'prompts',
       'ui',
       'gateway',
     ]);

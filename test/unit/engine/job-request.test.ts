@@ -7,7 +7,8 @@ import {
   videoRequestFor,
 } from '../../../main/core/engine/job-request.ts';
 import { DEFAULT_TEMPLATE, renderRelativePath } from '../../../main/core/library/naming.ts';
-import type { Batch, Job } from '../../../main/core/store/rows.ts';
+import type { Batch } from '../../../main/core/store/rows.ts';
+import { jobRow } from '../../support/job-row.ts';
 
 const batch: Batch = {
   id: 1,
@@ -22,43 +23,7 @@ const batch: Batch = {
   jobCount: 120_000,
 };
 
-function job(overrides: Partial<Job> = {}): Job {
-  return {
-    id: 42,
-    batchId: 1,
-    position: 7,
-    priority: 0,
-    kind: 'image',
-    prompt: 'A red fox in snow',
-    name: null,
-    model: 'flux-schnell',
-    size: '512x512',
-    n: 1,
-    seed: null,
-    params: {},
-    state: 'succeeded',
-    stateReason: null,
-    paused: false,
-    tries: 1,
-    nextAttemptAt: null,
-    failureKind: null,
-    errorCode: null,
-    errorMessage: null,
-    lastRequestId: 'req_abc',
-    lastUpstreamRequestId: null,
-    returnedN: 1,
-    retryOf: null,
-    imageOffset: 0,
-    videoTaskId: null,
-    videoTaskStatus: null,
-    videoTaskProgress: null,
-    createdAt: Date.UTC(2026, 0, 2),
-    updatedAt: Date.UTC(2026, 0, 3),
-    startedAt: null,
-    finishedAt: Date.UTC(2026, 0, 4),
-    ...overrides,
-  };
-}
+const job = jobRow;
 
 describe('imageRequestFor', () => {
   it('sends only the fields the job has, so the gateway keeps its defaults', () => {

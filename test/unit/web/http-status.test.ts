@@ -17,6 +17,7 @@ describe('statusOf', () => {
       'key-missing': 422,
       'encryption-unavailable': 422,
       'gateway-unreachable': 422,
+      'gateway-error': 422,
       'settings-invalid': 422,
       'prompt-file': 422,
       'store-version': 422,

@@ -14,11 +14,13 @@ import { sweepUnusedInputs } from '../../edits/input-files.ts';
 import type { Batch } from '../../store/rows.ts';
 import { AppError } from '../app-error.ts';
 import type { AppContext } from '../app-context.ts';
+import { ModelAccess } from '../model-access.ts';
 import { batchSummary } from '../views.ts';
 import { cursorKeys, listScope, notFound, pageFrom } from './paging.ts';
 
 export function batchHandlers(ctx: AppContext): Handlers['batches'] {
   const { store } = ctx;
+  const access = new ModelAccess();
   const summary = (batch: Batch) =>
     batchSummary(batch, store.jobs.counts(batch.id), store.images.counts(batch.id));
   const require = (id: number) => {
@@ -54,10 +56,12 @@ export function batchHandlers(ctx: AppContext): Handlers['batches'] {
       };
     },
     async check({ source, defaults }) {
-      return checkPrompts(sourceOf(source), {
+      const check = await checkPrompts(sourceOf(source), {
         catalogue: ctx.catalogue(),
         defaults: defaults ?? {},
       });
+      const warnings = await access.videoWarnings(ctx, Object.keys(check.models));
+      return warnings.length > 0 ? { ...check, warnings } : check;
     },
     async create({ source, name, defaults, paused, position, maxPromptChars }) {
       const batch = await importPrompts(store, sourceOf(source, name), {

@@ -38,7 +38,8 @@ export function jobHandlers(ctx: AppContext): Handlers['jobs'] {
       return { ids: page.items, next: page.next, total: store.pages.countJobs(query) };
     },
     async byIds({ ids }) {
-      return store.pages.jobsByIds(ids).map(jobSummary);
+      const now = ctx.now();
+      return store.pages.jobsByIds(ids).map((job) => jobSummary(job, now));
     },
     async get({ id }) {
       const job = store.jobs.get(id);
@@ -48,6 +49,7 @@ export function jobHandlers(ctx: AppContext): Handlers['jobs'] {
       const transitions = store.jobs.transitionsOf(id).slice(-DETAIL_TRANSITIONS);
       return jobDetail(
         job,
+        ctx.now(),
         images.map((image) => imageSummary(image, thumbnails)),
         transitions,
       );

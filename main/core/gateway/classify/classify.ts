@@ -124,7 +124,8 @@ export const BEFORE_SEND_CODES = new Set([
 export function classifyFailure(input: FailureInput, context: ClassifyContext): GatewayFailure {
   const failure = decide(input, context);
   const secrets = context.secrets ?? [];
-  return { ...failure, message: redact(withRequestId(failure), ...secrets) };
+  const said = failure.said === undefined ? {} : { said: redact(failure.said, ...secrets) };
+  return { ...failure, ...said, message: redact(withRequestId(failure), ...secrets) };
 }
 
 type Draft = Omit<GatewayFailure, 'ok'> & { ok: false };
@@ -146,6 +147,7 @@ function draft(
     retryAfterMs: rest.retryAfterMs ?? null,
     sent: rest.sent ?? true,
     requestIds: rest.requestIds ?? NO_REQUEST_IDS,
+    ...(rest.said ? { said: rest.said } : {}),
   };
 }
 
@@ -271,7 +273,7 @@ function classifyHttp(
   );
   const said = gatewaySays(status, details);
   const notJson = input.body === undefined ? describeBody(input.contentType) : '';
-  const base = { status, code: details.code, type: details.type, requestIds };
+  const base = { status, code: details.code, type: details.type, requestIds, said };
 
   if ((details.code && BALANCE_CODES.has(details.code)) || status === 402) {
     const precheck = details.code === 'pre_consume_token_quota_failed';
@@ -368,19 +370,17 @@ function classifyTask(input: Extract<FailureInput, { kind: 'task' }>): Draft {
   const code = input.code === null || input.code === undefined ? null : String(input.code);
   const reason = [input.failReason, input.message].filter(Boolean).join(' — ') || 'no reason given';
   const requestIds = input.requestIds ?? NO_REQUEST_IDS;
+  const said = `${code ? `${code}: ` : ''}${reason}`;
   if (code && BALANCE_CODES.has(code)) {
     return draft(
       'pause-queue',
       'balance',
       `The task failed for lack of quota (${code}: ${reason}). Top up or raise the key's cap in the console, then resume the queue.`,
-      { code, requestIds },
+      { code, requestIds, said },
     );
   }
   // Failed tasks are refunded (interface 1); whether to submit again is a person's choice.
-  return draft('fail', 'task-failed', `The task failed (${code ? `${code}: ` : ''}${reason}).`, {
-    code,
-    requestIds,
-  });
+  return draft('fail', 'task-failed', `The task failed (${said}).`, { code, requestIds, said });
 }
 
 function classifyNetwork(input: Extract<FailureInput, { kind: 'network' }>): Draft {

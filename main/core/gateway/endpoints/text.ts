@@ -6,12 +6,8 @@ import { callJson } from '../http/call-json.ts';
 import { GatewayError } from '../http/errors.ts';
 import { openExchange, parseJson, type CallOptions, type ExchangeSpec } from '../http/exchange.ts';
 import { serverEvents } from '../read/event-stream.ts';
-import {
-  chatDelta,
-  readChatResponse,
-  readResponsesBody,
-  responsesDelta,
-} from '../read/text-response.ts';
+import { readChatResponse, readResponsesBody } from '../read/text-response.ts';
+import { StreamErrorEvent, textPieces, type TextStreamFormat } from '../read/text-stream.ts';
 import { refuse } from './refuse.ts';
 
 function textModelProblems(context: GatewayContext, model: string): string[] {
@@ -73,7 +69,7 @@ export async function* chatStream(
   const problems = chatProblems(context, request);
   if (problems.length)
     throw new GatewayError(refuse(context, `chat with ${request.model}`, problems));
-  yield* streamText(context, chatSpec(request, true), options, chatDelta, (body) => {
+  yield* streamText(context, chatSpec(request, true), options, 'chat', (body) => {
     const reading = readChatResponse(body);
     return reading.ok ? reading.value.content : null;
   });
@@ -116,19 +112,17 @@ export async function* responsesStream(
   const problems = textModelProblems(context, request.model);
   if (problems.length)
     throw new GatewayError(refuse(context, `responses with ${request.model}`, problems));
-  yield* streamText(context, responsesSpec(request, true), options, responsesDelta, (body) => {
+  yield* streamText(context, responsesSpec(request, true), options, 'responses', (body) => {
     const reading = readResponsesBody(body);
     return reading.ok ? reading.value.text : null;
   });
 }
 
-const FAILED_EVENTS = new Set(['error', 'response.failed']);
-
 async function* streamText(
   context: GatewayContext,
   spec: ExchangeSpec,
   options: CallOptions,
-  delta: (data: unknown) => string,
+  format: TextStreamFormat,
   whole: (body: unknown) => string | null,
 ): AsyncGenerator<string, void, undefined> {
   const answer = await openExchange(context, spec, options);
@@ -160,23 +154,10 @@ async function* streamText(
   }
 
   try {
-    for await (const event of serverEvents(answer.stream())) {
-      if (event.data === '[DONE]') break;
-      const data = parseJson(event.data);
-      if (data === undefined) continue; // a malformed frame carries no text; keep reading
-      const record = data as Record<string, unknown>;
-      if (
-        (event.event && FAILED_EVENTS.has(event.event)) ||
-        FAILED_EVENTS.has(String(record.type)) ||
-        (record.error && !record.choices)
-      ) {
-        const body =
-          record.response && typeof record.response === 'object' ? record.response : record;
-        throw new GatewayError(answer.fail({ kind: 'http', status: 200, body }));
-      }
-      const piece = delta(data);
-      if (piece) yield piece;
-    }
+    yield* textPieces(serverEvents(answer.stream()), format);
+  } catch (error) {
+    if (!(error instanceof StreamErrorEvent)) throw error;
+    throw new GatewayError(answer.fail({ kind: 'http', status: 200, body: error.body }));
   } finally {
     answer.close();
   }

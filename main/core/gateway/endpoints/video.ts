@@ -8,6 +8,7 @@ import type { CallOptions } from '../http/exchange.ts';
 import { readVideoTask, type VideoApi } from '../read/video-task.ts';
 import { download } from './download.ts';
 import { refuse } from './refuse.ts';
+import { videoRequestProblems } from '../build/validate-video.ts';
 
 const SUBMIT_PATH: Record<VideoApi, string> = {
   videos: '/videos',
@@ -41,33 +42,7 @@ export async function submitVideo(
   request: VideoRequest,
   options: CallOptions = {},
 ): Promise<Outcome<VideoTask>> {
-  const entry = context.catalogue.lookup(request.model);
-  const problems: string[] = [];
-  if (context.catalogue.knows(request.model) && entry.kind !== 'video') {
-    problems.push(`${request.model} is a ${entry.kind} model; choose a video model.`);
-  }
-  if (!request.prompt?.trim()) problems.push('The prompt is empty: describe the video to make.');
-  if (request.size?.includes('×')) {
-    problems.push(
-      `Size "${request.size}" uses the multiplication sign ×; write a lowercase x, as in 1280x720.`,
-    );
-  }
-  if (entry.kind === 'video') {
-    if (
-      request.seconds !== undefined &&
-      entry.seconds.length &&
-      !entry.seconds.includes(request.seconds)
-    ) {
-      problems.push(
-        `${entry.id} makes videos of ${entry.seconds.join(', ')} seconds; ${request.seconds} was asked.`,
-      );
-    }
-    if (request.size !== undefined && entry.sizes.length && !entry.sizes.includes(request.size)) {
-      problems.push(
-        `${entry.id} makes videos of size ${entry.sizes.join(', ')}; ${request.size} was asked.`,
-      );
-    }
-  }
+  const problems = videoRequestProblems(context.catalogue, request);
   if (problems.length) return refuse(context, `video with ${request.model}`, problems);
   const api = videoApiOf(context.catalogue, request.model);
   const json: VideoSubmitBody = {

@@ -56,6 +56,7 @@ export function readVideoTask(
       id,
       api,
       state,
+      platformStatus: status ?? null,
       progress,
       failReason:
         record.fail_reason ??
