@@ -161,8 +161,11 @@ export async function runDownload(
       relPath = reserveName(ctx, image, batch, job, source.format, true);
       written = await write(await insideLibrary(ctx, relPath));
     }
-    const committed = recordDone(ctx, image, written, markDone);
+    // the extras first: once "done" commits, the batch may finish, and a person (or a script
+    // reading manifest.csv) must then find every row; a crash between the two adopts the file,
+    // whose manifest row is then not written twice (foundInPlace)
     const thumbnail = await writeExtras(ctx, batch, metadata, written, written.alreadyPresent);
+    const committed = recordDone(ctx, image, written, markDone);
     announceWritten(ctx, prepared, relPath, committed, thumbnail);
   } catch (error) {
     if (signal.aborted) return backToPending(ctx, image);
@@ -236,12 +239,12 @@ async function adoptFileInPlace(
     bytes: bytes.length,
     sha256: sha256(),
   };
-  const committed = recordDone(ctx, image, file, markDone);
   const metadata = withEditMetadata(
     metadataFor(batch, job, image.idx),
     ctx.store.edits.ofJob(job.id),
   );
   const thumbnail = await writeExtras(ctx, batch, metadata, file, true);
+  const committed = recordDone(ctx, image, file, markDone);
   announceWritten(ctx, prepared, image.relPath!, committed, thumbnail);
   return true;
 }
