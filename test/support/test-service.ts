@@ -14,6 +14,10 @@ export interface TestServiceOptions {
   env?: NodeJS.ProcessEnv;
   actions?: HostActions;
   logger?: Logger;
+  /** The demo simulator's faults (`atelier gateway --faults`). */
+  demoFaults?: string;
+  /** How often the service looks for another process's changes (1 s). */
+  foreignCheckMs?: number;
 }
 
 export interface TestService {
@@ -30,7 +34,7 @@ export interface TestService {
  */
 export async function openTestService(
   dir: string,
-  { env = {}, actions, logger = silentLogger }: TestServiceOptions = {},
+  { env = {}, actions, logger = silentLogger, demoFaults, foreignCheckMs }: TestServiceOptions = {},
 ): Promise<TestService> {
   const dataDir = path.join(dir, 'data');
   // the settings store reads the data folder before openAppService creates it
@@ -45,11 +49,12 @@ export async function openTestService(
     keys: new MemoryKeyProvider(env),
     logger,
     startDemoGateway: async () => {
-      const gateway = await startGateway({ latencyMs: 0 });
+      const gateway = await startGateway({ latencyMs: 0, faults: demoFaults });
       gateways.push(gateway);
       return gateway;
     },
     eventIntervalMs: 20,
+    ...(foreignCheckMs === undefined ? {} : { foreignCheckMs }),
     actions,
   });
   return {

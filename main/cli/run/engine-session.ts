@@ -162,7 +162,7 @@ async function startSession(session: QueueSession, options: SessionOptions): Pro
       libraryDir: settings.library,
       catalogue: options.catalogue,
     }),
-    { committed() {}, paused() {}, limits() {} },
+    { committed() {}, paused() {}, limits() {}, downloadChanged() {} },
   );
   if (session.engine) return session.engine;
   const error = session.startFailure;

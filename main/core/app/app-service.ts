@@ -10,6 +10,7 @@ import { toApiError } from './api-error.ts';
 import type { AppContext, HostKind } from './app-context.ts';
 import { EventHub } from './event-hub.ts';
 import { ExportRunner } from '../export/export-runner.ts';
+import { ForeignChanges } from './foreign-changes.ts';
 import type { StartDemoGateway } from './gateway-connection.ts';
 import { appHandlers } from './handlers/app.ts';
 import { batchHandlers } from './handlers/batches.ts';
@@ -48,6 +49,8 @@ export interface AppServiceOptions {
   engine?: Partial<EngineOptions>;
   /** Shortest time between two event deliveries (100 ms). */
   eventIntervalMs?: number;
+  /** How often to look for changes another process made to the data folder (1 s). */
+  foreignCheckMs?: number;
 }
 
 /**
@@ -60,6 +63,7 @@ export class AppService implements ServedApp {
   readonly events: EventHub;
   readonly store: Store;
   private readonly exports: ExportRunner;
+  private readonly foreign: ForeignChanges;
   private readonly context: AppContext;
   private readonly session: QueueSession;
   private readonly options: AppServiceOptions;
@@ -80,6 +84,11 @@ export class AppService implements ServedApp {
     this.events = new EventHub({
       feed: hubFeed(store, this.session, () => options.settings.read().thumbnails),
       ...(options.eventIntervalMs === undefined ? {} : { intervalMs: options.eventIntervalMs }),
+    });
+    this.foreign = new ForeignChanges({
+      db: store.db,
+      hub: this.events,
+      ...(options.foreignCheckMs === undefined ? {} : { intervalMs: options.foreignCheckMs }),
     });
     this.exports = new ExportRunner({
       publish: (payload) => this.events.send({ type: 'export.progress', payload }),
@@ -150,6 +159,7 @@ export class AppService implements ServedApp {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.foreign.close();
     await this.exports.close();
     await this.session.close();
     this.events.flush();
@@ -177,6 +187,7 @@ export class AppService implements ServedApp {
       committed: () => this.events.notify(),
       paused: (pause) => this.events.send({ type: 'queue.paused', payload: pause }),
       limits: (limits) => this.events.send({ type: 'limits.changed', payload: limits }),
+      downloadChanged: (image) => this.events.imagesChanged([image.id], [image.batchId], false),
     };
   }
 }

@@ -47,6 +47,8 @@ export interface SessionListener {
   committed(): void;
   limits(limits: EngineLimits): void;
   paused(pause: { reason: string; code: string | null; kind: PauseKind }): void;
+  /** A download failed, or waits again: its image and batch changed. */
+  downloadChanged(image: { id: number; batchId: number }): void;
 }
 
 /**
@@ -184,6 +186,7 @@ export class QueueSession {
     engine.on('idle', () => listener.committed());
     engine.on('paused', (pause) => listener.paused(pause));
     engine.on('limits', (limits) => listener.limits(limits));
+    engine.on('downloadChanged', (image) => listener.downloadChanged(image));
     this.engineNow = engine;
     this.connection = connection;
     this.stateNow = 'running';

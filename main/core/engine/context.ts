@@ -66,6 +66,11 @@ export interface EngineContext {
   keepUnrecorded(answer: UnrecordedAnswer, error: unknown): Promise<void>;
   /** An image is committed as done and its extras are written (the engine's `imageWritten`). */
   imageWritten(event: ImageWritten): void;
+  /**
+   * A download ended without the image: failed, or pending again after a backoff (the
+   * engine's `downloadChanged`), so that windows showing it follow.
+   */
+  downloadChanged(image: { id: number; batchId: number }): void;
 }
 
 /** The abort reason of work cut short because the engine stops (not a person's cancel). */

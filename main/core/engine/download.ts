@@ -426,6 +426,7 @@ function settle(
   // Its tries used up, a retryable failure must not promise another.
   const said = retryable && !again ? asFinal(reason, image.downloadTries) : reason;
   ctx.store.images.markDownloadFailed(image.id, { code, reason: said, retryAt, now });
+  ctx.downloadChanged(image);
   if (retryAt !== null) ctx.wakeAt(retryAt);
 }
 

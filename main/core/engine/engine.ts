@@ -81,6 +81,8 @@ interface EngineEvents {
   imageWritten: [ImageWritten];
   /** setLimits changed them: the limits now. */
   limits: [EngineLimits];
+  /** A download ended without the image: failed, or pending again after a backoff. */
+  downloadChanged: [{ id: number; batchId: number }];
 }
 
 /**
@@ -148,6 +150,8 @@ export class Engine extends EventEmitter<EngineEvents> {
       queuePaused: (reason, code, kind) => this.controls.announcePause(reason, code, kind),
       keepUnrecorded: (answer, error) => this.keepUnrecorded(answer, error),
       imageWritten: (event) => this.emit('imageWritten', event),
+      downloadChanged: (image) =>
+        this.emit('downloadChanged', { id: image.id, batchId: image.batchId }),
     };
     this.throttle = new ProgressThrottle(options.progressIntervalMs ?? 100, () => {
       // Counting reads the database: not worth it when nobody listens.

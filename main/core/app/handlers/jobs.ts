@@ -1,6 +1,7 @@
 import type { Handlers } from '../../../../shared/api/types.ts';
 import type { Job } from '../../store/rows.ts';
 import type { AppContext } from '../app-context.ts';
+import { retriedImages } from './images.ts';
 import { attemptSummary, imageSummary, jobDetail, jobSummary } from '../views.ts';
 import { cursorKeys, listScope, notFound, pageFrom } from './paging.ts';
 
@@ -11,8 +12,14 @@ export function jobHandlers(ctx: AppContext): Handlers['jobs'] {
   const { store } = ctx;
   /** The jobs of `ids` that exist, each once. */
   const existing = (ids: readonly number[]) => store.pages.jobsByIds([...new Set(ids)]);
-  const touched = (jobs: readonly Job[]) =>
-    ctx.hub.reopen([...new Set(jobs.map((j) => j.batchId))]);
+  const batchesOf = (jobs: readonly Job[]) => [...new Set(jobs.map((j) => j.batchId))];
+  const touched = (jobs: readonly Job[]) => ctx.hub.reopen(batchesOf(jobs));
+  /** Held, released, moved, topped up: nothing the transition log says. */
+  const updated = (jobs: readonly Job[]) =>
+    ctx.hub.jobsUpdated(
+      jobs.map((j) => j.id),
+      batchesOf(jobs),
+    );
 
   return {
     async ids({ batchId, states, failureKinds, cursor, limit }) {
@@ -80,7 +87,7 @@ export function jobHandlers(ctx: AppContext): Handlers['jobs'] {
           jobs.map((j) => j.id),
           true,
         );
-      touched(jobs);
+      updated(jobs);
       return { changed: jobs.length };
     },
     async release({ ids }) {
@@ -91,6 +98,7 @@ export function jobHandlers(ctx: AppContext): Handlers['jobs'] {
           false,
         );
       touched(jobs);
+      updated(jobs);
       ctx.wake();
       return { changed: jobs.length };
     },
@@ -102,7 +110,7 @@ export function jobHandlers(ctx: AppContext): Handlers['jobs'] {
         jobs.map((j) => j.id),
         position === 'front' ? high + 1 : low - 1,
       );
-      touched(jobs);
+      updated(jobs);
       return { changed: jobs.length };
     },
     async retry({ ids, anyway }) {
@@ -133,15 +141,13 @@ export function jobHandlers(ctx: AppContext): Handlers['jobs'] {
         }
       }
       touched(jobs);
+      updated(jobs);
       ctx.wake();
       return asked;
     },
     async retryDownloads({ ids }) {
-      const report = store.images.retryFailedDownloadsOfJobs(ids, ctx.now());
-      if (report.queued > 0) {
-        touched(existing(ids));
-        ctx.wake();
-      }
+      const { images, ...report } = store.images.retryFailedDownloadsOfJobs(ids, ctx.now());
+      if (report.queued > 0) retriedImages(ctx, images);
       return report;
     },
   };
