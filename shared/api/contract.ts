@@ -39,6 +39,7 @@ import {
   RetryDownloadsReport,
 } from './schemas/images.ts';
 import {
+  Actionable,
   AttemptsInput,
   AttemptSummary,
   JobDetail,
@@ -104,6 +105,8 @@ export const contract = {
     topUp: method(Selection, TopUpReport),
     /** Their failed downloads, from the stored link or bytes: never a generation request. */
     retryDownloads: method(Selection, RetryDownloadsReport),
+    /** How many of them each bulk action would change (the action table). */
+    actionable: method(Selection, Actionable),
   },
   images: {
     page: method(ImagePageInput, pageOf(ImageSummary)),

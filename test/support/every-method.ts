@@ -41,6 +41,7 @@ export function everyMethod(ids: {
       retry: { ids: [ids.jobId] },
       topUp: { ids: [ids.jobId] },
       retryDownloads: { ids: [ids.jobId] },
+      actionable: { ids: [ids.jobId] },
     },
     exports: {
       start: { source: { ids: [ids.imageId] }, destination: `${ids.libraryDir}/../export.zip` },

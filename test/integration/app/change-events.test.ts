@@ -175,3 +175,31 @@ describe('every change is an event', () => {
     expect((await events.next('batches.changed')).payload.deleted).toEqual([batch.id]);
   });
 });
+
+describe('what the bulk actions apply to', () => {
+  it('counts a selection of never-sent jobs as the handlers act on it', async () => {
+    const { api } = await open();
+    const batch = await api.batches.create({
+      source: { kind: 'rows', rows: rows(5) },
+      defaults: held,
+    });
+    const { ids } = await api.jobs.ids({ batchId: batch.id });
+    expect(await api.jobs.actionable({ ids })).toEqual({
+      move: 5,
+      hold: 5,
+      release: 0,
+      retry: 0,
+      'retry-anyway': 0,
+      'top-up': 0,
+      'retry-downloads': 0,
+      cancel: 5,
+    });
+    // the handlers change exactly what was counted
+    expect(await api.jobs.retry({ ids, anyway: true })).toEqual({ changed: 0 });
+    expect(await api.jobs.topUp({ ids })).toEqual({ prompts: 0, images: 0 });
+    expect(await api.jobs.hold({ ids: ids.slice(0, 2) })).toEqual({ changed: 2 });
+    expect(await api.jobs.actionable({ ids })).toMatchObject({ hold: 3, release: 2, move: 5 });
+    expect(await api.jobs.cancel({ ids })).toEqual({ changed: 5 });
+    expect(await api.jobs.actionable({ ids })).toMatchObject({ retry: 5, cancel: 0, move: 0 });
+  });
+});
