@@ -15,8 +15,7 @@ import { videoRoutes } from './routes/videos.ts';
 import { createGatewayServer } from './server.ts';
 import type { LatencyModel } from './latency.ts';
 
-export { DEMO_KEY, type GatewayOptions } from './options.ts';
-export type { LedgerEntry } from './ledger.ts';
+export type { GatewayOptions } from './options.ts';
 
 export interface RunningGateway {
   /** Base address, e.g. http://127.0.0.1:8700 (the OpenAI root is `${url}/v1`). */

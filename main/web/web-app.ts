@@ -12,7 +12,7 @@ import { sendJson } from './respond.ts';
 import { rpcRoutes } from './rpc.ts';
 import { securityHeaders, staticRoutes } from './static.ts';
 import type { WebEnv } from './web-env.ts';
-import type { WebHostOptions } from './web-host.ts';
+import type { WebHostOptions } from './web-options.ts';
 
 /** The whole web host as a Hono app for one port; `streams` ends the open event streams. */
 export function buildWebApp(o: WebHostOptions, port: number, streams: Set<() => void>) {

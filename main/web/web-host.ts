@@ -1,31 +1,12 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { createAdaptorServer } from '@hono/node-server';
-import type { ServedApp } from '../core/app/host.ts';
-import type { Logger } from '../core/logger.ts';
 import { buildWebApp } from './web-app.ts';
+import type { WebHostOptions } from './web-options.ts';
 
 export { newToken } from './auth.ts';
 
-export interface WebHostOptions {
-  app: ServedApp;
-  /** The built renderer (out/renderer): index.html for `/` and every other page path. */
-  rendererDir: string;
-  /** 0 (the default): a free port. The host listens on 127.0.0.1 only. */
-  port?: number;
-  /** This run's secret (`newToken()`), traded for a cookie at `/?token=…`. */
-  token: string;
-  /** Refused requests and failures; never a query string. */
-  logger: Logger;
-  /** Secrets (the API key) replaced wherever a response body or event would carry them. */
-  secretsToRedact?: () => Promise<string[]>;
-  /** Parse handlers' outputs with the contract (tests and development). */
-  checkOutput?: boolean;
-  /** Time between SSE keep-alive comments (default 15 s). */
-  keepAliveMs?: number;
-  /** An SSE client further behind than this (default 4 MiB) is told to resync. */
-  maxQueuedEventBytes?: number;
-}
+export type { WebHostOptions };
 
 export interface WebHost {
   /** `http://127.0.0.1:<port>/`, without the token: append `?token=…` for the person. */

@@ -58,6 +58,7 @@ import {
   SetLimitsInput,
 } from './schemas/queue.ts';
 import { Settings, SettingsPatch } from './schemas/settings.ts';
+import { ComposeDraftRecord } from './schemas/compose.ts';
 
 const ById = z.object({ id: Id });
 
@@ -152,5 +153,11 @@ export const contract = {
   },
   app: {
     info: method(NoInput, AppInfo),
+  },
+  compose: {
+    /** The draft Compose last saved, or null. */
+    draft: method(NoInput, ComposeDraftRecord.nullable()),
+    /** Saved as it is typed; refused past MAX_DRAFT_CHARS. */
+    saveDraft: method(ComposeDraftRecord, Done),
   },
 } as const;

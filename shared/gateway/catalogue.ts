@@ -57,7 +57,6 @@ export const ModelEntrySchema = z.discriminatedUnion('kind', [
 export type ModelEntry = z.infer<typeof ModelEntrySchema>;
 export type ModelEntryInput = z.input<typeof ModelEntrySchema>;
 export type ImageModelEntry = z.infer<typeof ImageEntrySchema>;
-export type VideoModelEntry = z.infer<typeof VideoEntrySchema>;
 
 const BUILT_IN_INPUT: ModelEntryInput[] = [
   {

@@ -71,6 +71,7 @@ export function everyMethod(ids: {
       previewTemplate: { template: '{batch}/{index}.{ext}' },
     },
     app: { info: {} },
+    compose: { draft: {}, saveDraft: { draft: { text: 'a fox' }, name: '' } },
     batches: {
       list: {},
       get: { id: ids.batchId },

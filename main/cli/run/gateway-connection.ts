@@ -3,7 +3,6 @@ import type { DemoGateway } from '../../core/app/gateway-connection.ts';
 import { ConfigError } from '../command.ts';
 import type { GatewayChoice } from './saved-settings.ts';
 
-export { API_KEY_VARIABLE } from '../../core/app/key.ts';
 import { API_KEY_VARIABLE } from '../../core/app/key.ts';
 
 /** A little latency, so the demo's progress bar has something to show. */

@@ -14,6 +14,7 @@ import { ForeignChanges } from './foreign-changes.ts';
 import type { StartDemoGateway } from './gateway-connection.ts';
 import { appHandlers } from './handlers/app.ts';
 import { batchHandlers } from './handlers/batches.ts';
+import { composeHandlers } from './handlers/compose.ts';
 import { exportHandlers } from './handlers/exports.ts';
 import { imageHandlers } from './handlers/images.ts';
 import { jobHandlers } from './handlers/jobs.ts';
@@ -135,6 +136,7 @@ export class AppService implements ServedApp {
       models: modelHandlers(context),
       library: libraryHandlers(context),
       app: appHandlers(context),
+      compose: composeHandlers(context),
     };
   }
 

@@ -7,7 +7,7 @@ import type { Batch } from '../store/rows.ts';
 import type { Store } from '../store/store.ts';
 import type { AdaptiveConcurrency } from './adaptive-concurrency.ts';
 import type { BackoffPolicy } from './backoff.ts';
-import type { ImageWritten, PreparedDownload } from './download.ts';
+import type { ImageWritten, PreparedDownload } from './download-types.ts';
 import type { DownloadLimits } from './download-limits.ts';
 import type { UnrecordedAnswer } from './unrecorded-answers.ts';
 

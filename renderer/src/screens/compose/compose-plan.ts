@@ -3,7 +3,7 @@ import {
   type ImageModelEntry,
   type ModelEntry,
 } from '../../../../shared/gateway/catalogue.ts';
-import type { ComposeDraft } from '../../store/compose-slice.ts';
+import type { ComposeDraft } from './draft.ts';
 import { parseList, parseWholeNumbers, planJobs, type JobPlan } from './matrix.ts';
 import { composeProblems, parseExtra, SEED_MAX, visibilityOf } from './params.ts';
 import { MAX_JOBS, type SharedParams } from './source.ts';

@@ -1,7 +1,7 @@
 import { memo, useState } from 'react';
 import { useClient } from '../../api/client-context.ts';
-import { useAppStore } from '../../store/react.ts';
-import type { ImageSummary } from '../../store/gallery-slice.ts';
+import type { ImageSummary } from '../../data/types.ts';
+import { useImage } from './gallery-queries.ts';
 import { EXPIRED_CODE } from './gallery-view.ts';
 import { highlight, type searchTerms } from './highlight.ts';
 import { TileThumbnail } from './TileThumbnail.tsx';
@@ -23,6 +23,7 @@ export const GalleryTile = memo(function GalleryTile({
   index,
   size,
   captionTerms,
+  wanted,
   selected,
   active,
   actions,
@@ -32,13 +33,18 @@ export const GalleryTile = memo(function GalleryTile({
   size: number;
   /** The search's words when captions show (a search is on), else null. */
   captionTerms: ReturnType<typeof searchTerms> | null;
+  /** The grid rests here: fetch the details if they are not known. */
+  wanted: boolean;
   selected: boolean;
   active: boolean;
   actions: TileActions;
 }) {
-  const image = useAppStore((s) => (id === undefined ? undefined : s.galleryImages.get(id)));
+  const image = useImage(id, wanted).data ?? undefined;
   const label = image ? tileLabel(image) : 'Loading';
   return (
+    // The grid holds the focus and the keys (aria-activedescendant names the active tile, as
+    // the ARIA grid pattern has it): a tile takes clicks only, its keys are the grid's.
+    // eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/interactive-supports-focus
     <div
       id={id === undefined ? undefined : `image-${id}`}
       role="gridcell"

@@ -1,4 +1,4 @@
-import type { BatchSummary } from '../../store/state.ts';
+import type { BatchSummary } from '../../data/types.ts';
 import { formatCount } from '../../format.ts';
 
 const SEGMENTS = [
