@@ -10,6 +10,7 @@ import { DEFAULT_TEMPLATE } from '../../core/library/naming.ts';
 import type { Batch } from '../../core/store/rows.ts';
 import { describeHolder } from '../../core/store/runner-lease.ts';
 import type { Store } from '../../core/store/store.ts';
+import { defaultSize, SEED_MAX } from '../../../shared/gateway/params.ts';
 import { printable } from '../../../shared/text/printable.ts';
 import { ConfigError, intFlag, oneOf, parseFlags, UsageError, type Command } from '../command.ts';
 import {
@@ -26,7 +27,7 @@ import { loadSettings, saveSettings } from '../run/saved-settings.ts';
 import { SESSION_FLAGS, SESSION_FLAGS_HELP, sessionSettingsFlags } from '../run/session-flags.ts';
 import { resolveSettings } from '../run/settings.ts';
 
-/** What --demo fills in when neither the file nor a flag says. */
+/** What --demo fills in when neither the file nor a flag says (a size for its own model). */
 export const DEMO_DEFAULTS = {
   model: 'flux-schnell',
   size: '512x512',
@@ -122,13 +123,13 @@ Examples:
       process.cwd(),
     );
     const demo = settings.gateway.kind === 'demo';
-    const defaults = rowDefaults(values, demo);
+    const catalogue = loadCatalogue(dataDir);
+    const defaults = rowDefaults(values, demo, (model) => defaultSize(catalogue.lookup(model)));
     const maxPromptChars = intFlag(values['max-prompt-chars'], '--max-prompt-chars', 1, 10_000_000);
     checkPromptFile(file);
     if (settings.gateway.kind === 'remote') remoteProfile(settings.gateway);
     const apiKey = requireApiKey(settings.gateway, process.env);
 
-    const catalogue = loadCatalogue(dataDir);
     const store = openDataFolder(dataDir);
     try {
       // (Engine.start checks it too; here nothing is imported that could not run)
@@ -213,11 +214,22 @@ interface RowDefaultFlags {
   'response-format'?: string;
 }
 
-function rowDefaults(values: RowDefaultFlags, demo: boolean): RowDefaults {
+/**
+ * The values rows leave out. With --demo and no --size, the demo's small size for its own
+ * model, else the model's own default size (a video model's first, say): never a size the
+ * model does not make.
+ */
+function rowDefaults(
+  values: RowDefaultFlags,
+  demo: boolean,
+  sizeOf: (model: string) => string | null,
+): RowDefaults {
   const defaults: RowDefaults = {};
   const model = values.model ?? (demo ? DEMO_DEFAULTS.model : undefined);
   if (model) defaults.model = model;
-  const size = values.size ?? (demo ? DEMO_DEFAULTS.size : undefined);
+  const demoSize =
+    model === DEMO_DEFAULTS.model ? DEMO_DEFAULTS.size : (sizeOf(model!) ?? undefined);
+  const size = values.size ?? (demo ? demoSize : undefined);
   if (size !== undefined) {
     if (!/^\d+x\d+$/.test(size)) {
       throw new UsageError(
@@ -228,7 +240,7 @@ function rowDefaults(values: RowDefaultFlags, demo: boolean): RowDefaults {
   }
   const n = intFlag(values.n, '--n', 1, 10);
   if (n !== undefined) defaults.n = n;
-  const seed = intFlag(values.seed, '--seed', 0, 4_294_967_295);
+  const seed = intFlag(values.seed, '--seed', 0, SEED_MAX);
   if (seed !== undefined) defaults.seed = seed;
   if (values.quality) defaults.quality = values.quality;
   const format = oneOf(values['output-format'], '--output-format', [

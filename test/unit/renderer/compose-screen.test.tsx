@@ -170,7 +170,7 @@ describe('Compose', () => {
       target: { value: '2' },
     });
     expect(screen.getByRole('list', { name: 'Problems' }).textContent).toContain(
-      'dall-e-3 makes exactly 1 image per request; not n = 2.',
+      'Model dall-e-3 makes exactly 1 image per request; n = 2 was asked.',
     );
     expect(runButton().hasAttribute('disabled')).toBe(true);
   });

@@ -4,6 +4,7 @@ import type {
   ModelEntry,
 } from '../../../../shared/gateway/catalogue.ts';
 import type { EditRequest, ImageRequest } from '../../../../shared/gateway/requests.ts';
+import { sentAdvanced } from '../../../../shared/gateway/params.ts';
 import type { ImageBody } from './body-fields.ts';
 import { imageRequestProblems } from './validate.ts';
 
@@ -39,7 +40,7 @@ export function planGeneration(request: ImageRequest, catalogue: Catalogue): Ima
     case 'qwen':
       return check(request, entry, 'generations', 'qwen');
     case 'openai':
-      return request.seed !== undefined && entry.advanced
+      return sentAdvanced(entry, request.seed !== undefined)
         ? check(request, entry, 'advanced', 'advanced')
         : check(request, entry, 'generations', 'openai');
   }

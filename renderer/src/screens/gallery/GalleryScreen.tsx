@@ -7,6 +7,7 @@ import { plural } from '../../format.ts';
 import { navigate } from '../../frame/navigation.ts';
 import { ConfirmDialog, type ConfirmRequest } from '../../views/ConfirmDialog.tsx';
 import { useOpenInCompose } from '../compose/use-open-in-compose.tsx';
+import { useBatches } from '../queue/queue-queries.ts';
 import { ExportPanel } from './ExportPanel.tsx';
 import {
   useDeleteImages,
@@ -42,8 +43,10 @@ export function GalleryScreen() {
   const commands = useGalleryCommands(setRequest, setLightbox, setCompare);
 
   const filtered = activeFilters(view) > 0 || view.text.trim() !== '';
-  // an empty library shows no tools: there is nothing to find yet
-  const bare = total === 0 && !filtered;
+  // no batch yet: no tools, there is nothing to find (one whose downloads all failed has tools:
+  // "Show" finds them)
+  const { batches, loading } = useBatches();
+  const bare = total === 0 && !filtered && !loading && batches.length === 0;
   return (
     <section className="screen gallery-screen" aria-labelledby="gallery-heading">
       <div className="gallery-head">
