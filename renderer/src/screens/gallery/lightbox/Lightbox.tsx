@@ -3,6 +3,7 @@ import { useClient } from '../../../api/client-context.ts';
 import { errorMessage } from '../../../data/error-message.ts';
 import { formatWhole } from '../../../format.ts';
 import { ConfirmDialog, type ConfirmRequest } from '../../../views/ConfirmDialog.tsx';
+import type { ImageDetail } from '../../../data/types.ts';
 import { useImageDetail, usePrefetchDetails } from '../gallery-queries.ts';
 import { InfoIcon } from './icons.tsx';
 import { FileActions, ImageActions } from './ImageActions.tsx';
@@ -41,7 +42,7 @@ export function Lightbox(props: LightboxProps): React.JSX.Element {
   const { reset } = zoom;
   useEffect(() => reset(), [id, reset]);
   const commands = useLightboxCommands({ ...props, detail, zoom, confirm: setConfirm });
-  const { go, infoOpen } = commands;
+  const { infoOpen } = commands;
   const title = `Image ${formatWhole(index + 1)} of ${formatWhole(Math.max(total, ids.length))}`;
 
   return (
@@ -63,50 +64,14 @@ export function Lightbox(props: LightboxProps): React.JSX.Element {
         description="Arrow keys step through the gallery, F marks a favourite, I shows the details, plus and minus zoom, Escape closes."
         label="Image tools"
       >
-        <button
-          type="button"
-          className="ghost lb-icon"
-          aria-label="Previous image"
-          title="Previous (←)"
-          disabled={index <= 0}
-          onClick={() => go(index - 1)}
-        >
-          ‹
-        </button>
-        <button
-          type="button"
-          className="ghost lb-icon"
-          aria-label="Next image"
-          title="Next (→)"
-          disabled={index >= ids.length - 1}
-          onClick={() => go(index + 1)}
-        >
-          ›
-        </button>
-        <span className="lb-sep" aria-hidden="true" />
-        <ZoomControls zoom={zoom} disabled={!showsPicture(detail)} />
-        <span className="lb-sep" aria-hidden="true" />
-        <button
-          type="button"
-          className={`ghost lb-icon lb-favorite${detail?.favorite ? ' lb-on' : ''}`}
-          aria-label="Favourite"
-          aria-pressed={detail?.favorite ?? false}
-          title="Favourite (F)"
-          disabled={!detail || commands.favoriteBusy}
-          onClick={commands.toggleFavorite}
-        >
-          {detail?.favorite ? '★' : '☆'}
-        </button>
-        <button
-          type="button"
-          className={`ghost lb-icon${infoOpen ? ' lb-on' : ''}`}
-          aria-label="Details"
-          aria-pressed={infoOpen}
-          title="Details (I)"
-          onClick={commands.run.info}
-        >
-          <InfoIcon />
-        </button>
+        <LightboxTools
+          index={index}
+          count={ids.length}
+          zoom={zoom}
+          detail={detail}
+          infoOpen={infoOpen}
+          commands={commands}
+        />
       </LightboxToolbar>
       <div className="lb-body">
         <div className="lb-stage">
@@ -142,3 +107,70 @@ export function Lightbox(props: LightboxProps): React.JSX.Element {
 
 const imageUrl = (mediaUrl: (rel: string, kind: 'image') => string) => (rel: string) =>
   mediaUrl(rel, 'image');
+
+/** Step, zoom, star and details: the lightbox's toolbar buttons. */
+function LightboxTools({
+  index,
+  count,
+  zoom,
+  detail,
+  infoOpen,
+  commands,
+}: {
+  index: number;
+  count: number;
+  zoom: ReturnType<typeof useZoom>;
+  detail: ImageDetail | null;
+  infoOpen: boolean;
+  commands: ReturnType<typeof useLightboxCommands>;
+}) {
+  const { go } = commands;
+  return (
+    <>
+      <button
+        type="button"
+        className="ghost lb-icon"
+        aria-label="Previous image"
+        title="Previous (←)"
+        disabled={index <= 0}
+        onClick={() => go(index - 1)}
+      >
+        ‹
+      </button>
+      <button
+        type="button"
+        className="ghost lb-icon"
+        aria-label="Next image"
+        title="Next (→)"
+        disabled={index >= count - 1}
+        onClick={() => go(index + 1)}
+      >
+        ›
+      </button>
+      <span className="lb-sep" aria-hidden="true" />
+      <ZoomControls zoom={zoom} disabled={!showsPicture(detail)} />
+      <span className="lb-sep" aria-hidden="true" />
+      <button
+        type="button"
+        className={`ghost lb-icon lb-favorite${detail?.favorite ? ' lb-on' : ''}`}
+        aria-label="Favourite"
+        aria-pressed={detail?.favorite ?? false}
+        title="Favourite (F)"
+        disabled={!detail || commands.favoriteBusy}
+        onClick={commands.toggleFavorite}
+      >
+        {detail?.favorite ? '★' : '☆'}
+      </button>
+      <button
+        type="button"
+        className={`ghost lb-icon${infoOpen ? ' lb-on' : ''}`}
+        aria-label="Details"
+        aria-pressed={infoOpen}
+        title="Details (I)"
+        onClick={commands.run.info}
+      >
+        <InfoIcon />
+      </button>
+    </>
+  );
+}
