@@ -17,6 +17,7 @@ import {
 } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { useMemo } from 'react';
+import { errorMessage } from '../../data/error-message.ts';
 import type { BatchSummary } from '../../data/types.ts';
 import type { ConfirmRequest } from '../../views/ConfirmDialog.tsx';
 import { BatchCard } from './BatchCard.tsx';
@@ -26,7 +27,7 @@ import { runOrder } from './reorder.ts';
 
 /** Batches with work in run order (drag or keyboard to reorder), then finished ones. */
 export function BatchList({ confirm }: { confirm: (request: ConfirmRequest) => void }) {
-  const { batches, loading, hasMore, loadingMore, loadMore } = useBatches();
+  const { batches, loading, error, hasMore, loadingMore, loadMore } = useBatches();
   const reorder = useReorderBatches();
   const { active, finished } = useMemo(() => runOrder(batches), [batches]);
   const order = useMemo(() => active.map((b) => b.id), [active]);
@@ -40,6 +41,13 @@ export function BatchList({ confirm }: { confirm: (request: ConfirmRequest) => v
     if (over && dragged.id !== over.id) moveTo(Number(dragged.id), order.indexOf(Number(over.id)));
   };
 
+  if (error && batches.length === 0) {
+    return (
+      <p className="notice notice-error" role="alert">
+        The batches could not be read: {errorMessage(error)}
+      </p>
+    );
+  }
   if (batches.length === 0) {
     return (
       <section className="queue-empty" aria-label="Batches">
