@@ -1,6 +1,8 @@
 import { memo, useState } from 'react';
 import { useClient } from '../../api/client-context.ts';
 import type { ImageSummary } from '../../data/types.ts';
+import { useData } from '../../data/data-context.ts';
+import { keys } from '../../data/keys.ts';
 import { useImage } from './gallery-queries.ts';
 import { EXPIRED_CODE } from './gallery-view.ts';
 import { highlight, type searchTerms } from './highlight.ts';
@@ -14,20 +16,7 @@ export interface TileActions {
   onGenerateAgain(id: number): void;
 }
 
-/**
- * One image of the grid. Memoized and reading only its own summary: a scroll frame or an
- * event redraws the tiles that changed, not the screenful.
- */
-export const GalleryTile = memo(function GalleryTile({
-  id,
-  index,
-  size,
-  captionTerms,
-  wanted,
-  selected,
-  active,
-  actions,
-}: {
+interface TileProps {
   id: number | undefined;
   index: number;
   size: number;
@@ -38,8 +27,39 @@ export const GalleryTile = memo(function GalleryTile({
   selected: boolean;
   active: boolean;
   actions: TileActions;
-}) {
-  const image = useImage(id, wanted).data ?? undefined;
+}
+
+/**
+ * One image of the grid. Memoized and reading only its own summary: a scroll frame or an
+ * event redraws the tiles that changed, not the screenful. While the grid flies past, a tile
+ * whose summary is not known is a frame only, with no query of its own: a fling over 100,000
+ * images would otherwise make a query for each.
+ */
+export const GalleryTile = memo(function GalleryTile(props: TileProps) {
+  const { queries } = useData();
+  const known = props.id !== undefined && queries.getQueryData(keys.image(props.id)) !== undefined;
+  return props.wanted || known ? (
+    <LiveTile {...props} />
+  ) : (
+    <TileView {...props} image={undefined} />
+  );
+});
+
+function LiveTile(props: TileProps) {
+  const image = useImage(props.id, props.wanted).data ?? undefined;
+  return <TileView {...props} image={image} />;
+}
+
+function TileView({
+  id,
+  index,
+  size,
+  captionTerms,
+  selected,
+  active,
+  actions,
+  image,
+}: TileProps & { image: ImageSummary | undefined }) {
   const label = image ? tileLabel(image) : 'Loading';
   return (
     // The grid holds the focus and the keys (aria-activedescendant names the active tile, as
@@ -89,7 +109,7 @@ export const GalleryTile = memo(function GalleryTile({
       )}
     </div>
   );
-});
+}
 
 function TileBody({ image, actions }: { image: ImageSummary; actions: TileActions }) {
   const { mediaUrl } = useClient();

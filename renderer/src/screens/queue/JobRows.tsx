@@ -8,6 +8,8 @@ import {
   selectAll,
   type SelectionState,
 } from '../../views/selection.ts';
+import { useData } from '../../data/data-context.ts';
+import { keys } from '../../data/keys.ts';
 import { useJob } from './queue-queries.ts';
 
 const ROW_HEIGHT = 56;
@@ -113,23 +115,38 @@ export function JobRows({
   );
 }
 
-/** Memoized: a list render (a scroll frame, an event) redraws only the rows that changed. */
-const JobRow = memo(function JobRow({
-  id,
-  top,
-  wanted,
-  selected,
-  active,
-  onClick,
-}: {
+interface RowProps {
   id: number;
   top: number;
   wanted: boolean;
   selected: boolean;
   active: boolean;
   onClick: (id: number, event: React.MouseEvent) => void;
-}) {
-  const { data: job } = useJob(id, wanted);
+}
+
+/**
+ * Memoized: a list render (a scroll frame, an event) redraws only the rows that changed. While
+ * the list flies past, a row whose summary is not known is a frame only, with no query of its own.
+ */
+const JobRow = memo(function JobRow(props: RowProps) {
+  const { queries } = useData();
+  const known = queries.getQueryData(keys.job(props.id)) !== undefined;
+  return props.wanted || known ? <LiveRow {...props} /> : <RowView {...props} job={undefined} />;
+});
+
+function LiveRow(props: RowProps) {
+  const { data: job } = useJob(props.id, props.wanted);
+  return <RowView {...props} job={job} />;
+}
+
+function RowView({
+  id,
+  top,
+  selected,
+  active,
+  onClick,
+  job,
+}: RowProps & { job: JobSummary | null | undefined }) {
   return (
     // The listbox holds the focus and the keys (aria-activedescendant names the active row): a
     // row takes clicks only.
@@ -149,7 +166,7 @@ const JobRow = memo(function JobRow({
       )}
     </div>
   );
-});
+}
 
 function JobCells({ job }: { job: JobSummary }) {
   return (
