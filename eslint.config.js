@@ -1,5 +1,7 @@
 import { builtinModules } from 'node:module';
 import js from '@eslint/js';
+import jsxA11y from 'eslint-plugin-jsx-a11y';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 // Globals matter only for .js files: typescript-eslint turns no-undef off for TypeScript, whose
@@ -153,4 +155,24 @@ export default tseslint.config(
     [forbidden.sideInSimulator, forbidden.engineInSimulator, forbidden.electronInSimulator],
   ),
   layer(['main/electron/preload.ts'], [forbidden.nodeInPreload, forbidden.mainInPreload]),
+  // React: hooks called as React allows, effects that name what they read (a stale closure
+  // is a bug that shows only sometimes), and what screen readers and keyboards need.
+  {
+    files: ['renderer/**/*.{ts,tsx}', 'test/unit/renderer/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
+    },
+  },
+  { files: ['renderer/**/*.tsx'], ...jsxA11y.flatConfigs.recommended },
+  {
+    files: ['renderer/**/*.tsx'],
+    rules: {
+      // a list that scrolls takes the focus, so the keyboard can scroll it (WCAG 2.1.1)
+      'jsx-a11y/no-noninteractive-tabindex': ['error', { roles: ['tabpanel', 'list'] }],
+      // the videos are generated pictures that move: there is no speech to caption
+      'jsx-a11y/media-has-caption': 'off',
+    },
+  },
 );

@@ -17,8 +17,7 @@ import { videoRoutes } from './routes/videos.ts';
 import { createGatewayServer } from './server.ts';
 import type { LatencyModel } from './latency.ts';
 
-export { DEMO_KEY, type GatewayOptions } from './options.ts';
-export type { LedgerEntry } from './ledger.ts';
+export type { GatewayOptions } from './options.ts';
 export type { ReceivedEdit } from './images/received-edits.ts';
 
 export interface RunningGateway {

@@ -14,7 +14,7 @@ import { sessionRoutes } from './session-routes.ts';
 import type { Sessions } from './sessions.ts';
 import { securityHeaders, staticRoutes } from './static.ts';
 import type { WebEnv } from './web-env.ts';
-import type { WebHostOptions } from './web-host.ts';
+import type { WebHostOptions } from './web-options.ts';
 
 /** The whole web host as a Hono app for one port; `streams` ends the open event streams. */
 export function buildWebApp(

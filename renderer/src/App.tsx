@@ -1,47 +1,35 @@
+import { QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { connect } from './api/client.ts';
+import { connect, type Client } from './api/client.ts';
 import { ClientContext } from './api/client-context.ts';
-import { startEventPump } from './store/event-pump.ts';
-import { createAppStore } from './store/index.ts';
-import { StoreContext, useAppStore } from './store/react.ts';
+import { createData, type Data } from './data/data.ts';
+import { DataContext } from './data/data-context.ts';
+import { startEventPump } from './data/event-pump.ts';
 import { Frame } from './frame/Frame.tsx';
+import { UiStateProvider } from './ui-state.tsx';
 
-export function App() {
-  const [{ client, store }] = useState(() => {
+/** The window: its connection to the service, the cache of what it shows, the screens. */
+export function App({ connection }: { connection?: { client: Client; data: Data } }) {
+  const [{ client, data }] = useState(() => {
+    if (connection) return connection;
     const client = connect();
-    return { client, store: createAppStore(client.api) };
+    return { client, data: createData(client.api) };
   });
 
   useEffect(() => {
-    const pump = startEventPump(store, client.api.events);
-    const { loadApp, loadQueue, loadBatches } = store.getState();
-    void loadApp();
-    void loadQueue();
-    void loadBatches();
+    const pump = startEventPump(data);
     return () => pump.stop();
-  }, [client, store]);
+  }, [data]);
 
   return (
     <ClientContext value={client}>
-      <StoreContext value={store}>
-        <Refetcher />
-        <Frame />
-      </StoreContext>
+      <QueryClientProvider client={data.queries}>
+        <DataContext value={data}>
+          <UiStateProvider>
+            <Frame />
+          </UiStateProvider>
+        </DataContext>
+      </QueryClientProvider>
     </ClientContext>
   );
-}
-
-/** Views reload what events said is out of date (a new batch, missed events, settings). */
-function Refetcher(): null {
-  const batchesStale = useAppStore((s) => s.batchesStale);
-  const settingsStale = useAppStore((s) => s.settingsStale);
-  const loadBatches = useAppStore((s) => s.loadBatches);
-  const loadSettings = useAppStore((s) => s.loadSettings);
-  useEffect(() => {
-    if (batchesStale) void loadBatches();
-  }, [batchesStale, loadBatches]);
-  useEffect(() => {
-    if (settingsStale) void loadSettings();
-  }, [settingsStale, loadSettings]);
-  return null;
 }

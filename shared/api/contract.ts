@@ -40,6 +40,7 @@ import {
   RetryDownloadsReport,
 } from './schemas/images.ts';
 import {
+  Actionable,
   AttemptsInput,
   AttemptSummary,
   JobDetail,
@@ -59,6 +60,7 @@ import {
 } from './schemas/queue.ts';
 import { ExpandInput, PromptHelp, ThemeInput, VaryInput } from './schemas/prompts.ts';
 import { SettingsPatch, SettingsView } from './schemas/settings.ts';
+import { ComposeDraftRecord } from './schemas/compose.ts';
 
 const ById = z.object({ id: Id });
 
@@ -115,6 +117,8 @@ export const contract = {
     topUp: method(Selection, TopUpReport),
     /** Their failed downloads, from the stored link or bytes: never a generation request. */
     retryDownloads: method(Selection, RetryDownloadsReport),
+    /** How many of them each bulk action would change (the action table). */
+    actionable: method(Selection, Actionable),
   },
   images: {
     page: method(ImagePageInput, pageOf(ImageSummary)),
@@ -174,5 +178,11 @@ export const contract = {
   },
   app: {
     info: method(NoInput, AppInfo),
+  },
+  compose: {
+    /** The draft Compose last saved, or null. */
+    draft: method(NoInput, ComposeDraftRecord.nullable()),
+    /** Saved as it is typed; refused past MAX_DRAFT_CHARS. */
+    saveDraft: method(ComposeDraftRecord, Done),
   },
 } as const;

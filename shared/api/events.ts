@@ -61,6 +61,22 @@ export const ApiEventSchema = z.discriminatedUnion('type', [
       jobs: z.array(VideoStatus.extend({ jobId: Id, batchId: Id, state: JobStateSchema })),
     }),
   ),
+  /**
+   * Images changed in place: a favourite set, a download that failed, was retried or waits
+   * again. `ids` empty: another process changed images of `batches` (or of any batch when
+   * `batches` is empty too) in ways it cannot say, so refetch what shows them.
+   */
+  event('images.changed', z.object({ ids: z.array(Id), batches: z.array(Id) })),
+  /**
+   * Batches changed besides their counts: created, renamed, moved, held, released, deleted
+   * (`deleted` lists those gone, with their jobs and images).
+   */
+  event('batches.changed', z.object({ ids: z.array(Id), deleted: z.array(Id) })),
+  /**
+   * Jobs changed besides their state: held, released, moved, topped up. `ids` empty: jobs of
+   * `batches` changed in another process, which cannot say which.
+   */
+  event('jobs.updated', z.object({ ids: z.array(Id), batches: z.array(Id) })),
   /** An export moved on (at most ~10 a second) or ended. */
   event('export.progress', ExportProgress),
   /** A prompt-help request moved on (at most ~10 a second) or ended: the prompts it added. */

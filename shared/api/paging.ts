@@ -26,10 +26,6 @@ export const MAX_ID_PAGE = 10_000;
 /** The most details asked for at once (a screenful, with room). */
 export const MAX_DETAILS = 500;
 
-export const IdPageInput = z.object({
-  cursor: Cursor.nullish(),
-  limit: z.number().int().min(1).max(MAX_ID_PAGE).default(MAX_ID_PAGE),
-});
 export const ByIdsInput = z.object({ ids: z.array(Id).min(1).max(MAX_DETAILS) });
 /** Bulk actions: a selection of up to this many at once. */
 export const Selection = z.object({ ids: z.array(Id).min(1).max(MAX_ID_PAGE) });

@@ -69,7 +69,6 @@ export const ModelEntrySchema = z.discriminatedUnion('kind', [
 export type ModelEntry = z.infer<typeof ModelEntrySchema>;
 export type ModelEntryInput = z.input<typeof ModelEntrySchema>;
 export type ImageModelEntry = z.infer<typeof ImageEntrySchema>;
-export type VideoModelEntry = z.infer<typeof VideoEntrySchema>;
 
 const MB = 1024 * 1024;
 

@@ -41,6 +41,7 @@ export function everyMethod(ids: {
       retry: { ids: [ids.jobId] },
       topUp: { ids: [ids.jobId] },
       retryDownloads: { ids: [ids.jobId] },
+      actionable: { ids: [ids.jobId] },
     },
     exports: {
       start: { source: { ids: [ids.imageId] } },
@@ -87,6 +88,7 @@ export function everyMethod(ids: {
       previewTemplate: { template: '{batch}/{index}.{ext}' },
     },
     app: { info: {} },
+    compose: { draft: {}, saveDraft: { draft: { text: 'a fox' }, name: '' } },
     batches: {
       list: {},
       get: { id: ids.batchId },

@@ -20,6 +20,10 @@ export interface TestServiceOptions {
   /** The service's clock (and the engine's, unless `engine.now` says otherwise). */
   now?: () => number;
   engine?: Partial<EngineOptions>;
+  /** The demo simulator's faults (`atelier gateway --faults`). */
+  demoFaults?: string;
+  /** How often the service looks for another process's changes (1 s). */
+  foreignCheckMs?: number;
 }
 
 export interface TestService {
@@ -43,6 +47,8 @@ export async function openTestService(
     watchIntervalMs = 0,
     now,
     engine,
+    demoFaults,
+    foreignCheckMs,
   }: TestServiceOptions = {},
 ): Promise<TestService> {
   const dataDir = path.join(dir, 'data');
@@ -59,11 +65,12 @@ export async function openTestService(
     env,
     logger,
     startDemoGateway: async () => {
-      const gateway = await startGateway({ latencyMs: 0 });
+      const gateway = await startGateway({ latencyMs: 0, faults: demoFaults });
       gateways.push(gateway);
       return gateway;
     },
     eventIntervalMs: 20,
+    ...(foreignCheckMs === undefined ? {} : { foreignCheckMs }),
     actions,
     ...(now ? { now } : {}),
     ...(engine || now ? { engine: { ...(now ? { now } : {}), ...engine } } : {}),

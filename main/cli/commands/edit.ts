@@ -132,7 +132,7 @@ Examples:
     const json = values.json ?? false;
     let defaults: RowDefaults = {};
     const checkFirst = (plan: SettingsPlan) => {
-      defaults = rowDefaults(values, plan.demo);
+      defaults = rowDefaults(values, plan.demo, () => null);
       if (!defaults.model) {
         throw new UsageError('choose a model that edits with --model M (or try it with --demo).');
       }

@@ -1,11 +1,13 @@
 import { existsSync, statSync } from 'node:fs';
 import { localClient } from '../../core/app/local-client.ts';
+import { loadCatalogue } from '../../core/app/model-catalogue.ts';
 import { DEFAULT_MAX_PROMPT_CHARS, type RowDefaults } from '../../core/import/import-batch.ts';
 import { formatOf } from '../../core/import/prompt-file.ts';
 import { DEFAULT_TEMPLATE } from '../../core/library/naming.ts';
 import type { Batch } from '../../core/store/rows.ts';
 import { describeHolder } from '../../core/store/runner-lease.ts';
 import type { Store } from '../../core/store/store.ts';
+import { defaultSize, SEED_MAX } from '../../../shared/gateway/params.ts';
 import { printable } from '../../../shared/text/printable.ts';
 import { ConfigError, intFlag, oneOf, parseFlags, UsageError, type Command } from '../command.ts';
 import { dataFlagSuffix, requireUsableLibrary, resolveDataDir } from '../data-folder.ts';
@@ -23,7 +25,7 @@ import {
 } from '../run/session-flags.ts';
 import type { SettingsPlan } from '../run/settings.ts';
 
-/** What --demo fills in when neither the file nor a flag says. */
+/** What --demo fills in when neither the file nor a flag says (a size for its own model). */
 export const DEMO_DEFAULTS = {
   model: 'flux-schnell',
   size: '512x512',
@@ -116,7 +118,8 @@ Examples:
     const json = values.json ?? false;
     let defaults: RowDefaults = {};
     const checkFirst = (plan: SettingsPlan) => {
-      defaults = rowDefaults(values, plan.demo);
+      const catalogue = loadCatalogue(dataDir);
+      defaults = rowDefaults(values, plan.demo, (model) => defaultSize(catalogue.lookup(model)));
       checkPromptFile(file);
     };
     return withCliService(
@@ -194,12 +197,22 @@ export interface RowDefaultFlags {
   'response-format'?: string;
 }
 
-/** The flags' values for what rows leave out, checked (edit takes the same flags). */
-export function rowDefaults(values: RowDefaultFlags, demo: boolean): RowDefaults {
+/**
+ * The values rows leave out (edit takes the same flags). With --demo and no --size, the demo's
+ * small size for its own model, else the model's own default size (a video model's first, say):
+ * never a size the model does not make.
+ */
+export function rowDefaults(
+  values: RowDefaultFlags,
+  demo: boolean,
+  sizeOf: (model: string) => string | null,
+): RowDefaults {
   const defaults: RowDefaults = {};
   const model = values.model ?? (demo ? DEMO_DEFAULTS.model : undefined);
   if (model) defaults.model = model;
-  const size = values.size ?? (demo ? DEMO_DEFAULTS.size : undefined);
+  const demoSize =
+    model === DEMO_DEFAULTS.model ? DEMO_DEFAULTS.size : (sizeOf(model!) ?? undefined);
+  const size = values.size ?? (demo ? demoSize : undefined);
   if (size !== undefined) {
     if (!/^\d+x\d+$/.test(size)) {
       throw new UsageError(
@@ -210,7 +223,7 @@ export function rowDefaults(values: RowDefaultFlags, demo: boolean): RowDefaults
   }
   const n = intFlag(values.n, '--n', 1, 10);
   if (n !== undefined) defaults.n = n;
-  const seed = intFlag(values.seed, '--seed', 0, 4_294_967_295);
+  const seed = intFlag(values.seed, '--seed', 0, SEED_MAX);
   if (seed !== undefined) defaults.seed = seed;
   if (values.quality) defaults.quality = values.quality;
   const format = oneOf(values['output-format'], '--output-format', [

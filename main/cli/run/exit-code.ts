@@ -1,6 +1,8 @@
 import type { StateCounts } from '../../core/store/job-repository.ts';
 import { interruptedExitCode, type StopSignal } from './interrupt.ts';
-import type { RunOutcome } from './summary.ts';
+
+/** How the run ended: all work settled, the queue paused by a problem, or Ctrl+C (a signal). */
+export type RunOutcome = 'done' | 'paused' | 'interrupted';
 
 export interface ExitFacts {
   outcome: RunOutcome;

@@ -55,9 +55,6 @@ export function interruptedExitCode(signal: StopSignal = 'SIGINT'): number {
   return 128 + constants.signals[signal];
 }
 
-/** What a shell reports for a process ended by SIGINT (128 + 2): scripts see "interrupted". */
-export const INTERRUPTED_EXIT_CODE = interruptedExitCode('SIGINT');
-
 /** How the signal is named to a person: Ctrl+C is what they pressed, the others by name. */
 export function signalName(signal: StopSignal): string {
   return signal === 'SIGINT' ? 'Ctrl+C' : signal;

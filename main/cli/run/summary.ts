@@ -3,15 +3,14 @@ import { printable } from '../../../shared/text/printable.ts';
 import type { DownloadCounts } from '../../core/store/image-repository.ts';
 import type { PartialSuccessCounts } from '../../core/store/job-queries.ts';
 import type { StateCounts } from '../../core/store/job-repository.ts';
-import { exitCodeFor } from './exit-code.ts';
+import { exitCodeFor, type RunOutcome } from './exit-code.ts';
 import type { FailedDownloadExample } from '../../core/store/image-repository.ts';
 import { formatWallTime } from './format-time.ts';
 import { signalName, type StopSignal } from './interrupt.ts';
 import type { PauseKind } from '../../../shared/jobs/pause.ts';
 import { PAUSE_FIX } from './pause-kind.ts';
 
-/** How the run ended: all work settled, the queue paused by a problem, or Ctrl+C (a signal). */
-export type RunOutcome = 'done' | 'paused' | 'interrupted';
+export type { RunOutcome };
 
 export interface SummaryInput {
   outcome: RunOutcome;

@@ -10,10 +10,12 @@ import { toApiError } from './api-error.ts';
 import type { AppContext, HostKind } from './app-context.ts';
 import { EventHub } from './event-hub.ts';
 import { ExportRunner } from '../export/export-runner.ts';
+import { ForeignChanges } from './foreign-changes.ts';
 import type { StartDemoGateway } from './gateway-connection.ts';
 import { appHandlers } from './handlers/app.ts';
 import { batchHandlers } from './handlers/batches.ts';
 import { editHandlers } from './handlers/edits.ts';
+import { composeHandlers } from './handlers/compose.ts';
 import { exportHandlers } from './handlers/exports.ts';
 import { imageHandlers } from './handlers/images.ts';
 import { jobHandlers } from './handlers/jobs.ts';
@@ -75,6 +77,8 @@ export interface AppServiceOptions {
    * runs here restarts on a new gateway. A CLI run finishes with the settings it started with.
    */
   followSettingsChanges?: boolean;
+  /** How often to look for changes another process made to the data folder (1 s). */
+  foreignCheckMs?: number;
 }
 
 /**
@@ -88,6 +92,7 @@ export class AppService implements ServedApp {
   readonly store: Store;
   private readonly exports: ExportRunner;
   private readonly prompts: PromptHelpRunner;
+  private readonly foreign: ForeignChanges;
   private readonly context: AppContext;
   private readonly session: QueueSession;
   private readonly options: AppServiceOptions;
@@ -121,6 +126,11 @@ export class AppService implements ServedApp {
     this.events = new EventHub({
       feed: hubFeed(store, this.session, () => options.settings.read().thumbnails, now),
       ...(options.eventIntervalMs === undefined ? {} : { intervalMs: options.eventIntervalMs }),
+    });
+    this.foreign = new ForeignChanges({
+      db: store.db,
+      hub: this.events,
+      ...(options.foreignCheckMs === undefined ? {} : { intervalMs: options.foreignCheckMs }),
     });
     this.exports = new ExportRunner({
       publish: (payload) => this.events.send({ type: 'export.progress', payload }),
@@ -181,6 +191,7 @@ export class AppService implements ServedApp {
       models: modelHandlers(context),
       library: libraryHandlers(context),
       app: appHandlers(context),
+      compose: composeHandlers(context),
     };
   }
 
@@ -257,6 +268,7 @@ export class AppService implements ServedApp {
     if (this.closed) return;
     this.closed = true;
     this.unsubscribe();
+    this.foreign.close();
     await this.exports.close();
     await this.prompts.close();
     await this.session.close();
@@ -294,6 +306,7 @@ export class AppService implements ServedApp {
       paused: (pause) => this.events.send({ type: 'queue.paused', payload: pause }),
       limits: (limits) => this.events.send({ type: 'limits.changed', payload: limits }),
       video: (jobId) => this.events.videosChanged([jobId]),
+      downloadChanged: (image) => this.events.imagesChanged([image.id], [image.batchId], false),
     };
   }
 }

@@ -47,11 +47,31 @@ export interface EventHubOptions {
   maxCatchUp?: number;
 }
 
+/** Events the hub gathers itself: read from the log, or merged from the changes it is told. */
+type GatheredEvent =
+  'progress' | 'jobs.changed' | 'images.written' | 'videos.changed' | ChangeEvent;
+type ChangeEvent = 'images.changed' | 'jobs.updated' | 'batches.changed';
 /** Events the engine or the service raise themselves, sent with the next delivery. */
-type DirectEvent = Exclude<
-  ApiEvent,
-  { type: 'progress' | 'jobs.changed' | 'images.written' | 'videos.changed' }
->;
+type DirectEvent = Exclude<ApiEvent, { type: GatheredEvent }>;
+
+/** Ids changed since the last delivery, and the batches they belong to. */
+class ChangeSet {
+  readonly ids = new Set<number>();
+  readonly batches = new Set<number>();
+  add(ids: readonly number[], batches: readonly number[]): void {
+    for (const id of ids) this.ids.add(id);
+    for (const id of batches) this.batches.add(id);
+  }
+  get size(): number {
+    return this.ids.size + this.batches.size;
+  }
+  take(): { ids: number[]; batches: number[] } {
+    const taken = { ids: [...this.ids], batches: [...this.batches] };
+    this.ids.clear();
+    this.batches.clear();
+    return taken;
+  }
+}
 
 /**
  * Turns the engine's stream of commits into coalesced events: however many jobs change, each
@@ -77,6 +97,10 @@ export class EventHub implements EventSource {
   private readonly touched = new Set<number>();
   private readonly videosTouched = new Set<number>();
   private direct: DirectEvent[] = [];
+  private readonly imageChanges = new ChangeSet();
+  private readonly jobUpdates = new ChangeSet();
+  /** `ids`: batches changed; `batches`: those deleted. */
+  private readonly batchChanges = new ChangeSet();
   private transitionId: number;
   private imageMark: ImageMark;
   private dirty = false;
@@ -127,6 +151,34 @@ export class EventHub implements EventSource {
     this.schedule(false);
   }
 
+  /**
+   * Batches created, renamed, moved, held, released or deleted: a person's change, delivered
+   * at once. Their counts come fresh with it.
+   */
+  batchesChanged(ids: readonly number[], deleted: readonly number[] = []): void {
+    this.batchChanges.add(ids, deleted);
+    for (const id of ids) if (!deleted.includes(id)) this.touched.add(id);
+    this.schedule(true);
+  }
+
+  /** Jobs held, released, moved or topped up (their state unchanged): delivered at once. */
+  jobsUpdated(ids: readonly number[], batches: readonly number[]): void {
+    this.jobUpdates.add(ids, batches);
+    for (const id of batches) this.touched.add(id);
+    this.schedule(true);
+  }
+
+  /**
+   * Images changed in place (a favourite, a download failed or retried). `urgent` for a
+   * person's change; the engine's go with the next delivery.
+   */
+  imagesChanged(ids: readonly number[], batches: readonly number[], urgent = true): void {
+    this.imageChanges.add(ids, batches);
+    for (const id of batches) this.touched.add(id);
+    this.dirty = true;
+    this.schedule(urgent);
+  }
+
   /** A rare event (pause, limits, settings, key): delivered at once, with what is pending. */
   send(event: DirectEvent): void {
     this.direct.push(event);
@@ -153,6 +205,17 @@ export class EventHub implements EventSource {
     if (this.listeners.size === 0) return this.dropUnheard();
     const events: ApiEvent[] = [...this.direct];
     this.direct = [];
+    if (this.batchChanges.size > 0) {
+      const { ids, batches: deleted } = this.batchChanges.take();
+      for (const id of deleted) this.open.delete(id);
+      events.push({ type: 'batches.changed', payload: { ids, deleted } });
+    }
+    if (this.jobUpdates.size > 0) {
+      events.push({ type: 'jobs.updated', payload: this.jobUpdates.take() });
+    }
+    if (this.imageChanges.size > 0) {
+      events.push({ type: 'images.changed', payload: this.imageChanges.take() });
+    }
     const { changes, batches, busy, last } = this.readTransitions(this.transitionId, this.chunk);
     this.transitionId = last;
     for (const id of batches) this.touched.add(id);

@@ -52,6 +52,8 @@ export interface SessionListener {
   paused(pause: { reason: string; code: string | null; kind: PauseKind }): void;
   /** What the platform said of a video job's task was recorded. */
   video(jobId: number): void;
+  /** A download failed, or waits again: its image and batch changed. */
+  downloadChanged(image: { id: number; batchId: number }): void;
 }
 
 /**
@@ -222,6 +224,7 @@ export class QueueSession {
     engine.on('paused', (pause) => listener.paused(pause));
     engine.on('limits', (limits) => listener.limits(limits));
     engine.on('video', ({ jobId }) => listener.video(jobId));
+    engine.on('downloadChanged', (image) => listener.downloadChanged(image));
     this.engineNow = engine;
     this.connection = connection;
     this.stateNow = 'running';

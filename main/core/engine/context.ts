@@ -7,7 +7,7 @@ import type { Batch } from '../store/rows.ts';
 import type { Store } from '../store/store.ts';
 import type { AdaptiveConcurrency } from './adaptive-concurrency.ts';
 import type { BackoffPolicy } from './backoff.ts';
-import type { ImageWritten, PreparedDownload } from './download.ts';
+import type { ImageWritten, PreparedDownload } from './download-types.ts';
 import type { DownloadLimits } from './download-limits.ts';
 import type { UnrecordedAnswer } from './unrecorded-answers.ts';
 
@@ -69,6 +69,11 @@ export interface EngineContext {
   imageWritten(event: ImageWritten): void;
   /** What the platform said of a video job's task was recorded (the engine's `video`). */
   videoChanged(job: { id: number; batchId: number }): void;
+  /**
+   * A download ended without the image: failed, or pending again after a backoff (the
+   * engine's `downloadChanged`), so that windows showing it follow.
+   */
+  downloadChanged(image: { id: number; batchId: number }): void;
 }
 
 export interface VideoPoll {

@@ -33,6 +33,7 @@ import { GatewayError } from '../gateway/client.ts';
 import { asFinal } from '../gateway/classify/retry-wording.ts';
 import { mayRetry, retryDelayMs } from './backoff.ts';
 import type { EngineContext } from './context.ts';
+import type { ImageWritten, PreparedDownload } from './download-types.ts';
 import { limitBody, tooLarge } from './download-limits.ts';
 import { expectedFormat, metadataFor, namingInputFor } from './job-request.ts';
 import { editedResult, withEditMetadata } from './edit-result.ts';
@@ -48,27 +49,10 @@ export const STOPS_THE_QUEUE: ReadonlySet<string> = new Set(['disk-full', 'unwri
 /** What the library says of bytes that are no usable image: the same bytes stay so. */
 const NOT_AN_IMAGE: ReadonlySet<string> = new Set(['wrong-format', 'corrupt', 'too-many-pixels']);
 
-/** An image committed as done, its extras (sidecar, thumbnail) written: a client may show it. */
-export interface ImageWritten {
-  imageId: number;
-  jobId: number;
-  batchId: number;
-  /** Where the file is, inside the library. */
-  relPath: string;
-  /** Its thumbnail was written (thumbnails are on, and making it did not fail). */
-  thumbnail: boolean;
-}
-
 /** Records an image's "done" in the next grouped commit; resolves to whether it committed. */
-export type MarkDone = (write: () => void) => Promise<boolean>;
+export type { ImageWritten, PreparedDownload };
 
-/** A claimed download with what it needs; stored bytes are read and named at claim time. */
-export interface PreparedDownload {
-  image: Image;
-  job: Job;
-  batch: Batch;
-  payload: { bytes: Buffer; format: string; relPath: string } | null;
-}
+export type MarkDone = (write: () => void) => Promise<boolean>;
 
 /**
  * Runs inside the claim's transaction: an image whose bytes the database holds gets its name
@@ -479,6 +463,7 @@ function settle(
   // Its tries used up, a retryable failure must not promise another.
   const said = retryable && !again ? asFinal(reason, image.downloadTries) : reason;
   ctx.store.images.markDownloadFailed(image.id, { code, reason: said, retryAt, now });
+  ctx.downloadChanged(image);
   if (retryAt !== null) ctx.wakeAt(retryAt);
 }
 

@@ -325,6 +325,7 @@ export class Scheduler {
           retryAt: null,
           now: this.ctx.now(),
         });
+        this.ctx.downloadChanged(image);
       })
       .finally(() => {
         if (this.downloading.get(image.id) === controller) this.downloading.delete(image.id);

@@ -1,7 +1,5 @@
 export type ImageFormat = 'png' | 'jpeg' | 'webp';
 
-export const IMAGE_FORMATS: readonly ImageFormat[] = ['png', 'jpeg', 'webp'];
-
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 /** Bytes needed by detectImageFormat to decide. */

@@ -3,16 +3,9 @@
  * from a configurable template. Every name is safe on Windows, macOS and Linux, and no
  * template or value can ever point outside the library. One module per job, in naming/.
  */
-export {
-  DEFAULT_TEMPLATE,
-  TEMPLATE_VARIABLES,
-  TemplateError,
-  parseTemplate,
-  type TemplateToken,
-  type TemplateVariable,
-} from './naming/template.ts';
+export { DEFAULT_TEMPLATE, TemplateError, parseTemplate } from './naming/template.ts';
 export { compileTemplate, type CompiledTemplate } from './naming/compiled-template.ts';
-export { extensionFor, renderRelativePath, type NamingInput } from './naming/render-path.ts';
+export { renderRelativePath, type NamingInput } from './naming/render-path.ts';
 export { slugify } from './naming/slug.ts';
 export { MAX_COMPONENT_BYTES, sanitizeComponent } from './naming/portable-name.ts';
 export {

@@ -41,36 +41,6 @@ const PROBE_METADATA: ImageMetadata = {
   createdAt: '',
 };
 
-/** Enough for any header of ours in one step, most often (JPEG APPn segments may need more). */
-const PROBE_STEP = 64 * 1024;
-
-/**
- * Whether bytes in memory are an image Atelier can write, with the same checks as a write
- * (format magic, header, structure: declared length or end marker) plus the pixel limit,
- * without writing or copying it: only the header is collected, the rest is looked at in place.
- * Throws the LibraryWriteError a write would.
- */
-export function inspectImage(bytes: Uint8Array, limits: { maxPixels?: number } = {}): ImageFacts {
-  const embedder = createEmbedder({
-    metadata: PROBE_METADATA,
-    expectedFormat: null,
-    ...(limits.maxPixels === undefined ? {} : { maxPixels: limits.maxPixels }),
-  });
-  const whole = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  let at = 0;
-  // Step by step until the header is read (its width known), then the rest at once.
-  while (at < whole.length && embedder.stats.width === 0) {
-    embedder.write(whole.subarray(at, at + PROBE_STEP));
-    at += PROBE_STEP;
-  }
-  if (at < whole.length) embedder.write(whole.subarray(at));
-  embedder.end();
-  const { format, width, height } = embedder.stats;
-  const image: ImageFacts = { format: format!, width, height };
-  checkDimensions(image);
-  return image;
-}
-
 /**
  * The header only (format, dimensions, the pixel limit): cheap enough for the engine's thread
  * before an answer counts as a success. The whole structure is checked when the file is written.

@@ -31,7 +31,7 @@ import {
 
 export const SETTINGS_FILE = 'settings.json';
 /** The CLI's own file before the data folder had one settings file. */
-export const CLI_SETTINGS_FILE = 'cli-settings.json';
+const CLI_SETTINGS_FILE = 'cli-settings.json';
 /** The file's shape; a file without it is an older version's, read once and migrated. */
 export const SETTINGS_VERSION = 2;
 
@@ -217,7 +217,7 @@ export class SettingsFile implements SettingsStore {
       } else consider({ path: this.path, kind: 'app' }, read.json, mtimeMs);
     }
     const others: LegacyFile[] = [
-      { path: join(this.options.dataDir, 'cli-settings.json'), kind: 'cli' },
+      { path: join(this.options.dataDir, CLI_SETTINGS_FILE), kind: 'cli' },
       ...(this.options.legacyFiles ?? []),
     ];
     for (const file of others) {

@@ -68,7 +68,7 @@ const retryChosen = (column: 'id' | 'job_id') =>
      updated_at = @now
    WHERE download_state = 'failed' AND ${column} IN (SELECT value FROM json_each(@ids))
      AND failure_code IS NOT '${NOT_AN_IMAGE_CODE}'
-   RETURNING ${lostToExpiredLink('')} AS expired`;
+   RETURNING id, batch_id AS batchId, ${lostToExpiredLink('')} AS expired`;
 
 /** A failed download worth showing by name: which image of which prompt, and why. */
 export interface FailedDownloadExample {
@@ -133,8 +133,8 @@ function imageStatements(db: Database) {
          AND (@batchId IS NULL OR job_id IN (SELECT id FROM jobs WHERE batch_id = @batchId))
          AND (@codes IS NULL OR failure_code IN (SELECT value FROM json_each(@codes)))`,
     ),
-    retryFailedIds: sql<{ expired: number }>(retryChosen('id')),
-    retryFailedOfJobs: sql<{ expired: number }>(retryChosen('job_id')),
+    retryFailedIds: sql<RetriedRow>(retryChosen('id')),
+    retryFailedOfJobs: sql<RetriedRow>(retryChosen('job_id')),
     resume: sql(
       `UPDATE images SET download_state = 'pending', next_download_at = 0, updated_at = ?
        WHERE download_state = 'downloading'`,
@@ -353,10 +353,7 @@ export class ImageRepository {
    * give the same again (only generating again helps). Returns how many were queued, and how
    * many of them had an expired link (asked again: some stores answer 404 for a while).
    */
-  retryFailedDownloadsById(
-    ids: readonly number[],
-    now: number,
-  ): { queued: number; expired: number } {
+  retryFailedDownloadsById(ids: readonly number[], now: number): RetriedDownloads {
     return retried(this.s.retryFailedIds.all({ ids: JSON.stringify(ids), now }));
   }
 
@@ -374,10 +371,7 @@ export class ImageRepository {
   }
 
   /** The same for every failed download of these jobs (a selection in the Queue screen). */
-  retryFailedDownloadsOfJobs(
-    jobIds: readonly number[],
-    now: number,
-  ): { queued: number; expired: number } {
+  retryFailedDownloadsOfJobs(jobIds: readonly number[], now: number): RetriedDownloads {
     return retried(this.s.retryFailedOfJobs.all({ ids: JSON.stringify(jobIds), now }));
   }
 
@@ -421,6 +415,19 @@ export class ImageRepository {
   }
 }
 
-function retried(rows: Array<{ expired: number }>): { queued: number; expired: number } {
-  return { queued: rows.length, expired: rows.filter((row) => row.expired === 1).length };
+type RetriedRow = { id: number; batchId: number; expired: number };
+
+/** Downloads queued again: how many, how many of them had an expired link, and which. */
+export interface RetriedDownloads {
+  queued: number;
+  expired: number;
+  images: Array<{ id: number; batchId: number }>;
+}
+
+function retried(rows: RetriedRow[]): RetriedDownloads {
+  return {
+    queued: rows.length,
+    expired: rows.filter((row) => row.expired === 1).length,
+    images: rows.map(({ id, batchId }) => ({ id, batchId })),
+  };
 }

@@ -15,7 +15,7 @@ import { transact } from './transaction.ts';
 import { oneRow } from './one-row.ts';
 
 export type { NewJob } from './job-insert.ts';
-export type { FailedQuery, StateCounts } from './job-queries.ts';
+export type { StateCounts } from './job-queries.ts';
 
 /**
  * The scheduler's reads, exported so a test can check their query plans use the indexes.

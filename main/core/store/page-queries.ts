@@ -1,6 +1,8 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { isFailureKind, type FailureKind } from '../../../shared/jobs/outcomes.ts';
+import type { JobFacts } from '../../../shared/jobs/eligibility.ts';
 import type { JobState } from '../../../shared/jobs/states.ts';
+import { NOT_AN_IMAGE_CODE } from './image-repository.ts';
 import { toAttempt, toBatch, toJob, type Attempt, type Batch, type Job } from './rows.ts';
 
 /** A transition with its job's batch: what the event hub needs to say which counts changed. */
@@ -52,6 +54,16 @@ function pageStatements(db: Database) {
     jobPriorities: sql<{ high: number | null; low: number | null }>(
       `SELECT max(priority) AS high, min(priority) AS low FROM jobs
        WHERE batch_id IN (SELECT batch_id FROM jobs WHERE id IN (SELECT value FROM json_each(?)))`,
+    ),
+    jobFacts: sql<JobFactsRow>(
+      `SELECT j.id, j.batch_id AS batchId, j.state, j.paused, j.failure_kind AS failureKind, j.n,
+         j.returned_n AS returnedN,
+         (SELECT count(*) FROM images AS i WHERE i.job_id = j.id AND i.download_state = 'failed'
+            AND i.failure_code = '${NOT_AN_IMAGE_CODE}') AS notImages,
+         (SELECT count(*) FROM images AS i WHERE i.job_id = j.id AND i.download_state = 'failed'
+            AND i.failure_code IS NOT '${NOT_AN_IMAGE_CODE}') AS failedDownloads,
+         EXISTS (SELECT 1 FROM jobs AS t WHERE t.retry_of = j.id) AS toppedUp
+       FROM jobs AS j WHERE j.id IN (SELECT value FROM json_each(?))`,
     ),
     lastTransition: sql<{ id: number | null }>('SELECT max(id) AS id FROM job_transitions'),
     openBatches: sql<{ id: number }>(
@@ -133,6 +145,22 @@ export class PageQueries {
     return statement.get(jobParams(query))!.n;
   }
 
+  /** What the action table reads of each job of `ids` that exists (shared/jobs/eligibility.ts). */
+  jobFacts(ids: readonly number[]): JobWithFacts[] {
+    return this.s.jobFacts.all(JSON.stringify([...new Set(ids)])).map((row) => ({
+      id: row.id,
+      batchId: row.batchId,
+      state: row.state,
+      paused: row.paused === 1,
+      failureKind: isFailureKind(row.failureKind) ? row.failureKind : null,
+      n: row.n,
+      returnedN: row.returnedN,
+      notImages: row.notImages,
+      failedDownloads: row.failedDownloads,
+      toppedUp: row.toppedUp === 1,
+    }));
+  }
+
   /** Jobs in the order of `ids`; ids that no longer exist are left out. */
   jobsByIds(ids: readonly number[]): Job[] {
     const byId = new Map<number, Job>();
@@ -178,6 +206,20 @@ export class PageQueries {
 }
 
 type IdRow = { id: number; position: number };
+type JobFactsRow = {
+  id: number;
+  batchId: number;
+  state: JobState;
+  paused: number;
+  failureKind: string | null;
+  n: number;
+  returnedN: number | null;
+  notImages: number;
+  failedDownloads: number;
+  toppedUp: number;
+};
+/** A job's id and batch, and what the action table reads of it. */
+export type JobWithFacts = JobFacts & { id: number; batchId: number };
 
 function jobWhere(query: Pick<JobIdQuery, 'states' | 'failureKinds'>): string {
   const terms = ['batch_id = @batchId'];

@@ -1,6 +1,6 @@
 import { badRequest } from '../http.ts';
 import type { ImageModelSpec } from '../models.ts';
-import type { PictureInfo } from './inputs.ts';
+import type { PictureInfo } from './picture-info.ts';
 
 /**
  * What a strict gateway checks of an edit's files before any work (and any charge), as

@@ -1,4 +1,3 @@
-import sharp from 'sharp';
 import type { RequestContext } from '../context.ts';
 import { badRequest, readBody, type ApiError } from '../http.ts';
 import { seedFrom } from '../random.ts';
@@ -22,29 +21,6 @@ export async function readMultipart(ctx: RequestContext): Promise<FormData> {
       `The multipart/form-data body could not be read (${(error as Error).message}). Check the boundary and the parts.`,
     );
   }
-}
-
-export interface PictureInfo {
-  width: number;
-  height: number;
-  /** As sharp names it: png, jpeg, webp… */
-  format: string;
-  hasAlpha: boolean;
-}
-
-/** Checks that the bytes are a picture sharp can read; 400 naming the field otherwise. */
-export async function inspectPicture(bytes: Buffer, param: string): Promise<PictureInfo> {
-  try {
-    const { width, height, format, hasAlpha } = await sharp(bytes).metadata();
-    if (width && height) return { width, height, format: format ?? 'unknown', hasAlpha };
-  } catch {
-    // Reported below.
-  }
-  throw badRequest(
-    'invalid_image',
-    `"${param}" is not a readable picture. Send a PNG, JPEG or WebP file.`,
-    param,
-  );
 }
 
 const DATA_URL = /^data:image\/[a-z0-9.+-]+;base64,([A-Za-z0-9+/=\s]+)$/i;

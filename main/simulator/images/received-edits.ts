@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
-import type { PictureInfo } from './inputs.ts';
+import type { PictureInfo } from './picture-info.ts';
 
 /** A file of an edit as the gateway received it. */
 export interface ReceivedFile {

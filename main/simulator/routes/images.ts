@@ -2,12 +2,8 @@ import { modelFor, type GatewayState, type RequestContext, type Route } from '..
 import { badRequest, readJsonObject } from '../http.ts';
 import type { ImageModelSpec } from '../models.ts';
 import { deliverImages } from '../images/deliver.ts';
-import {
-  editProtocolError,
-  inspectPicture,
-  readMultipart,
-  resolveImageUrl,
-} from '../images/inputs.ts';
+import { editProtocolError, readMultipart, resolveImageUrl } from '../images/inputs.ts';
+import { inspectPicture } from '../images/picture-info.ts';
 import { checkEditFiles } from '../images/edit-checks.ts';
 import { receivedFile, receivedMask, type ReceivedEdit } from '../images/received-edits.ts';
 import { imageServices, type ImageServices } from '../images/services.ts';

@@ -1,9 +1,6 @@
 import type { GatewayState, Route } from '../context.ts';
 import { sendJson } from '../http.ts';
 
-/** Where a simulator in its own process shows what it charged (tests, demos). */
-export const LEDGER_PATH = '/_simulator/ledger';
-
 /**
  * GET /_simulator/ledger: the calling key's billed calls and what they cost, so a test that
  * runs the simulator as a process can check what was generated (no real gateway has it).

@@ -1,8 +1,6 @@
-import { useEffect } from 'react';
 import { toast } from 'sonner';
-import type { FinishedNotice } from '../store/state.ts';
-import { selectNotices } from '../store/selectors.ts';
-import { useAppStore } from '../store/react.ts';
+import { useEvent } from '../data/data-context.ts';
+import type { FinishedNotice } from '../data/types.ts';
 import { navigate } from './navigation.ts';
 
 /** What a finished batch's toast says: its counts, and what failed. */
@@ -25,25 +23,21 @@ export function finishedText(notice: FinishedNotice): {
     const n = downloads.failed;
     parts.push(`${n.toLocaleString()} download${n === 1 ? '' : 's'} failed`);
   }
-  const ok = jobs.failed === 0 && downloads.failed === 0;
-  return { title: `Batch “${notice.name}” finished`, detail: parts.join(', '), ok };
+  const ok = jobs.failed === 0 && downloads.failed === 0 && jobs.canceled === 0;
+  const ended = jobs.succeeded === 0 && jobs.canceled > 0 ? 'was canceled' : 'finished';
+  return { title: `Batch “${notice.name}” ${ended}`, detail: parts.join(', '), ok };
 }
 
-/** A toast per batch that finished (the desktop also notifies the system); then forgotten. */
+/** A toast per batch that finished (the desktop also notifies the system). */
 export function FinishedToasts() {
-  const notices = useAppStore(selectNotices);
-  const dismiss = useAppStore((s) => s.dismissNotice);
-  useEffect(() => {
-    for (const notice of notices) {
-      const { title, detail, ok } = finishedText(notice);
-      const show = ok ? toast.success : toast.warning;
-      show(title, {
-        id: `finished-${notice.batchId}`,
-        description: detail,
-        action: { label: 'Open queue', onClick: () => navigate('queue') },
-      });
-      dismiss(notice.batchId);
-    }
-  }, [notices, dismiss]);
+  useEvent('batch.finished', ({ payload }) => {
+    const { title, detail, ok } = finishedText(payload);
+    const show = ok ? toast.success : toast.warning;
+    show(title, {
+      id: `finished-${payload.batchId}`,
+      description: detail,
+      action: { label: 'Open queue', onClick: () => navigate('queue') },
+    });
+  });
   return null;
 }

@@ -5,7 +5,8 @@ import { ComposeScreen } from '../screens/compose/ComposeScreen.tsx';
 import { GalleryScreen } from '../screens/gallery/GalleryScreen.tsx';
 import { QueueScreen } from '../screens/queue/QueueScreen.tsx';
 import { SettingsScreen } from '../screens/settings/SettingsScreen.tsx';
-import { useAppStore } from '../store/react.ts';
+import { useQueueState, useSettings } from '../data/app-queries.ts';
+import { usePauseQueue, useResumeQueue } from '../screens/queue/queue-actions.ts';
 import { Notices } from '../views/Notices.tsx';
 import { FinishedToasts } from './FinishedToasts.tsx';
 import { navigate, SCREENS, useScreen, type ScreenId } from './navigation.ts';
@@ -26,7 +27,7 @@ const SCREEN_VIEWS: Record<ScreenId, () => React.JSX.Element> = {
 export function Frame() {
   const screen = useScreen();
   const [shortcutsOpen, setShortcutsOpen] = useState(false);
-  const theme = useAppStore((s) => s.settings?.theme);
+  const theme = useSettings().data?.theme;
   useTheme(theme);
   useFrameShortcuts(() => setShortcutsOpen(true));
   const Screen = SCREEN_VIEWS[screen];
@@ -53,15 +54,18 @@ export function Frame() {
 }
 
 function useFrameShortcuts(openCheatSheet: () => void): void {
-  const paused = useAppStore((s) => s.paused);
-  const pause = useAppStore((s) => s.pauseQueue);
-  const resume = useAppStore((s) => s.resumeQueue);
+  const paused = useQueueState().data?.paused ?? null;
+  const pause = usePauseQueue();
+  const resume = useResumeQueue();
   useHotkeys('shift+slash', openCheatSheet, { useKey: true });
   useHotkeys('mod+1', () => navigate('compose'), { preventDefault: true, enableOnFormTags: true });
   useHotkeys('mod+2', () => navigate('queue'), { preventDefault: true, enableOnFormTags: true });
   useHotkeys('mod+3', () => navigate('gallery'), { preventDefault: true, enableOnFormTags: true });
   useHotkeys('mod+4', () => navigate('settings'), { preventDefault: true, enableOnFormTags: true });
-  useHotkeys('mod+shift+p', () => void (paused ? resume() : pause()), { preventDefault: true }, [
-    paused,
-  ]);
+  useHotkeys(
+    'mod+shift+p',
+    () => void (paused ? resume.run() : pause.run('Paused by you')),
+    { preventDefault: true },
+    [paused, pause, resume],
+  );
 }

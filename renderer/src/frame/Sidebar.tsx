@@ -1,12 +1,16 @@
 import { useContext } from 'react';
 import { ClientContext } from '../api/client-context.ts';
-import { runAction } from '../views/run-action.ts';
+import { useAction } from '../data/action.ts';
 import { SCREENS, type ScreenId } from './navigation.ts';
 
 /** The four places of the app; the current one is marked for screen readers too. */
 export function Sidebar({ current }: { current: ScreenId }) {
   // the browser host only: a new window opens with a code of its own (api/session.ts)
   const newWindow = useContext(ClientContext)?.newWindow;
+  const openWindow = useAction<string, void>({
+    run: (route) => newWindow!(route),
+    what: 'open a new window',
+  });
   return (
     <nav className="sidebar" aria-label="Atelier">
       <p className="sidebar-brand" aria-hidden="true">
@@ -33,7 +37,7 @@ export function Sidebar({ current }: { current: ScreenId }) {
           type="button"
           className="sidebar-action"
           title="Open Atelier in a new window or tab"
-          onClick={() => void runAction(() => newWindow(`/${current}`))}
+          onClick={() => void openWindow.run(`/${current}`)}
         >
           <span className="sidebar-icon" aria-hidden="true">
             ⧉

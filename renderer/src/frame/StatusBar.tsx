@@ -1,7 +1,7 @@
-import { useShallow } from 'zustand/react/shallow';
-import { selectOverall, selectQueueStatus } from '../store/selectors.ts';
-import { useAppStore } from '../store/react.ts';
+import { useAppInfo, useQueueState } from '../data/app-queries.ts';
+import { useConnection } from '../data/data-context.ts';
 import { formatWhole } from '../format.ts';
+import { overallOf, queueStatus } from './queue-status.ts';
 import { ThemeSwitch } from './ThemeSwitch.tsx';
 
 const STATUS = {
@@ -13,14 +13,14 @@ const STATUS = {
 
 /** Always in view: where requests go, whether the queue runs (and why not), overall progress. */
 export function StatusBar({ onShortcuts }: { onShortcuts: () => void }) {
-  const info = useAppStore((s) => s.info);
-  const status = useAppStore(selectQueueStatus);
-  const paused = useAppStore((s) => s.paused);
-  const overall = useAppStore(useShallow(selectOverall));
-  const connection = useAppStore((s) => s.connection);
+  const { data: info } = useAppInfo();
+  const { data: queue } = useQueueState();
+  const status = queueStatus(queue);
+  const overall = overallOf(queue?.progress);
+  const connection = useConnection();
   const gateway = info?.demo ? 'Demo mode' : (info?.gateway?.name ?? 'No gateway');
   const percent =
-    overall && overall.total > 0 ? Math.floor((overall.done / overall.total) * 100) : null;
+    overall && overall.total > 0 ? Math.floor((overall.settled / overall.total) * 100) : null;
   return (
     <footer className="status-bar">
       <span
@@ -30,13 +30,16 @@ export function StatusBar({ onShortcuts }: { onShortcuts: () => void }) {
         {gateway}
       </span>
       <span className={`status-queue status-${status}`} role="status" aria-label="Queue">
-        {pausedText(paused) ?? STATUS[status]}
+        {pausedText(queue?.paused ?? null) ?? STATUS[status]}
       </span>
       {overall && overall.total > 0 && (
         <span className="status-progress">
-          <progress aria-label="Overall progress" max={overall.total} value={overall.done} />
+          <progress aria-label="Overall progress" max={overall.total} value={overall.settled} />
           <span>
-            {formatWhole(overall.done)} / {formatWhole(overall.total)}
+            {formatWhole(overall.done)} done
+            {overall.failed > 0 && ` · ${formatWhole(overall.failed)} failed`}
+            {overall.canceled > 0 && ` · ${formatWhole(overall.canceled)} canceled`} /{' '}
+            {formatWhole(overall.total)}
             {percent !== null && ` · ${percent} %`}
           </span>
         </span>

@@ -1,4 +1,5 @@
-import { useAppStore } from '../store/react.ts';
+import { useSettings } from '../data/app-queries.ts';
+import { useSaveSettings } from '../screens/settings/settings-actions.ts';
 import type { ThemeChoice } from './theme.ts';
 
 const CHOICES: Array<{ value: ThemeChoice; label: string }> = [
@@ -9,14 +10,14 @@ const CHOICES: Array<{ value: ThemeChoice; label: string }> = [
 
 /** Light, dark, or the system's; kept in the settings, so every window and start agrees. */
 export function ThemeSwitch() {
-  const theme = useAppStore((s) => s.settings?.theme ?? 'system');
-  const update = useAppStore((s) => s.updateSettings);
+  const theme = useSettings().data?.theme ?? 'system';
+  const save = useSaveSettings();
   return (
     <label className="theme-switch">
       <span className="visually-hidden">Theme</span>
       <select
         value={theme}
-        onChange={(event) => void update({ theme: event.target.value as ThemeChoice })}
+        onChange={(event) => void save.run({ patch: { theme: event.target.value as ThemeChoice } })}
       >
         {CHOICES.map((choice) => (
           <option key={choice.value} value={choice.value}>

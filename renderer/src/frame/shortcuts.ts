@@ -34,5 +34,3 @@ export const SHORTCUTS = [
   { keys: 'delete', label: 'Delete', what: 'Delete the selection or the image, after asking' },
   { keys: 'escape', label: 'Esc', what: 'Clear the selection; close the lightbox or compare' },
 ] as const;
-
-export type ShortcutKeys = (typeof SHORTCUTS)[number]['keys'];

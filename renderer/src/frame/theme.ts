@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import type { Settings } from '../store/state.ts';
+import type { Settings } from '../data/types.ts';
 
 export type ThemeChoice = Settings['theme'];
 

@@ -1,7 +1,6 @@
 import { useEffect, useRef } from 'react';
-import { selectOverall, selectQueueStatus } from '../store/selectors.ts';
-import { useAppStore } from '../store/react.ts';
-import { useShallow } from 'zustand/react/shallow';
+import { useQueueState } from '../data/app-queries.ts';
+import { overallOf, queueStatus, type Overall, type QueueStatus } from './queue-status.ts';
 
 /** Writing document.title is costly in Chromium (the browser is told): at most once this often. */
 const TITLE_MS = 1000;
@@ -9,25 +8,24 @@ const TITLE_MS = 1000;
 const NUMBER = new Intl.NumberFormat();
 
 /** "Atelier — 1,234 / 20,000 (6 %)" while work is left, "Paused" when paused: seen from the taskbar. */
-export function windowTitle(
-  status: ReturnType<typeof selectQueueStatus>,
-  overall: ReturnType<typeof selectOverall>,
-): string {
+export function windowTitle(status: QueueStatus, overall: Overall | null): string {
   if (status === 'paused') return 'Atelier — Paused';
-  if (!overall || overall.done >= overall.total) return 'Atelier';
-  const percent = Math.floor((overall.done / Math.max(overall.total, 1)) * 100);
-  return `Atelier — ${NUMBER.format(overall.done)} / ${NUMBER.format(overall.total)} (${percent} %)`;
+  if (!overall || overall.settled >= overall.total) return 'Atelier';
+  const percent = Math.floor((overall.settled / Math.max(overall.total, 1)) * 100);
+  return `Atelier — ${NUMBER.format(overall.settled)} / ${NUMBER.format(overall.total)} (${percent} %)`;
 }
 
 /**
  * Keeps the window's title; a component of its own so that the progress it follows re-renders
- * it alone, not the frame and every screen under it.
+ * it alone, not the frame and every screen under it. (A throttle of what is written, not a
+ * poll: nothing is asked of the service.)
  */
 export function WindowTitle(): null {
-  const status = useAppStore(selectQueueStatus);
-  const overall = useAppStore(useShallow(selectOverall));
+  const { data: queue } = useQueueState();
+  const status = queueStatus(queue);
+  const overall = overallOf(queue?.progress);
   const title = windowTitle(status, overall);
-  const counting = status !== 'paused' && overall !== null && overall.done < overall.total;
+  const counting = status !== 'paused' && overall !== null && overall.settled < overall.total;
   const lastWrite = useRef(-Infinity);
   useEffect(() => {
     const write = () => {

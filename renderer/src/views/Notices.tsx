@@ -1,20 +1,18 @@
-import { selectDemoNotice, selectNotice } from '../store/selectors.ts';
-import { useAppStore } from '../store/react.ts';
+import { useAppInfo } from '../data/app-queries.ts';
+import { errorMessage } from '../data/error-message.ts';
+import { demoNotice, hostNotice } from '../frame/queue-status.ts';
 
 /** What the frame says at all times: demo mode, a recovered settings file, a failed call. */
 export function Notices() {
-  const demo = useAppStore(selectDemoNotice);
-  const host = useAppStore((s) => s.info?.host ?? null);
-  const notice = useAppStore(selectNotice);
-  const recovered = useAppStore((s) => s.info?.recoveredSettings ?? null);
-  const errors = useAppStore((s) =>
-    [s.appError, s.queueError, s.batchesError, s.jobsError].filter((e) => e !== null).join('\n'),
-  );
+  const { data: info, error } = useAppInfo();
+  const demo = demoNotice(info);
+  const notice = hostNotice(info);
+  const recovered = info?.recoveredSettings ?? null;
   return (
     <>
       {demo && (
         <p className="notice notice-demo" role="note" aria-label="Demo mode">
-          <strong>{demo}</strong> {DEMO_WAY_OUT[host ?? 'web']}
+          <strong>{demo}</strong> {DEMO_WAY_OUT[info?.host ?? 'web']}
         </p>
       )}
       {notice && (
@@ -28,9 +26,9 @@ export function Notices() {
           <code>{recovered.backupPath}</code> and the defaults are in use.
         </p>
       )}
-      {errors && (
+      {error && (
         <p className="notice notice-error" role="alert">
-          {errors}
+          Atelier’s service did not answer: {errorMessage(error)}
         </p>
       )}
     </>

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { JOB_ACTIONS, type JobAction } from '../../jobs/eligibility.ts';
 import { ATTEMPT_OUTCOMES } from '../../jobs/outcomes.ts';
 import { Count, Id, Time } from '../define.ts';
 import { Cursor } from '../paging.ts';
@@ -130,3 +131,11 @@ export const MoveJobsInput = z.object({
 });
 
 export const TopUpReport = z.object({ prompts: Count, images: Count });
+
+/** How many of a selection each bulk action would change (shared/jobs/eligibility.ts). */
+export const Actionable = z.object(
+  Object.fromEntries(JOB_ACTIONS.map((action) => [action, Count])) as Record<
+    JobAction,
+    typeof Count
+  >,
+);

@@ -105,6 +105,8 @@ function settingsFields<P extends z.ZodType>(profile: P) {
       .object({ code: z.string().min(1).max(8), perUnit: z.number().positive() })
       .nullable()
       .default(null),
+    /** The model a fresh Compose starts with when no model was used before; null: the first. */
+    defaultModel: z.string().min(1).nullable().default(null),
     /** The text model used for prompt help. */
     promptModel: z.string().min(1).nullable().default(null),
     theme: z.enum(['system', 'light', 'dark']).default('system'),

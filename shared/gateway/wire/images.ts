@@ -66,5 +66,3 @@ export const ImageResponseSchema = z.looseObject({
   created: z.number().nullish(),
   data: z.array(ImageDatumSchema),
 });
-
-export type ImageResponseBody = z.infer<typeof ImageResponseSchema>;

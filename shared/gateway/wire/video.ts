@@ -24,4 +24,3 @@ export const VideoTaskBodySchema = z.looseObject({
   error: z.unknown().optional(),
   data: z.unknown().optional(),
 });
-export type VideoTaskBody = z.infer<typeof VideoTaskBodySchema>;

@@ -1,7 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { isAbsolute } from 'node:path';
 import { appPackage, config, preventable, state } from './state.ts';
-import { BrowserWindow } from './windows.ts';
 
 /** Electron's `app`: ready when the stand-in launches it, quitting as Electron quits. */
 class App extends EventEmitter {
@@ -57,7 +56,7 @@ class App extends EventEmitter {
     if (beforeQuit.defaultPrevented) return;
     state.quitting = true;
     setImmediate(() => {
-      for (const window of BrowserWindow.getAllWindows()) window.destroy();
+      for (const window of [...state.windows]) window.destroy();
       const willQuit = preventable();
       this.emit('will-quit', willQuit);
       if (willQuit.defaultPrevented) {
@@ -70,7 +69,7 @@ class App extends EventEmitter {
 
   /** Quits at once: no `before-quit`, no `will-quit`. */
   exit(code = 0): void {
-    for (const window of BrowserWindow.getAllWindows()) window.destroy();
+    for (const window of [...state.windows]) window.destroy();
     this.finish(code);
   }
 

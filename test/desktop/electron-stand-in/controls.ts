@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { app } from './app.ts';
+import type { Menu } from './system.ts';
 import { invokeMain, ipcMain, sendToMain } from './ipc.ts';
 import { appPackage, preventable, resetState, state, type Configuration } from './state.ts';
 import { fetchThroughProtocol, session, Session } from './web.ts';
@@ -78,7 +79,7 @@ export const standIn = {
     return state.shellCalls;
   },
   get applicationMenu() {
-    return state.applicationMenu;
+    return state.applicationMenu as Menu | null;
   },
   get progressBars() {
     return state.progressBars;

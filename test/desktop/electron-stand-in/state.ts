@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Menu } from './system.ts';
 
 /** What every part of the stand-in shares: one process's Electron. */
 
@@ -57,7 +56,10 @@ function initialState() {
     saveDialogs: [] as unknown[],
     /** The file a save dialog answers with (null: the person cancels). */
     saveDialogAnswer: null as string | null,
-    applicationMenu: null as Menu | null,
+    /** The menu `Menu.setApplicationMenu` was given (system.ts's `Menu`). */
+    applicationMenu: null as unknown,
+    /** Every window not destroyed yet (windows.ts), so that quitting closes them. */
+    windows: new Set<{ destroy(): void }>(),
     progressBars: [] as Array<{ window: number; progress: number; mode: string | undefined }>,
     paths: {} as Record<string, string>,
   };

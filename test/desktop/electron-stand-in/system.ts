@@ -89,7 +89,7 @@ export class Menu {
   }
 
   static getApplicationMenu(): Menu | null {
-    return state.applicationMenu;
+    return state.applicationMenu as Menu | null;
   }
 
   readonly items: MenuItemOptions[];

@@ -190,6 +190,7 @@ export class BrowserWindow extends EventEmitter {
     };
     this.webContents = new WebContents((options['webPreferences'] as WebPreferences) ?? {});
     BrowserWindow.all.add(this);
+    state.windows.add(this);
     app.emit('web-contents-created', preventable(), this.webContents);
     app.emit('browser-window-created', preventable(), this);
     this.webContents.on('did-finish-load', () => this.emit('ready-to-show'));
@@ -253,6 +254,7 @@ export class BrowserWindow extends EventEmitter {
     if (this.destroyed) return;
     this.destroyed = true;
     BrowserWindow.all.delete(this);
+    state.windows.delete(this);
     this.webContents.destroy();
     this.emit('closed');
     if (BrowserWindow.all.size === 0 && !state.quitting) app.emit('window-all-closed');

@@ -50,6 +50,15 @@ describe('atelier run --demo', () => {
     expect(summary.wallTimeMs).toBeGreaterThan(0);
   });
 
+  it("takes a chosen model's own default size when none is given (a video model too)", async () => {
+    ws = workspace({ 'p.txt': 'a lighthouse in fog\n' });
+    const result = await runCli(['run', 'p.txt', '--demo', '--model', 'sora-2', '--json'], {
+      cwd: ws.dir,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(summaryOf(result).jobs).toMatchObject({ total: 1, succeeded: 1, failed: 0 });
+  }, 60_000);
+
   it('prints where the images are, and status lists the batch with its counts', async () => {
     ws = workspace({ 'tiny.csv': TINY_CSV });
     const result = await runCli(

@@ -115,6 +115,10 @@ describe('the renderer’s frame in a browser', () => {
     if (method === 'GET' && path === '/api/events') {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
       res.write(': open\n\n');
+      // as the service's hub does: a first delivery at once, the queue's progress
+      res.write(
+        `id: c0\ndata: ${JSON.stringify([{ type: 'progress', payload: { ...progress({ queued: 5 }), paused: PAUSED, batches: [] } }])}\n\n`,
+      );
       streams.push(res);
       return;
     }
@@ -133,6 +137,8 @@ describe('the renderer’s frame in a browser', () => {
           ? { ok: true, value: answers[name] }
           : { ok: false, error: { code: 'internal', message: `${name} is not faked` } };
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      // as the service does: a resume is told to every window
+      if (name === 'queue/resume') send('r1', [{ type: 'queue.resumed', payload: {} }]);
       return;
     }
     const file = join(outDir, path === '/' ? 'index.html' : path);
@@ -198,7 +204,7 @@ describe('the renderer’s frame in a browser', () => {
         },
       },
     ]);
-    await page.getByRole('contentinfo').getByText('5 / 5').waitFor();
+    await page.getByRole('contentinfo').getByText('4 done · 1 failed / 5').waitFor();
     await page.getByText('Batch “cats” finished').waitFor();
     await page.getByText('4 done, 1 failed (1 uncertain: may have been charged)').waitFor();
     await page.getByRole('button', { name: 'Close toast' }).click();

@@ -19,7 +19,12 @@ afterAll(async () => {
 /** Fills in Compose (the screen shown): 25 prompts from a template × 2 seeds = 50 jobs on flux-schnell. */
 async function compose(page: Page, name: string): Promise<void> {
   await page.getByRole('textbox', { name: 'Prompts or templates' }).fill(TEMPLATE);
+  // the draft is kept between windows: what an earlier test chose is still chosen
+  const models = page.getByRole('group', { name: 'Models' }).getByRole('checkbox');
+  await expect.poll(() => models.count()).toBeGreaterThan(0);
+  for (const box of await models.all()) if (await box.isChecked()) await box.uncheck();
   await page.getByRole('checkbox', { name: 'flux-schnell' }).check();
+  await page.getByRole('textbox', { name: /^Images each/ }).fill('');
   await page.getByRole('textbox', { name: 'Sizes' }).fill('256x256');
   await page.getByRole('textbox', { name: /^Seeds/ }).fill('1, 2');
   await page.getByRole('textbox', { name: 'Batch name' }).fill(name);
@@ -97,7 +102,7 @@ describe('Compose in atelier ui --demo', () => {
     await page.getByRole('textbox', { name: /^Images each/ }).fill('2');
     await expect
       .poll(() => page.getByRole('list', { name: 'Problems' }).textContent())
-      .toContain('dall-e-3 makes exactly 1 image per request; not n = 2.');
+      .toContain('Model dall-e-3 makes exactly 1 image per request; n = 2 was asked.');
     expect(await page.getByRole('button', { name: /^Run Ctrl/ }).isDisabled()).toBe(true);
     await page.screenshot({ path: path.join(SCREENSHOTS, 'compose-refused-light.png') });
     await context.close();

@@ -159,7 +159,7 @@ describe('the queue screen against atelier ui --demo', () => {
     ).toBeGreaterThan(0);
     const canceled = await call<BatchCounts>(page, 'batches', 'get', { id: 2 });
     expect(canceled.jobs['canceled']! + canceled.jobs['succeeded']!).toBe(12);
-    await eventually(() => orchards.getByRole('img').getAttribute('aria-label')).toContain(
+    await eventually(() => orchards.getByRole('img').first().getAttribute('aria-label')).toContain(
       `${canceled.jobs['canceled']} canceled`,
     );
 

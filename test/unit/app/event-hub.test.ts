@@ -357,4 +357,47 @@ describe('EventHub', () => {
     advance(300);
     expect(changesIn(got)).toHaveLength(25);
   });
+
+  it('merges the changes told between two deliveries into one event of each kind', async () => {
+    const feed = new FakeFeed();
+    feed.addJobs(1, [1, 2]);
+    feed.addJobs(2, [3]);
+    const hub = new EventHub({ feed, now: () => now, intervalMs: 1_000 });
+    const got = collect(hub);
+    await Promise.resolve();
+    hub.batchesChanged([1]);
+    hub.batchesChanged([2], [2]);
+    hub.jobsUpdated([1, 2], [1]);
+    hub.imagesChanged([7], [1], false);
+    advance(1);
+    const events = got.flatMap((b) => b.events);
+    expect(events.filter((e) => e.type === 'batches.changed')).toEqual([
+      { type: 'batches.changed', payload: { ids: [1, 2], deleted: [2] } },
+    ]);
+    expect(events.filter((e) => e.type === 'jobs.updated')).toEqual([
+      { type: 'jobs.updated', payload: { ids: [1, 2], batches: [1] } },
+    ]);
+    expect(events.filter((e) => e.type === 'images.changed')).toEqual([
+      { type: 'images.changed', payload: { ids: [7], batches: [1] } },
+    ]);
+    // the counts of the batches that changed come with them; not those of a deleted one
+    const progress = events.filter((e) => e.type === 'progress').at(-1);
+    expect(progress?.type === 'progress' && progress.payload.batches.map((b) => b.id)).toEqual([1]);
+  });
+
+  it("keeps the engine's download news for the next delivery, not sooner", async () => {
+    const feed = new FakeFeed();
+    feed.addJobs(1, [1]);
+    const hub = new EventHub({ feed, now: () => now, intervalMs: 100 });
+    const got = collect(hub);
+    await Promise.resolve();
+    hub.notify();
+    advance(1);
+    const before = got.length;
+    hub.imagesChanged([5], [1], false);
+    advance(50);
+    expect(got).toHaveLength(before);
+    advance(60);
+    expect(got.at(-1)?.events.map((e) => e.type)).toContain('images.changed');
+  });
 });

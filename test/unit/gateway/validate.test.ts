@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseSize } from '../../../main/core/gateway/build/sizes.ts';
+import { parseSize } from '../../../shared/gateway/params.ts';
 import { planAdvanced, planEdit, planGeneration } from '../../../main/core/gateway/build/plan.ts';
 import { createCatalogue } from '../../../shared/gateway/catalogue.ts';
 import type { EditRequest, ImageRequest } from '../../../shared/gateway/requests.ts';

@@ -37,12 +37,11 @@ describe('parameters per model', () => {
         ns: [2],
       }),
     ).toEqual([
-      'dall-e-3 offers the sizes 1024x1024, 1792x1024, 1024x1792; not 4096x4096.',
-      'dall-e-3 offers the sizes 1024x1024, 1792x1024, 1024x1792; not 512×512.',
-      'dall-e-3 makes exactly 1 image per request; not n = 2.',
-      'dall-e-3 takes no seed: clear the seeds or leave that model out.',
-      'flux-schnell makes sides from 16 to 2048 pixels; not 4096x4096.',
-      'Size “512×512”: write it as 512x512 (a lowercase x).',
+      'Model dall-e-3 does not offer size 4096x4096. Choose one of: 1024x1024, 1792x1024, 1024x1792.',
+      'Size "512×512" uses the multiplication sign ×; the gateway only accepts a lowercase x, as in 1024x1024. Write it as 512x512.',
+      'Model dall-e-3 makes exactly 1 image per request; n = 2 was asked.',
+      'Model dall-e-3 does not take a seed: clear the seeds or leave it out.',
+      'Size 4096x4096 is outside what model flux-schnell makes: each side must be from 16 to 2048 pixels.',
     ]);
     expect(
       composeProblems([model('flux-schnell')], { sizes: ['256x256'], seeds: [1, 2], ns: [] }),

@@ -1,13 +1,12 @@
 // @vitest-environment happy-dom
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SettingsView as Settings } from '../../../shared/api/schemas/settings.ts';
 import { BUILT_IN_MODELS } from '../../../shared/gateway/catalogue.ts';
 import { ComposeScreen } from '../../../renderer/src/screens/compose/ComposeScreen.tsx';
-import { createAppStore } from '../../../renderer/src/store/index.ts';
-import { StoreContext } from '../../../renderer/src/store/react.ts';
-import { batch, fakeApi, type Handler } from './fake-api.ts';
+import { batch, type Handler } from './fake-api.ts';
+import { mount } from './mount.tsx';
 
 afterEach(cleanup);
 
@@ -19,20 +18,24 @@ const okCheck = (input: { source: { kind: string; rows?: unknown[] } }) => {
   return { jobs, images: jobs, errors: [], bad: 0, models: {} };
 };
 
-function mount(handlers: Record<string, Handler> = {}, prices = {}) {
-  const fake = fakeApi({
+/** Compose over a fake service; it starts with `start` chosen (the settings' starting model). */
+async function mountCompose(
+  handlers: Record<string, Handler> = {},
+  prices = {},
+  start: string | null = 'flux-schnell',
+) {
+  const mounted = mount(<ComposeScreen />, {
     'models.catalogue': catalogue,
     'batches.check': okCheck as Handler,
+    'settings.get': () => Settings.parse({ prices, defaultModel: start }),
     ...handlers,
   });
-  const store = createAppStore(fake.api);
-  store.setState({ settings: Settings.parse({ prices }) });
-  render(
-    <StoreContext value={store}>
-      <ComposeScreen />
-    </StoreContext>,
-  );
-  return { fake, store, user: userEvent.setup() };
+  if (start) {
+    const box = await screen.findByRole('checkbox', { name: start });
+    await waitFor(() => expect((box as HTMLInputElement).checked).toBe(true));
+  }
+  await waitFor(() => expect(mounted.ui.compose.getState().ready).toBe(true));
+  return { ...mounted, user: userEvent.setup() };
 }
 
 const prompts = () => screen.getByRole('textbox', { name: 'Prompts or templates' });
@@ -41,7 +44,7 @@ const runButton = () => screen.getByRole('button', { name: /^Run Ctrl/ });
 
 describe('Compose', () => {
   it('teaches with an example when empty, and says why Run is disabled', async () => {
-    const { user } = mount();
+    const { user } = await mountCompose();
     expect(runButton().hasAttribute('disabled')).toBe(true);
     expect(screen.getByRole('list', { name: 'Why Run is disabled' }).textContent).toContain(
       'Type a prompt or open a prompt file.',
@@ -52,9 +55,8 @@ describe('Compose', () => {
   });
 
   it('expands a template by the matrix, estimates it, and runs it as rows', async () => {
-    const { fake, user } = mount({ 'batches.create': () => batch(7, { queued: 8 }) });
+    const { fake, user } = await mountCompose({ 'batches.create': () => batch(7, { queued: 8 }) });
     type('a {red|blue} {fox|owl}');
-    await user.click(await screen.findByRole('checkbox', { name: 'flux-schnell' }));
     fireEvent.change(screen.getByRole('textbox', { name: 'Sizes' }), {
       target: { value: '256x256' },
     });
@@ -84,8 +86,7 @@ describe('Compose', () => {
   });
 
   it('runs at the front with Ctrl+Shift+Enter, from the text box', async () => {
-    const { fake, user } = mount({ 'batches.create': () => batch(8, { queued: 1 }) });
-    await user.click(await screen.findByRole('checkbox', { name: 'flux-schnell' }));
+    const { fake, user } = await mountCompose({ 'batches.create': () => batch(8, { queued: 1 }) });
     type('a fox');
     await waitFor(() => expect(runButton().hasAttribute('disabled')).toBe(false));
     await user.click(prompts());
@@ -99,8 +100,7 @@ describe('Compose', () => {
   });
 
   it('past 10,000 jobs warns and sends the jobs as JSON Lines text', async () => {
-    const { fake, user } = mount();
-    await user.click(await screen.findByRole('checkbox', { name: 'flux-schnell' }));
+    const { fake } = await mountCompose();
     const ten = '{0|1|2|3|4|5|6|7|8|9}';
     type(`${ten}${ten}${ten}${ten} {a|b}`); // 20,000 prompts
     expect(screen.getByLabelText('Job count').textContent).toBe('20,000 jobs · 20,000 images');
@@ -115,7 +115,7 @@ describe('Compose', () => {
   });
 
   it('shows template errors by line and column, and fills variables from typed values', async () => {
-    mount();
+    await mountCompose();
     type('a fox\nan {owl|cat');
     expect(screen.getByRole('list', { name: 'Template errors' }).textContent).toContain(
       'Line 2, column 4',
@@ -124,12 +124,13 @@ describe('Compose', () => {
     const values = screen.getByRole('textbox', { name: /Values for/ });
     fireEvent.change(values, { target: { value: 'a boat\na walker' } });
     await userEvent.setup().click(await screen.findByRole('checkbox', { name: 'flux-pro' }));
-    expect(screen.getByLabelText('Job count').textContent).toBe('2 jobs · 2 images');
+    // two prompts, each for flux-schnell (the starting model) and flux-pro
+    expect(screen.getByLabelText('Job count').textContent).toBe('4 jobs · 4 images');
   });
 
   it('shows the estimate from settings prices, and unknown prices as such', async () => {
-    const { store } = mount({}, { 'flux-pro': { perImage: 10 } });
-    store.getState().editDraft({ models: ['flux-pro', 'my-own-model'], ns: '2' });
+    const { ui } = await mountCompose({}, { 'flux-pro': { perImage: 10 } });
+    act(() => ui.compose.getState().edit({ models: ['flux-pro', 'my-own-model'], ns: '2' }));
     type('a {red|blue} fox');
     expect(screen.getByLabelText('Job count').textContent).toBe('4 jobs · 8 images');
     const lines = screen.getByRole('list', { name: 'Estimate per model' }).textContent;
@@ -141,7 +142,8 @@ describe('Compose', () => {
   });
 
   it('shows only the parameters the chosen models take, and refuses what they would', async () => {
-    const { user } = mount();
+    const { user } = await mountCompose();
+    await user.click(screen.getByRole('checkbox', { name: 'flux-schnell' }));
     await user.click(await screen.findByRole('checkbox', { name: 'dall-e-3' }));
     const quality = screen.getByRole('combobox', { name: 'Quality' });
     expect(
@@ -168,13 +170,13 @@ describe('Compose', () => {
       target: { value: '2' },
     });
     expect(screen.getByRole('list', { name: 'Problems' }).textContent).toContain(
-      'dall-e-3 makes exactly 1 image per request; not n = 2.',
+      'Model dall-e-3 makes exactly 1 image per request; n = 2 was asked.',
     );
     expect(runButton().hasAttribute('disabled')).toBe(true);
   });
 
   it('checks a dropped file with the service and shows its errors by line; nothing is queued', async () => {
-    const { fake, user } = mount({
+    const { fake, user } = await mountCompose({
       'batches.check': () => ({
         jobs: 2,
         images: 2,
@@ -197,7 +199,8 @@ describe('Compose', () => {
         fileName: 'prompts.csv',
         text: 'prompt,model\na fox,gpt-image-1\n,gpt-image-1\n',
       },
-      defaults: {},
+      // rows without a model take the chosen one
+      defaults: { model: 'flux-schnell' },
     });
     expect(screen.getByRole('list', { name: 'Why Run is disabled' }).textContent).toBe(
       '1 row the service refuses.',
@@ -206,5 +209,50 @@ describe('Compose', () => {
     await user.click(screen.getByRole('button', { name: 'Remove the file' }));
     expect(screen.getByRole('textbox', { name: 'Prompts or templates' })).toBeTruthy();
     expect(fake.calls.some((c) => c.name === 'batches.create')).toBe(false);
+  });
+
+  it('starts ready: twelve prompts pasted into a fresh Compose run with nothing else touched', async () => {
+    const { fake, user } = await mountCompose(
+      { 'batches.create': () => batch(9, { queued: 12 }) },
+      {},
+      null,
+    );
+    // no model used before, none in Settings: the catalogue's first image model
+    const first = BUILT_IN_MODELS.find((e) => e.kind === 'image')!.id;
+    await waitFor(() =>
+      expect((screen.getByRole('checkbox', { name: first }) as HTMLInputElement).checked).toBe(
+        true,
+      ),
+    );
+    type(Array.from({ length: 12 }, (_, i) => `a study of light, number ${i + 1}`).join('\n'));
+    expect(screen.getByLabelText('Estimated total')).toBeTruthy();
+    await waitFor(() => expect(runButton().hasAttribute('disabled')).toBe(false));
+    await user.click(runButton());
+    await waitFor(() => expect(fake.calls.some((c) => c.name === 'batches.create')).toBe(true));
+    const { source } = fake.calls.find((c) => c.name === 'batches.create')!.input as {
+      source: { rows: Array<{ model: string }> };
+    };
+    expect(source.rows).toHaveLength(12);
+    expect(source.rows.every((row) => row.model === first)).toBe(true);
+  });
+
+  it('keeps the draft as it is typed, and reads it back in a new window', async () => {
+    const saved: unknown[] = [];
+    const { fake } = await mountCompose({
+      'compose.saveDraft': ((record: unknown) => {
+        saved.push(record);
+        return null;
+      }) as Handler,
+    });
+    type('a heron at dawn');
+    await waitFor(() =>
+      expect(saved.at(-1)).toMatchObject({
+        draft: { text: 'a heron at dawn', models: ['flux-schnell'] },
+      }),
+    );
+    expect(fake.calls.filter((c) => c.name === 'compose.saveDraft').length).toBeGreaterThan(0);
+    cleanup();
+    await mountCompose({ 'compose.draft': () => saved.at(-1) });
+    expect((prompts() as HTMLTextAreaElement).value).toBe('a heron at dawn');
   });
 });

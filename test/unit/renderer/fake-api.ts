@@ -2,8 +2,12 @@ import type { ApiError, Result } from '../../../shared/api/errors.ts';
 import { buildRawApi } from '../../../shared/api/raw-client.ts';
 import type { Api, EventListener, EventSource, RawApi } from '../../../shared/api/types.ts';
 import { unwrap } from '../../../shared/api/unwrap.ts';
-import type { ImageSummary } from '../../../renderer/src/store/gallery-slice.ts';
-import type { BatchSummary, JobSummary, Progress } from '../../../renderer/src/store/state.ts';
+import type {
+  BatchSummary,
+  ImageSummary,
+  JobSummary,
+  Progress,
+} from '../../../renderer/src/data/types.ts';
 import type { JobState } from '../../../shared/jobs/states.ts';
 
 export type Handler = (input: never) => unknown;
@@ -44,7 +48,11 @@ export function fakeApi(handlers: Record<string, Handler> = {}): Fake {
       return { ok: false, error: { code: 'internal', message: `${name} not faked` } };
     }
     try {
-      return { ok: true, value: await (handler as (i: unknown) => unknown)(input) };
+      // a copy, as every transport gives (IPC, JSON): the window never shares the fake's objects
+      return {
+        ok: true,
+        value: structuredClone(await (handler as (i: unknown) => unknown)(input)),
+      };
     } catch (error) {
       if (error instanceof Refusal) return { ok: false, error: error.error };
       throw error;
@@ -153,14 +161,4 @@ export function progress(jobs: Partial<Progress['jobs']> = {}): Progress {
     imagesWritten: 0,
     bytesWritten: 0,
   };
-}
-
-/** The state's data, without its actions, with Maps and Sets as arrays (for deep equality). */
-export function dataOf(state: object): Record<string, unknown> {
-  const data: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(state)) {
-    if (typeof value === 'function') continue;
-    data[key] = value instanceof Map || value instanceof Set ? [...value] : value;
-  }
-  return structuredClone(data);
 }

@@ -17,10 +17,17 @@ describe('the frame', () => {
   });
 
   it('shows the queue in the window title while work is left', () => {
-    const overall = { done: 1234, total: 20000, failed: 0, jobsPerSecond: 10 };
+    const overall = {
+      done: 1200,
+      failed: 0,
+      canceled: 34,
+      settled: 1234,
+      total: 20000,
+      jobsPerSecond: 10,
+    };
     expect(windowTitle('running', overall)).toBe('Atelier — 1,234 / 20,000 (6 %)');
     expect(windowTitle('paused', overall)).toBe('Atelier — Paused');
-    expect(windowTitle('running', { ...overall, done: 20000 })).toBe('Atelier');
+    expect(windowTitle('running', { ...overall, settled: 20000 })).toBe('Atelier');
     expect(windowTitle('loading', null)).toBe('Atelier');
   });
 

@@ -1,17 +1,17 @@
 // @vitest-environment happy-dom
-import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Client } from '../../../renderer/src/api/client.ts';
-import { ClientContext } from '../../../renderer/src/api/client-context.ts';
 import { Compare } from '../../../renderer/src/screens/gallery/lightbox/Compare.tsx';
-import { fakeApi, type Handler } from './fake-api.ts';
+import type { Handler } from './fake-api.ts';
+import { mount } from './mount.tsx';
 import { detail } from './gallery-lightbox-fixtures.ts';
 
 afterEach(cleanup);
 
-function mount(ids: number[]) {
-  const fake = fakeApi({
+function mountCompare(ids: number[]) {
+  const onClose = vi.fn();
+  mount(<Compare ids={ids} onClose={onClose} />, {
     'images.get': (({ id }: { id: number }) =>
       detail({
         id,
@@ -20,27 +20,12 @@ function mount(ids: number[]) {
         relPath: `b/${id}.png`,
       })) as Handler,
   });
-  const client: Client = {
-    api: fake.api,
-    raw: fake.raw,
-    host: 'web',
-    mediaUrl: (rel, kind) => `/${kind}/${rel}`,
-    exportUrl: () => null,
-    // jsdom draws no bitmaps: tiles show their thumbnail as an <img>
-    thumbnail: () => Promise.reject(new Error('not in jsdom')),
-  };
-  const onClose = vi.fn();
-  render(
-    <ClientContext value={client}>
-      <Compare ids={ids} onClose={onClose} />
-    </ClientContext>,
-  );
   return { onClose, user: userEvent.setup() };
 }
 
 describe('Compare', () => {
   it('shows each image in its own labelled pane', async () => {
-    mount([1, 2, 3]);
+    mountCompare([1, 2, 3]);
     const dialog = screen.getByRole('dialog', { name: 'Compare 3 images' });
     await waitFor(() => expect(within(dialog).getAllByRole('img')).toHaveLength(3));
     const panes = within(dialog).getAllByRole('figure');
@@ -60,7 +45,7 @@ describe('Compare', () => {
     const box = { left: 0, top: 0, width: 400, height: 300 } as DOMRect;
     const measure = vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockReturnValue(box);
     try {
-      const { user } = mount([1, 2, 3, 4]);
+      const { user } = mountCompare([1, 2, 3, 4]);
       await waitFor(() => expect(screen.getAllByRole('img')).toHaveLength(4));
       const transforms = () => screen.getAllByRole('img').map((img) => img.style.transform);
       const readout = () => screen.getByRole('status', { name: 'Zoom' }).textContent;
@@ -78,7 +63,7 @@ describe('Compare', () => {
   });
 
   it('puts two one over the other with a divider moved by keys', async () => {
-    const { user } = mount([1, 2]);
+    const { user } = mountCompare([1, 2]);
     const slider = await screen.findByRole('button', { name: 'Slider' });
     await waitFor(() => expect(slider.hasAttribute('disabled')).toBe(false));
     expect(slider.getAttribute('aria-pressed')).toBe('false');
@@ -100,7 +85,7 @@ describe('Compare', () => {
   });
 
   it('closes on Escape', async () => {
-    const { onClose, user } = mount([1, 2]);
+    const { onClose, user } = mountCompare([1, 2]);
     await user.keyboard('{Escape}');
     expect(onClose).toHaveBeenCalledTimes(1);
   });

@@ -1,19 +1,17 @@
 // @vitest-environment happy-dom
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Client } from '../../../renderer/src/api/client.ts';
-import { ClientContext } from '../../../renderer/src/api/client-context.ts';
 import {
   Lightbox,
   type LightboxProps,
 } from '../../../renderer/src/screens/gallery/lightbox/Lightbox.tsx';
 import type { ImageDetail } from '../../../renderer/src/screens/gallery/lightbox/rerun-draft.ts';
-import { DOWNLOAD_POLL_MS } from '../../../renderer/src/screens/gallery/lightbox/use-image-detail.ts';
-import { createAppStore } from '../../../renderer/src/store/index.ts';
-import { StoreContext } from '../../../renderer/src/store/react.ts';
-import { fakeApi, Refusal, type Handler } from './fake-api.ts';
+import type { fakeApi } from './fake-api.ts';
+import { Refusal, type Handler } from './fake-api.ts';
+import { mount } from './mount.tsx';
 import { detail } from './gallery-lightbox-fixtures.ts';
 
 afterEach(() => {
@@ -23,7 +21,7 @@ afterEach(() => {
 
 const IDS = [11, 12, 13, 14];
 
-function mount(
+function mountLightbox(
   options: {
     props?: Partial<LightboxProps>;
     handlers?: Record<string, Handler>;
@@ -32,39 +30,7 @@ function mount(
   } = {},
 ) {
   const favorites = new Set<number>();
-  const fake = fakeApi({
-    'images.get': (({ id }: { id: number }) =>
-      detail({
-        id,
-        prompt: `prompt of ${id}`,
-        favorite: favorites.has(id),
-        ...options.details?.[id],
-      })) as Handler,
-    'images.setFavorite': (({ ids, favorite }: { ids: number[]; favorite: boolean }) => {
-      for (const id of ids) {
-        if (favorite) favorites.add(id);
-        else favorites.delete(id);
-      }
-      return { changed: ids.length };
-    }) as Handler,
-    ...options.handlers,
-  });
-  const store = createAppStore(fake.api);
-  const client: Client = {
-    api: fake.api,
-    raw: fake.raw,
-    host: options.host ?? 'desktop',
-    mediaUrl: (rel, kind) => `/${kind}/${rel}`,
-    exportUrl: () => null,
-    // jsdom draws no bitmaps: tiles show their thumbnail as an <img>
-    thumbnail: () => Promise.reject(new Error('not in jsdom')),
-  };
-  const spies = {
-    onIndexChange: vi.fn(),
-    onClose: vi.fn(),
-    onFavoriteChanged: vi.fn(),
-    onDeleted: vi.fn(),
-  };
+  const spies = { onIndexChange: vi.fn(), onClose: vi.fn() };
   // a grid's part: it owns the index, as the gallery does
   function Host() {
     const [index, setIndex] = useState(options.props?.index ?? 1);
@@ -82,14 +48,28 @@ function mount(
       />
     );
   }
-  render(
-    <StoreContext value={store}>
-      <ClientContext value={client}>
-        <Host />
-      </ClientContext>
-    </StoreContext>,
+  const mounted = mount(
+    <Host />,
+    {
+      'images.get': (({ id }: { id: number }) =>
+        detail({
+          id,
+          prompt: `prompt of ${id}`,
+          favorite: favorites.has(id),
+          ...options.details?.[id],
+        })) as Handler,
+      'images.setFavorite': (({ ids, favorite }: { ids: number[]; favorite: boolean }) => {
+        for (const id of ids) {
+          if (favorite) favorites.add(id);
+          else favorites.delete(id);
+        }
+        return { changed: ids.length };
+      }) as Handler,
+      ...options.handlers,
+    },
+    { host: options.host ?? 'desktop' },
   );
-  return { fake, store, spies, user: userEvent.setup() };
+  return { ...mounted, spies, user: userEvent.setup() };
 }
 
 const dialog = () => screen.getByRole('dialog', { name: /^Image \d+ of/ });
@@ -98,7 +78,7 @@ const calls = (fake: ReturnType<typeof fakeApi>, name: string) =>
 
 describe('Lightbox', () => {
   it('is a dialog named by the position, showing the image and its details', async () => {
-    mount();
+    mountLightbox();
     expect(dialog()).toBeTruthy();
     expect(screen.getByRole('dialog', { name: 'Image 2 of 1,204' })).toBeTruthy();
     const img = await screen.findByRole('img', { name: 'prompt of 12' });
@@ -120,7 +100,7 @@ describe('Lightbox', () => {
     const box = { left: 0, top: 0, width: 560, height: 432 } as DOMRect;
     const measure = vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockReturnValue(box);
     try {
-      mount();
+      mountLightbox();
       const img = await screen.findByRole('img', { name: 'prompt of 12' });
       const stage = img.closest<HTMLElement>('.zoom-view')!;
       const thumb = () => stage.querySelector<HTMLImageElement>('img.zoom-placeholder');
@@ -141,14 +121,14 @@ describe('Lightbox', () => {
   });
 
   it('says when the picture itself does not load', async () => {
-    mount();
+    mountLightbox();
     const img = await screen.findByRole('img', { name: 'prompt of 12' });
     fireEvent.error(img);
     expect(screen.getByRole('alert').textContent).toMatch(/did not load/);
   });
 
   it('steps with the arrow keys, Home and End, and stops at the ends of the loaded ids', async () => {
-    const { spies, user } = mount();
+    const { spies, user } = mountLightbox();
     await screen.findByRole('img', { name: 'prompt of 12' });
     await user.keyboard('{ArrowRight}');
     expect(spies.onIndexChange).toHaveBeenLastCalledWith(2);
@@ -172,7 +152,7 @@ describe('Lightbox', () => {
     const behind = vi.fn();
     document.addEventListener('keydown', behind);
     try {
-      const { user } = mount();
+      const { user } = mountLightbox();
       await screen.findByRole('img', { name: 'prompt of 12' });
       await user.keyboard('{ArrowRight}f');
       expect(behind).not.toHaveBeenCalled();
@@ -187,7 +167,7 @@ describe('Lightbox', () => {
     const box = { left: 0, top: 0, width: 560, height: 432 } as DOMRect;
     const measure = vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockReturnValue(box);
     try {
-      const { user } = mount();
+      const { user } = mountLightbox();
       const img = await screen.findByRole('img', { name: 'prompt of 12' });
       const zoom = () => screen.getByRole('status', { name: 'Zoom' }).textContent;
       // the readout follows the stage's measure, a render after the picture
@@ -229,29 +209,31 @@ describe('Lightbox', () => {
   });
 
   it('closes on Escape and on the Close button', async () => {
-    const { spies, user } = mount();
+    const { spies, user } = mountLightbox();
     await user.keyboard('{Escape}');
     expect(spies.onClose).toHaveBeenCalledTimes(1);
     await user.click(screen.getByRole('button', { name: 'Close' }));
     expect(spies.onClose).toHaveBeenCalledTimes(2);
   });
 
-  it('marks a favourite with F through the API, and tells the grid', async () => {
-    const { fake, spies, user } = mount();
+  it('marks a favourite with F through the API; the event that follows shows it', async () => {
+    const { fake, emit, user } = mountLightbox();
     const favourite = screen.getByRole('button', { name: 'Favourite' });
     await screen.findByRole('img', { name: 'prompt of 12' });
     expect(favourite.getAttribute('aria-pressed')).toBe('false');
     await user.keyboard('f');
-    await waitFor(() => expect(spies.onFavoriteChanged).toHaveBeenCalledWith(12, true));
-    expect(calls(fake, 'images.setFavorite')).toEqual([{ ids: [12], favorite: true }]);
-    expect(favourite.getAttribute('aria-pressed')).toBe('true');
+    await waitFor(() =>
+      expect(calls(fake, 'images.setFavorite')).toEqual([{ ids: [12], favorite: true }]),
+    );
+    emit([{ type: 'images.changed', payload: { ids: [12], batches: [1] } }]);
+    await waitFor(() => expect(favourite.getAttribute('aria-pressed')).toBe('true'));
     await user.click(favourite);
-    await waitFor(() => expect(spies.onFavoriteChanged).toHaveBeenLastCalledWith(12, false));
-    expect(favourite.getAttribute('aria-pressed')).toBe('false');
+    emit([{ type: 'images.changed', payload: { ids: [12], batches: [1] } }]);
+    await waitFor(() => expect(favourite.getAttribute('aria-pressed')).toBe('false'));
   });
 
-  it('puts a refused favourite back', async () => {
-    const { spies, user } = mount({
+  it('says a refused favourite was refused, and shows none', async () => {
+    const { user } = mountLightbox({
       handlers: {
         'images.setFavorite': () => {
           throw new Refusal({ code: 'internal', message: 'disk is read-only' });
@@ -262,11 +244,10 @@ describe('Lightbox', () => {
     await user.keyboard('F');
     const favourite = screen.getByRole('button', { name: 'Favourite' });
     await waitFor(() => expect(favourite.getAttribute('aria-pressed')).toBe('false'));
-    expect(spies.onFavoriteChanged).not.toHaveBeenCalled();
   });
 
   it('toggles the details with I', async () => {
-    const { user } = mount();
+    const { user } = mountLightbox();
     await screen.findByRole('img', { name: 'prompt of 12' });
     await user.keyboard('i');
     expect(screen.queryByRole('complementary', { name: 'Image details' })).toBeNull();
@@ -277,8 +258,8 @@ describe('Lightbox', () => {
     expect(screen.getByRole('complementary', { name: 'Image details' })).toBeTruthy();
   });
 
-  it('asks before deleting, then deletes through the API and tells the grid', async () => {
-    const { fake, spies, user } = mount({
+  it('asks before deleting, then deletes through the API', async () => {
+    const { fake, user } = mountLightbox({
       handlers: { 'images.delete': () => ({ deleted: 1, trashed: 2, removed: 0 }) },
     });
     await screen.findByRole('img', { name: 'prompt of 12' });
@@ -292,12 +273,11 @@ describe('Lightbox', () => {
         name: 'Delete',
       }),
     );
-    await waitFor(() => expect(spies.onDeleted).toHaveBeenCalledWith([12]));
-    expect(calls(fake, 'images.delete')).toEqual([{ ids: [12] }]);
+    await waitFor(() => expect(calls(fake, 'images.delete')).toEqual([{ ids: [12] }]));
   });
 
   it('shows why a download failed instead of a picture, and retries it', async () => {
-    const { fake, user } = mount({
+    const { fake, user } = mountLightbox({
       details: {
         12: {
           downloadState: 'failed',
@@ -315,39 +295,39 @@ describe('Lightbox', () => {
     await waitFor(() => expect(calls(fake, 'images.retryDownloads')).toEqual([{ ids: [12] }]));
   });
 
-  it('asks again while a download is under way, and shows the picture once written', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    try {
-      let asked = 0;
-      mount({
-        handlers: {
-          'images.get': (({ id }: { id: number }) =>
-            detail({
-              id,
-              prompt: `prompt of ${id}`,
-              downloadState: id === 12 && ++asked < 3 ? 'downloading' : 'done',
-            })) as Handler,
+  it('shows the picture once its download is written, told by the event: no polling', async () => {
+    let written = false;
+    const { fake, emit } = mountLightbox({
+      handlers: {
+        'images.get': (({ id }: { id: number }) =>
+          detail({
+            id,
+            prompt: `prompt of ${id}`,
+            downloadState: id === 12 && !written ? 'downloading' : 'done',
+          })) as Handler,
+      },
+    });
+    expect(await screen.findByText('Not downloaded yet (downloading).')).toBeTruthy();
+    const asked = () => calls(fake, 'images.get').filter((c) => (c as { id: number }).id === 12);
+    await new Promise((wait) => setTimeout(wait, 200));
+    expect(asked()).toHaveLength(1);
+    written = true;
+    emit([
+      {
+        type: 'images.written',
+        payload: {
+          images: [
+            { id: 12, jobId: 12, batchId: 1, relPath: 'batch/img-7.png', thumbRelPath: null },
+          ],
         },
-      });
-      const settle = () => act(async () => {});
-      await settle();
-      expect(screen.getByText('Not downloaded yet (downloading).')).toBeTruthy();
-      await act(async () => vi.advanceTimersByTime(DOWNLOAD_POLL_MS));
-      await settle();
-      expect(screen.queryByRole('img', { name: 'prompt of 12' })).toBeNull();
-      await act(async () => vi.advanceTimersByTime(DOWNLOAD_POLL_MS));
-      await settle();
-      expect(screen.getByRole('img', { name: 'prompt of 12' })).toBeTruthy();
-      expect(asked).toBe(3);
-      await act(async () => vi.advanceTimersByTime(DOWNLOAD_POLL_MS * 3));
-      expect(asked).toBe(3);
-    } finally {
-      vi.useRealTimers();
-    }
+      },
+    ]);
+    expect(await screen.findByRole('img', { name: 'prompt of 12' })).toBeTruthy();
+    expect(asked()).toHaveLength(2);
   });
 
   it('plays a video with controls', async () => {
-    mount({ details: { 12: { kind: 'video', relPath: 'b/clip.mp4' } } });
+    mountLightbox({ details: { 12: { kind: 'video', relPath: 'b/clip.mp4' } } });
     await waitFor(() => expect(document.querySelector('video')).not.toBeNull());
     const video = document.querySelector('video')!;
     expect(video.hasAttribute('controls')).toBe(true);
@@ -355,12 +335,12 @@ describe('Lightbox', () => {
   });
 
   it('offers the folder and the viewer on the desktop only', async () => {
-    const { fake, user } = mount({ handlers: { 'images.reveal': () => ({}) } });
+    const { fake, user } = mountLightbox({ handlers: { 'images.reveal': () => ({}) } });
     await user.click(await screen.findByRole('button', { name: 'Show in folder' }));
     expect(calls(fake, 'images.reveal')).toEqual([{ id: 12 }]);
     expect(screen.getByRole('button', { name: 'Open with viewer' })).toBeTruthy();
     cleanup();
-    mount({ host: 'web' });
+    mountLightbox({ host: 'web' });
     await screen.findByRole('button', { name: 'Copy prompt' });
     expect(screen.queryByRole('button', { name: 'Show in folder' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Open with viewer' })).toBeNull();
@@ -368,7 +348,7 @@ describe('Lightbox', () => {
 
   it('copies the prompt and the parameters', async () => {
     // user-event puts its own clipboard in place of the browser's
-    const { user } = mount({ details: { 12: { params: { quality: 'high' } } } });
+    const { user } = mountLightbox({ details: { 12: { params: { quality: 'high' } } } });
     await user.click(await screen.findByRole('button', { name: 'Copy prompt' }));
     await waitFor(async () => expect(await navigator.clipboard.readText()).toBe('prompt of 12'));
     await user.click(screen.getByRole('button', { name: 'Copy parameters' }));
@@ -383,9 +363,10 @@ describe('Lightbox', () => {
 
   it('re-runs: fills Compose with the image’s prompt and parameters and goes there', async () => {
     window.location.hash = '#/gallery';
-    const { store, spies, user } = mount();
+    const { ui, spies, user } = mountLightbox();
+    await waitFor(() => expect(ui.compose.getState().ready).toBe(true));
     await user.click(await screen.findByRole('button', { name: 'Re-run' }));
-    expect(store.getState().composeDraft).toMatchObject({
+    expect(ui.compose.getState().draft).toMatchObject({
       text: 'prompt of 12',
       models: ['my-model'],
       seeds: '42',
@@ -393,5 +374,24 @@ describe('Lightbox', () => {
     });
     expect(window.location.hash).toBe('#/compose');
     expect(spies.onClose).toHaveBeenCalled();
+  });
+
+  it('asks before a re-run replaces a typed draft, and undoes it', async () => {
+    const { ui, user } = mountLightbox();
+    await waitFor(() => expect(ui.compose.getState().ready).toBe(true));
+    act(() => ui.compose.getState().edit({ text: 'my own careful prompt' }));
+    await user.click(await screen.findByRole('button', { name: 'Re-run' }));
+    const ask = await screen.findByRole('dialog', { name: 'Replace your draft in Compose?' });
+    await user.click(within(ask).getByRole('button', { name: 'Keep' }));
+    expect(ui.compose.getState().draft.text).toBe('my own careful prompt');
+    await user.click(screen.getByRole('button', { name: 'Re-run' }));
+    await user.click(
+      within(
+        await screen.findByRole('dialog', { name: 'Replace your draft in Compose?' }),
+      ).getByRole('button', { name: 'Replace draft' }),
+    );
+    expect(ui.compose.getState().draft.text).toBe('prompt of 12');
+    act(() => ui.compose.getState().undo());
+    expect(ui.compose.getState().draft.text).toBe('my own careful prompt');
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_ID_PAGE } from '../../../shared/api/paging.ts';
-import { inChunks } from '../../../renderer/src/store/in-chunks.ts';
+import { inChunks } from '../../../renderer/src/data/in-chunks.ts';
 
 describe('inChunks', () => {
   it('sends any number of ids a page at a time, one call after another, in order', async () => {

@@ -1,12 +1,12 @@
 // @vitest-environment happy-dom
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, screen } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KeyPanel } from '../../../renderer/src/screens/settings/KeyPanel.tsx';
-import { createAppStore } from '../../../renderer/src/store/index.ts';
-import { StoreContext } from '../../../renderer/src/store/react.ts';
-import type { KeyStatus } from '../../../renderer/src/store/state.ts';
-import { fakeApi, Refusal } from './fake-api.ts';
+import { keys } from '../../../renderer/src/data/keys.ts';
+import type { KeyStatus } from '../../../renderer/src/data/types.ts';
+import { Refusal, type Handler } from './fake-api.ts';
+import { mount as mountWith } from './mount.tsx';
 
 const KEY = 'sk-test-0123456789abcdef1a2b';
 const memory = { storable: false, refusal: 'The browser host keeps the key in memory.' };
@@ -14,29 +14,40 @@ const none: KeyStatus = { set: false, last4: null, source: null, ...memory };
 
 afterEach(cleanup);
 
-function mount(keyStatus: KeyStatus, handlers: Parameters<typeof fakeApi>[0]) {
-  const fake = fakeApi(handlers);
-  const store = createAppStore(fake.api);
-  store.setState({ keyStatus });
-  const view = render(
-    <StoreContext value={store}>
-      <KeyPanel />
-    </StoreContext>,
-  );
-  return { fake, store, view };
+/**
+ * The key panel over a service holding `keyStatus`; a change of the key is told to the window
+ * by its `key.changed` event, as the service does.
+ */
+function mount(keyStatus: KeyStatus, handlers: Record<string, Handler>) {
+  let status = keyStatus;
+  const changes = (name: string) => (input: never) => {
+    status = (handlers[name] as (i: never) => KeyStatus)(input);
+    queueMicrotask(() =>
+      mounted.fake.emit({ cursor: 'k', events: [{ type: 'key.changed', payload: status }] }),
+    );
+    return status;
+  };
+  const mounted = mountWith(<KeyPanel />, {
+    ...handlers,
+    'key.status': () => status,
+    ...(handlers['key.set'] ? { 'key.set': changes('key.set') } : {}),
+    ...(handlers['key.clear'] ? { 'key.clear': changes('key.clear') } : {}),
+  });
+  const view = { container: document.body };
+  return { ...mounted, view };
 }
 
 describe('the key panel', () => {
   it('sets the key: the status shows its last four only, the input is cleared', async () => {
     let held: string | null = null;
-    const { fake, store, view } = mount(none, {
+    const { fake, data, view } = mount(none, {
       'key.set': (input: { key: string }) => {
         held = input.key;
         return { set: true, last4: held.slice(-4), source: 'memory', ...memory };
       },
     });
     const user = userEvent.setup();
-    expect(screen.getByRole('status', { name: 'Key status' }).textContent).toBe('No key is set.');
+    await screen.findByText('No key is set.');
     const input = screen.getByLabelText<HTMLInputElement>('Paste the key');
     expect(input.type).toBe('password');
     expect(input.autocomplete).toBe('off');
@@ -53,14 +64,21 @@ describe('the key panel', () => {
     const carrying = fake.calls.filter((c) => JSON.stringify(c.input ?? null).includes(KEY));
     expect(carrying.map((c) => c.name)).toEqual(['key.set']);
     expect(view.container.innerHTML).not.toContain(KEY.slice(0, -4));
-    expect(JSON.stringify(store.getState())).not.toContain(KEY.slice(0, -4));
+    expect(
+      JSON.stringify(
+        data.queries
+          .getQueryCache()
+          .getAll()
+          .map((q) => q.state.data),
+      ),
+    ).not.toContain(KEY.slice(0, -4));
     expect(screen.getByText(memory.refusal)).toBeTruthy();
   });
 
   it('shows the service’s refusal when the key comes from the environment', async () => {
     const conflict =
       'The key comes from ATELIER_API_KEY in the environment, which wins over one entered here.';
-    const { store } = mount(
+    const { data } = mount(
       { set: true, last4: 'zzzz', source: 'env', ...memory },
       {
         'key.set': () => {
@@ -69,6 +87,7 @@ describe('the key panel', () => {
       },
     );
     const user = userEvent.setup();
+    await screen.findByText(/ending in …zzzz/);
     expect(screen.getByRole('status', { name: 'Key status' }).textContent).toBe(
       'A key is set, ending in …zzzz (from ATELIER_API_KEY in the environment).',
     );
@@ -79,7 +98,7 @@ describe('the key panel', () => {
     const error = await screen.findByText(conflict);
     expect(input.getAttribute('aria-describedby')).toContain(error.id);
     expect(input.getAttribute('aria-invalid')).toBe('true');
-    expect(store.getState().keyStatus?.last4).toBe('zzzz');
+    expect(data.queries.getQueryData<KeyStatus>(keys.keyStatus())?.last4).toBe('zzzz');
   });
 
   it('tests the connection and shows the gateway’s own words when it refuses', async () => {
@@ -94,6 +113,7 @@ describe('the key panel', () => {
         }),
       },
     );
+    await screen.findByText(/ending in …1a2b/);
     await userEvent.setup().click(screen.getByRole('button', { name: 'Test connection' }));
     const result = screen.getByRole('status', { name: 'Connection test' });
     await expect
@@ -103,6 +123,7 @@ describe('the key panel', () => {
 
   it('removes the key', async () => {
     mount({ set: true, last4: '1a2b', source: 'memory', ...memory }, { 'key.clear': () => none });
+    await screen.findByText(/ending in …1a2b/);
     await userEvent.setup().click(screen.getByRole('button', { name: 'Remove key' }));
     await screen.findByText('No key is set.');
     expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Remove key' }).disabled).toBe(

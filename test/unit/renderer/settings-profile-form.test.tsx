@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { cleanup, render, screen, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GatewaySection } from '../../../renderer/src/screens/settings/GatewaySection.tsx';
@@ -8,11 +8,12 @@ import {
   emptyDraft,
   headerRow,
 } from '../../../renderer/src/screens/settings/profile-draft.ts';
-import { createAppStore } from '../../../renderer/src/store/index.ts';
-import { StoreContext, useAppStore } from '../../../renderer/src/store/react.ts';
-import type { Settings, SettingsPatch } from '../../../renderer/src/store/state.ts';
+import { useSettings } from '../../../renderer/src/data/app-queries.ts';
+import { keys } from '../../../renderer/src/data/keys.ts';
+import type { Settings, SettingsPatch } from '../../../renderer/src/data/types.ts';
 import { SettingsView as SettingsSchema } from '../../../shared/api/schemas/settings.ts';
-import { fakeApi, Refusal } from './fake-api.ts';
+import { Refusal, type Handler } from './fake-api.ts';
+import { mount as mountWith } from './mount.tsx';
 
 afterEach(cleanup);
 
@@ -115,7 +116,7 @@ function answer(settings: Settings, patch: SettingsPatch): Settings {
 function mountGateway(refuse?: string, initial: Settings = SettingsSchema.parse({})) {
   const patches: SettingsPatch[] = [];
   let settings: Settings = initial;
-  const fake = fakeApi({
+  const handlers: Record<string, Handler> = {
     'settings.update': (patch: SettingsPatch) => {
       patches.push(patch);
       if (refuse) throw new Refusal({ code: 'settings-invalid', message: refuse });
@@ -123,26 +124,24 @@ function mountGateway(refuse?: string, initial: Settings = SettingsSchema.parse(
       return settings;
     },
     'app.info': () => ({}),
-  });
-  const store = createAppStore(fake.api);
-  store.setState({ settings, keyStatus: null });
+  };
   function Screen() {
-    const current = useAppStore((s) => s.settings)!;
-    return <GatewaySection settings={current} />;
+    const current = useSettings().data;
+    return current ? <GatewaySection settings={current} /> : null;
   }
-  render(
-    <StoreContext value={store}>
-      <Screen />
-    </StoreContext>,
-  );
-  return { patches, store };
+  const mounted = mountWith(<Screen />, {
+    ...handlers,
+    'settings.get': () => settings,
+    'key.status': () => ({ set: false, last4: null, source: null, storable: true, refusal: null }),
+  });
+  return { patches, data: mounted.data };
 }
 
 describe('the gateway profile form', () => {
   it('checks fields as they are typed, next to each field, and saves a valid profile', async () => {
-    const { patches, store } = mountGateway();
+    const { patches, data } = mountGateway();
     const user = userEvent.setup();
-    await user.click(screen.getByRole('button', { name: 'Add gateway' }));
+    await user.click(await screen.findByRole('button', { name: 'Add gateway' }));
     const form = screen.getByRole('form', { name: 'New gateway' });
     const url = within(form).getByLabelText<HTMLInputElement>('Base URL');
     await user.type(url, 'gw.example.com');
@@ -197,13 +196,18 @@ describe('the gateway profile form', () => {
 
     await user.click(screen.getByRole('radio', { name: /Simulator/ }));
     expect(patches.at(-1)).toEqual({ gateway: { kind: 'remote', profile: 'Simulator' } });
-    expect(store.getState().settings?.gateway).toEqual({ kind: 'remote', profile: 'Simulator' });
+    await waitFor(() =>
+      expect(data.queries.getQueryData<Settings>(keys.settings())?.gateway).toEqual({
+        kind: 'remote',
+        profile: 'Simulator',
+      }),
+    );
   });
 
   it('shows the service’s refusal in the form', async () => {
     mountGateway('Two gateways are named "Work": rename one.');
     const user = userEvent.setup();
-    await user.click(screen.getByRole('button', { name: 'Add gateway' }));
+    await user.click(await screen.findByRole('button', { name: 'Add gateway' }));
     const form = screen.getByRole('form', { name: 'New gateway' });
     await user.type(within(form).getByLabelText('Name'), 'Work');
     await user.type(within(form).getByLabelText('Base URL'), 'https://gw.example.com');

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { cleanup, render, screen, within } from '@testing-library/react';
+import { cleanup, screen, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -7,23 +7,18 @@ import { LibrarySection } from '../../../renderer/src/screens/settings/LibrarySe
 import { checkModelText } from '../../../renderer/src/screens/settings/model-draft.ts';
 import { ModelsSection } from '../../../renderer/src/screens/settings/ModelsSection.tsx';
 import { QueueSection } from '../../../renderer/src/screens/settings/QueueSection.tsx';
-import { createAppStore } from '../../../renderer/src/store/index.ts';
-import { StoreContext } from '../../../renderer/src/store/react.ts';
-import type { SettingsPatch } from '../../../renderer/src/store/state.ts';
+import type { SettingsPatch } from '../../../renderer/src/data/types.ts';
 import { SettingsView as Settings } from '../../../shared/api/schemas/settings.ts';
 import { BUILT_IN_MODELS } from '../../../shared/gateway/catalogue.ts';
-import { fakeApi, Refusal, type Handler } from './fake-api.ts';
+import { Refusal, type Handler } from './fake-api.ts';
+import { mount as mountWith } from './mount.tsx';
 
 afterEach(cleanup);
 
 const settings = Settings.parse({});
 
 function mount(node: ReactNode, handlers: Record<string, Handler>) {
-  const fake = fakeApi(handlers);
-  const store = createAppStore(fake.api);
-  store.setState({ settings });
-  render(<StoreContext value={store}>{node}</StoreContext>);
-  return { fake, store };
+  return mountWith(node, { 'settings.get': () => settings, ...handlers });
 }
 
 describe('checkModelText', () => {

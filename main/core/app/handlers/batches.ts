@@ -75,31 +75,34 @@ export function batchHandlers(ctx: AppContext): Handlers['batches'] {
         store.batches.setPriority(batch.id, store.pages.batchPriorities().high + 1);
       }
       ctx.hub.reopen([batch.id]);
+      ctx.hub.batchesChanged([batch.id]);
       ctx.wake();
       return summary(require(batch.id));
     },
     async rename({ id, name }) {
       require(id);
       store.batches.rename(id, name);
-      ctx.hub.reopen([]);
+      ctx.hub.batchesChanged([id]);
       return null;
     },
     async move({ id, position }) {
       require(id);
       const { high, low } = store.pages.batchPriorities();
       ctx.controls().setBatchPriority(id, position === 'front' ? high + 1 : low - 1);
+      ctx.hub.batchesChanged([id]);
       return null;
     },
     async pause({ id }) {
       require(id);
       ctx.controls().pauseBatch(id, true);
-      ctx.hub.reopen([id]);
+      ctx.hub.batchesChanged([id]);
       return null;
     },
     async resume({ id }) {
       require(id);
       ctx.controls().pauseBatch(id, false);
       ctx.hub.reopen([id]);
+      ctx.hub.batchesChanged([id]);
       ctx.wake();
       return null;
     },
@@ -119,7 +122,7 @@ export function batchHandlers(ctx: AppContext): Handlers['batches'] {
         );
       }
       store.batches.delete(id);
-      ctx.hub.notify();
+      ctx.hub.batchesChanged([id], [id]);
       // its edit jobs' pictures and masks, unless another job sends them too
       void sweepUnusedInputs(store, ctx.logger);
       return null;

@@ -17,6 +17,20 @@ export function toGalleryFilter(query: z.infer<typeof ImageQuery>): GalleryFilte
   return { ...rest, ...(text && text.trim() ? { text } : {}) };
 }
 
+/** Downloads queued again: their batches have work again, and the images wait once more. */
+export function retriedImages(
+  ctx: AppContext,
+  images: ReadonlyArray<{ id: number; batchId: number }>,
+): void {
+  const batches = [...new Set(images.map((image) => image.batchId))];
+  ctx.hub.reopen(batches);
+  ctx.hub.imagesChanged(
+    images.map((image) => image.id),
+    batches,
+  );
+  ctx.wake();
+}
+
 export function imageHandlers(ctx: AppContext): Handlers['images'] {
   const { store } = ctx;
   const thumbnails = () => ctx.settings.read().thumbnails;
@@ -103,14 +117,16 @@ export function imageHandlers(ctx: AppContext): Handlers['images'] {
       };
     },
     async setFavorite({ ids, favorite }) {
-      return { changed: store.gallery.setFavorite(ids, favorite) };
+      const changed = store.gallery.setFavorite(ids, favorite);
+      if (changed > 0) {
+        const batches = new Set(store.gallery.byIds(ids).map((image) => image.batchId));
+        ctx.hub.imagesChanged(ids, [...batches]);
+      }
+      return { changed };
     },
     async retryDownloads({ ids }) {
-      const report = store.images.retryFailedDownloadsById(ids, ctx.now());
-      if (report.queued > 0) {
-        ctx.hub.reopen([...new Set(store.gallery.byIds(ids).map((image) => image.batchId))]);
-        ctx.wake();
-      }
+      const { images, ...report } = store.images.retryFailedDownloadsById(ids, ctx.now());
+      if (report.queued > 0) retriedImages(ctx, images);
       return report;
     },
     async groups({ query, by }) {

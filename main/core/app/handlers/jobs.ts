@@ -1,6 +1,7 @@
 import type { Handlers } from '../../../../shared/api/types.ts';
-import type { Job } from '../../store/rows.ts';
+import { countEligible, eligible, type JobAction } from '../../../../shared/jobs/eligibility.ts';
 import type { AppContext } from '../app-context.ts';
+import { retriedImages } from './images.ts';
 import { attemptSummary, imageSummary, jobDetail, jobSummary } from '../views.ts';
 import { cursorKeys, listScope, notFound, pageFrom } from './paging.ts';
 
@@ -9,10 +10,20 @@ const DETAIL_TRANSITIONS = 50;
 
 export function jobHandlers(ctx: AppContext): Handlers['jobs'] {
   const { store } = ctx;
-  /** The jobs of `ids` that exist, each once. */
-  const existing = (ids: readonly number[]) => store.pages.jobsByIds([...new Set(ids)]);
-  const touched = (jobs: readonly Job[]) =>
-    ctx.hub.reopen([...new Set(jobs.map((j) => j.batchId))]);
+  /** The jobs of `ids` that exist and `action` applies to, each once (the one action table). */
+  const subject = (action: JobAction, ids: readonly number[]) => {
+    const context = { engineHere: ctx.session.engine !== null };
+    return store.pages.jobFacts(ids).filter((job) => eligible(action, job, context));
+  };
+  type Job = { id: number; batchId: number };
+  const batchesOf = (jobs: readonly Job[]) => [...new Set(jobs.map((j) => j.batchId))];
+  const touched = (jobs: readonly Job[]) => ctx.hub.reopen(batchesOf(jobs));
+  /** Held, released, moved, topped up: nothing the transition log says. */
+  const updated = (jobs: readonly Job[]) =>
+    ctx.hub.jobsUpdated(
+      jobs.map((j) => j.id),
+      batchesOf(jobs),
+    );
 
   return {
     async ids({ batchId, states, failureKinds, cursor, limit }) {
@@ -64,56 +75,53 @@ export function jobHandlers(ctx: AppContext): Handlers['jobs'] {
     async cancel({ ids }) {
       // a running job belongs to the engine that sent it: with none here (another Atelier runs
       // the queue), marking it canceled would throw away an answer that may be paid for
-      const cancelable = ctx.session.engine
-        ? ['queued', 'running', 'retrying']
-        : ['queued', 'retrying'];
-      const jobs = existing(ids).filter((j) => cancelable.includes(j.state));
+      const jobs = subject('cancel', ids);
       const controls = ctx.controls();
       for (const job of jobs) controls.cancelJob(job.id);
       touched(jobs);
       return { changed: jobs.length };
     },
     async hold({ ids }) {
-      const jobs = existing(ids).filter(
-        (j) => !j.paused && (j.state === 'queued' || j.state === 'retrying'),
-      );
+      const jobs = subject('hold', ids);
       if (jobs.length > 0)
         ctx.controls().pauseJobs(
           jobs.map((j) => j.id),
           true,
         );
-      touched(jobs);
+      updated(jobs);
       return { changed: jobs.length };
     },
     async release({ ids }) {
-      const jobs = existing(ids).filter((j) => j.paused);
+      const jobs = subject('release', ids);
       if (jobs.length > 0)
         ctx.controls().pauseJobs(
           jobs.map((j) => j.id),
           false,
         );
       touched(jobs);
+      updated(jobs);
       ctx.wake();
       return { changed: jobs.length };
     },
     async move({ ids, position }) {
-      const jobs = existing(ids).filter((j) => j.state === 'queued' || j.state === 'retrying');
+      const jobs = subject('move', ids);
       if (jobs.length === 0) return { changed: 0 };
       const { high, low } = store.pages.jobPriorities(jobs.map((j) => j.id));
       ctx.controls().setPriority(
         jobs.map((j) => j.id),
         position === 'front' ? high + 1 : low - 1,
       );
-      touched(jobs);
+      updated(jobs);
       return { changed: jobs.length };
     },
     async retry({ ids, anyway }) {
       const now = ctx.now();
-      const jobs = existing(ids).filter(
-        (j) =>
-          j.state === 'canceled' ||
-          (j.state === 'failed' && (anyway || j.failureKind !== 'uncertain')),
-      );
+      const retried = new Set(subject('retry', ids).map((j) => j.id));
+      const jobs = store.pages
+        .jobFacts(ids)
+        .filter(
+          (j) => retried.has(j.id) || (anyway && eligible('retry-anyway', j, { engineHere: true })),
+        );
       store.transaction(() => {
         for (const job of jobs) store.jobs.requeue(job.id, now, { anyway });
       });
@@ -124,7 +132,7 @@ export function jobHandlers(ctx: AppContext): Handlers['jobs'] {
     async topUp({ ids }) {
       const asked = { prompts: 0, images: 0 };
       const controls = ctx.controls();
-      const jobs = existing(ids).filter((j) => j.state === 'succeeded');
+      const jobs = subject('top-up', ids);
       for (const job of jobs) {
         try {
           asked.images += controls.topUp(job.id).n;
@@ -135,16 +143,17 @@ export function jobHandlers(ctx: AppContext): Handlers['jobs'] {
         }
       }
       touched(jobs);
+      updated(jobs);
       ctx.wake();
       return asked;
     },
     async retryDownloads({ ids }) {
-      const report = store.images.retryFailedDownloadsOfJobs(ids, ctx.now());
-      if (report.queued > 0) {
-        touched(existing(ids));
-        ctx.wake();
-      }
+      const { images, ...report } = store.images.retryFailedDownloadsOfJobs(ids, ctx.now());
+      if (report.queued > 0) retriedImages(ctx, images);
       return report;
+    },
+    async actionable({ ids }) {
+      return countEligible(store.pages.jobFacts(ids), { engineHere: ctx.session.engine !== null });
     },
   };
 }

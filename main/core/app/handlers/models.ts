@@ -23,6 +23,8 @@ export function modelHandlers(ctx: AppContext): Handlers['models'] {
       saveUserEntries(ctx.dataDir, entries);
       ctx.reloadCatalogue();
       await ctx.restartQueue();
+      // the person's entries are settings too: every window's catalogue follows
+      ctx.hub.send({ type: 'settings.changed', payload: {} });
       return catalogue();
     },
   };

@@ -73,7 +73,10 @@ export function queueHandlers(ctx: AppContext): Handlers['queue'] {
     },
     async retry(what) {
       const { regenerated, ...report } = retryWork(ctx.controls(), store, what);
-      ctx.hub.reopen(what.batchId === undefined ? store.pages.openBatches() : [what.batchId]);
+      const batches = what.batchId === undefined ? store.pages.openBatches() : [what.batchId];
+      ctx.hub.reopen(batches);
+      // which images waits again is not told: every image of those batches may have changed
+      if (report.downloads > 0) ctx.hub.imagesChanged([], batches);
       ctx.wake();
       const topUps = {
         prompts: report.topUps.prompts + regenerated.prompts,

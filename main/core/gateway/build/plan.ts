@@ -8,6 +8,7 @@ import {
   type EditRequest,
   type ImageRequest,
 } from '../../../../shared/gateway/requests.ts';
+import { sentAdvanced } from '../../../../shared/gateway/params.ts';
 import type { ImageBody } from './body-fields.ts';
 import { imageRequestProblems } from './validate.ts';
 
@@ -43,7 +44,7 @@ export function planGeneration(request: ImageRequest, catalogue: Catalogue): Ima
     case 'qwen':
       return check(request, entry, 'generations', 'qwen');
     case 'openai':
-      return request.seed !== undefined && entry.advanced
+      return sentAdvanced(entry, request.seed !== undefined)
         ? check(request, entry, 'advanced', 'advanced')
         : check(request, entry, 'generations', 'openai');
   }

@@ -2,11 +2,13 @@ import type { ImageModelEntry } from '../../../../shared/gateway/catalogue.ts';
 import { OUTPUT_FORMATS } from '../../../../shared/gateway/catalogue.ts';
 import type { ImageRequest } from '../../../../shared/gateway/requests.ts';
 import { BODY_FIELDS, BODY_NAMES, type ImageBody, type OptionalField } from './body-fields.ts';
-import { parseSize, sizeProblem } from './sizes.ts';
-
-export const SEED_MAX = 4_294_967_295;
-/** The advanced entry's own ceiling on n, whatever the model allows (interface 2.2). */
-export const ADVANCED_N_MAX = 10;
+import {
+  nProblem,
+  orList,
+  qualityProblem,
+  seedProblem,
+  sizeProblem,
+} from '../../../../shared/gateway/params.ts';
 
 const CLOSED_ON_ADVANCED: Record<string, string> = {
   image_urls:
@@ -52,41 +54,25 @@ export function imageRequestProblems(
   }
   const sendable = (field: OptionalField) => given(field) && BODY_FIELDS[body].includes(field);
 
+  const advanced = body === 'advanced';
   if (sendable('n')) {
-    const max = body === 'advanced' ? Math.min(entry.nMax, ADVANCED_N_MAX) : entry.nMax;
-    const n = request.n as number;
-    if (!Number.isInteger(n) || n < entry.nMin || n > max) {
-      problems.push(
-        entry.nMin === max
-          ? `Model ${model} makes exactly ${max} image${max === 1 ? '' : 's'} per request; n = ${n} was asked.`
-          : `The number of images (n) must be a whole number from ${entry.nMin} to ${max} for ${model}; ${n} was asked.`,
-      );
-    }
+    const problem = nProblem(entry, request.n as number, advanced);
+    if (problem) problems.push(problem);
   }
 
   if (sendable('size')) {
-    const size = String(request.size);
-    const problem = sizeProblem(parseSize(size, body === 'advanced'), entry, size);
+    const problem = sizeProblem(entry, String(request.size), advanced);
     if (problem) problems.push(problem);
   }
 
   if (sendable('seed')) {
-    const seed = request.seed as number;
-    if (!entry.seed) problems.push(`Model ${model} does not take a seed; remove it.`);
-    else if (!Number.isInteger(seed) || seed < 0 || seed > SEED_MAX) {
-      problems.push(`The seed must be a whole number from 0 to ${SEED_MAX}; ${seed} was given.`);
-    }
+    const problem = seedProblem(entry, request.seed as number);
+    if (problem) problems.push(problem);
   }
 
   if (sendable('quality')) {
-    const quality = String(request.quality);
-    if (entry.quality !== 'any' && entry.quality.length === 0) {
-      problems.push(`Model ${model} has no quality setting; remove it.`);
-    } else if (entry.quality !== 'any' && !entry.quality.includes(quality)) {
-      problems.push(
-        `Model ${model} takes quality ${orList(entry.quality)}; "${quality}" is not one of them.`,
-      );
-    }
+    const problem = qualityProblem(entry, String(request.quality));
+    if (problem) problems.push(problem);
   }
 
   if (sendable('output_format')) {
@@ -134,9 +120,3 @@ const FIELD_LABELS: Record<OptionalField, string> = {
 };
 
 const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
-
-function orList(values: readonly string[]): string {
-  return values.length <= 1
-    ? (values[0] ?? '')
-    : `${values.slice(0, -1).join(', ')} or ${values[values.length - 1]}`;
-}

@@ -1,12 +1,13 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useMemo } from 'react';
 import { useHotkeys } from 'react-hotkeys-hook';
 import { toast } from 'sonner';
 import type { ImageModelEntry } from '../../../../shared/gateway/catalogue.ts';
-import { navigate } from '../../frame/navigation.ts';
-import type { CheckInput, ComposeDraft } from '../../store/compose-slice.ts';
-import { errorMessage } from '../../store/error-message.ts';
-import { useAppStore } from '../../store/react.ts';
+import { useCatalogue, useSettings } from '../../data/app-queries.ts';
+import { errorMessage } from '../../data/error-message.ts';
+import { useRunBatch, useStartingModel } from './compose-actions.ts';
 import { composePlan, type ComposePlan } from './compose-plan.ts';
+import { composeUi } from './compose-state.ts';
+import type { ComposeDraft } from './draft.ts';
 import { estimate } from './estimate.ts';
 import { EstimateView } from './EstimateView.tsx';
 import { JobPreview } from './JobPreview.tsx';
@@ -14,25 +15,23 @@ import { MatrixPanel } from './MatrixPanel.tsx';
 import { parseList } from './matrix.ts';
 import { PromptsPanel } from './PromptsPanel.tsx';
 import { sourceOf } from './source.ts';
-import { useBatchCheck, type CheckState } from './use-batch-check.ts';
+import { useBatchCheck, type CheckInput, type CheckState } from './use-batch-check.ts';
 import './compose.css';
 
 /** Compose: prompts, templates and a matrix of parameters become one batch. */
 export function ComposeScreen() {
-  const draft = useAppStore((s) => s.composeDraft);
-  const edit = useAppStore((s) => s.editDraft);
-  const batchName = useAppStore((s) => s.composeName);
-  const setBatchName = useAppStore((s) => s.setComposeName);
-  const catalogue = useAppStore((s) => s.composeModels);
-  const catalogueError = useAppStore((s) => s.composeModelsError);
-  const loadModels = useAppStore((s) => s.loadComposeModels);
-  const settings = useAppStore((s) => s.settings);
-  const runComposed = useAppStore((s) => s.runComposed);
-  const [sending, setSending] = useState(false);
-
-  useEffect(() => {
-    if (catalogue === null) void loadModels();
-  }, [catalogue, loadModels]);
+  const draft = composeUi.useSelect((s) => s.draft);
+  const edit = composeUi.useSelect((s) => s.edit);
+  const ready = composeUi.useSelect((s) => s.ready);
+  const batchName = composeUi.useSelect((s) => s.name);
+  const setBatchName = composeUi.useSelect((s) => s.setName);
+  const { data: catalogueData, error: catalogueFailure } = useCatalogue();
+  const catalogue = catalogueData ?? null;
+  const catalogueError = catalogueFailure ? errorMessage(catalogueFailure) : null;
+  const settings = useSettings().data ?? null;
+  const runBatch = useRunBatch();
+  const sending = runBatch.pending;
+  useStartingModel();
 
   const entries = useMemo(() => (catalogue ?? []).map((c) => c.entry), [catalogue]);
   const imageModels = useMemo(
@@ -69,24 +68,10 @@ export function ComposeScreen() {
         toast.warning('Not run yet', { description: reasons.join(' ') || undefined });
         return;
       }
-      setSending(true);
-      try {
-        const name = batchName.trim();
-        const batch = await runComposed({ ...input(), position, ...(name ? { name } : {}) });
-        toast.success(
-          `Batch “${batch.name}” queued: ${batch.jobCount.toLocaleString('en-US')} jobs`,
-          {
-            description: position === 'front' ? 'At the front of the queue.' : undefined,
-            action: { label: 'Open queue', onClick: () => navigate('queue') },
-          },
-        );
-      } catch (error) {
-        toast.error('The batch was not queued', { description: errorMessage(error) });
-      } finally {
-        setSending(false);
-      }
+      const name = batchName.trim();
+      await runBatch.run({ ...input(), position, ...(name ? { name } : {}) });
     },
-    [input, reasons, batchName, runComposed],
+    [input, reasons, batchName, runBatch],
   );
   const hotkey = { enableOnFormTags: true, preventDefault: true } as const;
   useHotkeys('mod+enter', () => void run('back'), hotkey, [run]);
@@ -114,7 +99,7 @@ export function ComposeScreen() {
         </p>
       )}
       <div className="compose-grid">
-        <PromptsPanel draft={draft} edit={edit} expanded={planned.expanded} />
+        <PromptsPanel draft={draft} edit={edit} expanded={planned.expanded} ready={ready} />
         <MatrixPanel draft={draft} edit={edit} models={imageModels} fields={planned.fields} />
         <section className="panel compose-result" aria-labelledby="preview-heading">
           <div className="compose-heading-row">

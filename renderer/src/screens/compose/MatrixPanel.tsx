@@ -1,5 +1,5 @@
 import type { ImageModelEntry } from '../../../../shared/gateway/catalogue.ts';
-import type { ComposeDraft } from '../../store/compose-slice.ts';
+import type { ComposeDraft } from './draft.ts';
 import type { FieldsShown } from './compose-plan.ts';
 import { parseList } from './matrix.ts';
 

@@ -1,4 +1,4 @@
-import type { ComposeDraft } from '../../store/compose-slice.ts';
+import type { ComposeDraft } from './draft.ts';
 import { FileImport } from './FileImport.tsx';
 import { suggestSplitMode } from './split-prompts.ts';
 import type { ExpandedPrompts } from './template.ts';
@@ -11,10 +11,12 @@ interface Props {
   draft: ComposeDraft;
   edit(patch: Partial<ComposeDraft>): void;
   expanded: ExpandedPrompts;
+  /** The saved draft was read: until then typing would be lost to it. */
+  ready: boolean;
 }
 
 /** The prompts: typed or pasted (each line or paragraph a template), or a prompt file. */
-export function PromptsPanel({ draft, edit, expanded }: Props) {
+export function PromptsPanel({ draft, edit, expanded, ready }: Props) {
   if (draft.file) return <FileCard file={draft.file} onRemove={() => edit({ file: null })} />;
   const empty = draft.text.trim() === '';
   return (
@@ -44,7 +46,10 @@ export function PromptsPanel({ draft, edit, expanded }: Props) {
         spellCheck
         rows={8}
         value={draft.text}
-        placeholder={'a {red|blue} {fox|owl} in the snow\na lighthouse at dusk'}
+        readOnly={!ready}
+        placeholder={
+          ready ? 'a {red|blue} {fox|owl} in the snow\na lighthouse at dusk' : 'Loading your draft…'
+        }
         onChange={(e) => edit({ text: e.target.value })}
         onPaste={(e) => {
           // pasted paragraphs of several lines are meant as one prompt each

@@ -3,9 +3,10 @@ import {
   type ImageModelEntry,
   type ModelEntry,
 } from '../../../../shared/gateway/catalogue.ts';
-import type { ComposeDraft } from '../../store/compose-slice.ts';
+import type { ComposeDraft } from './draft.ts';
 import { parseList, parseWholeNumbers, planJobs, type JobPlan } from './matrix.ts';
-import { composeProblems, parseExtra, SEED_MAX, visibilityOf } from './params.ts';
+import { SEED_MAX } from '../../../../shared/gateway/params.ts';
+import { composeProblems, parseExtra, visibilityOf } from './params.ts';
 import { MAX_JOBS, type SharedParams } from './source.ts';
 import { expandPrompts, valuesOf, type ExpandedPrompts } from './template.ts';
 
@@ -84,7 +85,7 @@ export function composePlan(draft: ComposeDraft, catalogue: readonly ModelEntry[
     inputErrors,
     refusals,
     shared,
-    fields: fieldsOf(entries),
+    fields: fieldsOf(entries, matrix.seeds.length > 0),
     entries,
     lookup,
   };
@@ -92,8 +93,8 @@ export function composePlan(draft: ComposeDraft, catalogue: readonly ModelEntry[
 
 const isImage = (e: ModelEntry): e is ImageModelEntry => e.kind === 'image';
 
-function fieldsOf(entries: readonly ImageModelEntry[]): FieldsShown {
-  const views = entries.map((e) => ({ id: e.id, v: visibilityOf(e) }));
+function fieldsOf(entries: readonly ImageModelEntry[], withSeed: boolean): FieldsShown {
+  const views = entries.map((e) => ({ id: e.id, v: visibilityOf(e, withSeed) }));
   const takers = (test: (v: ReturnType<typeof visibilityOf>) => boolean) => {
     const ids = views.filter(({ v }) => test(v)).map(({ id }) => id);
     return ids.length ? ids : null;

@@ -1,25 +1,21 @@
 import type { ImageModelEntry } from '../../../../shared/gateway/catalogue.ts';
+import {
+  ADVANCED_NAMED_SIZES,
+  ADVANCED_RATIOS,
+  nMaxOf,
+  nProblem,
+  qualityProblem,
+  sentAdvanced,
+  sizeProblem,
+} from '../../../../shared/gateway/params.ts';
 
 /**
- * Which parameters a model takes, from its catalogue entry, and what it would refuse. The
- * service's `batches.check` has the last word; this answers at once while the person types.
+ * Which parameters a model takes, from its catalogue entry, and what it would refuse: the rules
+ * of shared/gateway/params.ts, the service's own (`batches.check` has the last word; this
+ * answers at once while the person types, in the same words).
  */
-export const SEED_MAX = 4_294_967_295;
-/** The advanced entry's own ceiling on n (interface 2.2). */
-const ADVANCED_N_MAX = 10;
-/** Named sizes and ratios the advanced entry takes besides WxH. */
-export const ADVANCED_SIZES = [
-  'square_hd',
-  'landscape_4_3',
-  'portrait_4_3',
-  'landscape_16_9',
-  'portrait_16_9',
-  '1:1',
-  '16:9',
-  '9:16',
-] as const;
 
-export type SizeRule =
+type SizeRule =
   | { kind: 'list'; sizes: readonly string[] }
   | { kind: 'any'; minSide: number; maxSide: number; named: readonly string[] };
 
@@ -35,7 +31,9 @@ export interface Visibility {
   n: { min: number; max: number };
 }
 
-export function visibilityOf(entry: ImageModelEntry): Visibility {
+/** What the model takes; `withSeed`: the jobs carry seeds (which may send it to the advanced entry). */
+export function visibilityOf(entry: ImageModelEntry, withSeed = false): Visibility {
+  const advanced = sentAdvanced(entry, withSeed);
   return {
     size:
       entry.sizes === 'any'
@@ -43,7 +41,7 @@ export function visibilityOf(entry: ImageModelEntry): Visibility {
             kind: 'any',
             minSide: entry.minSide,
             maxSide: entry.maxSide,
-            named: entry.advanced ? ADVANCED_SIZES : [],
+            named: advanced || entry.advanced ? [...ADVANCED_NAMED_SIZES, ...ADVANCED_RATIOS] : [],
           }
         : { kind: 'list', sizes: entry.sizes },
     quality: entry.quality === 'any' || entry.quality.length > 0 ? entry.quality : null,
@@ -51,41 +49,8 @@ export function visibilityOf(entry: ImageModelEntry): Visibility {
     seed: entry.seed,
     negativePrompt: entry.negativePrompt,
     extra: entry.extra,
-    n: {
-      min: entry.nMin,
-      max: entry.protocol === 'advanced' ? Math.min(entry.nMax, ADVANCED_N_MAX) : entry.nMax,
-    },
+    n: { min: entry.nMin, max: nMaxOf(entry, advanced) },
   };
-}
-
-/** Why a model would refuse a size, or null. */
-export function sizeProblem(entry: ImageModelEntry, size: string): string | null {
-  const rule = visibilityOf(entry).size;
-  if (rule.kind === 'list') {
-    return rule.sizes.includes(size)
-      ? null
-      : `${entry.id} offers the sizes ${rule.sizes.join(', ')}; not ${size}.`;
-  }
-  if (rule.named.includes(size)) return null;
-  const match = /^(\d+)x(\d+)$/.exec(size);
-  if (!match) {
-    const fixed = size.replace(/\s+/g, '').replace(/[×X*]/g, 'x');
-    return /^\d+x\d+$/.test(fixed)
-      ? `Size “${size}”: write it as ${fixed} (a lowercase x).`
-      : `Size “${size}” is not WxH in pixels, like 1024x1024.`;
-  }
-  const [w, h] = [Number(match[1]), Number(match[2])];
-  return Math.min(w, h) < rule.minSide || Math.max(w, h) > rule.maxSide
-    ? `${entry.id} makes sides from ${rule.minSide} to ${rule.maxSide} pixels; not ${size}.`
-    : null;
-}
-
-export function nProblem(entry: ImageModelEntry, n: number): string | null {
-  const { min, max } = visibilityOf(entry).n;
-  if (n >= min && n <= max) return null;
-  return min === max
-    ? `${entry.id} makes exactly ${max} image${max === 1 ? '' : 's'} per request; not n = ${n}.`
-    : `${entry.id} takes n from ${min} to ${max}; not ${n}.`;
 }
 
 /** What the composer asks of every job (the matrix) and what it shares with all of them. */
@@ -98,29 +63,26 @@ export interface ComposedParams {
 }
 
 /**
- * Every reason one of the chosen models would refuse the composed parameters, once each.
- * Quality, format, negative prompt and extra fields go only to the models that take them.
+ * Every reason one of the chosen models would refuse the composed parameters, once each, as
+ * the service says it. Quality, format, negative prompt and extra fields go only to the models
+ * that take them, so only a seed or a quality given to a model that takes none is refused.
  */
 export function composeProblems(
   entries: readonly ImageModelEntry[],
   params: ComposedParams,
 ): string[] {
   const problems = new Set<string>();
+  const add = (problem: string | null) => problem && problems.add(problem);
+  const withSeed = params.seeds.length > 0;
   for (const entry of entries) {
-    for (const size of params.sizes) {
-      const p = sizeProblem(entry, size);
-      if (p) problems.add(p);
+    const advanced = sentAdvanced(entry, withSeed);
+    for (const size of params.sizes) add(sizeProblem(entry, size, advanced));
+    for (const n of params.ns) add(nProblem(entry, n, advanced));
+    if (withSeed && !entry.seed) {
+      problems.add(`Model ${entry.id} does not take a seed: clear the seeds or leave it out.`);
     }
-    for (const n of params.ns) {
-      const p = nProblem(entry, n);
-      if (p) problems.add(p);
-    }
-    if (params.seeds.length > 0 && !entry.seed) {
-      problems.add(`${entry.id} takes no seed: clear the seeds or leave that model out.`);
-    }
-    const quality = visibilityOf(entry).quality;
-    if (params.quality && Array.isArray(quality) && !quality.includes(params.quality)) {
-      problems.add(`${entry.id} takes quality ${quality.join(', ')}; not ${params.quality}.`);
+    if (params.quality && visibilityOf(entry).quality !== null) {
+      add(qualityProblem(entry, params.quality));
     }
   }
   return [...problems];

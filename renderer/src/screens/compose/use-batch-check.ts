@@ -1,7 +1,10 @@
 import { useEffect, useState } from 'react';
-import type { BatchCheck, CheckInput } from '../../store/compose-slice.ts';
-import { errorMessage } from '../../store/error-message.ts';
-import { useAppStore } from '../../store/react.ts';
+import type { InputOf, OutputOf } from '../../../../shared/api/types.ts';
+import { useApi } from '../../data/data-context.ts';
+import { errorMessage } from '../../data/error-message.ts';
+
+export type BatchCheck = OutputOf<'batches', 'check'>;
+export type CheckInput = InputOf<'batches', 'check'>;
 
 export type CheckState =
   | { status: 'idle' }
@@ -13,21 +16,22 @@ export type CheckState =
 export const CHECK_DELAY_MS = 400;
 
 /**
- * The service's own check of what would be sent (`batches.check`), debounced: the
- * authoritative word on every row. `input` builds the source only when the check runs.
+ * The service's own check of what would be sent (`batches.check`), debounced while the person
+ * types (a check of the person's words, not server data to keep: no query to cache). `input`
+ * builds the source only when the check runs.
  */
 export function useBatchCheck(
   input: (() => CheckInput) | null,
   delayMs = CHECK_DELAY_MS,
 ): CheckState {
-  const checkComposed = useAppStore((s) => s.checkComposed);
+  const api = useApi();
   // the answer is kept with the input it is for: a newer input is 'checking' from its first render
   const [answer, setAnswer] = useState<{ for: unknown; state: CheckState } | null>(null);
   useEffect(() => {
     if (!input) return;
     let current = true;
     const timer = setTimeout(() => {
-      checkComposed(input()).then(
+      api.batches.check(input()).then(
         (check) => current && setAnswer({ for: input, state: { status: 'done', check } }),
         (error: unknown) =>
           current &&
@@ -38,7 +42,7 @@ export function useBatchCheck(
       current = false;
       clearTimeout(timer);
     };
-  }, [input, checkComposed, delayMs]);
+  }, [input, api, delayMs]);
   if (!input) return { status: 'idle' };
   return answer?.for === input ? answer.state : { status: 'checking' };
 }

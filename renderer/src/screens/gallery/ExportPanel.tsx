@@ -1,13 +1,13 @@
 import { useState } from 'react';
 import { useClient } from '../../api/client-context.ts';
+import { useExports } from '../../data/app-queries.ts';
 import { formatBytes, formatWhole } from '../../format.ts';
-import { useAppStore } from '../../store/react.ts';
-import { runAction } from '../../views/run-action.ts';
+import { useCancelExport } from './gallery-actions.ts';
 
 /** Exports running or just finished: progress, cancel, and where the zip went. */
 export function ExportPanel() {
-  const exportsById = useAppStore((s) => s.exportsById);
-  const cancel = useAppStore((s) => s.cancelExport);
+  const exportsById = useExports();
+  const cancel = useCancelExport();
   const client = useClient();
   const [dismissed, setDismissed] = useState<ReadonlySet<string>>(new Set());
   const shown = [...exportsById.values()].filter((each) => !dismissed.has(each.id));
@@ -44,7 +44,8 @@ export function ExportPanel() {
                 <button
                   type="button"
                   className="ghost small"
-                  onClick={() => void runAction(() => cancel(each.id))}
+                  disabled={cancel.disabled}
+                  onClick={() => void cancel.run(each.id)}
                 >
                   Cancel export
                 </button>

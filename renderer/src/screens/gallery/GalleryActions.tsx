@@ -1,7 +1,7 @@
 import { formatCount, plural } from '../../format.ts';
-import { useAppStore } from '../../store/react.ts';
 import { EMPTY_SELECTION, selectAll, selectedInOrder } from '../../views/selection.ts';
-import { runAction } from '../../views/run-action.ts';
+import { galleryUi } from './gallery-state.ts';
+import { useGalleryList } from './gallery-queries.ts';
 
 export interface SelectionCommands {
   favorite(ids: readonly number[], favorite: boolean): void;
@@ -17,12 +17,15 @@ export interface SelectionCommands {
  * compare, export, retry downloads, delete.
  */
 export function GalleryActions({ commands }: { commands: SelectionCommands }) {
-  const selection = useAppStore((s) => s.gallerySelection);
-  const setSelection = useAppStore((s) => s.setGallerySelection);
-  const ids = useAppStore((s) => s.galleryIds);
-  const total = useAppStore((s) => s.galleryTotal) ?? 0;
-  const show = useAppStore((s) => s.galleryView.show);
-  const loadAll = useAppStore((s) => s.loadAllGalleryIds);
+  const selection = galleryUi.useSelect((s) => s.selection);
+  const setSelection = galleryUi.useSelect((s) => s.setSelection);
+  const view = galleryUi.useSelect((s) => s.view);
+  const { data: list } = useGalleryList(view);
+  const ids = list?.ids ?? [];
+  const total = list?.total ?? 0;
+  // every id of the view, loaded or not: the list query loads them all
+  const all = list?.complete ? ids : null;
+  const show = view.show;
   const n = selection.selected.size;
   const chosen = () => selectedInOrder(selection, ids);
   const failedView = show === 'failed' || show === 'expired';
@@ -36,7 +39,8 @@ export function GalleryActions({ commands }: { commands: SelectionCommands }) {
         <button
           type="button"
           className="ghost small"
-          onClick={() => void runAction(async () => setSelection(selectAll(await loadAll())))}
+          disabled={all === null}
+          onClick={() => all && setSelection(selectAll(all))}
         >
           Select all {formatCount(total)}
         </button>
@@ -100,7 +104,8 @@ export function GalleryActions({ commands }: { commands: SelectionCommands }) {
         <button
           type="button"
           className="small"
-          onClick={() => void runAction(async () => commands.retry(await loadAll()))}
+          disabled={all === null}
+          onClick={() => all && commands.retry(all)}
         >
           Retry {plural(total, 'download')}
         </button>

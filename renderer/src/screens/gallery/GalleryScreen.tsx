@@ -1,105 +1,52 @@
-import { useEffect, useMemo, useState } from 'react';
-import { navigate } from '../../frame/navigation.ts';
-import { useClient } from '../../api/client-context.ts';
-import { useAppStore } from '../../store/react.ts';
-import { ConfirmDialog, type ConfirmRequest } from '../../views/ConfirmDialog.tsx';
+import { useState } from 'react';
+import { toast } from 'sonner';
+import { useData } from '../../data/data-context.ts';
+import { errorMessage } from '../../data/error-message.ts';
+import { keys } from '../../data/keys.ts';
 import { plural } from '../../format.ts';
-import { runAction } from '../../views/run-action.ts';
+import { navigate } from '../../frame/navigation.ts';
+import { ConfirmDialog, type ConfirmRequest } from '../../views/ConfirmDialog.tsx';
+import { useOpenInCompose } from '../compose/use-open-in-compose.tsx';
+import { useBatches } from '../queue/queue-queries.ts';
 import { ExportPanel } from './ExportPanel.tsx';
+import {
+  useDeleteImages,
+  useRetryImageDownloads,
+  useSetFavorite,
+  useStartExport,
+} from './gallery-actions.ts';
+import { useGalleryList } from './gallery-queries.ts';
+import { galleryUi } from './gallery-state.ts';
+import { activeFilters, DEFAULT_VIEW, toImageQuery } from './gallery-view.ts';
 import { GalleryActions, type SelectionCommands } from './GalleryActions.tsx';
-import { GalleryGrid, type GridCommands } from './GalleryGrid.tsx';
+import { GalleryGrid } from './GalleryGrid.tsx';
+import type { GridCommands } from './grid-commands.ts';
 import { GalleryToolbar, TILE_SIZES } from './GalleryToolbar.tsx';
 import { Compare } from './lightbox/Compare.tsx';
 import { Lightbox } from './lightbox/Lightbox.tsx';
 import { rerunDraft } from './lightbox/rerun-draft.ts';
-import { activeFilters, DEFAULT_VIEW, toImageQuery } from './gallery-view.ts';
 import './gallery.css';
 
 const TILE_KEY = 'atelier.gallery.tile';
 
 /** Everything the queue made: find, select, compare, export, retry downloads, delete. */
 export function GalleryScreen() {
-  const view = useAppStore((s) => s.galleryView);
-  const total = useAppStore((s) => s.galleryTotal);
-  const error = useAppStore((s) => s.galleryError);
-  const load = useAppStore((s) => s.loadGallery);
-  const setView = useAppStore((s) => s.setGalleryView);
-  const setFavorite = useAppStore((s) => s.setImagesFavorite);
-  const retry = useAppStore((s) => s.retryImageDownloads);
-  const deleteImages = useAppStore((s) => s.deleteImages);
-  const startExport = useAppStore((s) => s.startExport);
-  const client = useClient();
-  const editDraft = useAppStore((s) => s.editDraft);
+  const view = galleryUi.useSelect((s) => s.view);
+  const setView = galleryUi.useSelect((s) => s.setView);
+  const list = useGalleryList(view);
+  const total = list.data?.total ?? null;
   const [tile, setTile] = useTileSize();
   const [request, setRequest] = useState<ConfirmRequest | null>(null);
   const [lightbox, setLightbox] = useState<number | null>(null);
   const [compare, setCompare] = useState<readonly number[] | null>(null);
   const [reveal, setReveal] = useState<{ index: number } | null>(null);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
-
-  const commands = useMemo<GridCommands & SelectionCommands>(() => {
-    // the export panel shows its progress: no toast beside it
-    const exportSource = (source: Parameters<typeof startExport>[0]) =>
-      void runAction(() => startExport(source));
-    return {
-      open: setLightbox,
-      compare: (ids) => setCompare(ids),
-      favorite: (ids, favorite) =>
-        void runAction(
-          () => setFavorite(ids, favorite),
-          (changed) =>
-            ids.length === 1
-              ? null
-              : `${favorite ? 'Marked' : 'Unmarked'} ${plural(changed, 'favourite')}.`,
-        ),
-      retry: (ids) =>
-        void runAction(
-          () => retry(ids),
-          (report) =>
-            `Retrying ${plural(report.queued, 'download')} from the stored links: no new generation.` +
-            (report.expired > 0
-              ? ` ${plural(report.expired, 'link')} had expired and ${report.expired === 1 ? 'is' : 'are'} asked again; if ${report.expired === 1 ? 'it fails' : 'they fail'}, only generating again brings ${report.expired === 1 ? 'it' : 'them'} back.`
-              : ''),
-        ),
-      // a new job the person runs from Compose, never sent from here
-      generateAgain: (id) =>
-        void runAction(async () => {
-          editDraft(rerunDraft(await client.api.images.get({ id })));
-          navigate('compose');
-        }),
-      remove: (ids) =>
-        setRequest({
-          title: `Delete ${plural(ids.length, 'image')}?`,
-          body: (
-            <p>
-              {ids.length === 1 ? 'Its file goes' : 'Their files go'} to the system trash, where you
-              can restore {ids.length === 1 ? 'it' : 'them'}; Atelier forgets{' '}
-              {ids.length === 1 ? 'it' : 'them'}. Nothing is sent to the gateway.
-            </p>
-          ),
-          confirmLabel: 'Delete',
-          danger: true,
-          onConfirm: () =>
-            void runAction(
-              () => deleteImages(ids),
-              (report) =>
-                `Deleted ${plural(report.deleted, 'image')}` +
-                (report.removed > 0 && report.trashed === 0
-                  ? ' (no system trash here: the files are gone).'
-                  : '; the files are in the trash.'),
-            ),
-        }),
-      exportIds: (ids) => exportSource({ ids: [...ids] }),
-      exportView: () => exportSource({ query: toImageQuery(view) }),
-    };
-  }, [view, setFavorite, retry, deleteImages, startExport, client, editDraft]);
+  const commands = useGalleryCommands(setRequest, setLightbox, setCompare);
 
   const filtered = activeFilters(view) > 0 || view.text.trim() !== '';
-  // an empty library shows no tools: there is nothing to find yet
-  const bare = total === 0 && !filtered;
+  // no batch yet: no tools, there is nothing to find (one whose downloads all failed has tools:
+  // "Show" finds them)
+  const { batches, loading } = useBatches();
+  const bare = total === 0 && !filtered && !loading && batches.length === 0;
   return (
     <section className="screen gallery-screen" aria-labelledby="gallery-heading">
       <div className="gallery-head">
@@ -107,7 +54,7 @@ export function GalleryScreen() {
         {!bare && <GalleryToolbar tile={tile} setTile={setTile} />}
       </div>
       {!bare && <GalleryActions commands={commands} />}
-      {error && <p className="notice notice-error">{error}</p>}
+      {list.error && <p className="notice notice-error">{errorMessage(list.error)}</p>}
       <GalleryGrid tile={tile} commands={commands} reveal={reveal}>
         {total === 0 && (
           <div className="gallery-empty">
@@ -137,10 +84,11 @@ export function GalleryScreen() {
       <ExportPanel />
       <ConfirmDialog request={request} onClose={() => setRequest(null)} />
       {lightbox !== null && (
-        <GalleryLightbox
+        <Lightbox
+          ids={list.data?.ids ?? []}
+          total={total ?? 0}
           index={lightbox}
-          setIndex={setLightbox}
-          total={total}
+          onIndexChange={setLightbox}
           onClose={() => {
             setReveal({ index: lightbox });
             setLightbox(null);
@@ -150,6 +98,55 @@ export function GalleryScreen() {
       {compare !== null && <Compare ids={compare} onClose={() => setCompare(null)} />}
     </section>
   );
+}
+
+/** What the grid and the selection bar do, each through its one action. */
+function useGalleryCommands(
+  confirm: (request: ConfirmRequest) => void,
+  open: (index: number) => void,
+  compare: (ids: readonly number[]) => void,
+): GridCommands & SelectionCommands {
+  const { api, queries } = useData();
+  const view = galleryUi.useSelect((s) => s.view);
+  const favorite = useSetFavorite();
+  const retry = useRetryImageDownloads();
+  const remove = useDeleteImages();
+  const startExport = useStartExport();
+  const openInCompose = useOpenInCompose(confirm);
+  return {
+    open,
+    compare,
+    favorite: (ids, on) => void favorite.run({ ids, favorite: on }),
+    retry: (ids) => void retry.run(ids),
+    // a new job the person runs from Compose, never sent from here
+    generateAgain: (id) =>
+      void queries
+        .fetchQuery({ queryKey: keys.imageDetail(id), queryFn: () => api.images.get({ id }) })
+        .then(
+          (detail) =>
+            openInCompose(
+              rerunDraft(detail),
+              'this image’s prompt and parameters: run it yourself',
+            ),
+          (error: unknown) => toast.error(`Could not read the image: ${errorMessage(error)}`),
+        ),
+    remove: (ids) =>
+      confirm({
+        title: `Delete ${plural(ids.length, 'image')}?`,
+        body: (
+          <p>
+            {ids.length === 1 ? 'Its file goes' : 'Their files go'} to the system trash, where you
+            can restore {ids.length === 1 ? 'it' : 'them'}; Atelier forgets{' '}
+            {ids.length === 1 ? 'it' : 'them'}. Nothing is sent to the gateway.
+          </p>
+        ),
+        confirmLabel: 'Delete',
+        danger: true,
+        onConfirm: () => void remove.run(ids),
+      }),
+    exportIds: (ids) => void startExport.run({ ids: [...ids] }),
+    exportView: () => void startExport.run({ query: toImageQuery(view) }),
+  };
 }
 
 function useTileSize(): [number, (size: number) => void] {
@@ -164,32 +161,4 @@ function useTileSize(): [number, (size: number) => void] {
       localStorage.setItem(TILE_KEY, String(size));
     },
   ];
-}
-
-/** The lightbox over the view's list (only it reads the ids, so the screen does not re-render). */
-function GalleryLightbox({
-  index,
-  setIndex,
-  total,
-  onClose,
-}: {
-  index: number;
-  setIndex: (index: number) => void;
-  total: number | null;
-  onClose: () => void;
-}) {
-  const ids = useAppStore((s) => s.galleryIds);
-  const noteFavorite = useAppStore((s) => s.noteFavorite);
-  return (
-    <Lightbox
-      ids={ids}
-      total={total ?? ids.length}
-      index={index}
-      onIndexChange={setIndex}
-      onClose={onClose}
-      onFavoriteChanged={noteFavorite}
-      // images.deleted takes them out of the list; the lightbox then shows the next one
-      onDeleted={() => undefined}
-    />
-  );
 }

@@ -1,7 +1,9 @@
 import { memo, useState } from 'react';
 import { useClient } from '../../api/client-context.ts';
-import { useAppStore } from '../../store/react.ts';
-import type { ImageSummary } from '../../store/gallery-slice.ts';
+import type { ImageSummary } from '../../data/types.ts';
+import { useData } from '../../data/data-context.ts';
+import { keys } from '../../data/keys.ts';
+import { useImage } from './gallery-queries.ts';
 import { EXPIRED_CODE } from './gallery-view.ts';
 import { highlight, type searchTerms } from './highlight.ts';
 import { TileThumbnail } from './TileThumbnail.tsx';
@@ -14,11 +16,41 @@ export interface TileActions {
   onGenerateAgain(id: number): void;
 }
 
+interface TileProps {
+  id: number | undefined;
+  index: number;
+  size: number;
+  /** The search's words when captions show (a search is on), else null. */
+  captionTerms: ReturnType<typeof searchTerms> | null;
+  /** The grid rests here: fetch the details if they are not known. */
+  wanted: boolean;
+  selected: boolean;
+  active: boolean;
+  actions: TileActions;
+}
+
 /**
  * One image of the grid. Memoized and reading only its own summary: a scroll frame or an
- * event redraws the tiles that changed, not the screenful.
+ * event redraws the tiles that changed, not the screenful. While the grid flies past, a tile
+ * whose summary is not known is a frame only, with no query of its own: a fling over 100,000
+ * images would otherwise make a query for each.
  */
-export const GalleryTile = memo(function GalleryTile({
+export const GalleryTile = memo(function GalleryTile(props: TileProps) {
+  const { queries } = useData();
+  const known = props.id !== undefined && queries.getQueryData(keys.image(props.id)) !== undefined;
+  return props.wanted || known ? (
+    <LiveTile {...props} />
+  ) : (
+    <TileView {...props} image={undefined} />
+  );
+});
+
+function LiveTile(props: TileProps) {
+  const image = useImage(props.id, props.wanted).data ?? undefined;
+  return <TileView {...props} image={image} />;
+}
+
+function TileView({
   id,
   index,
   size,
@@ -26,19 +58,13 @@ export const GalleryTile = memo(function GalleryTile({
   selected,
   active,
   actions,
-}: {
-  id: number | undefined;
-  index: number;
-  size: number;
-  /** The search's words when captions show (a search is on), else null. */
-  captionTerms: ReturnType<typeof searchTerms> | null;
-  selected: boolean;
-  active: boolean;
-  actions: TileActions;
-}) {
-  const image = useAppStore((s) => (id === undefined ? undefined : s.galleryImages.get(id)));
+  image,
+}: TileProps & { image: ImageSummary | undefined }) {
   const label = image ? tileLabel(image) : 'Loading';
   return (
+    // The grid holds the focus and the keys (aria-activedescendant names the active tile, as
+    // the ARIA grid pattern has it): a tile takes clicks only, its keys are the grid's.
+    // eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/interactive-supports-focus
     <div
       id={id === undefined ? undefined : `image-${id}`}
       role="gridcell"
@@ -83,7 +109,7 @@ export const GalleryTile = memo(function GalleryTile({
       )}
     </div>
   );
-});
+}
 
 function TileBody({ image, actions }: { image: ImageSummary; actions: TileActions }) {
   const { mediaUrl } = useClient();

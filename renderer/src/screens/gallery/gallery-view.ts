@@ -1,6 +1,6 @@
-import type { InputOf } from '../../../../shared/api/types.ts';
+import type { ImageQueryInput } from '../../data/types.ts';
 
-export type ImageQueryInput = NonNullable<InputOf<'images', 'ids'>['query']>;
+export type { ImageQueryInput };
 
 /** Which images the gallery shows, by what became of their download. */
 export type GalleryShow = 'written' | 'failed' | 'expired' | 'partial' | 'all';

@@ -1,4 +1,4 @@
-import type { BatchSummary } from '../../store/state.ts';
+import type { BatchSummary } from '../../data/types.ts';
 import { formatCount } from '../../format.ts';
 
 const SEGMENTS = [
@@ -22,22 +22,66 @@ export function segmentsOf(batch: BatchSummary) {
   return SEGMENTS.map((s) => ({ ...s, count: value[s.key] }));
 }
 
-/** A bar by state, with its text equivalent for screen readers. */
+/**
+ * A bar by state, with its text equivalent for screen readers; under it, while not every image
+ * is saved, a thin bar of the images: a job that succeeded whose download failed must not look
+ * like a success.
+ */
 export function BatchProgress({ batch }: { batch: BatchSummary }) {
   const segments = segmentsOf(batch);
-  const total = Math.max(batch.jobCount, 1);
+  const { downloads } = batch;
+  const images = downloads.done + downloads.failed + downloads.pending + downloads.downloading;
+  return (
+    <>
+      <Bar
+        total={batch.jobCount}
+        segments={segments.map((s) => ({ ...s, tone: s.key }))}
+        none="no jobs"
+      />
+      {images > downloads.done && (
+        <Bar
+          thin
+          total={images}
+          segments={[
+            { key: 'saved', label: 'images saved', count: downloads.done, tone: 'succeeded' },
+            { key: 'lost', label: 'downloads failed', count: downloads.failed, tone: 'failed' },
+            {
+              key: 'waiting',
+              label: 'images to download',
+              count: downloads.pending + downloads.downloading,
+              tone: 'queued',
+            },
+          ]}
+          none="no images"
+        />
+      )}
+    </>
+  );
+}
+
+function Bar({
+  total,
+  segments,
+  none,
+  thin,
+}: {
+  total: number;
+  segments: ReadonlyArray<{ key: string; label: string; count: number; tone: string }>;
+  none: string;
+  thin?: boolean;
+}) {
   const text = segments
     .filter((s) => s.count > 0)
     .map((s) => `${formatCount(s.count)} ${s.label}`)
     .join(', ');
   return (
-    <div className="state-bar" role="img" aria-label={text || 'no jobs'}>
+    <div className={`state-bar${thin ? ' thin' : ''}`} role="img" aria-label={text || none}>
       {segments.map((s) =>
         s.count > 0 ? (
           <span
             key={s.key}
-            className={`seg seg-${s.key}`}
-            style={{ width: `${(s.count / total) * 100}%` }}
+            className={`seg seg-${s.tone}`}
+            style={{ width: `${(s.count / Math.max(total, 1)) * 100}%` }}
           />
         ) : null,
       )}

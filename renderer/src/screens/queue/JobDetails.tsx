@@ -1,43 +1,28 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { toast } from 'sonner';
-import { errorMessage } from '../../store/error-message.ts';
-import type { AttemptSummary, JobDetail } from '../../store/queue-screen-slice.ts';
-import { useAppStore } from '../../store/react.ts';
+import { errorMessage } from '../../data/error-message.ts';
+import type { JobDetail } from '../../data/types.ts';
 import { copyText } from '../../views/copy-text.ts';
 import { formatDuration, formatTime } from '../../format.ts';
+import { useAttempts, useJobDetail } from './queue-queries.ts';
 
 /** One job as support asks for it: prompt, parameters, attempts and request ids. */
 export function JobDetails({ jobId, onClose }: { jobId: number; onClose: () => void }) {
-  const jobDetail = useAppStore((s) => s.jobDetail);
-  const jobAttempts = useAppStore((s) => s.jobAttempts);
-  // reload when the job moves on (an event changed its state)
-  const state = useAppStore((s) => s.jobsById.get(jobId)?.state);
-  const [detail, setDetail] = useState<JobDetail | null>(null);
-  const [attempts, setAttempts] = useState<AttemptSummary[]>([]);
-  const [error, setError] = useState<string | null>(null);
-
+  // both follow the job's events (a state change, a hold): no reload of their own
+  const { data: detail, error: detailError } = useJobDetail(jobId);
+  const attempts = useAttempts(jobId).data ?? [];
+  const error = detailError ? errorMessage(detailError) : null;
+  // Escape closes it while the focus is inside (a panel, not a control: no handler of its own)
+  const panel = useRef<HTMLElement>(null);
   useEffect(() => {
-    let live = true;
-    Promise.all([jobDetail(jobId), jobAttempts(jobId)]).then(
-      ([d, a]) => {
-        if (!live) return;
-        setDetail(d);
-        setAttempts(a);
-        setError(null);
-      },
-      (e: unknown) => live && setError(errorMessage(e)),
-    );
-    return () => {
-      live = false;
-    };
-  }, [jobId, state, jobDetail, jobAttempts]);
+    const element = panel.current;
+    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && onClose();
+    element?.addEventListener('keydown', onKey);
+    return () => element?.removeEventListener('keydown', onKey);
+  }, [onClose]);
 
   return (
-    <aside
-      className="job-details"
-      aria-label="Job details"
-      onKeyDown={(event) => event.key === 'Escape' && onClose()}
-    >
+    <aside ref={panel} className="job-details" aria-label="Job details">
       <div className="details-head">
         <h2>{detail ? `Job #${detail.position}` : 'Job'}</h2>
         <button

@@ -1,6 +1,7 @@
 import { navigate } from '../../frame/navigation.ts';
-import { useAppStore } from '../../store/react.ts';
-import type { PauseInfo } from '../../store/state.ts';
+import { useKeyStatus, useQueueState } from '../../data/app-queries.ts';
+import type { PauseInfo } from '../../data/types.ts';
+import { useResumeQueue } from './queue-actions.ts';
 
 interface PauseAdvice {
   title: string;
@@ -57,13 +58,13 @@ export function pauseAdvice(paused: PauseInfo, keyFromEnvironment: boolean): Pau
 
 /** Why the whole queue stopped, what to do, and the Resume button. */
 export function PauseBanner() {
-  const paused = useAppStore((s) => s.paused);
-  const fromEnv = useAppStore((s) => s.keyStatus?.source === 'env');
-  const resume = useAppStore((s) => s.resumeQueue);
+  const paused = useQueueState().data?.paused ?? null;
+  const fromEnv = useKeyStatus().data?.source === 'env';
+  const resume = useResumeQueue();
   if (!paused) return null;
   const advice = pauseAdvice(paused, fromEnv);
   return (
-    <section className="pause-banner" role="region" aria-label="Queue paused">
+    <section className="pause-banner" aria-label="Queue paused">
       <div className="pause-text">
         <strong>Paused: {advice.title}.</strong> {advice.todo}
         {paused.kind !== 'manual' && paused.reason && (
@@ -79,7 +80,7 @@ export function PauseBanner() {
             Open Settings
           </button>
         )}
-        <button type="button" onClick={() => void resume()}>
+        <button type="button" disabled={resume.disabled} onClick={() => void resume.run()}>
           Resume
         </button>
       </div>

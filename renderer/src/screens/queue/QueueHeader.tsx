@@ -1,10 +1,9 @@
-import { useEffect, useState } from 'react';
-import { useShallow } from 'zustand/react/shallow';
-import { selectOverall, selectQueueStatus } from '../../store/selectors.ts';
-import { useAppStore } from '../../store/react.ts';
-import type { ConfirmRequest } from '../../views/ConfirmDialog.tsx';
+import { useQueueState } from '../../data/app-queries.ts';
 import { formatCount, formatEta, formatRate, plural } from '../../format.ts';
-import { runAction } from '../../views/run-action.ts';
+import { overallOf, queueStatus } from '../../frame/queue-status.ts';
+import type { ConfirmRequest } from '../../views/ConfirmDialog.tsx';
+import { LimitsControl } from './LimitsControl.tsx';
+import { useCancelAll, usePauseQueue, useResumeQueue } from './queue-actions.ts';
 
 const STATUS_TEXT = {
   loading: 'Loading…',
@@ -15,16 +14,15 @@ const STATUS_TEXT = {
 
 /** The whole queue: its state, overall progress, pause, resume, cancel all, and its limits. */
 export function QueueHeader({ confirm }: { confirm: (request: ConfirmRequest) => void }) {
-  const status = useAppStore(selectQueueStatus);
-  const overall = useAppStore(useShallow(selectOverall));
-  const requestsSent = useAppStore((s) => s.progress?.requestsSent ?? 0);
-  const imagesWritten = useAppStore((s) => s.progress?.imagesWritten ?? 0);
-  const runner = useAppStore((s) => s.runner);
-  const paused = useAppStore((s) => s.paused);
-  const pauseQueue = useAppStore((s) => s.pauseQueue);
-  const resumeQueue = useAppStore((s) => s.resumeQueue);
-  const cancelAll = useAppStore((s) => s.cancelAll);
-  const remaining = overall ? overall.total - overall.done : 0;
+  const { data: queue } = useQueueState();
+  const status = queueStatus(queue);
+  const overall = overallOf(queue?.progress);
+  const paused = queue?.paused ?? null;
+  const runner = queue?.runner ?? null;
+  const pause = usePauseQueue();
+  const resume = useResumeQueue();
+  const cancelAll = useCancelAll();
+  const remaining = overall ? overall.total - overall.settled : 0;
 
   return (
     <header className="queue-header">
@@ -48,6 +46,18 @@ export function QueueHeader({ confirm }: { confirm: (request: ConfirmRequest) =>
               {formatCount(overall.done)} / {formatCount(overall.total)}
             </dd>
           </div>
+          {overall.failed > 0 && (
+            <div>
+              <dt>Failed</dt>
+              <dd className="failed-text">{formatCount(overall.failed)}</dd>
+            </div>
+          )}
+          {overall.canceled > 0 && (
+            <div>
+              <dt>Canceled</dt>
+              <dd>{formatCount(overall.canceled)}</dd>
+            </div>
+          )}
           <div>
             <dt>Rate</dt>
             <dd>{remaining > 0 ? formatRate(overall.jobsPerSecond) : '—'}</dd>
@@ -58,25 +68,25 @@ export function QueueHeader({ confirm }: { confirm: (request: ConfirmRequest) =>
           </div>
           <div>
             <dt>Requests</dt>
-            <dd>{formatCount(requestsSent)}</dd>
+            <dd>{formatCount(queue?.progress.requestsSent ?? 0)}</dd>
           </div>
           <div>
             <dt>Images</dt>
-            <dd>{formatCount(imagesWritten)}</dd>
+            <dd>{formatCount(queue?.progress.imagesWritten ?? 0)}</dd>
           </div>
         </dl>
       )}
       <div className="queue-controls">
         {paused ? (
-          <button type="button" onClick={() => void resumeQueue()}>
+          <button type="button" disabled={resume.disabled} onClick={() => void resume.run()}>
             Resume queue
           </button>
         ) : (
           <button
             type="button"
             className="ghost"
-            disabled={status !== 'running'}
-            onClick={() => void pauseQueue('Paused by you')}
+            disabled={status !== 'running' || pause.disabled}
+            onClick={() => void pause.run('Paused by you')}
           >
             Pause queue
           </button>
@@ -84,7 +94,7 @@ export function QueueHeader({ confirm }: { confirm: (request: ConfirmRequest) =>
         <button
           type="button"
           className="ghost danger-text"
-          disabled={remaining === 0}
+          disabled={remaining === 0 || cancelAll.disabled}
           onClick={() =>
             confirm({
               title: 'Cancel every batch?',
@@ -96,7 +106,7 @@ export function QueueHeader({ confirm }: { confirm: (request: ConfirmRequest) =>
               ),
               confirmLabel: 'Cancel all',
               danger: true,
-              onConfirm: () => void runAction(cancelAll, (n) => `Canceled ${plural(n, 'job')}.`),
+              onConfirm: () => void cancelAll.run(),
             })
           }
         >
@@ -105,73 +115,5 @@ export function QueueHeader({ confirm }: { confirm: (request: ConfirmRequest) =>
         <LimitsControl />
       </div>
     </header>
-  );
-}
-
-/** Concurrency and the requests-per-minute cap, applied while the queue runs. */
-function LimitsControl() {
-  const limits = useAppStore((s) => s.limits);
-  const setLimits = useAppStore((s) => s.setLimits);
-  const [concurrency, setConcurrency] = useState('');
-  const [rpm, setRpm] = useState('');
-  useEffect(() => {
-    if (!limits) return;
-    setConcurrency(String(limits.concurrency));
-    setRpm(limits.requestsPerMinute === null ? '' : String(limits.requestsPerMinute));
-  }, [limits]);
-  if (!limits) return null;
-
-  const apply = () => {
-    const c = Number(concurrency);
-    const r = rpm.trim() === '' ? null : Number(rpm);
-    const change: { concurrency?: number; requestsPerMinute?: number | null } = {};
-    if (Number.isInteger(c) && c >= 1 && c !== limits.concurrency) change.concurrency = c;
-    if ((r === null || (Number.isInteger(r) && r > 0)) && r !== limits.requestsPerMinute) {
-      change.requestsPerMinute = r;
-    }
-    if (Object.keys(change).length === 0) {
-      setConcurrency(String(limits.concurrency));
-      setRpm(limits.requestsPerMinute === null ? '' : String(limits.requestsPerMinute));
-      return;
-    }
-    void runAction(
-      () => setLimits(change),
-      () => 'Limits applied.',
-    );
-  };
-  const onKey = (event: React.KeyboardEvent) => event.key === 'Enter' && apply();
-
-  return (
-    <div className="limits" role="group" aria-label="Limits">
-      <label>
-        Concurrency
-        <input
-          type="number"
-          min={1}
-          max={1024}
-          inputMode="numeric"
-          value={concurrency}
-          onChange={(e) => setConcurrency(e.target.value)}
-          onBlur={apply}
-          onKeyDown={onKey}
-        />
-      </label>
-      <span className="muted pool" aria-label="Requests in flight allowed now">
-        pool {limits.current}
-      </span>
-      <label>
-        Requests/min
-        <input
-          type="number"
-          min={1}
-          inputMode="numeric"
-          placeholder="no cap"
-          value={rpm}
-          onChange={(e) => setRpm(e.target.value)}
-          onBlur={apply}
-          onKeyDown={onKey}
-        />
-      </label>
-    </div>
   );
 }

@@ -1,39 +1,42 @@
-import { useEffect, useState } from 'react';
-import { useAppStore } from '../../store/react.ts';
-import { BatchList } from './BatchList.tsx';
+import { useState } from 'react';
 import { ConfirmDialog, type ConfirmRequest } from '../../views/ConfirmDialog.tsx';
+import { BatchList } from './BatchList.tsx';
 import { FailureGroups } from './FailureGroups.tsx';
 import { JobDetails } from './JobDetails.tsx';
-import { JobList, type JobFilter } from './JobList.tsx';
+import type { JobFilter } from './job-filters.ts';
+import { JobList } from './JobList.tsx';
 import { PauseBanner } from './PauseBanner.tsx';
 import { QueueHeader } from './QueueHeader.tsx';
+import { useBatchSummary } from './queue-queries.ts';
+import { queueUi } from './queue-state.ts';
 import './queue.css';
 
 /** Watching and steering the queue: batches, their jobs, failures and what to do about them. */
 export function QueueScreen() {
   const [request, setRequest] = useState<ConfirmRequest | null>(null);
+  const selected = queueUi.useSelect((s) => s.selectedBatchId);
   return (
     <div className="screen queue-screen">
       <PauseBanner />
       <QueueHeader confirm={setRequest} />
       <BatchList confirm={setRequest} />
-      <SelectedBatch confirm={setRequest} />
+      {/* keyed: another batch starts on its "All" filter with no job open */}
+      {selected !== null && <SelectedBatch key={selected} id={selected} confirm={setRequest} />}
       <ConfirmDialog request={request} onClose={() => setRequest(null)} />
     </div>
   );
 }
 
-function SelectedBatch({ confirm }: { confirm: (request: ConfirmRequest) => void }) {
-  const batch = useAppStore((s) =>
-    s.selectedBatchId === null ? undefined : s.batches.get(s.selectedBatchId),
-  );
+function SelectedBatch({
+  id,
+  confirm,
+}: {
+  id: number;
+  confirm: (request: ConfirmRequest) => void;
+}) {
+  const batch = useBatchSummary(id);
   const [filter, setFilter] = useState<JobFilter>('all');
   const [activeJob, setActiveJob] = useState<number | null>(null);
-  const batchId = batch?.id;
-  useEffect(() => {
-    setFilter('all');
-    setActiveJob(null);
-  }, [batchId]);
   if (!batch) return null;
   return (
     <>

@@ -1,4 +1,4 @@
-import type { BatchSummary } from '../../store/state.ts';
+import type { BatchSummary } from '../../data/types.ts';
 
 export type BatchMove = { id: number; position: 'front' | 'back' };
 

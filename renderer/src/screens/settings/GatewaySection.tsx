@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import type { Settings } from '../../store/state.ts';
+import type { Settings } from '../../data/types.ts';
 import { KeyPanel } from './KeyPanel.tsx';
 import { ProfileForm } from './ProfileForm.tsx';
 import {
@@ -9,7 +9,7 @@ import {
   type GatewayProfileEdit,
   type GatewayProfileValue,
 } from './profile-draft.ts';
-import { useSave } from './use-save.ts';
+import { useSave } from './settings-actions.ts';
 
 type Editing = { mode: 'add' } | { mode: 'edit'; name: string } | null;
 

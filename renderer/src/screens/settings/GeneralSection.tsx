@@ -1,8 +1,8 @@
-import { useEffect, useId } from 'react';
-import { useAppStore } from '../../store/react.ts';
-import type { Settings } from '../../store/state.ts';
+import { useId } from 'react';
+import { useCatalogue } from '../../data/app-queries.ts';
+import type { Settings } from '../../data/types.ts';
 import { Field } from './Field.tsx';
-import { useSave } from './use-save.ts';
+import { useSave } from './settings-actions.ts';
 
 const THEMES: Array<{ value: Settings['theme']; label: string }> = [
   { value: 'system', label: 'As the system' },
@@ -10,15 +10,18 @@ const THEMES: Array<{ value: Settings['theme']; label: string }> = [
   { value: 'dark', label: 'Dark' },
 ];
 
-/** The text model for prompt help, and the theme. */
+/** The model Compose starts with, the text model for prompt help, and the theme. */
 export function GeneralSection({ settings }: { settings: Settings }) {
   const save = useSave();
-  const catalogue = useAppStore((s) => s.catalogue);
-  const loadCatalogue = useAppStore((s) => s.loadCatalogue);
+  // until it comes, the lists show the saved choices alone
+  const catalogue = useCatalogue().data;
   const headingId = useId();
-  useEffect(() => {
-    if (!catalogue) loadCatalogue().catch(() => {}); // the list falls back to the saved choice
-  }, [catalogue, loadCatalogue]);
+  const imageModels = (catalogue ?? [])
+    .filter((c) => c.entry.kind === 'image')
+    .map((c) => c.entry.id);
+  if (settings.defaultModel && !imageModels.includes(settings.defaultModel)) {
+    imageModels.push(settings.defaultModel);
+  }
   const textModels = (catalogue ?? [])
     .filter((c) => c.entry.kind === 'text')
     .map((c) => c.entry.id);
@@ -29,6 +32,27 @@ export function GeneralSection({ settings }: { settings: Settings }) {
     <section className="panel settings-panel" aria-labelledby={headingId}>
       <h3 id={headingId}>General</h3>
       <div className="form-grid">
+        <Field
+          label="Model Compose starts with"
+          hint="When no model was used before. Compose keeps the last one you ran after that."
+        >
+          {(control) => (
+            <select
+              {...control}
+              value={settings.defaultModel ?? ''}
+              onChange={(e) =>
+                void save({ defaultModel: e.target.value || null }, 'Starting model saved')
+              }
+            >
+              <option value="">The first image model</option>
+              {imageModels.map((id) => (
+                <option key={id} value={id}>
+                  {id}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
         <Field
           label="Text model for prompt help"
           hint="Used to suggest and vary prompts; add more text models under Models."

@@ -1,9 +1,13 @@
 import { useId, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
-import { errorMessage } from '../../store/error-message.ts';
-import { useAppStore } from '../../store/react.ts';
-import type { ConnectionTest } from '../../store/settings-slice.ts';
-import type { KeyStatus } from '../../store/state.ts';
+import type { OutputOf } from '../../../../shared/api/types.ts';
+import { useKeyStatus } from '../../data/app-queries.ts';
+import { useApi } from '../../data/data-context.ts';
+import { errorMessage } from '../../data/error-message.ts';
+import type { KeyStatus } from '../../data/types.ts';
+import { useClearKey, useSetKey } from './settings-actions.ts';
+
+type ConnectionTest = OutputOf<'key', 'test'>;
 import { Field } from './Field.tsx';
 
 const WHERE: Record<NonNullable<KeyStatus['source']>, string> = {
@@ -25,10 +29,10 @@ export function keyStatusText(status: KeyStatus | null): string {
  * nowhere else: it lives in this input until saved, then the input is cleared.
  */
 export function KeyPanel() {
-  const status = useAppStore((s) => s.keyStatus);
-  const setKey = useAppStore((s) => s.setKey);
-  const clearKey = useAppStore((s) => s.clearKey);
-  const testConnection = useAppStore((s) => s.testConnection);
+  const status = useKeyStatus().data ?? null;
+  const setKey = useSetKey();
+  const clearKey = useClearKey();
+  const api = useApi();
   const [input, setInput] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -40,38 +44,31 @@ export function KeyPanel() {
     event.preventDefault();
     if (!input.trim()) return;
     setBusy(true);
-    try {
-      await setKey(input);
-      setInput('');
-      setError(null);
-      setTest(null);
-      toast.success('Key saved');
-    } catch (failure) {
-      setError(errorMessage(failure));
-    } finally {
-      setBusy(false);
-    }
+    const result = await setKey.attempt(input);
+    setBusy(false);
+    if (!result.ok) return setError(result.message);
+    setInput('');
+    setError(null);
+    setTest(null);
+    toast.success('Key saved');
   };
 
   const remove = async () => {
     setBusy(true);
-    try {
-      await clearKey();
-      setError(null);
-      setTest(null);
-      toast.success('Key removed');
-    } catch (failure) {
-      setError(errorMessage(failure));
-    } finally {
-      setBusy(false);
-    }
+    const result = await clearKey.attempt();
+    setBusy(false);
+    if (!result.ok) return setError(result.message);
+    setError(null);
+    setTest(null);
+    toast.success('Key removed');
   };
 
   const runTest = async () => {
     setTesting(true);
     setTest(null);
     try {
-      setTest(await testConnection());
+      // a question to the gateway, not the service's data: asked each time, never cached
+      setTest(await api.key.test());
     } catch (failure) {
       setTest({ error: errorMessage(failure) });
     } finally {

@@ -1,10 +1,10 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { toast } from 'sonner';
-import { errorMessage } from '../../store/error-message.ts';
-import { useAppStore } from '../../store/react.ts';
-import type { Settings } from '../../store/state.ts';
+import { useLibraryInfo } from '../../data/app-queries.ts';
+import { useApi } from '../../data/data-context.ts';
+import { errorMessage } from '../../data/error-message.ts';
+import type { Settings } from '../../data/types.ts';
 import { Field, SwitchField } from './Field.tsx';
-import { useSave } from './use-save.ts';
+import { useMoveLibrary, useSave } from './settings-actions.ts';
 
 const PREVIEW_DELAY_MS = 250;
 
@@ -29,33 +29,21 @@ const TEMPLATE_VARIABLES = [
 /** Where images are written, how they are named, and what is written beside them. */
 export function LibrarySection({ settings }: { settings: Settings }) {
   const save = useSave();
-  const info = useAppStore((s) => s.libraryInfo);
-  const loadLibraryInfo = useAppStore((s) => s.loadLibraryInfo);
-  const moveLibrary = useAppStore((s) => s.moveLibrary);
+  const { data: info, error: infoError } = useLibraryInfo();
+  const moveLibrary = useMoveLibrary();
   const [folder, setFolder] = useState<string | null>(null);
-  const [folderError, setFolderError] = useState<string | null>(null);
-  const [moving, setMoving] = useState(false);
+  const [refusal, setFolderError] = useState<string | null>(null);
+  const folderError = refusal ?? (infoError ? errorMessage(infoError) : null);
+  const moving = moveLibrary.pending;
   const folderHeading = useId();
   const filesHeading = useId();
-
-  useEffect(() => {
-    loadLibraryInfo().catch((error: unknown) => setFolderError(errorMessage(error)));
-  }, [loadLibraryInfo]);
 
   const shownFolder = folder ?? info?.libraryDir ?? '';
   const move = async (event: FormEvent) => {
     event.preventDefault();
-    setMoving(true);
-    try {
-      await moveLibrary(shownFolder.trim());
-      setFolder(null);
-      setFolderError(null);
-      toast.success('Library folder changed');
-    } catch (error) {
-      setFolderError(errorMessage(error));
-    } finally {
-      setMoving(false);
-    }
+    const result = await moveLibrary.attempt(shownFolder.trim());
+    setFolderError(result.ok ? null : result.message);
+    if (result.ok) setFolder(null);
   };
 
   return (
@@ -126,15 +114,14 @@ export function LibrarySection({ settings }: { settings: Settings }) {
 /** The file name template, with the name it would give shown as it is typed. */
 function TemplateForm({ settings }: { settings: Settings }) {
   const save = useSave();
-  const previewTemplate = useAppStore((s) => s.previewTemplate);
-  const currentExample = useAppStore((s) => s.libraryInfo?.example ?? null);
+  const api = useApi();
+  const currentExample = useLibraryInfo().data?.example ?? null;
   const [template, setTemplate] = useState(settings.template ?? '');
   const [preview, setPreview] = useState<{ example: string | null; error: string | null }>({
     example: null,
     error: null,
   });
   const [saveError, setSaveError] = useState<string | null>(null);
-  const loadLibraryInfo = useAppStore((s) => s.loadLibraryInfo);
 
   useEffect(() => {
     if (template.trim() === '') {
@@ -143,8 +130,9 @@ function TemplateForm({ settings }: { settings: Settings }) {
     }
     let current = true;
     const timer = setTimeout(() => {
-      previewTemplate(template).then(
-        (example) => current && setPreview({ example, error: null }),
+      // the service names a typical image with it: a question, not data to keep
+      api.library.previewTemplate({ template }).then(
+        ({ example }) => current && setPreview({ example, error: null }),
         (error: unknown) => current && setPreview({ example: null, error: errorMessage(error) }),
       );
     }, PREVIEW_DELAY_MS);
@@ -152,7 +140,7 @@ function TemplateForm({ settings }: { settings: Settings }) {
       current = false;
       clearTimeout(timer);
     };
-  }, [template, previewTemplate]);
+  }, [template, api]);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -161,7 +149,6 @@ function TemplateForm({ settings }: { settings: Settings }) {
       'File name template saved',
     );
     setSaveError(refusal);
-    if (!refusal) void loadLibraryInfo();
   };
 
   const example = template.trim() === '' ? currentExample : preview.example;

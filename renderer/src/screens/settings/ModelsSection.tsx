@@ -1,9 +1,10 @@
-import { useEffect, useId, useState } from 'react';
-import { toast } from 'sonner';
+import { useId, useState } from 'react';
 import type { ModelEntry } from '../../../../shared/gateway/catalogue.ts';
-import { errorMessage } from '../../store/error-message.ts';
-import { useAppStore } from '../../store/react.ts';
-import type { Settings } from '../../store/state.ts';
+import { useCatalogue } from '../../data/app-queries.ts';
+import { errorMessage } from '../../data/error-message.ts';
+import { toast } from 'sonner';
+import { useSaveUserModels } from './settings-actions.ts';
+import type { Settings } from '../../data/types.ts';
 import { ModelEditor } from './ModelEditor.tsx';
 import { BUILT_IN_IDS, modelText, NEW_MODEL_TEXT } from './model-draft.ts';
 import { PricesForm } from './PricesForm.tsx';
@@ -16,16 +17,11 @@ type Editing =
 
 /** The catalogue: built-in models to view, the person's own to add, edit and remove. */
 export function ModelsSection({ settings }: { settings: Settings }) {
-  const catalogue = useAppStore((s) => s.catalogue);
-  const loadCatalogue = useAppStore((s) => s.loadCatalogue);
-  const saveUserModels = useAppStore((s) => s.saveUserModels);
+  const { data: catalogue, error } = useCatalogue();
+  const saveUserModels = useSaveUserModels();
   const [editing, setEditing] = useState<Editing>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
+  const loadError = error ? errorMessage(error) : null;
   const headingId = useId();
-
-  useEffect(() => {
-    loadCatalogue().catch((error: unknown) => setLoadError(errorMessage(error)));
-  }, [loadCatalogue]);
 
   if (!catalogue) {
     return (
@@ -38,14 +34,10 @@ export function ModelsSection({ settings }: { settings: Settings }) {
   const ownIds = own.map((e) => e.id);
 
   const saveOwn = async (entries: ModelEntry[], saved: string): Promise<string | null> => {
-    try {
-      await saveUserModels(entries);
-      toast.success(saved);
-      setEditing(null);
-      return null;
-    } catch (error) {
-      return errorMessage(error);
-    }
+    const result = await saveUserModels.attempt({ entries, saved });
+    if (!result.ok) return result.message;
+    setEditing(null);
+    return null;
   };
   const saveEntry = (entry: ModelEntry, replacing: string | null) =>
     saveOwn(

@@ -1,8 +1,8 @@
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import type { ModelEntry } from '../../../../shared/gateway/catalogue.ts';
-import type { Settings } from '../../store/state.ts';
+import type { Settings } from '../../data/types.ts';
 import { Field } from './Field.tsx';
-import { useSave } from './use-save.ts';
+import { useSave } from './settings-actions.ts';
 
 /** A price as typed: empty (the catalogue's), or a number ≥ 0. */
 export function priceProblem(text: string): string | null {

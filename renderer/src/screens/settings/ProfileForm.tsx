@@ -92,6 +92,8 @@ export function ProfileForm({ initial, otherNames, title, onSave, onCancel }: Pr
         {draft.headers.map((row, index) => {
           const error = shown(`header-${row.id}`) ? check.headerErrors[row.id] : undefined;
           const errorId = `header-error-${row.id}`;
+          const keptId = `header-kept-${row.id}`;
+          const kept = keptDescription(row);
           return (
             <div className="header-row" key={row.id}>
               <input
@@ -106,7 +108,7 @@ export function ProfileForm({ initial, otherNames, title, onSave, onCancel }: Pr
               />
               <input
                 aria-label={`Header ${index + 1} value`}
-                aria-description={keptDescription(row)}
+                aria-describedby={kept ? keptId : undefined}
                 type="password"
                 value={row.value}
                 placeholder={keptPlaceholder(row)}
@@ -114,6 +116,11 @@ export function ProfileForm({ initial, otherNames, title, onSave, onCancel }: Pr
                 autoComplete="off"
                 onChange={(e) => editHeader(row.id, 'value', e.target.value)}
               />
+              {kept && (
+                <span id={keptId} className="visually-hidden">
+                  {kept}
+                </span>
+              )}
               <button
                 type="button"
                 className="ghost"

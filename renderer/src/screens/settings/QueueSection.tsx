@@ -1,8 +1,8 @@
 import { useId, useState, type FormEvent } from 'react';
-import { useAppStore } from '../../store/react.ts';
-import type { Settings } from '../../store/state.ts';
+import { useAppInfo } from '../../data/app-queries.ts';
+import type { Settings } from '../../data/types.ts';
 import { Field, SwitchField } from './Field.tsx';
-import { useSave } from './use-save.ts';
+import { useSave } from './settings-actions.ts';
 
 /** Concurrency as typed: a whole number from 1 to 1024. */
 export function concurrencyProblem(text: string): string | null {
@@ -22,7 +22,7 @@ export function rateProblem(text: string): string | null {
 /** How fast the queue goes (applies to the running queue) and what it says when done. */
 export function QueueSection({ settings }: { settings: Settings }) {
   const save = useSave();
-  const desktop = useAppStore((s) => s.info?.capabilities.notifications ?? false);
+  const desktop = useAppInfo().data?.capabilities.notifications ?? false;
   const [concurrency, setConcurrency] = useState(`${settings.concurrency}`);
   const [rate, setRate] = useState(`${settings.requestsPerMinute ?? ''}`);
   const [saveError, setSaveError] = useState<string | null>(null);

@@ -1,6 +1,6 @@
 import * as Tabs from '@radix-ui/react-tabs';
 import { useSyncExternalStore } from 'react';
-import { useAppStore } from '../../store/react.ts';
+import { useSettings } from '../../data/app-queries.ts';
 import { GatewaySection } from './GatewaySection.tsx';
 import { GeneralSection } from './GeneralSection.tsx';
 import { LibrarySection } from './LibrarySection.tsx';
@@ -30,7 +30,7 @@ const subscribe = (onChange: () => void) => {
 
 /** Settings: gateways and the key, models and prices, the queue's limits, the library. */
 export function SettingsScreen() {
-  const settings = useAppStore((s) => s.settings);
+  const settings = useSettings().data ?? null;
   const section = useSyncExternalStore(subscribe, () => sectionOf(window.location.hash));
   return (
     <section className="screen settings" aria-labelledby="settings-heading">

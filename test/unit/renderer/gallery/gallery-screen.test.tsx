@@ -1,14 +1,12 @@
 // @vitest-environment happy-dom
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ClientContext } from '../../../../renderer/src/api/client-context.ts';
-import type { Client } from '../../../../renderer/src/api/client.ts';
+import type { ImageSummary } from '../../../../renderer/src/data/types.ts';
 import { GalleryScreen } from '../../../../renderer/src/screens/gallery/GalleryScreen.tsx';
-import type { ImageSummary } from '../../../../renderer/src/store/gallery-slice.ts';
-import { createAppStore } from '../../../../renderer/src/store/index.ts';
-import { StoreContext } from '../../../../renderer/src/store/react.ts';
-import { fakeApi, imageSummary, type Handler } from '../fake-api.ts';
+import type { fakeApi } from '../fake-api.ts';
+import { imageSummary, type Handler } from '../fake-api.ts';
+import { mount } from '../mount.tsx';
 import { giveElementsASize } from '../sized-elements.ts';
 
 afterEach(cleanup);
@@ -26,7 +24,13 @@ const image = (id: number, prompt: string, patch: Partial<ImageSummary> = {}) =>
 
 /** A library of images the fake service filters as the real one does (enough for the UI). */
 function library(images: ImageSummary[]) {
-  const byId = new Map(images.map((each) => [each.id, each]));
+  // read at each call: a test changes an image in `images` as the service would
+  const byId = {
+    get: (id: number) => images.find((each) => each.id === id),
+    set: (id: number, value: ImageSummary) => {
+      images[images.findIndex((each) => each.id === id)] = value;
+    },
+  };
   const matching = (query: Query) =>
     images
       .filter((each) => query.downloadStates.includes(each.downloadState))
@@ -56,7 +60,6 @@ function library(images: ImageSummary[]) {
       ids.flatMap((id) => byId.get(id) ?? [])) as Handler,
     'images.setFavorite': (({ ids, favorite }: { ids: number[]; favorite: boolean }) => {
       for (const id of ids) byId.set(id, { ...byId.get(id)!, favorite });
-      images = images.map((each) => byId.get(each.id)!);
       return { changed: ids.length };
     }) as Handler,
     'images.retryDownloads': (({ ids }: { ids: number[] }) => ({
@@ -80,26 +83,12 @@ function library(images: ImageSummary[]) {
   return handlers;
 }
 
-function mount(images: ImageSummary[]) {
-  const fake = fakeApi(library(images));
-  const store = createAppStore(fake.api);
-  const client: Client = {
-    api: fake.api,
-    raw: fake.raw,
-    host: 'web',
-    mediaUrl: (rel, kind) => `/${kind}/${rel}`,
-    exportUrl: (id) => `/exports/${id}.zip`,
-    // jsdom draws no bitmaps: tiles show their thumbnail as an <img>
-    thumbnail: () => Promise.reject(new Error('not in jsdom')),
-  };
-  render(
-    <ClientContext value={client}>
-      <StoreContext value={store}>
-        <GalleryScreen />
-      </StoreContext>
-    </ClientContext>,
-  );
-  return { fake, store, user: userEvent.setup() };
+function mountGallery(images: ImageSummary[]) {
+  const mounted = mount(<GalleryScreen />, {
+    'batches.list': () => ({ items: [], next: null }),
+    ...library(images),
+  });
+  return { ...mounted, user: userEvent.setup() };
 }
 
 const PROMPTS = ['red fox in snow', 'a cat on a sofa', 'red fox at dusk', 'lighthouse', 'owl'];
@@ -111,14 +100,14 @@ const idsQueried = (fake: ReturnType<typeof fakeApi>) =>
 
 describe('the gallery', () => {
   it('shows every image of the view newest first, with the count of matches', async () => {
-    mount(five());
+    mountGallery(five());
     await waitFor(() => expect(screen.getByRole('status').textContent).toBe('5 images'));
     await waitFor(() => expect(tiles()[0]?.getAttribute('aria-label')).toBe('owl'));
     expect(tiles().map((t) => t.getAttribute('aria-label'))).toEqual([...PROMPTS].reverse());
   });
 
   it('turns search and filters into the service query, and highlights what matched', async () => {
-    const { fake, user } = mount(five());
+    const { fake, user } = mountGallery(five());
     await waitFor(() => expect(tiles()).toHaveLength(5));
     await user.type(screen.getByRole('searchbox', { name: 'Search prompts' }), 'red fox');
     await waitFor(() => expect(screen.getByRole('status').textContent).toBe('2 images'));
@@ -149,7 +138,7 @@ describe('the gallery', () => {
   });
 
   it('selects by click, shift-click, mod-click and select all, and acts on the selection in order', async () => {
-    const { fake, user } = mount(five());
+    const { fake, user } = mountGallery(five());
     await waitFor(() => expect(tiles()[4]?.getAttribute('aria-label')).toBe(PROMPTS[0]));
     const bar = screen.getByRole('toolbar', { name: 'Selected images' });
     await user.click(tiles()[0]!);
@@ -182,7 +171,7 @@ describe('the gallery', () => {
   });
 
   it('moves through the grid with the keyboard and selects with Space', async () => {
-    const { store } = mount(five());
+    const { ui } = mountGallery(five());
     await waitFor(() => expect(tiles()).toHaveLength(5));
     act(() => grid().focus());
     const active = () => grid().getAttribute('aria-activedescendant');
@@ -194,11 +183,11 @@ describe('the gallery', () => {
     fireEvent.keyDown(grid(), { key: ' ' });
     fireEvent.keyDown(grid(), { key: 'Home' });
     fireEvent.keyDown(grid(), { key: 'ArrowRight', shiftKey: true });
-    expect([...store.getState().gallerySelection.selected].sort()).toEqual([4, 5]);
+    expect([...ui.gallery.getState().selection.selected].sort()).toEqual([4, 5]);
     fireEvent.keyDown(grid(), { key: 'Escape' });
-    expect(store.getState().gallerySelection.selected.size).toBe(0);
+    expect(ui.gallery.getState().selection.selected.size).toBe(0);
     fireEvent.keyDown(grid(), { key: 'a', ctrlKey: true });
-    await waitFor(() => expect(store.getState().gallerySelection.selected.size).toBe(5));
+    await waitFor(() => expect(ui.gallery.getState().selection.selected.size).toBe(5));
     // Enter opens the focused image in the lightbox
     fireEvent.keyDown(grid(), { key: 'ArrowDown' }); // one row: nowhere to go
     expect(active()).toBe('image-4');
@@ -207,7 +196,7 @@ describe('the gallery', () => {
   });
 
   it('shows a failed download as a tile with its reason, and retries only its download', async () => {
-    const { fake, user } = mount([
+    const { fake, user } = mountGallery([
       image(1, 'fine'),
       image(2, 'lost', {
         downloadState: 'failed',
@@ -224,8 +213,29 @@ describe('the gallery', () => {
         ids: [2],
       }),
     );
-    expect(fake.calls.some((c) => c.name.startsWith('batches.'))).toBe(false);
+    // never a generation: nothing is created or sent again
+    expect(fake.calls.some((c) => c.name === 'batches.create' || c.name.startsWith('jobs.'))).toBe(
+      false,
+    );
     const bar = screen.getByRole('toolbar', { name: 'Selected images' });
     expect(within(bar).getByRole('button', { name: 'Retry 1 download' })).toBeTruthy();
+  });
+
+  it('follows a retried download that fails again: the tile leaves while it waits and comes back', async () => {
+    const lost = image(2, 'lost', { downloadState: 'failed', failureReason: 'HTTP 500' });
+    const images = [image(1, 'fine'), lost];
+    const { emit, user } = mountGallery(images);
+    await user.selectOptions(await screen.findByRole('combobox', { name: 'Show' }), 'failed');
+    const tile = await screen.findByRole('gridcell', { name: 'lost (download failed)' });
+    await user.click(within(tile).getByRole('button', { name: 'Retry download' }));
+    // the service queued it again and says so: the failed view no longer holds it
+    images[1] = { ...lost, downloadState: 'pending' };
+    emit([{ type: 'images.changed', payload: { ids: [2], batches: [1] } }]);
+    await waitFor(() => expect(tiles()).toHaveLength(0));
+    // it failed again: it is back, with its reason
+    images[1] = { ...lost, failureReason: 'HTTP 500 again' };
+    emit([{ type: 'images.changed', payload: { ids: [2], batches: [1] } }]);
+    const back = await screen.findByRole('gridcell', { name: 'lost (download failed)' });
+    await waitFor(() => expect(within(back).queryByText('HTTP 500 again')).toBeTruthy());
   });
 });

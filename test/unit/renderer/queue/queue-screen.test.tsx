@@ -1,21 +1,39 @@
 // @vitest-environment happy-dom
-import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
+import { countEligible, type JobFacts } from '../../../../shared/jobs/eligibility.ts';
+import type { BatchSummary, JobSummary } from '../../../../renderer/src/data/types.ts';
 import { QueueScreen } from '../../../../renderer/src/screens/queue/QueueScreen.tsx';
-import { createAppStore, type AppStore } from '../../../../renderer/src/store/index.ts';
-import { StoreContext } from '../../../../renderer/src/store/react.ts';
 import { giveElementsASize } from '../sized-elements.ts';
-import { batch, fakeApi, job, progress, type Fake, type Handler } from '../fake-api.ts';
+import { batch, job, progress, type Handler } from '../fake-api.ts';
+import { mount } from '../mount.tsx';
 
 afterEach(cleanup);
 
 giveElementsASize();
 
-function mount(handlers: Record<string, Handler> = {}): { fake: Fake; store: AppStore } {
-  const fake = fakeApi({
+const queueState = (patch: object = {}) => ({
+  paused: null,
+  engine: 'running',
+  runner: null,
+  problem: null,
+  limits: { concurrency: 8, current: 8, requestsPerMinute: null },
+  progress: progress(),
+  ...patch,
+});
+
+/** The queue screen over a fake service holding `batches` and their `jobs`. */
+function mountQueue(
+  batches: BatchSummary[] = [],
+  jobs: JobSummary[] = [],
+  handlers: Record<string, Handler> = {},
+) {
+  return mount(<QueueScreen />, {
+    'queue.state': () => queueState(),
+    'batches.list': () => ({ items: batches, next: null }),
     'batches.get': ({ id }: { id: number }) => ({
-      ...batch(id),
+      ...batches.find((b) => b.id === id)!,
       failures: {},
       partial: 0,
       expiredLinks: 0,
@@ -23,35 +41,50 @@ function mount(handlers: Record<string, Handler> = {}): { fake: Fake; store: App
       defaults: {},
       folder: '/library',
     }),
+    'jobs.ids': ({ states }: { states?: string[] }) => {
+      const ids = jobs.filter((j) => !states || states.includes(j.state)).map((j) => j.id);
+      return { ids, next: null, total: ids.length };
+    },
+    'jobs.byIds': ({ ids }: { ids: number[] }) => jobs.filter((j) => ids.includes(j.id)),
+    'jobs.actionable': ({ ids }: { ids: number[] }) =>
+      countEligible(jobs.filter((j) => ids.includes(j.id)).map(facts), { engineHere: true }),
+    'key.status': () => ({ set: false, source: null, last4: null, storable: true, refusal: null }),
     ...handlers,
   });
-  const store = createAppStore(fake.api);
-  render(
-    <StoreContext value={store}>
-      <QueueScreen />
-    </StoreContext>,
-  );
-  return { fake, store };
 }
 
-function withBatch(store: AppStore, summary = batch(1, { queued: 3, failed: 2 })) {
-  store.setState({ batches: new Map([[summary.id, summary]]), batchIds: [summary.id] });
-}
+const facts = (j: JobSummary): JobFacts => ({
+  state: j.state,
+  paused: j.paused,
+  failureKind: j.failureKind,
+  n: j.n,
+  returnedN: j.returnedN,
+  notImages: 0,
+  failedDownloads: 0,
+  toppedUp: false,
+});
 
 describe('the queue screen', () => {
-  it('teaches what to do when there is nothing in the queue', () => {
-    mount();
-    const link = screen.getByRole('link', { name: 'Compose a batch' });
+  it('teaches what to do when there is nothing in the queue', async () => {
+    mountQueue();
+    const link = await screen.findByRole('link', { name: 'Compose a batch' });
     expect(link.getAttribute('href')).toBe('#/compose');
   });
 
   it('says why the queue paused, what to do, and resumes', async () => {
-    const { fake, store } = mount({ 'queue.resume': () => null });
-    store.setState({
-      engine: 'running',
-      paused: { kind: 'auth', reason: 'The gateway refused the key (401).', code: 'invalid_key' },
-      progress: progress({ queued: 5 }),
-    });
+    const { fake, emit } = mountQueue([], [], { 'queue.resume': () => null });
+    await screen.findByRole('heading', { name: 'Queue' });
+    await waitFor(() => expect(fake.calls.some((c) => c.name === 'queue.state')).toBe(true));
+    emit([
+      {
+        type: 'queue.paused',
+        payload: {
+          kind: 'auth',
+          reason: 'The gateway refused the key (401).',
+          code: 'invalid_key',
+        },
+      },
+    ]);
     const banner = await screen.findByRole('region', { name: 'Queue paused' });
     expect(banner.textContent).toContain('Check the key in Settings');
     expect(banner.textContent).toContain('refused the key (401)');
@@ -60,8 +93,9 @@ describe('the queue screen', () => {
   });
 
   it('cancels a batch only after the confirmation', async () => {
-    const { fake, store } = mount({ 'batches.cancel': () => ({ canceled: 3 }) });
-    withBatch(store);
+    const { fake } = mountQueue([batch(1, { queued: 3, failed: 2 })], [], {
+      'batches.cancel': () => ({ canceled: 3 }),
+    });
     await userEvent.click(await screen.findByRole('button', { name: 'Cancel batch 1' }));
     const dialog = await screen.findByRole('dialog', { name: 'Cancel “batch 1”?' });
     expect(fake.calls.some((c) => c.name === 'batches.cancel')).toBe(false);
@@ -71,13 +105,45 @@ describe('the queue screen', () => {
     );
   });
 
-  it('selects jobs by click and shift-click, and retries them anyway after the warning', async () => {
-    const jobs = [job(1, 'failed'), job(2, 'failed'), job(3, 'failed'), job(4, 'queued')].map(
-      (j) => (j.state === 'failed' ? { ...j, failureKind: 'uncertain' as const } : j),
-    );
-    const { fake, store } = mount({
-      'jobs.ids': () => ({ ids: jobs.map((j) => j.id), next: null, total: jobs.length }),
-      'jobs.byIds': ({ ids }: { ids: number[] }) => jobs.filter((j) => ids.includes(j.id)),
+  it('says a batch canceled with nothing made was canceled, not finished or done', async () => {
+    mountQueue([batch(1, { canceled: 20 })]);
+    const card = await screen.findByRole('listitem', { name: 'batch 1' });
+    expect(card.textContent).toContain('Canceled');
+    expect(card.textContent).not.toContain('Finished');
+    expect(card.textContent).toContain('0 / 20 done');
+    expect(card.textContent).toContain('20 canceled');
+  });
+
+  it('follows a rename and a move made elsewhere, and counts from the events', async () => {
+    const batches = [batch(1, { queued: 4 }), batch(2, { queued: 4 })];
+    const { emit } = mountQueue(batches);
+    await screen.findByRole('listitem', { name: 'batch 2' });
+    batches[0] = { ...batches[0]!, name: 'renamed elsewhere' };
+    emit([{ type: 'batches.changed', payload: { ids: [1], deleted: [] } }]);
+    await screen.findByRole('listitem', { name: 'renamed elsewhere' });
+    const counts = { ...batches[1]!.jobs, queued: 1, succeeded: 3 };
+    emit([
+      {
+        type: 'progress',
+        payload: {
+          ...progress(),
+          paused: null,
+          batches: [{ id: 2, jobs: counts, downloads: batches[1]!.downloads }],
+        },
+      },
+    ]);
+    const card = await screen.findByRole('listitem', { name: 'batch 2' });
+    await waitFor(() => expect(card.textContent).toContain('3 / 4 done'));
+  });
+
+  it('offers only what applies to the selection, saying to how many, and asks before "retry anyway"', async () => {
+    const jobs = [
+      { ...job(1, 'failed'), failureKind: 'uncertain' as const },
+      { ...job(2, 'failed'), failureKind: 'uncertain' as const },
+      { ...job(3, 'failed'), failureKind: 'rejected' as const },
+      job(4, 'queued'),
+    ];
+    const { fake } = mountQueue([batch(1, { queued: 1, failed: 3 })], jobs, {
       'jobs.get': ({ id }: { id: number }) => ({
         ...jobs.find((j) => j.id === id)!,
         params: { model: 'gpt-image-1' },
@@ -90,24 +156,31 @@ describe('the queue screen', () => {
       'jobs.attempts': () => ({ items: [], next: null }),
       'jobs.retry': ({ ids }: { ids: number[] }) => ({ changed: ids.length }),
     });
-    withBatch(store);
     await userEvent.click(await screen.findByRole('button', { name: 'Show jobs of batch 1' }));
     const list = await screen.findByRole('listbox', { name: 'Jobs' });
     await waitFor(() => expect(within(list).getAllByRole('option')).toHaveLength(4));
     await waitFor(() => expect(list.textContent).toContain('prompt 3'));
-    const [first, , third] = within(list).getAllByRole('option');
-    await userEvent.click(first!);
+    const bar = screen.getByRole('toolbar', { name: 'Selected jobs' });
+
+    // the queued job alone: no retry of any kind, no top-up
+    const [first, , third, fourth] = within(list).getAllByRole('option');
+    await userEvent.click(fourth!);
+    await waitFor(() => expect(within(bar).queryByRole('button', { name: 'Hold 1' })).toBeTruthy());
+    expect(within(bar).queryByRole('button', { name: /Retry/ })).toBeNull();
+    expect(within(bar).queryByRole('button', { name: /Top up/ })).toBeNull();
+
     const user = userEvent.setup();
+    await user.click(first!);
     await user.keyboard('{Shift>}');
     await user.click(third!);
     await user.keyboard('{/Shift}');
     expect(within(list).getAllByRole('option', { selected: true })).toHaveLength(3);
-    expect(screen.getByRole('toolbar', { name: 'Selected jobs' }).textContent).toContain(
-      '3 selected',
-    );
-    await userEvent.click(screen.getByRole('button', { name: 'Retry anyway…' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Retry 3 jobs anyway?' });
-    expect(dialog.textContent).toContain('may have finished and been charged');
+    expect(bar.textContent).toContain('3 selected');
+    await waitFor(() => expect(within(bar).getByRole('button', { name: 'Retry 1' })).toBeTruthy());
+    expect(within(bar).queryByRole('button', { name: /^Hold/ })).toBeNull();
+    await userEvent.click(within(bar).getByRole('button', { name: 'Retry anyway 2…' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Retry 2 uncertain jobs anyway?' });
+    expect(dialog.textContent).toContain('These 2 requests may have finished and been charged');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Retry anyway' }));
     await waitFor(() =>
       expect(fake.calls.find((c) => c.name === 'jobs.retry')?.input).toEqual({

@@ -1,7 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { Client } from '../../../api/client.ts';
 import { useClient } from '../../../api/client-context.ts';
-import { errorMessage } from '../../../store/error-message.ts';
+import { errorMessage } from '../../../data/error-message.ts';
+import { useImageDetails } from '../gallery-queries.ts';
 import { commandOf, type LightboxCommand } from './keys.ts';
 import type { ImageDetail } from './rerun-draft.ts';
 import { SliderDivider } from './SliderDivider.tsx';
@@ -20,26 +21,15 @@ const LETTERS = ['A', 'B', 'C', 'D'];
 
 type Loaded = { detail: ImageDetail } | { error: string } | undefined;
 
-/** Each image's details, in the order of `ids`. */
+/** Each image's details, in the order of `ids` (they follow the images' events). */
 function useDetails(ids: readonly number[]): Loaded[] {
-  const { api } = useClient();
-  const [loaded, setLoaded] = useState<Record<number, Loaded>>({});
-  const key = ids.join(',');
-  useEffect(() => {
-    let live = true;
-    for (const id of ids) {
-      api.images.get({ id }).then(
-        (detail) => live && setLoaded((m) => ({ ...m, [id]: { detail } })),
-        (error: unknown) =>
-          live && setLoaded((m) => ({ ...m, [id]: { error: errorMessage(error) } })),
-      );
-    }
-    return () => {
-      live = false;
-    };
-    // the ids as text: a new array of the same ids loads nothing again
-  }, [api, key]);
-  return ids.map((id) => loaded[id]);
+  return useImageDetails(ids).map((query) =>
+    query.data
+      ? { detail: query.data }
+      : query.error
+        ? { error: errorMessage(query.error) }
+        : undefined,
+  );
 }
 
 /** Model, pixels and seed: what tells two pictures of one prompt apart. */

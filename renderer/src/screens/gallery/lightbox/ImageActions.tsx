@@ -1,4 +1,5 @@
-import type { Client } from '../../../api/client.ts';
+import type { Host } from '../../../api/client.ts';
+import { useHostAction } from '../gallery-actions.ts';
 import { RerunIcon, TrashIcon } from './icons.tsx';
 import type { ImageDetail } from './rerun-draft.ts';
 
@@ -25,34 +26,25 @@ export function ImageActions({ onRerun, onDelete }: { onRerun(): void; onDelete(
  * The file's folder and the system viewer, on the desktop only: a browser cannot reach them (the
  * service answers `unsupported` there).
  */
-export function FileActions({
-  detail,
-  client,
-  onFailure,
-}: {
-  detail: ImageDetail;
-  client: Client;
-  onFailure(what: string): (error: unknown) => void;
-}) {
-  const { api, host } = client;
+export function FileActions({ detail, host }: { detail: ImageDetail; host: Host }) {
+  const reveal = useHostAction('reveal');
+  const open = useHostAction('openWithViewer');
   if (host !== 'desktop') return null;
   return (
     <span className="lb-file-actions">
       <button
         type="button"
         className="ghost lb-small"
-        disabled={!detail.path}
-        onClick={() => void api.images.reveal({ id: detail.id }).catch(onFailure('show it'))}
+        disabled={!detail.path || reveal.disabled}
+        onClick={() => void reveal.run(detail.id)}
       >
         Show in folder
       </button>
       <button
         type="button"
         className="ghost lb-small"
-        disabled={!detail.path}
-        onClick={() =>
-          void api.images.openWithViewer({ id: detail.id }).catch(onFailure('open it'))
-        }
+        disabled={!detail.path || open.disabled}
+        onClick={() => void open.run(detail.id)}
       >
         Open with viewer
       </button>

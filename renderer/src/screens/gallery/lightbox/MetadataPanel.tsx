@@ -179,5 +179,3 @@ export function MetadataPanel({
     </div>
   );
 }
-
-export { copy as copyWithToast };

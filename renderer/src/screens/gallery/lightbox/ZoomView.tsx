@@ -62,10 +62,15 @@ export function ZoomView({
   const latest = useRef({ state, reference, viewport, onStateChange });
   latest.current = { state, reference, viewport, onStateChange };
 
+  // told only when a size changes (by value: the objects are new at every render)
+  const { width: imageWidth, height: imageHeight } = reference;
+  const { width: viewWidth, height: viewHeight } = viewport;
   useEffect(() => {
-    onGeometry?.({ image: reference, viewport });
-    // only when a size changes, not on every render
-  }, [reference.width, reference.height, viewport.width, viewport.height]);
+    onGeometry?.({
+      image: { width: imageWidth, height: imageHeight },
+      viewport: { width: viewWidth, height: viewHeight },
+    });
+  }, [imageWidth, imageHeight, viewWidth, viewHeight, onGeometry]);
 
   // a native listener: React's wheel listeners are passive and cannot stop the page scrolling
   useEffect(() => {

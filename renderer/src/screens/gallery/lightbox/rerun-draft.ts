@@ -1,7 +1,7 @@
-import type { OutputOf } from '../../../../../shared/api/types.ts';
-import type { ComposeDraft } from '../../../store/compose-slice.ts';
+import type { ComposeDraft } from '../../compose/draft.ts';
+import type { ImageDetail } from '../../../data/types.ts';
 
-export type ImageDetail = OutputOf<'images', 'get'>;
+export type { ImageDetail };
 
 /**
  * Params the draft has its own fields for, or the service's defaults chose (response_format);

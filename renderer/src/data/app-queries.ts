@@ -1,0 +1,54 @@
+import { useQuery } from '@tanstack/react-query';
+import { useData } from './data-context.ts';
+import { keys } from './keys.ts';
+import type { ExportProgress } from './types.ts';
+
+/** What every screen may read of the service: its info, settings, key, queue and catalogue. */
+
+export function useAppInfo() {
+  const { api } = useData();
+  return useQuery({ queryKey: keys.appInfo(), queryFn: () => api.app.info() });
+}
+
+export function useSettings() {
+  const { api } = useData();
+  return useQuery({ queryKey: keys.settings(), queryFn: () => api.settings.get() });
+}
+
+export function useKeyStatus() {
+  const { api } = useData();
+  return useQuery({ queryKey: keys.keyStatus(), queryFn: () => api.key.status() });
+}
+
+/** The queue: engine, runner, limits, and (from events) progress and pause. */
+export function useQueueState() {
+  const { api } = useData();
+  return useQuery({ queryKey: keys.queueState(), queryFn: () => api.queue.state() });
+}
+
+/** The model catalogue, built-in and the person's own entries. */
+export function useCatalogue() {
+  const { api } = useData();
+  return useQuery({
+    queryKey: keys.catalogue(),
+    queryFn: async () => (await api.models.catalogue()).entries,
+  });
+}
+
+export function useLibraryInfo() {
+  const { api } = useData();
+  return useQuery({ queryKey: keys.libraryInfo(), queryFn: () => api.library.info() });
+}
+
+/** Exports this window heard of (started here or elsewhere), by id. */
+export function useExports(): ReadonlyMap<string, ExportProgress> {
+  const { queries } = useData();
+  const { data } = useQuery({
+    queryKey: keys.exports(),
+    // only events fill it (export.progress); nothing to ask the service for
+    queryFn: () =>
+      queries.getQueryData<ReadonlyMap<string, ExportProgress>>(keys.exports()) ?? new Map(),
+    initialData: () => new Map<string, ExportProgress>(),
+  });
+  return data;
+}

@@ -1,0 +1,44 @@
+import type { AppInfo, Progress, QueueState } from '../data/types.ts';
+
+export type QueueStatus = 'loading' | 'paused' | 'running' | 'stopped';
+
+export function queueStatus(queue: QueueState | undefined): QueueStatus {
+  if (!queue) return 'loading';
+  if (queue.paused) return 'paused';
+  return queue.engine === 'running' ? 'running' : 'stopped';
+}
+
+export interface Overall {
+  /** Jobs that succeeded: the only ones "done". */
+  done: number;
+  failed: number;
+  /** Canceled: settled, never done. */
+  canceled: number;
+  /** Jobs with nothing left to do, whatever became of them. */
+  settled: number;
+  total: number;
+  jobsPerSecond: number;
+}
+
+/** Every job the queue knows, by what became of it. */
+export function overallOf(progress: Progress | undefined): Overall | null {
+  if (!progress) return null;
+  const { jobs, jobsPerSecond } = progress;
+  const settled = jobs.succeeded + jobs.failed + jobs.canceled;
+  return {
+    done: jobs.succeeded,
+    failed: jobs.failed,
+    canceled: jobs.canceled,
+    settled,
+    total: settled + jobs.queued + jobs.running + jobs.retrying,
+    jobsPerSecond,
+  };
+}
+
+/** The demo's notice, or null. */
+export const demoNotice = (info: AppInfo | undefined): string | null =>
+  info?.demo ? (info.notice ?? 'Demo mode: nothing is charged.') : null;
+
+/** A notice the frame shows at all times that is not the demo one. */
+export const hostNotice = (info: AppInfo | undefined): string | null =>
+  info?.demo ? null : (info?.notice ?? null);

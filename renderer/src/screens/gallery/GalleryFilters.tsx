@@ -1,0 +1,109 @@
+import { useMemo } from 'react';
+import { useCatalogue } from '../../data/app-queries.ts';
+import { formatSize } from '../../format.ts';
+import { useBatches } from '../queue/queue-queries.ts';
+import { galleryUi } from './gallery-state.ts';
+import { SHOW_LABELS, type GalleryShow } from './gallery-view.ts';
+
+/** What to show, which batch, model, size and days. */
+export function GalleryFilters() {
+  const view = galleryUi.useSelect((s) => s.view);
+  const setView = galleryUi.useSelect((s) => s.setView);
+  const { batches } = useBatches();
+  const models = useCatalogue().data;
+  const sizes = useMemo(() => {
+    const all = new Set<string>();
+    for (const { entry } of models ?? []) {
+      if ('sizes' in entry && Array.isArray(entry.sizes))
+        for (const size of entry.sizes) all.add(size);
+    }
+    if (view.size) all.add(view.size);
+    return [...all].sort((a, b) => area(a) - area(b) || a.localeCompare(b));
+  }, [models, view.size]);
+  const modelIds = useMemo(() => {
+    const ids = new Set(
+      (models ?? []).flatMap(({ entry }) => (entry.kind === 'text' ? [] : [entry.id])),
+    );
+    if (view.model) ids.add(view.model);
+    return [...ids].sort();
+  }, [models, view.model]);
+
+  return (
+    <div className="gallery-filters" role="group" aria-label="Filters">
+      <select
+        aria-label="Show"
+        value={view.show}
+        onChange={(event) => setView({ show: event.target.value as GalleryShow })}
+      >
+        {(Object.keys(SHOW_LABELS) as GalleryShow[]).map((show) => (
+          <option key={show} value={show}>
+            {SHOW_LABELS[show]}
+          </option>
+        ))}
+      </select>
+      <select
+        aria-label="Batch"
+        value={view.batchId ?? ''}
+        onChange={(event) =>
+          setView({ batchId: event.target.value ? Number(event.target.value) : null })
+        }
+      >
+        <option value="">All batches</option>
+        {view.batchId !== null && !batches.some((b) => b.id === view.batchId) && (
+          <option value={view.batchId}>Batch {view.batchId}</option>
+        )}
+        {batches.map((batch) => (
+          <option key={batch.id} value={batch.id}>
+            {batch.name}
+          </option>
+        ))}
+      </select>
+      <select
+        aria-label="Model"
+        value={view.model ?? ''}
+        onChange={(event) => setView({ model: event.target.value || null })}
+      >
+        <option value="">All models</option>
+        {modelIds.map((id) => (
+          <option key={id} value={id}>
+            {id}
+          </option>
+        ))}
+      </select>
+      <select
+        aria-label="Size"
+        value={view.size ?? ''}
+        onChange={(event) => setView({ size: event.target.value || null })}
+      >
+        <option value="">All sizes</option>
+        {sizes.map((size) => (
+          <option key={size} value={size}>
+            {formatSize(size)}
+          </option>
+        ))}
+      </select>
+      <span className="gallery-dates">
+        <input
+          type="date"
+          aria-label="From day"
+          value={view.from ?? ''}
+          max={view.to ?? undefined}
+          onChange={(event) => setView({ from: event.target.value || null })}
+        />
+        <span aria-hidden>–</span>
+        <input
+          type="date"
+          aria-label="To day"
+          value={view.to ?? ''}
+          min={view.from ?? undefined}
+          onChange={(event) => setView({ to: event.target.value || null })}
+        />
+      </span>
+    </div>
+  );
+}
+
+function area(size: string): number {
+  const [w, h] = size.split('x').map(Number);
+  return (w ?? 0) * (h ?? 0);
+}

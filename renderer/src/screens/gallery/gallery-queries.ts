@@ -1,0 +1,102 @@
+import { useQueries, useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import type { Client } from '../../api/client.ts';
+import type { GalleryList } from '../../data/apply-event.ts';
+import { useData } from '../../data/data-context.ts';
+import { loadIdList } from '../../data/id-lists.ts';
+import { keys } from '../../data/keys.ts';
+import { toImageQuery, type GalleryView } from './gallery-view.ts';
+
+/** Details fetched with a new list's ids: more than a large window's first screen of tiles. */
+const FIRST_SCREEN = 120;
+
+/**
+ * The view's ids (every page; the first shows at once), its group headers, and how many images
+ * were written since it was read (the events count them; the grid decides when to bring them in).
+ */
+export function useGalleryList(view: GalleryView) {
+  const { api, queries } = useData();
+  const query = toImageQuery(view);
+  const by = view.group === 'none' ? null : view.group;
+  return useQuery({
+    queryKey: keys.imageIds(query, by),
+    queryFn: async ({ queryKey }): Promise<GalleryList> => {
+      const before = queries.getQueryData<GalleryList>(queryKey);
+      const shape = (list: Omit<GalleryList, 'groups' | 'written'>): GalleryList => ({
+        ...list,
+        groups: before?.groups ?? null,
+        written: 0,
+      });
+      const [list, groups] = await Promise.all([
+        loadIdList(queries, queryKey, (cursor, limit) => api.images.ids({ query, cursor, limit }), {
+          newerOnTop: query.order === 'newest',
+          shape,
+        }),
+        by ? api.images.groups({ query, by }) : null,
+        // a new view's first screen of details with its ids, not a round trip after them
+        before
+          ? null
+          : api.images.page({ query, limit: FIRST_SCREEN }).then(
+              (page) =>
+                page.items.forEach((image) => queries.setQueryData(keys.image(image.id), image)),
+              () => undefined,
+            ),
+      ]);
+      // images written while this was read may be in it or not: they are counted again
+      const now = queries.getQueryData<GalleryList>(queryKey);
+      const written = Math.max(0, (now?.written ?? 0) - (before?.written ?? 0));
+      return { ...list, groups: groups?.groups ?? null, written };
+    },
+  });
+}
+
+/** One tile's summary; fetched with the other tiles of the same render when `wanted`. */
+export function useImage(id: number | undefined, wanted: boolean) {
+  const data = useData();
+  return useQuery({
+    queryKey: keys.image(id ?? 0),
+    queryFn: () => data.images.load(id!),
+    enabled: wanted && id !== undefined,
+    // tiles scrolled away are let go: the window's memory stays flat over 100,000 images
+    gcTime: 30_000,
+  });
+}
+
+/** One image's details; they follow its events (written, failed, a favourite). */
+export function useImageDetail(id: number | undefined) {
+  const { api } = useData();
+  return useQuery({
+    queryKey: keys.imageDetail(id ?? 0),
+    queryFn: () => api.images.get({ id: id! }),
+    enabled: id !== undefined,
+  });
+}
+
+/** Several images' details, in the order of `ids`. */
+export function useImageDetails(ids: readonly number[]) {
+  const { api } = useData();
+  return useQueries({
+    queries: ids.map((id) => ({
+      queryKey: keys.imageDetail(id),
+      queryFn: () => api.images.get({ id }),
+    })),
+  });
+}
+
+/** The neighbours' details and pictures, fetched ahead so stepping through shows each at once. */
+export function usePrefetchDetails(ids: readonly number[], mediaUrl: Client['mediaUrl']) {
+  const { api, queries } = useData();
+  const ahead = ids.join(',');
+  useEffect(() => {
+    for (const id of ahead ? ahead.split(',').map(Number) : []) {
+      queries
+        .fetchQuery({ queryKey: keys.imageDetail(id), queryFn: () => api.images.get({ id }) })
+        .then((d) => {
+          if (d.relPath && d.kind === 'image' && d.downloadState === 'done') {
+            new Image().src = mediaUrl(d.relPath, 'image', d);
+          }
+        })
+        .catch(() => undefined); // shown when the person gets there
+    }
+  }, [ahead, api, queries, mediaUrl]);
+}

@@ -1,0 +1,8 @@
+/** What the grid's tiles and keys ask the gallery to do (GalleryScreen does it). */
+export interface GridCommands {
+  open(index: number): void;
+  favorite(ids: readonly number[], favorite: boolean): void;
+  retry(ids: readonly number[]): void;
+  generateAgain(id: number): void;
+  remove(ids: readonly number[]): void;
+}

@@ -1,0 +1,32 @@
+import { useLayoutEffect, useMemo, useState, type RefObject } from 'react';
+import { columnsFor, layoutRows, type GroupRun } from './grid-layout.ts';
+
+export const GAP = 8;
+export const PADDING = 4;
+export const HEADER_HEIGHT = 40;
+/** Two lines of caption (0.8rem at 1.25) and its top margin. */
+const CAPTION_HEIGHT = 38;
+
+/** The grid's columns, tile size and rows for the width it has (measured as it changes). */
+export function useGridLayout(
+  parentRef: RefObject<HTMLDivElement | null>,
+  options: { tile: number; count: number; groups: readonly GroupRun[] | null; captions: boolean },
+) {
+  const [width, setWidth] = useState(0);
+  useLayoutEffect(() => {
+    const element = parentRef.current;
+    if (!element) return;
+    const observer = new ResizeObserver(([entry]) => setWidth(entry!.contentRect.width));
+    observer.observe(element);
+    setWidth(element.clientWidth);
+    return () => observer.disconnect();
+  }, [parentRef]);
+  const { tile, count, groups, captions } = options;
+  // nothing measured yet (or a test's DOM without layout): a common window's width
+  const inner = Math.max(tile, (width || 1000) - 2 * PADDING);
+  const cols = columnsFor(inner, tile, GAP);
+  const size = Math.floor((inner - GAP * (cols - 1)) / cols);
+  const rowHeight = size + GAP + (captions ? CAPTION_HEIGHT : 0);
+  const rows = useMemo(() => layoutRows(count, cols, groups), [count, cols, groups]);
+  return { cols, size, rowHeight, rows };
+}

@@ -1,0 +1,15 @@
+import { z } from 'zod';
+
+/** The largest draft kept (a dropped prompt file is kept with it up to this size). */
+export const MAX_DRAFT_CHARS = 2 * 1024 * 1024;
+
+/**
+ * What the person is composing, kept by the service so that it survives a reload and a
+ * restart (the browser host's address changes port at each start, and with it the browser's
+ * storage). Its fields are Compose's own: the service keeps them as they come.
+ */
+export const ComposeDraftRecord = z.object({
+  draft: z.record(z.string(), z.unknown()),
+  /** The next batch's name. */
+  name: z.string().max(200),
+});
