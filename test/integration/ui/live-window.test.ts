@@ -55,6 +55,30 @@ async function open(
   return page;
 }
 
+/** Resolves once no request but the event stream has been in flight for a second. */
+async function settled(page: Page): Promise<void> {
+  let inFlight = 0;
+  let last = Date.now();
+  const counted = (request: { url(): string }) =>
+    !new URL(request.url()).pathname.startsWith('/api/events');
+  const start = (request: { url(): string }) => {
+    if (counted(request)) ((inFlight += 1), (last = Date.now()));
+  };
+  const end = (request: { url(): string }) => {
+    if (counted(request)) ((inFlight -= 1), (last = Date.now()));
+  };
+  page.on('request', start);
+  page.on('requestfinished', end);
+  page.on('requestfailed', end);
+  try {
+    await eventually(() => inFlight <= 0 && Date.now() - last > 1000).toBe(true);
+  } finally {
+    page.off('request', start);
+    page.off('requestfinished', end);
+    page.off('requestfailed', end);
+  }
+}
+
 /** Milliseconds from now until `check` holds (polled every 25 ms, up to `limit`). */
 async function timeUntil(check: () => Promise<boolean>, limit = 30_000): Promise<number> {
   const start = Date.now();
@@ -206,9 +230,9 @@ describe('windows on one data folder', () => {
     await eventually(() => gallery.getByRole('heading', { name: 'Gallery' }).isVisible()).toBe(
       true,
     );
-    // let the first loads end, then listen
-    await queue.waitForLoadState('networkidle');
-    await gallery.waitForLoadState('networkidle');
+    // let the first loads end, then listen (the event stream is one request that never ends)
+    await settled(queue);
+    await settled(gallery);
     const asked: string[] = [];
     for (const page of [queue, gallery]) page.on('request', (r) => asked.push(r.url()));
     await new Promise((wait) => setTimeout(wait, 10_000));

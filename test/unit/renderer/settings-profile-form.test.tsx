@@ -234,9 +234,10 @@ describe('the gateway profile form', () => {
     });
     const { patches } = mountGateway(undefined, initial);
     const user = userEvent.setup();
-    expect(screen.getByRole('radio', { name: /Portkey/ }).closest('label')?.textContent).toContain(
-      '2 extra headers',
-    );
+    // (the settings come from their query: the section shows once they are read)
+    expect(
+      (await screen.findByRole('radio', { name: /Portkey/ })).closest('label')?.textContent,
+    ).toContain('2 extra headers');
     await user.click(screen.getByRole('button', { name: 'Edit Portkey' }));
     const form = screen.getByRole('form', { name: 'Edit “Portkey”' });
     const first = within(form).getByLabelText<HTMLInputElement>('Header 1 value');
