@@ -61,12 +61,13 @@ async function settled(page: Page): Promise<void> {
   let last = Date.now();
   const counted = (request: { url(): string }) =>
     !new URL(request.url()).pathname.startsWith('/api/events');
-  const start = (request: { url(): string }) => {
-    if (counted(request)) ((inFlight += 1), (last = Date.now()));
+  const step = (by: number) => (request: { url(): string }) => {
+    if (!counted(request)) return;
+    inFlight += by;
+    last = Date.now();
   };
-  const end = (request: { url(): string }) => {
-    if (counted(request)) ((inFlight -= 1), (last = Date.now()));
-  };
+  const start = step(1);
+  const end = step(-1);
   page.on('request', start);
   page.on('requestfinished', end);
   page.on('requestfailed', end);
