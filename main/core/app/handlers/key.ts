@@ -6,10 +6,11 @@ import { gatewayTarget } from '../gateway-target.ts';
 export function keyHandlers(ctx: AppContext): Handlers['key'] {
   const changed = async () => {
     await ctx.refreshSecrets();
+    // a real gateway's queue starts, or stops for want of a key, with the new one; told after,
+    // so that a window reading the queue's state and gateway on this event finds them new
+    if (ctx.settings.read().gateway.kind === 'remote') await ctx.restartQueue();
     const status = await ctx.keys.status();
     ctx.hub.send({ type: 'key.changed', payload: status });
-    // a real gateway's queue starts, or stops for want of a key, with the new one
-    if (ctx.settings.read().gateway.kind === 'remote') await ctx.restartQueue();
     return status;
   };
   return {
