@@ -219,15 +219,25 @@ export class Engine extends EventEmitter<EngineEvents> {
       this.state = 'stopped';
       throw error;
     }
-    this.checkpoints = checkpointInBackground(this.store.db, { log: this.ctx.log });
-    this.ctx.placer.prepare();
     await this.lease.sweepTempFiles(this.ctx.libraryDir);
     if (this.state !== 'new') return report; // stopped while sweeping
     this.state = 'running';
     this.startedAt = now;
     for (const job of report.resumeVideo) this.scheduler.launch(job, null);
     this.scheduler.pump();
+    // The helper threads start once the first claim's requests are sent (it commits in this
+    // turn's check phase; the sockets connect and write in the next turn's poll phase): their
+    // start-up, tens of ms of CPU each, would otherwise hold them back, and neither thread is
+    // needed before answers come (a write starts the placer itself if it comes first).
+    setImmediate(() => setImmediate(() => this.startHelpers()));
     return report;
+  }
+
+  /** The WAL's checkpoints in the background and the file placer's thread. */
+  private startHelpers(): void {
+    if (this.state !== 'running' || this.checkpoints) return;
+    this.checkpoints = checkpointInBackground(this.store.db, { log: this.ctx.log });
+    this.ctx.placer.prepare();
   }
 
   /**
