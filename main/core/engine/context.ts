@@ -16,6 +16,11 @@ export interface EngineContext {
   store: Store;
   client: GatewayClient;
   libraryDir: string;
+  /**
+   * The library folder's real path, resolved once for the engine's run (asked again while it
+   * cannot be): a folder swapped for a link afterwards is refused, never followed.
+   */
+  libraryRoot(): Promise<string | null>;
   /** The file name template, compiled once. */
   namingTemplate: CompiledTemplate;
   backoff: BackoffPolicy;

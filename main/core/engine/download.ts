@@ -12,8 +12,8 @@ import {
 import {
   containment,
   OutsideLibraryError,
-  realLibraryPath,
   realPathInside,
+  realPathOfNew,
 } from '../library/containment.ts';
 import { writeImageExtras } from '../library/image-extras.ts';
 import type { ImageMetadata } from '../library/metadata.ts';
@@ -202,7 +202,7 @@ async function adoptFileInPlace(
   const { image, job, batch } = prepared;
   const path = resolveInsideLibrary(ctx.libraryDir, image.relPath!);
   // a file there that a link leads out of the library is not this image's: never read
-  if (!(await containment(realLibraryPath(ctx.libraryDir), path)).inside) return false;
+  if (!(await containment(ctx.libraryRoot(), path)).inside) return false;
   let bytes: Buffer;
   try {
     bytes = await readFile(path);
@@ -253,7 +253,7 @@ async function adoptFileInPlace(
 async function insideLibrary(ctx: EngineContext, relPath: string): Promise<string> {
   const path = resolveInsideLibrary(ctx.libraryDir, relPath);
   try {
-    await realPathInside(ctx.libraryDir, path, 'write the image');
+    await realPathInside(ctx.libraryDir, path, 'write the image', ctx.libraryRoot(), realPathOfNew);
   } catch (error) {
     if (!(error instanceof OutsideLibraryError)) throw error;
     throw new LibraryWriteError('unwritable', error.message, { cause: error });

@@ -3,6 +3,7 @@ import { EventEmitter } from 'node:events';
 import type { GatewayClient } from '../gateway/client.ts';
 import { consoleLogger, type Logger } from '../logger.ts';
 import { FilePlacer } from '../library/file-placer.ts';
+import { realLibraryPath } from '../library/containment.ts';
 import { checkLibraryFolder } from '../library/library-folder.ts';
 import { compileTemplate, DEFAULT_TEMPLATE } from '../library/naming.ts';
 import { checkpointInBackground, type BackgroundCheckpoints } from '../store/checkpointer.ts';
@@ -120,10 +121,16 @@ export class Engine extends EventEmitter<EngineEvents> {
     // a bad template is refused before any work
     const template = compileTemplate(options.namingTemplate ?? DEFAULT_TEMPLATE);
     const aimd = new AdaptiveConcurrency({ max: options.concurrency ?? 8 });
+    let libraryRoot: Promise<string | null> | null = null;
     this.ctx = {
       store: options.store,
       client: options.client,
       libraryDir: options.libraryDir,
+      libraryRoot: () =>
+        (libraryRoot ??= realLibraryPath(options.libraryDir).then((root) => {
+          if (root === null) libraryRoot = null;
+          return root;
+        })),
       namingTemplate: template,
       backoff: { ...DEFAULT_BACKOFF, ...options.backoff },
       downloadBackoff: { ...DEFAULT_BACKOFF, baseMs: 1000, ...options.downloadBackoff },
