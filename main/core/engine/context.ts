@@ -46,6 +46,11 @@ export interface EngineContext {
    */
   commit(write: () => void): Promise<void>;
   /**
+   * Commits a download's write (its file name's reservation) together with the others that
+   * arrived in the same turn of the event loop; resolves once it is committed.
+   */
+  commitWrite(write: () => void): Promise<void>;
+  /**
    * Asked inside an outcome's write: may `count` images, whose bytes are in hand, go straight
    * to the download pool (claimed in that write, started after its commit)? Yes while the
    * pool and its backlog have room; then the slots are held until `startDownloads` or

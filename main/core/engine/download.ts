@@ -124,7 +124,9 @@ export async function runDownload(
       return failDownload(ctx, image, source.failure);
     }
     let relPath =
-      payload?.relPath ?? image.relPath ?? reserveName(ctx, image, batch, job, source.format);
+      payload?.relPath ??
+      image.relPath ??
+      (await reserveNameInGroup(ctx, image, batch, job, source.format));
     const target = await insideLibrary(ctx, relPath);
     if (job.kind === 'video') {
       const video = await writeVideo(source.body, target, { signal });
@@ -446,6 +448,24 @@ function reserveName(
     if (ctx.store.images.reservePath(image.id, candidate, ctx.now())) return candidate;
   }
   throw new LibraryWriteError('target-exists', `Every name like "${wanted}" is taken.`);
+}
+
+/**
+ * reserveName, with its look at the disk, in the scheduler's next grouped commit: a commit of
+ * its own for each downloaded image cost a run of linked images about 5% of its CPU.
+ */
+async function reserveNameInGroup(
+  ctx: EngineContext,
+  image: Image,
+  batch: Batch,
+  job: Job,
+  format: string,
+): Promise<string> {
+  let relPath = '';
+  await ctx.commitWrite(() => {
+    relPath = reserveName(ctx, image, batch, job, format);
+  });
+  return relPath;
 }
 
 function failDownload(ctx: EngineContext, image: Image, failure: GatewayFailure): void {

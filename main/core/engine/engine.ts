@@ -149,6 +149,7 @@ export class Engine extends EventEmitter<EngineEvents> {
       stats: { requestsSent: 0, imagesWritten: 0, bytesWritten: 0 },
       placer: new FilePlacer(),
       commit: (write) => this.scheduler.commitOutcome(write),
+      commitWrite: (write) => this.scheduler.commitWrite(write),
       reserveDownloads: (count) => this.scheduler.reserveDownloads(count),
       startDownloads: (prepared, reserved) => this.scheduler.startDownloads(prepared, reserved),
       releaseDownloads: (count) => this.scheduler.releaseDownloads(count),
