@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Runs the TypeScript CLI directly: Node 24 strips types, so there is no build step. The
 // compile cache is enabled before the CLI's modules load, so that they load from it too.
-import { enableCompileCache } from '../main/core/runtime/compile-cache.ts';
+import { enableCompileCache } from './compile-cache.js';
 
 enableCompileCache();
 // Installed first, so that even a module failing to load is reported as a bug (exit code 70),

@@ -3,7 +3,8 @@
  * (script-baseline.ts), side by side on one simulator: 1,000 prompts, 200 ms latency, 32 in
  * flight, images as links (each one downloaded). Both are whole processes timed from spawn to
  * exit, start-up included, and run in turns (A B A B …) so the machine's drift falls on both;
- * the figures are the medians.
+ * the figures are the medians, with each process's CPU time (all its threads, user and system:
+ * less sensitive than wall time to what else the machine runs) and the load average.
  *
  *   npm run bench:cli                 5 rounds
  *   npm run bench:cli -- --rounds 9
@@ -11,8 +12,8 @@
  *                                     the same turns: before and after, side by side
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startSimulatorProcess } from './simulator-process.ts';
@@ -40,7 +41,29 @@ writeFileSync(
   Array.from({ length: jobs }, (_, i) => `a lighthouse in fog, study ${i}`).join('\n') + '\n',
 );
 
-function timed(args: string[], env: NodeJS.ProcessEnv): { seconds: number; stdout: string } {
+/**
+ * CPU time (user + system, ms) of this process's children that have been waited for: a
+ * spawnSync'd process's own, all its threads included, once it has exited. Null without /proc.
+ */
+function reapedChildrenCpuMs(): number | null {
+  try {
+    // fields 16 and 17 of /proc/self/stat (cutime, cstime), in clock ticks (100 per second)
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[13]) + Number(fields[14])) * 10;
+  } catch {
+    return null;
+  }
+}
+
+interface Timed {
+  seconds: number;
+  /** The process's CPU time, ms (null where it cannot be read). */
+  cpuMs: number | null;
+  stdout: string;
+}
+
+function timed(args: string[], env: NodeJS.ProcessEnv): Timed {
+  const cpuBefore = reapedChildrenCpuMs();
   const started = performance.now();
   const result = spawnSync(process.execPath, args, {
     encoding: 'utf8',
@@ -48,18 +71,25 @@ function timed(args: string[], env: NodeJS.ProcessEnv): { seconds: number; stdou
     maxBuffer: 16 * 1024 * 1024,
   });
   const seconds = (performance.now() - started) / 1000;
+  const cpuAfter = reapedChildrenCpuMs();
+  const cpuMs = cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore;
   if (result.status !== 0) {
     throw new Error(`${args.join(' ')} exited ${result.status}:\n${result.stderr}`);
   }
-  return { seconds, stdout: result.stdout };
+  return { seconds, cpuMs, stdout: result.stdout };
 }
 
 const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 const simulator = await startSimulatorProcess(['--latency-ms', String(latencyMs)]);
 try {
   console.log(
     `${jobs} prompts, latency ${latencyMs} ms, ${concurrency} in flight, images as links: ` +
-      `the bound is ${bound.toFixed(2)} s. ${rounds} rounds, atelier run then the script.`,
+      `the bound is ${bound.toFixed(2)} s. ${rounds} rounds, atelier run then the script. ` +
+      `Load average ${load()}.`,
   );
   const contenders: Array<[string, string]> = [
     ['atelier run', root],
@@ -67,10 +97,12 @@ try {
       ? [[`atelier run (${values.other})`, resolve(values.other)] as [string, string]]
       : []),
   ];
-  const seconds = new Map<string, number[]>([
-    ...contenders.map(([name]) => [name, []] as [string, number[]]),
+  const results = new Map<string, Timed[]>([
+    ...contenders.map(([name]) => [name, []] as [string, Timed[]]),
     ['script', []],
   ]);
+  const said = (name: string, run: Timed) =>
+    `${name} ${run.seconds.toFixed(2)} s` + (run.cpuMs === null ? '' : ` (CPU ${run.cpuMs} ms)`);
   for (let round = 1; round <= rounds; round++) {
     const line: string[] = [];
     for (const [name, checkout] of contenders) {
@@ -98,8 +130,8 @@ try {
       );
       const summary = JSON.parse(a.stdout) as { images: { onDisk: number } };
       if (summary.images.onDisk !== jobs) throw new Error(`${name} wrote ${summary.images.onDisk}`);
-      seconds.get(name)!.push(a.seconds);
-      line.push(`${name} ${a.seconds.toFixed(2)} s`);
+      results.get(name)!.push(a);
+      line.push(said(name, a));
     }
     const b = timed(
       [
@@ -115,16 +147,19 @@ try {
       ],
       {},
     );
-    seconds.get('script')!.push(b.seconds);
-    line.push(`script ${b.seconds.toFixed(2)} s`);
-    console.log(`  round ${round}: ${line.join(', ')}`);
+    results.get('script')!.push(b);
+    line.push(said('script', b));
+    console.log(`  round ${round}: ${line.join(', ')}; load ${load()}`);
   }
-  const script = median(seconds.get('script')!);
-  for (const [name, list] of seconds) {
-    const m = median(list);
+  const script = median(results.get('script')!.map((r) => r.seconds));
+  for (const [name, runs] of results) {
+    const m = median(runs.map((r) => r.seconds));
     const share = name === 'script' ? '' : `, ${(script / m).toFixed(3)} of the script's speed`;
+    const cpu = runs.every((r) => r.cpuMs !== null)
+      ? `; CPU ${(median(runs.map((r) => r.cpuMs!)) / 1000).toFixed(2)} s`
+      : '';
     console.log(
-      `median ${name}: ${m.toFixed(2)} s, ${(bound / m).toFixed(3)} of the bound${share}`,
+      `median ${name}: ${m.toFixed(2)} s, ${(bound / m).toFixed(3)} of the bound${share}${cpu}`,
     );
   }
   console.log('target: atelier run at least as fast as the script (≥ 1.000)');

@@ -7,11 +7,11 @@
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { enableCompileCache } from '../../bin/compile-cache.js';
 import { createCatalogue } from '../../shared/gateway/catalogue.ts';
 import { Engine } from '../../main/core/engine/engine.ts';
 import { createGatewayClient } from '../../main/core/gateway/client.ts';
 import { importPromptFile } from '../../main/core/import/import-batch.ts';
-import { enableCompileCache } from '../../main/core/runtime/compile-cache.ts';
 import { keepYoungGenerationSmall } from '../../main/core/runtime/young-generation.ts';
 import { openStore } from '../../main/core/store/store.ts';
 

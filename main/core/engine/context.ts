@@ -16,6 +16,11 @@ export interface EngineContext {
   store: Store;
   client: GatewayClient;
   libraryDir: string;
+  /**
+   * The library folder's real path, resolved once for the engine's run (asked again while it
+   * cannot be): a folder swapped for a link afterwards is refused, never followed.
+   */
+  libraryRoot(): Promise<string | null>;
   /** The file name template, compiled once. */
   namingTemplate: CompiledTemplate;
   backoff: BackoffPolicy;
@@ -40,6 +45,11 @@ export interface EngineContext {
    * the others that arrived in the same turn of the event loop; resolves once it is durable.
    */
   commit(write: () => void): Promise<void>;
+  /**
+   * Commits a download's write (its file name's reservation) together with the others that
+   * arrived in the same turn of the event loop; resolves once it is committed.
+   */
+  commitWrite(write: () => void): Promise<void>;
   /**
    * Asked inside an outcome's write: may `count` images, whose bytes are in hand, go straight
    * to the download pool (claimed in that write, started after its commit)? Yes while the

@@ -12,8 +12,8 @@ import {
 import {
   containment,
   OutsideLibraryError,
-  realLibraryPath,
   realPathInside,
+  realPathOfNew,
 } from '../library/containment.ts';
 import { writeImageExtras } from '../library/image-extras.ts';
 import type { ImageMetadata } from '../library/metadata.ts';
@@ -108,7 +108,9 @@ export async function runDownload(
       return failDownload(ctx, image, source.failure);
     }
     let relPath =
-      payload?.relPath ?? image.relPath ?? reserveName(ctx, image, batch, job, source.format);
+      payload?.relPath ??
+      image.relPath ??
+      (await reserveNameInGroup(ctx, image, batch, job, source.format));
     const target = await insideLibrary(ctx, relPath);
     if (job.kind === 'video') {
       const video = await writeVideo(source.body, target, { signal });
@@ -189,7 +191,7 @@ async function adoptFileInPlace(
   const { image, job, batch } = prepared;
   const path = resolveInsideLibrary(ctx.libraryDir, image.relPath!);
   // a file there that a link leads out of the library is not this image's: never read
-  if (!(await containment(realLibraryPath(ctx.libraryDir), path)).inside) return false;
+  if (!(await containment(ctx.libraryRoot(), path)).inside) return false;
   let bytes: Buffer;
   try {
     bytes = await readFile(path);
@@ -240,7 +242,7 @@ async function adoptFileInPlace(
 async function insideLibrary(ctx: EngineContext, relPath: string): Promise<string> {
   const path = resolveInsideLibrary(ctx.libraryDir, relPath);
   try {
-    await realPathInside(ctx.libraryDir, path, 'write the image');
+    await realPathInside(ctx.libraryDir, path, 'write the image', ctx.libraryRoot(), realPathOfNew);
   } catch (error) {
     if (!(error instanceof OutsideLibraryError)) throw error;
     throw new LibraryWriteError('unwritable', error.message, { cause: error });
@@ -433,6 +435,24 @@ function reserveName(
     if (ctx.store.images.reservePath(image.id, candidate, ctx.now())) return candidate;
   }
   throw new LibraryWriteError('target-exists', `Every name like "${wanted}" is taken.`);
+}
+
+/**
+ * reserveName, with its look at the disk, in the scheduler's next grouped commit: a commit of
+ * its own for each downloaded image cost a run of linked images about 5% of its CPU.
+ */
+async function reserveNameInGroup(
+  ctx: EngineContext,
+  image: Image,
+  batch: Batch,
+  job: Job,
+  format: string,
+): Promise<string> {
+  let relPath = '';
+  await ctx.commitWrite(() => {
+    relPath = reserveName(ctx, image, batch, job, format);
+  });
+  return relPath;
 }
 
 function failDownload(ctx: EngineContext, image: Image, failure: GatewayFailure): void {

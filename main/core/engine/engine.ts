@@ -3,6 +3,7 @@ import { EventEmitter } from 'node:events';
 import type { GatewayClient } from '../gateway/client.ts';
 import { consoleLogger, type Logger } from '../logger.ts';
 import { FilePlacer } from '../library/file-placer.ts';
+import { realLibraryPath } from '../library/containment.ts';
 import { checkLibraryFolder } from '../library/library-folder.ts';
 import { compileTemplate, DEFAULT_TEMPLATE } from '../library/naming.ts';
 import { checkpointInBackground, type BackgroundCheckpoints } from '../store/checkpointer.ts';
@@ -122,10 +123,16 @@ export class Engine extends EventEmitter<EngineEvents> {
     // a bad template is refused before any work
     const template = compileTemplate(options.namingTemplate ?? DEFAULT_TEMPLATE);
     const aimd = new AdaptiveConcurrency({ max: options.concurrency ?? 8 });
+    let libraryRoot: Promise<string | null> | null = null;
     this.ctx = {
       store: options.store,
       client: options.client,
       libraryDir: options.libraryDir,
+      libraryRoot: () =>
+        (libraryRoot ??= realLibraryPath(options.libraryDir).then((root) => {
+          if (root === null) libraryRoot = null;
+          return root;
+        })),
       namingTemplate: template,
       backoff: { ...DEFAULT_BACKOFF, ...options.backoff },
       downloadBackoff: { ...DEFAULT_BACKOFF, baseMs: 1000, ...options.downloadBackoff },
@@ -144,6 +151,7 @@ export class Engine extends EventEmitter<EngineEvents> {
       stats: { requestsSent: 0, imagesWritten: 0, bytesWritten: 0 },
       placer: new FilePlacer(),
       commit: (write) => this.scheduler.commitOutcome(write),
+      commitWrite: (write) => this.scheduler.commitWrite(write),
       reserveDownloads: (count) => this.scheduler.reserveDownloads(count),
       startDownloads: (prepared, reserved) => this.scheduler.startDownloads(prepared, reserved),
       releaseDownloads: (count) => this.scheduler.releaseDownloads(count),
@@ -223,15 +231,25 @@ export class Engine extends EventEmitter<EngineEvents> {
       this.state = 'stopped';
       throw error;
     }
-    this.checkpoints = checkpointInBackground(this.store.db, { log: this.ctx.log });
-    this.ctx.placer.prepare();
     await this.lease.sweepTempFiles(this.ctx.libraryDir);
     if (this.state !== 'new') return report; // stopped while sweeping
     this.state = 'running';
     this.startedAt = now;
     for (const job of report.resumeVideo) this.scheduler.launch(job, null);
     this.scheduler.pump();
+    // The helper threads start once the first claim's requests are sent (it commits in this
+    // turn's check phase; the sockets connect and write in the next turn's poll phase): their
+    // start-up, tens of ms of CPU each, would otherwise hold them back, and neither thread is
+    // needed before answers come (a write starts the placer itself if it comes first).
+    setImmediate(() => setImmediate(() => this.startHelpers()));
     return report;
+  }
+
+  /** The WAL's checkpoints in the background and the file placer's thread. */
+  private startHelpers(): void {
+    if (this.state !== 'running' || this.checkpoints) return;
+    this.checkpoints = checkpointInBackground(this.store.db, { log: this.ctx.log });
+    this.ctx.placer.prepare();
   }
 
   /**

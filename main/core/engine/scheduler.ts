@@ -344,6 +344,11 @@ export class Scheduler {
     this.downloadsReserved -= count;
   }
 
+  /** A download's write, committed with this turn's others (no slot waits on it). */
+  commitWrite(write: () => void): Promise<void> {
+    return this.writes.add(write);
+  }
+
   private markDone(write: () => void): Promise<boolean> {
     return this.writes.add(write, { lazy: true }).then(
       () => true,

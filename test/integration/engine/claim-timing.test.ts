@@ -108,3 +108,33 @@ describe('wake', () => {
     }
   });
 });
+
+describe('what the engine writes outside its grouped commits', () => {
+  it('linked images: nothing but the lease (each name is reserved in a grouped commit)', async () => {
+    rig = await engineRig({ start: false, engine: { concurrency: 4, responseFormat: 'url' } });
+    rig.batch(8);
+    // every statement that writes in a transaction of its own, by its first words
+    const alone: string[] = [];
+    const statement = Object.getPrototypeOf(rig.store.db.prepare('SELECT 1')) as {
+      run: (...args: unknown[]) => unknown;
+    };
+    const run = statement.run;
+    vi.spyOn(statement, 'run').mockImplementation(function (
+      this: BetterSqlite3.Statement,
+      ...args: unknown[]
+    ) {
+      const words = this.source.trim().split(/\s+/).slice(0, 3).join(' ');
+      const control = /^(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE)\b/i.test(words);
+      if (!control && !this.reader && !this.database.inTransaction) alone.push(words);
+      return run.apply(this, args);
+    });
+    try {
+      await rig.engine.start();
+      expect(await rig.engine.whenIdle()).toBe('done');
+    } finally {
+      vi.restoreAllMocks();
+    }
+    expect(rig.engine.progress().downloads).toMatchObject({ done: 8, failed: 0 });
+    expect(alone.filter((source) => !source.startsWith('UPDATE queue_state'))).toEqual([]);
+  });
+});

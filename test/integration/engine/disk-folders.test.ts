@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Engine } from '../../../main/core/engine/engine.ts';
@@ -121,6 +121,31 @@ describe('a batch folder planted as a link out of the library', () => {
     expect(readdirSync(outside)).toEqual([]);
     expect(rig.engine.progress().downloads).toMatchObject({ done: 3, failed: 0 });
   });
+});
+
+describe('the library folder swapped for a link out of it mid-run', () => {
+  it.each(['b64_json', 'url'] as const)(
+    '%s: writes nothing through it (the run keeps the real path it began with): the queue pauses',
+    async (responseFormat) => {
+      rig = await engineRig({ start: false, engine: { concurrency: 1, responseFormat } });
+      const outside = join(rig.dir, 'outside');
+      mkdirSync(outside);
+      rig.batch(1, { name: 'first' });
+      await rig.engine.start();
+      expect(await rig.engine.whenIdle()).toBe('done');
+      renameSync(rig.libraryDir, join(rig.dir, 'moved'));
+      symlinkSync(outside, rig.libraryDir);
+      rig.batch(2, { name: 'second' });
+      rig.engine.wake();
+      expect(await rig.engine.whenIdle()).toBe('paused');
+      const paused = rig.engine.progress().paused!;
+      expect(paused.code).toBe('unwritable');
+      expect(paused.reason).toContain(
+        `leads outside the library (${rig.libraryDir}), to ${outside}/`,
+      );
+      expect(readdirSync(outside)).toEqual([]);
+    },
+  );
 });
 
 describe.runIf(canMount)(mountTitle('a library that becomes read-only mid-run'), () => {

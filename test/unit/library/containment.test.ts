@@ -7,6 +7,7 @@ import {
   OutsideLibraryError,
   realPathInside,
   realPathOf,
+  realPathOfNew,
 } from '../../../main/core/library/containment.ts';
 
 let root: string;
@@ -45,6 +46,27 @@ describe('realPathOf', () => {
       join(outside, 'not-yet', 'z.webp'),
     );
     expect(await realPathOf(join(library, 'loop-a', 'x.png'))).toBeNull();
+  });
+});
+
+describe('realPathOfNew', () => {
+  it('answers as realPathOf does, whatever is at the name or on its way', async () => {
+    const paths = [
+      'batch/a.png',
+      'batch/new.png',
+      'batch/new/b.png',
+      'batch/file-out.png',
+      'batch/file-in.png',
+      'batch/relative-in/a.png',
+      'batch/a.png/under-a-file.png',
+      'folder-out/x/y.png',
+      'dangling-out',
+      'dangling-out/z.webp',
+      'loop-a',
+      'loop-a/x.png',
+      'missing/deeper/c.png',
+    ].map((rel) => join(library, rel));
+    for (const path of paths) expect(await realPathOfNew(path), path).toBe(await realPathOf(path));
   });
 });
 

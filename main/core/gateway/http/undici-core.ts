@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import { createRequire, Module } from 'node:module';
 import type { Agent as UndiciAgent, Dispatcher } from 'undici';
 
 /**
@@ -9,6 +9,30 @@ import type { Agent as UndiciAgent, Dispatcher } from 'undici';
  * index's (test/unit/gateway/undici-core.test.ts).
  */
 const load = createRequire(import.meta.url);
+
+/**
+ * undici's HTTP/2 client loads node:http2 (~8 ms of CPU) when undici loads, though an Agent
+ * negotiates HTTP/2 only when told to (allowH2, which Atelier never sets). Its module is
+ * loaded on the first HTTP/2 connection instead: until then a stand-in takes its place in
+ * require's cache, which undici's client reads.
+ */
+function loadHttp2ClientOnUse(): void {
+  const file = load.resolve('undici/lib/dispatcher/client-h2.js');
+  if (load.cache[file]) return;
+  let connectH2: ((...args: unknown[]) => unknown) | null = null;
+  const standIn = new Module(file);
+  standIn.filename = file;
+  standIn.loaded = true;
+  standIn.exports = (...args: unknown[]) => {
+    if (!connectH2) {
+      delete load.cache[file];
+      connectH2 = load(file) as (...args: unknown[]) => unknown;
+    }
+    return connectH2(...args);
+  };
+  load.cache[file] = standIn;
+}
+loadHttp2ClientOnUse();
 
 export const Agent = load('undici/lib/dispatcher/agent.js') as typeof UndiciAgent;
 

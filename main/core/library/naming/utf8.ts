@@ -10,7 +10,8 @@ export function utf8Length(text: string): number {
   return Buffer.byteLength(text, 'utf8');
 }
 
-const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+// made on first use: loading ICU's grapheme rules costs ~8 ms of CPU, and ASCII needs none
+let graphemes: Intl.Segmenter | undefined;
 
 /** At most maxBytes of UTF-8, cut between graphemes (never inside an emoji or accent). */
 export function truncateUtf8(text: string, maxBytes: number): string {
@@ -36,6 +37,7 @@ export function truncateUtf8(text: string, maxBytes: number): string {
   }
   let out = '';
   let bytes = 0;
+  graphemes ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
   for (const { segment } of graphemes.segment(head)) {
     const size = utf8Length(segment);
     if (bytes + size > maxBytes) break;

@@ -1,0 +1,8 @@
+// Types of compile-cache.js, which stays plain JavaScript (see there).
+export function compileCacheFolder(
+  env: NodeJS.ProcessEnv,
+  platform?: NodeJS.Platform,
+  home?: string,
+): string | null;
+export function isPrivateFolder(folder: string): boolean;
+export function enableCompileCache(env?: NodeJS.ProcessEnv): string | null;
