@@ -20,6 +20,7 @@ import {
   BatchSummary,
   CheckBatchInput,
   CreateBatchInput,
+  ResumeBatchInput,
 } from './schemas/batches.ts';
 import { CreateEditsInput, EditCheck, EditInput } from './schemas/edits.ts';
 import {
@@ -53,12 +54,14 @@ import {
   Canceled,
   Limits,
   QueueState,
+  ResumeQueueInput,
   RetryInput,
   RetryReport,
   SetLimitsInput,
 } from './schemas/queue.ts';
 import { ExpandInput, PromptHelp, ThemeInput, VaryInput } from './schemas/prompts.ts';
 import { SettingsPatch, SettingsView } from './schemas/settings.ts';
+import { SpendSummary, SpendSummaryInput } from './schemas/spend.ts';
 
 const ById = z.object({ id: Id });
 
@@ -73,12 +76,17 @@ export const contract = {
     get: method(ById, BatchDetail),
     /** Checks every row as the run would, without creating anything. */
     check: method(CheckBatchInput, BatchCheck),
-    /** Fails with `prompt-file` (details.rows, details.bad) and creates nothing on a bad row. */
+    /**
+     * Fails with `prompt-file` (details.rows, details.bad) and creates nothing on a bad row;
+     * with `confirmation-required` (details.spend) when it would start spending past the
+     * threshold without `confirmedSpend`.
+     */
     create: method(CreateBatchInput, BatchSummary),
     rename: method(z.object({ id: Id, name: z.string().trim().min(1).max(200) }), Done),
     move: method(BatchPositionInput, Done),
     pause: method(ById, Done),
-    resume: method(ById, Done),
+    /** Past the threshold, with `confirmedSpend` of its work left (else `confirmation-required`). */
+    resume: method(ResumeBatchInput, Done),
     cancel: method(ById, Canceled),
     /** Forgets the batch's records; its files stay in the library. */
     delete: method(ById, Done),
@@ -95,7 +103,8 @@ export const contract = {
   queue: {
     state: method(NoInput, QueueState),
     pause: method(z.object({ reason: z.string().max(500).optional() }).prefault({}), Done),
-    resume: method(NoInput, Done),
+    /** A budget pause's cap still reached: `conflict`, unless `overBudget` ("run anyway"). */
+    resume: method(ResumeQueueInput, Done),
     setLimits: method(SetLimitsInput, Limits),
     cancelAll: method(NoInput, Canceled),
     retry: method(RetryInput, RetryReport),
@@ -151,6 +160,10 @@ export const contract = {
     get: method(z.object({ id: z.string() }), PromptHelp),
     /** Stops the request to the gateway at once; the prompts that arrived are kept. */
     cancel: method(z.object({ id: z.string() }), Done),
+  },
+  spend: {
+    /** Spent today, over the last days, by model and gateway (and a batch's), and the caps. */
+    summary: method(SpendSummaryInput, SpendSummary),
   },
   settings: {
     get: method(NoInput, SettingsView),

@@ -13,6 +13,7 @@ import { ExportProgress } from './schemas/images.ts';
 import { VideoStatus } from './schemas/jobs.ts';
 import { PromptHelpProgress } from './schemas/prompts.ts';
 import { Limits, Progress } from './schemas/queue.ts';
+import { SpendTotals } from './schemas/spend.ts';
 
 const event = <T extends string, P extends z.ZodType>(type: T, payload: P) =>
   z.object({ type: z.literal(type), payload });
@@ -26,8 +27,15 @@ export const ApiEventSchema = z.discriminatedUnion('type', [
     'progress',
     Progress.extend({
       paused: PauseInfo.nullable(),
-      /** Only the batches touched since the last progress. */
-      batches: z.array(z.object({ id: Id, jobs: StateCounts, downloads: DownloadCounts })),
+      /** Only the batches touched since the last progress, with what each spent so far. */
+      batches: z.array(
+        z.object({
+          id: Id,
+          jobs: StateCounts,
+          downloads: DownloadCounts,
+          spent: SpendTotals.optional(),
+        }),
+      ),
     }),
   ),
   /** The last state of each job that changed in the window. */

@@ -78,6 +78,7 @@ export function everyMethod(ids: {
       get: (done: Answers) => ({ id: (done['prompts.generate'] as { id: string }).id }),
       cancel: (done: Answers) => ({ id: (done['prompts.generate'] as { id: string }).id }),
     },
+    spend: { summary: { days: 7, batchId: ids.batchId } },
     settings: { get: {}, update: { theme: 'dark' } },
     key: { status: {}, set: { key: 'sk-test-0123456789' }, clear: {}, test: {} },
     models: { catalogue: {}, saveUserEntries: { entries: [] } },

@@ -10,6 +10,7 @@ import { printable } from '../../../shared/text/printable.ts';
 import { ConfigError, intFlag, oneOf, parseFlags, UsageError, type Command } from '../command.ts';
 import { dataFlagSuffix, requireUsableLibrary, resolveDataDir } from '../data-folder.ts';
 import { applyFlags, withCliService } from '../run/cli-service.ts';
+import { createConfirmed, spendFlags } from '../spend.ts';
 import { runEngineSession } from '../run/engine-session.ts';
 import { limitFlags } from '../run/limit-flags.ts';
 import { liveRunner } from '../run/live-runner.ts';
@@ -114,13 +115,14 @@ Examples:
     };
     const maxPromptChars = intFlag(values['max-prompt-chars'], '--max-prompt-chars', 1, 10_000_000);
     const json = values.json ?? false;
+    const spend = spendFlags(values);
     let defaults: RowDefaults = {};
     const checkFirst = (plan: SettingsPlan) => {
       defaults = rowDefaults(values, plan.demo);
       checkPromptFile(file);
     };
     return withCliService(
-      { dataDir, flags, limits, json },
+      { dataDir, flags, limits, json, spend },
       async (service, plan) => {
         // (Engine.start checks it too; here nothing is imported that could not run)
         requireUsableLibrary(plan.library);
@@ -131,12 +133,15 @@ Examples:
         await applyFlags(service, plan);
         // Not paused: no other process runs the queue, and a run cut short before its engine
         // starts (Ctrl+C, a failed start) must leave the batch for "atelier resume".
-        const created = await localClient(service).batches.create({
-          source: { kind: 'path', path: file },
-          defaults,
-          ...(values.name ? { name: values.name } : {}),
-          ...(maxPromptChars !== undefined ? { maxPromptChars } : {}),
-        });
+        const created = await createConfirmed(spend, (confirmedSpend) =>
+          localClient(service).batches.create({
+            source: { kind: 'path', path: file },
+            defaults,
+            ...(values.name ? { name: values.name } : {}),
+            ...(maxPromptChars !== undefined ? { maxPromptChars } : {}),
+            ...(confirmedSpend ? { confirmedSpend } : {}),
+          }),
+        );
         const batch = service.store.batches.get(created.id)!;
         if (!json) {
           process.stderr.write(
@@ -151,6 +156,7 @@ Examples:
           notice: plan.notice,
           batch,
           commandSuffix: dataFlagSuffix(values.data),
+          overBudget: spend.overBudget,
           onBusy: () => forgetUnstarted(service.store, batch),
         });
       },

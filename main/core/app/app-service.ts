@@ -24,9 +24,11 @@ import { promptHandlers } from './handlers/prompts.ts';
 import { PromptHelpRunner } from '../prompts/prompt-help-runner.ts';
 import { queueHandlers } from './handlers/queue.ts';
 import { settingsChanged, settingsHandlers } from './handlers/settings.ts';
+import { spendHandlers } from './handlers/spend.ts';
 import type { HostActions, ServedApp } from './host.ts';
 import { gatewayTarget } from './gateway-target.ts';
 import { hubFeed } from './hub-feed.ts';
+import { withBudget } from './progress-view.ts';
 import type { KeyProvider } from './key.ts';
 import { loadCatalogue } from './model-catalogue.ts';
 import { QueueWrites } from '../engine/queue-writes.ts';
@@ -63,6 +65,11 @@ export interface AppServiceOptions {
   engine?: Partial<EngineOptions>;
   /** Caps on what the gateway may send (the CLI's limit flags). */
   client?: Pick<GatewayContextOptions, 'maxAnswerBytes'>;
+  /**
+   * This host's own cap on what its queue spends while it runs, in quota units (the CLI's
+   * --max-spend): the queue pauses as `budget` before the request that would pass it.
+   */
+  runSpendCap?: number | null;
   /** Shortest time between two event deliveries (100 ms). */
   eventIntervalMs?: number;
   /**
@@ -115,11 +122,12 @@ export class AppService implements ServedApp {
       headers: this.headers,
       startDemoGateway: options.startDemoGateway,
       logger,
+      runSpendCap: options.runSpendCap ?? null,
       ...(options.engine ? { engine: options.engine } : {}),
       ...(options.client ? { client: options.client } : {}),
     });
     this.events = new EventHub({
-      feed: hubFeed(store, this.session, () => options.settings.read().thumbnails, now),
+      feed: hubFeed(store, this.session, () => options.settings.read(), now),
       ...(options.eventIntervalMs === undefined ? {} : { intervalMs: options.eventIntervalMs }),
     });
     this.exports = new ExportRunner({
@@ -176,6 +184,7 @@ export class AppService implements ServedApp {
       images: imageHandlers(context),
       exports: exportHandlers(context, this.exports),
       prompts: promptHandlers(context, this.prompts),
+      spend: spendHandlers(context),
       settings: settingsHandlers(context),
       key: keyHandlers(context),
       models: modelHandlers(context),
@@ -291,7 +300,8 @@ export class AppService implements ServedApp {
   private listener(): SessionListener {
     return {
       committed: () => this.events.notify(),
-      paused: (pause) => this.events.send({ type: 'queue.paused', payload: pause }),
+      paused: (pause) =>
+        this.events.send({ type: 'queue.paused', payload: withBudget(pause, this.store) }),
       limits: (limits) => this.events.send({ type: 'limits.changed', payload: limits }),
       video: (jobId) => this.events.videosChanged([jobId]),
     };

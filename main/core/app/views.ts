@@ -23,6 +23,7 @@ export function batchSummary(
   batch: Batch,
   jobs: StateCounts,
   downloads: DownloadCounts,
+  spent: z.input<typeof BatchSummary>['spent'],
 ): z.input<typeof BatchSummary> {
   return {
     id: batch.id,
@@ -36,6 +37,7 @@ export function batchSummary(
     dirName: batch.dirName,
     jobs,
     downloads,
+    spent,
   };
 }
 

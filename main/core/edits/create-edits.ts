@@ -33,6 +33,8 @@ export interface CreateEditsOptions {
   name?: string | undefined;
   paused?: boolean | undefined;
   now?: number;
+  /** After the check passed, before anything is kept: may refuse (throw) the edit as checked. */
+  beforeCreate?: (check: EditCheck) => void;
 }
 
 /**
@@ -50,6 +52,7 @@ export async function createEdits(
     inputs: EditInputFiles.of(store),
   });
   if (check.bad > 0 || !planned) throw new EditCheckError(check);
+  options.beforeCreate?.(check);
   const now = options.now ?? Date.now();
   // (immediate: the batch's first statement reads, and a read cannot become a write later)
   const batch = transact(

@@ -30,6 +30,11 @@ export interface ImportOptions {
   keptRows?: number;
   /** The longest prompt accepted, in characters (default 32,000); a longer one is a bad row. */
   maxPromptChars?: number;
+  /**
+   * After every row is checked, before anything is inserted: may refuse (throw) the batch as
+   * checked (the spend confirmation); nothing is imported then.
+   */
+  beforeInsert?: (check: PromptCheck) => void;
 }
 
 /** The longest prompt accepted by default: far above any model's, far below a runaway paste. */
@@ -137,6 +142,7 @@ export async function importPrompts(
   if (check.jobs === 0) {
     throw new PromptFileError(source.label, [{ line: 0, message: 'the file holds no prompt' }], 1);
   }
+  options.beforeInsert?.(check);
   const batch = {
     name: options.name ?? source.defaultName,
     source: source.fileName,

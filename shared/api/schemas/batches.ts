@@ -3,6 +3,7 @@ import { OUTPUT_FORMATS } from '../../gateway/catalogue.ts';
 import { Count, Id, Time } from '../define.ts';
 import { boundedJson } from '../json-limits.ts';
 import { DownloadCounts, FailureCounts, StateCounts } from './counts.ts';
+import { ConfirmedSpend, SpendCheck, SpendTotals } from './spend.ts';
 
 /** Longest prompt text accepted through the contract (the import's own limit is lower). */
 const MAX_TEXT_BYTES = 64 * 1024 * 1024;
@@ -70,6 +71,11 @@ export const BatchCheck = z.object({
    * for this key leaves out (video models are often controlled-access).
    */
   warnings: z.array(z.object({ model: z.string(), message: z.string() })).optional(),
+  /**
+   * What running its valid rows will spend, and whether starting it needs the person's
+   * confirmation (`confirmedSpend` on create).
+   */
+  spend: SpendCheck,
 });
 
 export const BatchSummary = z.object({
@@ -86,6 +92,11 @@ export const BatchSummary = z.object({
   dirName: z.string(),
   jobs: StateCounts,
   downloads: DownloadCounts,
+  /**
+   * What its jobs spent so far (results priced, and what may have been charged). The service
+   * always sends it; optional so a screen's test doubles need not.
+   */
+  spent: SpendTotals.optional(),
 });
 
 export const BatchDetail = BatchSummary.extend({
@@ -113,7 +124,16 @@ export const CreateBatchInput = z.object({
   position: z.enum(['back', 'front']).default('back'),
   /** The longest prompt accepted, in characters (default 32,000; the CLI's --max-prompt-chars). */
   maxPromptChars: z.number().int().min(1).max(10_000_000).optional(),
+  /**
+   * The spend the person confirmed (the check's `spend.units` and `spend.requests`): needed to
+   * start a batch over the confirmation threshold, else `confirmation-required`. A batch
+   * created paused needs it when it is resumed instead.
+   */
+  confirmedSpend: ConfirmedSpend.optional(),
 });
+
+/** Resuming a held batch starts its work: over the threshold, with its confirmation. */
+export const ResumeBatchInput = z.object({ id: Id, confirmedSpend: ConfirmedSpend.optional() });
 
 export const CheckBatchInput = z.object({ source: BatchSource, defaults: RowDefaults.optional() });
 

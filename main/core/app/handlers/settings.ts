@@ -5,10 +5,14 @@ import type { Handlers } from '../../../../shared/api/types.ts';
 import { parseTemplate } from '../../library/naming.ts';
 import { AppError } from '../app-error.ts';
 import type { AppContext } from '../app-context.ts';
+import { resumeIfBudgetAllows } from '../budget-pause.ts';
 import type { SettingsValue } from '../settings-store.ts';
 
 /** Settings the running queue was started with: changing one restarts it. */
 const QUEUE_SETTINGS = ['library', 'template', 'sidecar', 'manifest', 'thumbnails'] as const;
+
+/** Settings the spend is counted and capped by: the running queue follows them. */
+const SPEND_SETTINGS = ['prices', 'currency', 'budget'] as const;
 
 /** The gateway the queue uses, as the settings say it: the demo, or the chosen profile whole. */
 function activeGateway(settings: SettingsValue): string {
@@ -39,20 +43,29 @@ export async function settingsChanged(
   const restart =
     activeGateway(before) !== activeGateway(next) ||
     QUEUE_SETTINGS.some((key) => JSON.stringify(before[key]) !== JSON.stringify(next[key]));
+  const spendChanged = SPEND_SETTINGS.some(
+    (key) => JSON.stringify(before[key]) !== JSON.stringify(next[key]),
+  );
   if (restart) {
     await ctx.refreshSecrets();
     if (!elsewhere || ctx.session.state !== 'stopped') await ctx.restartQueue();
-  } else if (
-    before.concurrency !== next.concurrency ||
-    before.requestsPerMinute !== next.requestsPerMinute
-  ) {
-    // limits change in the running pool, no restart
-    ctx.session.engine?.setLimits({
-      concurrency: next.concurrency,
-      requestsPerMinute: next.requestsPerMinute,
-    });
+  } else {
+    if (
+      before.concurrency !== next.concurrency ||
+      before.requestsPerMinute !== next.requestsPerMinute
+    ) {
+      // limits change in the running pool, no restart
+      ctx.session.engine?.setLimits({
+        concurrency: next.concurrency,
+        requestsPerMinute: next.requestsPerMinute,
+      });
+    }
+    // prices and caps apply to the running queue at once
+    if (spendChanged) ctx.session.followSpendSettings(next, ctx.catalogue());
   }
   ctx.hub.send({ type: 'settings.changed', payload: {} });
+  // a cap raised (or another gateway chosen) lifts the budget pause it no longer makes
+  if (spendChanged || restart) resumeIfBudgetAllows(ctx);
 }
 
 export function settingsHandlers(ctx: AppContext): Handlers['settings'] {
