@@ -75,9 +75,7 @@ describe('formatStatus', () => {
     };
     const out = formatStatus({ ...view, batches: [batch] }, ' --data ./w');
     expect(out).toContain('(of 10, 1 of them top-up)');
-    expect(out).toContain(
-      'images:  5 on disk, 1 download failed, 2 failed on an expired link\n',
-    );
+    expect(out).toContain('images:  5 on disk, 1 download failed, 2 failed on an expired link\n');
     expect(out).toContain(
       'short:   1 prompt(s) returned 3 image(s) fewer than asked; ' +
         '"atelier retry --partial --batch 2 --data ./w" asks for them',
