@@ -140,7 +140,15 @@ export function fakeApp(o: { libraryDir: string; leak?: string }): FakeApp {
       },
       check: async (input) => {
         seen('batches.check', input);
-        return { jobs: 1, images: 1, errors: [], bad: 0, models: {}, spend: NO_SPEND_CHECK };
+        return {
+          rows: 1,
+          jobs: 1,
+          images: 1,
+          errors: [],
+          bad: 0,
+          models: {},
+          spend: NO_SPEND_CHECK,
+        };
       },
       rename: async () => {
         throw new Error('database is locked');

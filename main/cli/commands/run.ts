@@ -11,6 +11,7 @@ import { ConfigError, intFlag, oneOf, parseFlags, UsageError, type Command } fro
 import { dataFlagSuffix, requireUsableLibrary, resolveDataDir } from '../data-folder.ts';
 import { applyFlags, withCliService } from '../run/cli-service.ts';
 import { createConfirmed, spendFlags } from '../spend.ts';
+import { withFlagAdvice } from '../prompt-file-advice.ts';
 import { runEngineSession } from '../run/engine-session.ts';
 import { limitFlags } from '../run/limit-flags.ts';
 import { liveRunner } from '../run/live-runner.ts';
@@ -141,7 +142,9 @@ Examples:
             ...(maxPromptChars !== undefined ? { maxPromptChars } : {}),
             ...(confirmedSpend ? { confirmedSpend } : {}),
           }),
-        );
+        ).catch((error: unknown) => {
+          throw withFlagAdvice(error);
+        });
         const batch = service.store.batches.get(created.id)!;
         if (!json) {
           process.stderr.write(

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { OUTPUT_FORMATS } from '../../gateway/catalogue.ts';
+import { ROW_PROBLEMS } from '../../prompts/row-problems.ts';
 import { Count, Id, Time } from '../define.ts';
 import { boundedJson } from '../json-limits.ts';
 import { DownloadCounts, FailureCounts, StateCounts } from './counts.ts';
@@ -53,11 +54,28 @@ export const BatchSource = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('path'), path: z.string().min(1).max(4096) }),
 ]);
 
-/** A row the service refused, by its 1-based line (or row number for composed rows). */
-export const RowError = z.object({ line: z.number().int().nonnegative(), message: z.string() });
+/**
+ * A row the service refused, by its 1-based line (or row number for composed rows; 0 for the
+ * whole file): what is wrong as a code a window can word in its own language, and a
+ * host-neutral message (no flag of the CLI, no button of a window).
+ */
+export const RowError = z.object({
+  line: z.number().int().nonnegative(),
+  code: z.enum(ROW_PROBLEMS).optional(),
+  message: z.string(),
+  /** too-long: the most characters a prompt may have. */
+  limit: z.number().int().positive().optional(),
+  /** too-long: the model whose own limit that is (else Atelier's, `maxPromptChars`). */
+  model: z.string().optional(),
+});
 
 export const BatchCheck = z.object({
-  /** Jobs the batch would have (one per valid row). */
+  /** Rows read, valid or not: `jobs` of them are valid, `bad` are not. */
+  rows: Count,
+  /**
+   * Jobs the batch would have: one per valid row. With some rows bad and some valid,
+   * `create` with `skipBadRows` runs the valid ones.
+   */
   jobs: Count,
   /** Images it would ask for (the sum of n). */
   images: Count,
@@ -130,6 +148,8 @@ export const CreateBatchInput = z.object({
    * created paused needs it when it is resumed instead.
    */
   confirmedSpend: ConfirmedSpend.optional(),
+  /** Import the valid rows only, leaving the bad ones out (`prompt-file` when none is valid). */
+  skipBadRows: z.boolean().default(false),
 });
 
 /** Resuming a held batch starts its work: over the threshold, with its confirmation. */

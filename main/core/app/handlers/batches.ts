@@ -75,7 +75,8 @@ export function batchHandlers(ctx: AppContext): Handlers['batches'] {
       const spend = spendCheck(check.models, ctx.settings.read(), ctx.catalogue());
       return warnings.length > 0 ? { ...check, spend, warnings } : { ...check, spend };
     },
-    async create({ source, name, defaults, paused, position, maxPromptChars, confirmedSpend }) {
+    async create(input) {
+      const { source, name, defaults, paused, position, maxPromptChars, confirmedSpend } = input;
       const catalogue = ctx.catalogue();
       const batch = await importPrompts(store, sourceOf(source, name), {
         catalogue,
@@ -83,6 +84,7 @@ export function batchHandlers(ctx: AppContext): Handlers['batches'] {
         ...(name ? { name } : {}),
         ...(paused ? { paused } : {}),
         ...(maxPromptChars !== undefined ? { maxPromptChars } : {}),
+        skipBadRows: input.skipBadRows,
         // a held batch spends nothing yet: its resume asks instead
         beforeInsert: (check) => {
           if (paused) return;
