@@ -3,6 +3,7 @@ import type { PauseInfo } from '../../../shared/api/schemas/counts.ts';
 import type { Progress } from '../../../shared/api/schemas/queue.ts';
 import type { BudgetStopSchema } from '../../../shared/api/schemas/spend.ts';
 import type { EngineProgress } from '../engine/progress.ts';
+import { PAUSE_KIND_WORDS } from '../../../shared/jobs/words.ts';
 import { localDate } from '../store/gallery-runs.ts';
 import type { Store } from '../store/store.ts';
 import type { SettingsValue } from './settings-store.ts';
@@ -65,10 +66,11 @@ export function pauseOf(store: Store): Pause | null {
 }
 
 /** A budget pause with the cap it stopped before, what was spent and the next cost. */
-export function withBudget(pause: Omit<Pause, 'budget'>, store: Store): Pause {
-  if (pause.kind !== 'budget') return pause;
+export function withBudget(pause: Omit<Pause, 'budget' | 'title'>, store: Store): Pause {
+  const titled = { ...pause, title: PAUSE_KIND_WORDS[pause.kind] };
+  if (pause.kind !== 'budget') return titled;
   const detail = store.queue.get().pauseDetail as z.infer<typeof BudgetStopSchema> | null;
-  return { ...pause, budget: detail };
+  return { ...titled, budget: detail };
 }
 
 function spentToday({ store, settings, now }: ProgressSources) {

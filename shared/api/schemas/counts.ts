@@ -34,6 +34,8 @@ export const PauseInfo = z.object({
   /** The gateway's code when a gateway answer paused it. */
   code: z.string().nullable(),
   kind: PauseKindSchema,
+  /** What stopped it, in a person's words ("A spending cap is reached"). */
+  title: z.string().optional(),
   /** A budget pause: the cap it stopped before, what was spent and the next request's cost. */
   budget: BudgetStopSchema.nullable().optional(),
 });

@@ -1,7 +1,7 @@
 import type { Handlers } from '../../../../shared/api/types.ts';
 import type { AppContext } from '../app-context.ts';
 import { allowBudgetResume } from '../budget-pause.ts';
-import { idleProgress, liveProgress, pauseOf } from '../progress-view.ts';
+import { idleProgress, liveProgress, pauseOf, withBudget } from '../progress-view.ts';
 import { retryWork } from '../retry-work.ts';
 
 export function queueHandlers(ctx: AppContext): Handlers['queue'] {
@@ -39,7 +39,7 @@ export function queueHandlers(ctx: AppContext): Handlers['queue'] {
       else if (ctx.writes.pause(why, 'manual', 'manual')) {
         ctx.hub.send({
           type: 'queue.paused',
-          payload: { reason: why, code: 'manual', kind: 'manual' },
+          payload: withBudget({ reason: why, code: 'manual', kind: 'manual' }, store),
         });
       }
       return null;
