@@ -1,5 +1,6 @@
 import type { Catalogue } from '../../../shared/gateway/catalogue.ts';
 import { promptLines } from '../../../shared/edits/edit-rows.ts';
+import { plural } from '../../../shared/text/plural.ts';
 import type { Batch } from '../store/rows.ts';
 import type { Store } from '../store/store.ts';
 import { transact } from '../store/transaction.ts';
@@ -12,7 +13,8 @@ export class EditCheckError extends Error {
 
   constructor(check: EditCheck) {
     super(
-      `The edit has ${check.bad} problem(s); nothing was queued. Fix them and try again:\n` +
+      `The edit has ${plural(check.bad, 'problem')}; nothing was queued. Fix ` +
+        `${check.bad === 1 ? 'it' : 'them'} and try again:\n` +
         describeIssues(check.errors, check.bad),
     );
     this.name = 'EditCheckError';
