@@ -31,6 +31,7 @@ import {
   ExportStarted,
   FavoriteInput,
   ImageDetail,
+  ImageFacets,
   ImageGroup,
   ImageGroupsInput,
   ImageIdsInput,
@@ -134,6 +135,8 @@ export const contract = {
     setFavorite: method(FavoriteInput, Changed),
     /** From the stored link or bytes: never a generation request. */
     retryDownloads: method(RetryDownloadsInput, RetryDownloadsReport),
+    /** The sizes and models the written images have, with counts: the gallery's filters. */
+    facets: method(NoInput, ImageFacets),
     /** Runs of the list by batch or day, in its order: headers without the images. */
     groups: method(ImageGroupsInput, z.object({ groups: z.array(ImageGroup) })),
     /** Files to the system trash (outright where there is none), then their records. */

@@ -65,6 +65,7 @@ export function everyMethod(ids: {
       get: { id: ids.imageId },
       setFavorite: { ids: [ids.imageId], favorite: true },
       retryDownloads: { ids: [ids.imageId] },
+      facets: {},
       groups: { by: 'day' },
       reveal: { id: ids.imageId },
       openWithViewer: { id: ids.imageId },

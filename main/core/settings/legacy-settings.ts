@@ -129,7 +129,8 @@ export function mergeSettings(
   olderFirst: ReadonlyArray<Partial<SettingsValue>>,
   base: Partial<SettingsValue> = {},
 ): SettingsValue {
-  const merged: Partial<SettingsValue> = { ...base };
+  // (a data folder from before the file name template had its default: its names stay)
+  const merged: Partial<SettingsValue> = { template: null, ...base };
   for (const fields of olderFirst) {
     const { profiles, ...rest } = fields;
     Object.assign(merged, rest);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { GatewayProfileSchema, headerNameProblem } from '../../gateway/profile.ts';
+import { NEW_FOLDER_TEMPLATE } from '../../library/templates.ts';
 import { DEFAULT_CONFIRM_THRESHOLD } from '../../spend/confirm.ts';
 
 /**
@@ -113,8 +114,11 @@ function settingsFields<P extends z.ZodType>(profile: P) {
     library: z.string().min(1).nullable().default(null),
     concurrency: z.number().int().min(1).max(1024).default(8),
     requestsPerMinute: z.number().int().positive().nullable().default(null),
-    /** File name template; null for the default. */
-    template: z.string().min(1).nullable().default(null),
+    /**
+     * File name template. A new data folder starts with NEW_FOLDER_TEMPLATE (model and size in
+     * every name); null keeps the earlier default, `{batch}/{index}-{slug}-{seed}.{ext}`.
+     */
+    template: z.string().min(1).nullable().default(NEW_FOLDER_TEMPLATE),
     sidecar: z.boolean().default(false),
     manifest: z.boolean().default(true),
     thumbnails: z.boolean().default(true),

@@ -32,8 +32,8 @@ describe('atelier run with prompt files that are not plain UTF-8', () => {
     expect(result.code).toBe(0);
     expect(summaryOf(result).jobs).toMatchObject({ succeeded: 2, total: 2 });
     expect(ws.files('atelier-library', 'p')).toEqual([
-      '0001-a-red-fox.png',
-      '0002-a-café-at-dawn.png',
+      '0001-a-red-fox-flux-schnell-64x64.png',
+      '0002-a-café-at-dawn-flux-schnell-64x64.png',
     ]);
   });
 
