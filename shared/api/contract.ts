@@ -2,10 +2,13 @@ import { z } from 'zod';
 import { Done, Id, method, NoInput } from './define.ts';
 import { ByIdsInput, Changed, IdPage, PageInput, pageOf, Selection } from './paging.ts';
 import {
+  AddModelsInput,
   AppInfo,
   Catalogue,
+  ConnectionInput,
   ConnectionTest,
   KeyInput,
+  KeyScope,
   KeyStatus,
   LibraryInfo,
   SaveModelsInput,
@@ -173,15 +176,18 @@ export const contract = {
     update: method(SettingsPatch, SettingsView),
   },
   key: {
-    status: method(NoInput, KeyStatus),
+    /** A profile's key (its own, or the shared one it falls back to), or the shared key. */
+    status: method(KeyScope, KeyStatus),
     set: method(KeyInput, KeyStatus),
-    clear: method(NoInput, KeyStatus),
-    /** One cheap call to the gateway (/v1/models where offered). */
-    test: method(NoInput, ConnectionTest),
+    clear: method(KeyScope, KeyStatus),
+    /** One cheap call to the gateway (/v1/models where offered); the models it does not know. */
+    test: method(ConnectionInput, ConnectionTest),
   },
   models: {
     catalogue: method(NoInput, Catalogue),
     saveUserEntries: method(SaveModelsInput, Catalogue),
+    /** Adds models from a small form's fields (the unknown ones key.test found, say). */
+    addEntries: method(AddModelsInput, Catalogue),
   },
   library: {
     info: method(NoInput, LibraryInfo),

@@ -82,7 +82,11 @@ export function everyMethod(ids: {
     spend: { summary: { days: 7, batchId: ids.batchId } },
     settings: { get: {}, update: { theme: 'dark' } },
     key: { status: {}, set: { key: 'sk-test-0123456789' }, clear: {}, test: {} },
-    models: { catalogue: {}, saveUserEntries: { entries: [] } },
+    models: {
+      catalogue: {},
+      saveUserEntries: { entries: [] },
+      addEntries: { entries: [{ kind: 'image', id: 'my-sdxl', sizes: ['1024x1024'] }] },
+    },
     library: {
       info: {},
       setLocation: { dir: ids.libraryDir },

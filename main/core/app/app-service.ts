@@ -279,7 +279,7 @@ export class AppService implements ServedApp {
 
   async refreshSecrets(): Promise<void> {
     this.lastKnownSecrets = [
-      await this.options.keys.get(),
+      ...(await this.options.keys.all()),
       ...(await this.headers.allValues(this.options.settings.read().profiles)),
     ];
   }

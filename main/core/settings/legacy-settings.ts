@@ -129,8 +129,7 @@ export function mergeSettings(
   olderFirst: ReadonlyArray<Partial<SettingsValue>>,
   base: Partial<SettingsValue> = {},
 ): SettingsValue {
-  // (a data folder from before the file name template had its default: its names stay)
-  const merged: Partial<SettingsValue> = { template: null, ...base };
+  const merged: Partial<SettingsValue> = { ...base };
   for (const fields of olderFirst) {
     const { profiles, ...rest } = fields;
     Object.assign(merged, rest);

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { GatewayProfileSchema, headerNameProblem } from '../../gateway/profile.ts';
-import { NEW_FOLDER_TEMPLATE } from '../../library/templates.ts';
 import { DEFAULT_CONFIRM_THRESHOLD } from '../../spend/confirm.ts';
 
 /**
@@ -115,10 +114,10 @@ function settingsFields<P extends z.ZodType>(profile: P) {
     concurrency: z.number().int().min(1).max(1024).default(8),
     requestsPerMinute: z.number().int().positive().nullable().default(null),
     /**
-     * File name template. A new data folder starts with NEW_FOLDER_TEMPLATE (model and size in
-     * every name); null keeps the earlier default, `{batch}/{index}-{slug}-{seed}.{ext}`.
+     * File name template; null for the earlier default, `{batch}/{index}-{slug}-{seed}.{ext}`.
+     * A new data folder starts with NEW_FOLDER_TEMPLATE (shared/library/templates.ts).
      */
-    template: z.string().min(1).nullable().default(NEW_FOLDER_TEMPLATE),
+    template: z.string().min(1).nullable().default(null),
     sidecar: z.boolean().default(false),
     manifest: z.boolean().default(true),
     thumbnails: z.boolean().default(true),

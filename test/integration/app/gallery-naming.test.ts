@@ -93,5 +93,9 @@ describe("an older data folder's file names", () => {
     mkdirSync(legacy);
     writeFileSync(path.join(legacy, 'settings.json'), JSON.stringify({ concurrency: 4 }));
     expect(new SettingsFile({ dataDir: legacy, watchIntervalMs: 0 }).read().template).toBeNull();
+    const fresh = path.join(dir, 'fresh');
+    expect(new SettingsFile({ dataDir: fresh, watchIntervalMs: 0 }).read().template).toBe(
+      NEW_FOLDER_TEMPLATE,
+    );
   });
 });

@@ -7,6 +7,7 @@ import { AppError } from '../app-error.ts';
 import type { AppContext } from '../app-context.ts';
 import { resumeIfBudgetAllows } from '../budget-pause.ts';
 import type { SettingsValue } from '../settings-store.ts';
+import { followRenames, renamedProfiles } from '../../settings/profile-renames.ts';
 
 /** Settings the running queue was started with: changing one restarts it. */
 const QUEUE_SETTINGS = ['library', 'template', 'sidecar', 'manifest', 'thumbnails'] as const;
@@ -76,15 +77,26 @@ export function settingsHandlers(ctx: AppContext): Handlers['settings'] {
     async update({ profiles, ...patch }) {
       const before = ctx.settings.read();
       const headers = profiles ? ctx.headers.prepare(profiles, before.profiles) : null;
-      const next = Settings.parse({
-        ...before,
-        ...patch,
-        ...(headers ? { profiles: headers.profiles } : {}),
-      });
+      // a profile renamed in place keeps what names it: its key, its cap, its spend
+      const renamed = profiles ? renamedProfiles(before.profiles, profiles) : new Map();
+      const next = Settings.parse(
+        followRenames(
+          Settings.parse({
+            ...before,
+            ...patch,
+            ...(headers ? { profiles: headers.profiles } : {}),
+          }),
+          renamed,
+        ),
+      );
       checkRules(ctx, before, next);
       // the values first: a crash between leaves a value unused, never a header without one
       await headers?.commit();
       ctx.settings.write(next);
+      if (profiles) {
+        await ctx.keys.followProfiles(new Set(next.profiles.map((p) => p.name)), renamed);
+        for (const [from, to] of renamed) ctx.store.spend.renameGateway(from, to);
+      }
       await settingsChanged(ctx, before, next);
       return settingsView(ctx, next);
     },
