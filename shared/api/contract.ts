@@ -11,6 +11,7 @@ import {
   KeyScope,
   KeyStatus,
   LibraryInfo,
+  LibraryMove,
   SaveModelsInput,
   SetLibraryInput,
   TemplateInput,
@@ -191,7 +192,21 @@ export const contract = {
   },
   library: {
     info: method(NoInput, LibraryInfo),
+    /** A folder that already holds the library's files (moved there by the person). */
     setLocation: method(SetLibraryInput, LibraryInfo),
+    /**
+     * Moves the library's files to a new, empty folder, in the background (`library.move`
+     * events): copied first, the library switched once all are there, then the old removed.
+     */
+    move: method(SetLibraryInput, LibraryMove),
+    /** The move under way, the last one, or one interrupted; null when there was none. */
+    moveStatus: method(NoInput, LibraryMove.nullable()),
+    /** Stops a move while it copies: what was copied is removed, the library stays. */
+    cancelMove: method(NoInput, LibraryMove.nullable()),
+    /** Carries on an interrupted move from where it stopped. */
+    resumeMove: method(NoInput, LibraryMove),
+    /** Undoes an interrupted move that was still copying: its copies go, the library stays. */
+    rollbackMove: method(NoInput, LibraryMove),
     previewTemplate: method(TemplateInput, TemplatePreview),
   },
   app: {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Count, Id } from './define.ts';
 import { Cursor } from './paging.ts';
-import { KeyStatus } from './schemas/app.ts';
+import { KeyStatus, LibraryMove } from './schemas/app.ts';
 import {
   DownloadCounts,
   FailureCounts,
@@ -86,6 +86,8 @@ export const ApiEventSchema = z.discriminatedUnion('type', [
       partial: Count,
     }),
   ),
+  /** The library's move went on (at most ~10 a second) or ended. */
+  event('library.move', LibraryMove),
   event('limits.changed', Limits),
   event('settings.changed', z.object({})),
   event('key.changed', KeyStatus),

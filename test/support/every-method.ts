@@ -91,6 +91,12 @@ export function everyMethod(ids: {
       info: {},
       setLocation: { dir: ids.libraryDir },
       previewTemplate: { template: '{batch}/{index}.{ext}' },
+      move: { dir: `${ids.libraryDir}-moved` },
+      moveStatus: {},
+      cancelMove: {},
+      // (no move was cut off here: refused, as `conflict`)
+      resumeMove: {},
+      rollbackMove: {},
     },
     app: { info: {} },
     batches: {
@@ -114,7 +120,10 @@ export function everyMethod(ids: {
   };
 }
 
-/** Calls each in turn; returns what failed (only `unsupported` is allowed, for desktop-only actions). */
+/**
+ * Calls each in turn; returns what failed (only `unsupported` is allowed, for desktop-only
+ * actions, and `conflict` for resuming or rolling back a library move none was cut off).
+ */
 export async function callEveryMethod(
   calls: EveryMethod,
   call: (area: string, method: string, input: unknown) => Promise<Result<unknown>>,
@@ -127,7 +136,12 @@ export async function callEveryMethod(
         typeof input === 'function' ? (input as (a: Answers) => unknown)(answers) : input;
       const result = await call(area, method, given);
       if (result.ok) answers[`${area}.${method}`] = result.value;
-      const allowed = method === 'reveal' || method === 'openWithViewer' ? 'unsupported' : null;
+      const allowed =
+        method === 'reveal' || method === 'openWithViewer'
+          ? 'unsupported'
+          : method === 'resumeMove' || method === 'rollbackMove'
+            ? 'conflict'
+            : null;
       if (!result.ok && result.error.code !== allowed) {
         failures.push(`${area}.${method}: ${result.error.code} ${result.error.message}`);
       }

@@ -10,6 +10,9 @@ import { toApiError } from './api-error.ts';
 import type { AppContext, HostKind } from './app-context.ts';
 import { EventHub } from './event-hub.ts';
 import { ExportRunner } from '../export/export-runner.ts';
+import { LibraryMover } from './library-mover.ts';
+import { hostname } from 'node:os';
+import { LEASE_STALE_AFTER_MS, mayTakeOver, processIsAlive } from '../store/runner-lease.ts';
 import type { StartDemoGateway } from './gateway-connection.ts';
 import { appHandlers } from './handlers/app.ts';
 import { batchHandlers } from './handlers/batches.ts';
@@ -94,6 +97,9 @@ export class AppService implements ServedApp {
   readonly events: EventHub;
   readonly store: Store;
   private readonly exports: ExportRunner;
+  private readonly mover: LibraryMover;
+  /** The library's files are moving: the queue stays stopped (see LibraryMover). */
+  private heldForMove = false;
   private readonly prompts: PromptHelpRunner;
   private readonly context: AppContext;
   private readonly session: QueueSession;
@@ -140,6 +146,27 @@ export class AppService implements ServedApp {
       now,
     });
     let catalogue = loadCatalogue(options.dataDir);
+    this.mover = new LibraryMover({
+      dataDir: options.dataDir,
+      publish: (payload) => this.events.send({ type: 'library.move', payload }),
+      logger,
+      library: () => this.libraryDir(),
+      switchLibrary: async (to) => {
+        const before = options.settings.read();
+        const next = { ...before, library: to };
+        options.settings.write(next);
+        await settingsChanged(this.context, before, next);
+      },
+      hold: async () => {
+        this.heldForMove = true;
+        await this.session.stop();
+      },
+      release: async () => {
+        this.heldForMove = false;
+        if (this.mayStart) await this.context.startQueue();
+      },
+      busy: () => this.moveRefusal(),
+    });
     const storeControls = new QueueWrites(store, now);
     const session = this.session;
     const listener = this.listener();
@@ -167,11 +194,12 @@ export class AppService implements ServedApp {
       wake: () => session.engine?.wake(),
       refreshSecrets: () => this.refreshSecrets(),
       restartQueue: () =>
-        this.mayStart
+        this.mayStart && !this.heldForMove
           ? session.restart(() => this.inputs(() => catalogue), listener)
           : Promise.resolve(),
       startQueue: () => {
         this.mayStart = true;
+        if (this.heldForMove) return Promise.resolve();
         return session.start(() => this.inputs(() => catalogue), listener);
       },
     };
@@ -188,7 +216,7 @@ export class AppService implements ServedApp {
       settings: settingsHandlers(context),
       key: keyHandlers(context),
       models: modelHandlers(context),
-      library: libraryHandlers(context),
+      library: libraryHandlers(context, this.mover),
       app: appHandlers(context),
     };
   }
@@ -267,11 +295,32 @@ export class AppService implements ServedApp {
     this.closed = true;
     this.unsubscribe();
     await this.exports.close();
+    await this.mover.close();
     await this.prompts.close();
     await this.session.close();
     this.events.flush();
     this.events.close();
     this.store.close();
+  }
+
+  /** Why the library's files cannot move now (the queue stopped), or null. */
+  private moveRefusal(): string | null {
+    // (this process stopped its queue: a lease still held is another process's)
+    const holder = this.store.queue.runner();
+    const free = mayTakeOver(holder, { id: '', host: hostname() }, Date.now(), {
+      staleAfterMs: LEASE_STALE_AFTER_MS,
+      isAlive: processIsAlive,
+    });
+    if (holder && !free) {
+      return (
+        `Another Atelier (process ${holder.pid} on ${holder.host}) runs this data folder's ` +
+        'queue and writes into the library: close it, then move the library.'
+      );
+    }
+    if (this.store.images.counts().downloading > 0) {
+      return 'Images are still being written: wait until they are, then move the library.';
+    }
+    return null;
   }
 
   /** The key and header values as last read, to scrub messages synchronously. */

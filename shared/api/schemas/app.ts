@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ModelEntrySchema, OUTPUT_FORMATS } from '../../gateway/catalogue.ts';
+import { Count } from '../define.ts';
 import { boundedJson } from '../json-limits.ts';
 
 export const KeyStatus = z.object({
@@ -121,6 +122,28 @@ export const LibraryInfo = z.object({
   example: z.string(),
 });
 export const SetLibraryInput = z.object({ dir: z.string().min(1).max(4096) });
+
+/**
+ * Moving the library's files to a new, empty folder. `copying`: every file is copied there
+ * (the library stays where it was, whole, until all are); `removing`: the library is the new
+ * folder, the old copies go. `interrupted`: Atelier stopped mid-way (the library works where
+ * it is): resume it, or (while copying) roll it back.
+ */
+export const LibraryMove = z.object({
+  id: z.string(),
+  state: z.enum(['running', 'done', 'canceled', 'failed', 'interrupted']),
+  phase: z.enum(['copying', 'removing']),
+  from: z.string(),
+  to: z.string(),
+  /** Files moved so far, and in all. */
+  done: Count,
+  total: Count,
+  bytes: Count,
+  totalBytes: Count,
+  /** What stays where it was, and why (a link out of the library is never followed); capped. */
+  leftBehind: z.array(z.object({ path: z.string(), reason: z.string() })),
+  error: z.string().nullable(),
+});
 export const TemplateInput = z.object({ template: z.string().min(1).max(500) });
 export const TemplatePreview = z.object({ example: z.string() });
 

@@ -8,6 +8,7 @@ import type { AppContext } from '../app-context.ts';
 import { resumeIfBudgetAllows } from '../budget-pause.ts';
 import type { SettingsValue } from '../settings-store.ts';
 import { followRenames, renamedProfiles } from '../../settings/profile-renames.ts';
+import { plural } from '../../../../shared/text/plural.ts';
 
 /** Settings the running queue was started with: changing one restarts it. */
 const QUEUE_SETTINGS = ['library', 'template', 'sidecar', 'manifest', 'thumbnails'] as const;
@@ -160,8 +161,9 @@ function checkLibraryMove(ctx: AppContext, library: string | null): void {
   if (!existsSync(join(target, image.relPath!))) {
     throw new AppError(
       'library-busy',
-      `The library already holds ${downloads.done} image(s) that ${target} does not have: move ` +
-        `the library folder there first (its batch folders inside), then choose it.`,
+      `The library holds ${plural(downloads.done, 'image')} that ${target} does not have: ` +
+        'move the library there (Atelier moves its files), or move its folder there yourself ' +
+        'first, then choose it.',
     );
   }
 }
