@@ -1,17 +1,13 @@
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { app } from 'electron';
-import {
-  API_KEY_VARIABLE,
-  environmentKeyWins,
-  checkKeyShape,
-  keyStatusOf,
-  type KeyProvider,
-  type KeyStatusValue,
-} from '../core/app/key.ts';
+import { z } from 'zod';
+import { API_KEY_VARIABLE, KeyRing, type KeyStore } from '../core/app/key.ts';
 import type { Logger } from '../core/logger.ts';
 import { SealedFile } from './sealed-file.ts';
 
 export const KEY_FILE_NAME = 'api-key.bin';
+/** The keys of single gateway profiles, beside the shared one. */
+export const PROFILE_KEYS_FILE_NAME = 'gateway-keys.bin';
 
 const USE_ENV = `set ${API_KEY_VARIABLE} in the environment instead`;
 export const REFUSALS = {
@@ -21,77 +17,94 @@ export const REFUSALS = {
 } as const;
 
 export interface SafeStorageKeyOptions {
-  /** The encrypted key's file: `<userData>/api-key.bin`. */
+  /** The shared key's file: `<userData>/api-key.bin` (the profiles' keys are beside it). */
   file: string;
   env?: NodeJS.ProcessEnv;
   platform?: NodeJS.Platform;
   logger?: Logger;
 }
 
+const ProfileKeys = z.record(z.string(), z.string());
+
 /**
- * The desktop's key: `ATELIER_API_KEY` wins; otherwise the key set in Settings, encrypted by
- * the system keyring into a 0600 file (see SealedFile), or refused where the keyring cannot
- * protect it.
+ * The desktop's keys, each encrypted by the system keyring into a 0600 file (see SealedFile),
+ * or refused where the keyring cannot protect them: the shared key alone in `api-key.bin` (as
+ * earlier versions kept their one key), the profiles' own keys as one JSON object in
+ * `gateway-keys.bin`.
  */
-export class SafeStorageKeyProvider implements KeyProvider {
-  private readonly sealed: SealedFile;
-  private readonly fromEnv: string | null;
-  /** The decrypted stored key once read (undefined: not read yet). */
-  private cached: string | null | undefined;
+class SealedKeyStore implements KeyStore {
+  readonly source = 'stored' as const;
+  private readonly shared: SealedFile;
+  private readonly byProfile: SealedFile;
+  /** What was read (undefined: not yet), so the keyring is asked once. */
+  private sharedKey: string | null | undefined;
+  private profileKeys: Map<string, string> | undefined;
 
   constructor(options: SafeStorageKeyOptions) {
-    this.sealed = new SealedFile({
-      file: options.file,
-      refusals: {
-        ...REFUSALS,
-        undecryptable: `The stored key could not be decrypted (the system keyring changed?): set the key again, or ${USE_ENV}.`,
-      },
-      ...(options.platform ? { platform: options.platform } : {}),
-      ...(options.logger ? { logger: options.logger } : {}),
-    });
-    const value = (options.env ?? process.env)[API_KEY_VARIABLE]?.trim();
-    this.fromEnv = value ? value : null;
+    const sealed = (file: string) =>
+      new SealedFile({
+        file,
+        refusals: {
+          ...REFUSALS,
+          undecryptable: `The stored key could not be decrypted (the system keyring changed?): set the key again, or ${USE_ENV}.`,
+        },
+        ...(options.platform ? { platform: options.platform } : {}),
+        ...(options.logger ? { logger: options.logger } : {}),
+      });
+    this.shared = sealed(options.file);
+    this.byProfile = sealed(join(dirname(options.file), PROFILE_KEYS_FILE_NAME));
   }
 
-  async get(): Promise<string | null> {
-    return this.fromEnv ?? (await this.stored());
+  storage() {
+    return this.shared.storage();
   }
 
-  async status(): Promise<KeyStatusValue> {
-    const storage = await this.sealed.storage();
-    if (this.fromEnv) return keyStatusOf(this.fromEnv, 'env', storage);
-    let key: string | null;
-    try {
-      key = await this.stored();
-    } catch (error) {
-      // shown as "no key" with the reason: the person sets it again
-      return keyStatusOf(null, null, { ...storage, refusal: (error as Error).message });
+  async read(profile: string | null): Promise<string | null> {
+    if (profile === null) {
+      if (this.sharedKey === undefined) this.sharedKey = await this.shared.read();
+      return this.sharedKey;
     }
-    return keyStatusOf(key, 'stored', storage);
+    return (await this.profileMap()).get(profile) ?? null;
   }
 
-  async set(key: string): Promise<KeyStatusValue> {
-    const checked = checkKeyShape(key);
-    if (this.fromEnv) throw environmentKeyWins();
-    await this.sealed.write(checked);
-    this.cached = checked;
-    return this.status();
+  async write(profile: string | null, key: string | null): Promise<void> {
+    if (profile === null) {
+      if (key === null) await this.shared.remove();
+      else await this.shared.write(key);
+      this.sharedKey = key;
+      return;
+    }
+    const next = new Map(await this.profileMap().catch(() => new Map<string, string>()));
+    if (key === null) next.delete(profile);
+    else next.set(profile, key);
+    if (next.size === 0) await this.byProfile.remove();
+    else await this.byProfile.write(JSON.stringify(Object.fromEntries(next)));
+    this.profileKeys = next;
   }
 
-  async clear(): Promise<KeyStatusValue> {
-    if (this.fromEnv) throw environmentKeyWins();
-    await this.sealed.remove();
-    this.cached = null;
-    return this.status();
+  async profiles(): Promise<string[]> {
+    return [...(await this.profileMap()).keys()];
   }
 
-  private async stored(): Promise<string | null> {
-    if (this.cached !== undefined) return this.cached;
-    return (this.cached = await this.sealed.read());
+  private async profileMap(): Promise<Map<string, string>> {
+    if (this.profileKeys) return this.profileKeys;
+    const text = await this.byProfile.read();
+    const parsed = text === null ? {} : ProfileKeys.parse(JSON.parse(text));
+    return (this.profileKeys = new Map(Object.entries(parsed)));
   }
 }
 
-/** The desktop's key provider, its file in the app's user-data folder. */
+/**
+ * The desktop's keys: `ATELIER_API_KEY` wins; otherwise the keys set in Settings (one per
+ * gateway, and a shared one), kept by the system keyring (see SealedKeyStore).
+ */
+export class SafeStorageKeyProvider extends KeyRing {
+  constructor(options: SafeStorageKeyOptions) {
+    super(new SealedKeyStore(options), options.env ?? process.env);
+  }
+}
+
+/** The desktop's key provider, its files in the app's user-data folder. */
 export function setupKeyStorage(logger?: Logger): SafeStorageKeyProvider {
   return new SafeStorageKeyProvider({ file: join(app.getPath('userData'), KEY_FILE_NAME), logger });
 }

@@ -2,12 +2,16 @@ import { z } from 'zod';
 import { Done, Id, method, NoInput } from './define.ts';
 import { ByIdsInput, Changed, IdPage, PageInput, pageOf, Selection } from './paging.ts';
 import {
+  AddModelsInput,
   AppInfo,
   Catalogue,
+  ConnectionInput,
   ConnectionTest,
   KeyInput,
+  KeyScope,
   KeyStatus,
   LibraryInfo,
+  LibraryMove,
   SaveModelsInput,
   SetLibraryInput,
   TemplateInput,
@@ -20,6 +24,7 @@ import {
   BatchSummary,
   CheckBatchInput,
   CreateBatchInput,
+  ResumeBatchInput,
 } from './schemas/batches.ts';
 import { CreateEditsInput, EditCheck, EditInput } from './schemas/edits.ts';
 import {
@@ -30,6 +35,7 @@ import {
   ExportStarted,
   FavoriteInput,
   ImageDetail,
+  ImageFacets,
   ImageGroup,
   ImageGroupsInput,
   ImageIdsInput,
@@ -54,6 +60,7 @@ import {
   Canceled,
   Limits,
   QueueState,
+  ResumeQueueInput,
   RetryInput,
   RetryReport,
   SetLimitsInput,
@@ -61,6 +68,7 @@ import {
 import { ExpandInput, PromptHelp, ThemeInput, VaryInput } from './schemas/prompts.ts';
 import { SettingsPatch, SettingsView } from './schemas/settings.ts';
 import { ComposeDraftRecord } from './schemas/compose.ts';
+import { SpendSummary, SpendSummaryInput } from './schemas/spend.ts';
 
 const ById = z.object({ id: Id });
 
@@ -75,12 +83,17 @@ export const contract = {
     get: method(ById, BatchDetail),
     /** Checks every row as the run would, without creating anything. */
     check: method(CheckBatchInput, BatchCheck),
-    /** Fails with `prompt-file` (details.rows, details.bad) and creates nothing on a bad row. */
+    /**
+     * Fails with `prompt-file` (details.rows, details.bad) and creates nothing on a bad row;
+     * with `confirmation-required` (details.spend) when it would start spending past the
+     * threshold without `confirmedSpend`.
+     */
     create: method(CreateBatchInput, BatchSummary),
     rename: method(z.object({ id: Id, name: z.string().trim().min(1).max(200) }), Done),
     move: method(BatchPositionInput, Done),
     pause: method(ById, Done),
-    resume: method(ById, Done),
+    /** Past the threshold, with `confirmedSpend` of its work left (else `confirmation-required`). */
+    resume: method(ResumeBatchInput, Done),
     cancel: method(ById, Canceled),
     /** Forgets the batch's records; its files stay in the library. */
     delete: method(ById, Done),
@@ -97,7 +110,8 @@ export const contract = {
   queue: {
     state: method(NoInput, QueueState),
     pause: method(z.object({ reason: z.string().max(500).optional() }).prefault({}), Done),
-    resume: method(NoInput, Done),
+    /** A budget pause's cap still reached: `conflict`, unless `overBudget` ("run anyway"). */
+    resume: method(ResumeQueueInput, Done),
     setLimits: method(SetLimitsInput, Limits),
     cancelAll: method(NoInput, Canceled),
     retry: method(RetryInput, RetryReport),
@@ -129,6 +143,8 @@ export const contract = {
     setFavorite: method(FavoriteInput, Changed),
     /** From the stored link or bytes: never a generation request. */
     retryDownloads: method(RetryDownloadsInput, RetryDownloadsReport),
+    /** The sizes and models the written images have, with counts: the gallery's filters. */
+    facets: method(NoInput, ImageFacets),
     /** Runs of the list by batch or day, in its order: headers without the images. */
     groups: method(ImageGroupsInput, z.object({ groups: z.array(ImageGroup) })),
     /** Files to the system trash (outright where there is none), then their records. */
@@ -156,24 +172,45 @@ export const contract = {
     /** Stops the request to the gateway at once; the prompts that arrived are kept. */
     cancel: method(z.object({ id: z.string() }), Done),
   },
+  spend: {
+    /** Spent today, over the last days, by model and gateway (and a batch's), and the caps. */
+    summary: method(SpendSummaryInput, SpendSummary),
+  },
   settings: {
     get: method(NoInput, SettingsView),
     update: method(SettingsPatch, SettingsView),
   },
   key: {
-    status: method(NoInput, KeyStatus),
+    /** A profile's key (its own, or the shared one it falls back to), or the shared key. */
+    status: method(KeyScope, KeyStatus),
     set: method(KeyInput, KeyStatus),
-    clear: method(NoInput, KeyStatus),
-    /** One cheap call to the gateway (/v1/models where offered). */
-    test: method(NoInput, ConnectionTest),
+    clear: method(KeyScope, KeyStatus),
+    /** One cheap call to the gateway (/v1/models where offered); the models it does not know. */
+    test: method(ConnectionInput, ConnectionTest),
   },
   models: {
     catalogue: method(NoInput, Catalogue),
     saveUserEntries: method(SaveModelsInput, Catalogue),
+    /** Adds models from a small form's fields (the unknown ones key.test found, say). */
+    addEntries: method(AddModelsInput, Catalogue),
   },
   library: {
     info: method(NoInput, LibraryInfo),
+    /** A folder that already holds the library's files (moved there by the person). */
     setLocation: method(SetLibraryInput, LibraryInfo),
+    /**
+     * Moves the library's files to a new, empty folder, in the background (`library.move`
+     * events): copied first, the library switched once all are there, then the old removed.
+     */
+    move: method(SetLibraryInput, LibraryMove),
+    /** The move under way, the last one, or one interrupted; null when there was none. */
+    moveStatus: method(NoInput, LibraryMove.nullable()),
+    /** Stops a move while it copies: what was copied is removed, the library stays. */
+    cancelMove: method(NoInput, LibraryMove.nullable()),
+    /** Carries on an interrupted move from where it stopped. */
+    resumeMove: method(NoInput, LibraryMove),
+    /** Undoes an interrupted move that was still copying: its copies go, the library stays. */
+    rollbackMove: method(NoInput, LibraryMove),
     previewTemplate: method(TemplateInput, TemplatePreview),
   },
   app: {

@@ -17,6 +17,7 @@ export const API_ERROR_CODES = [
   'settings-invalid', // a settings or models file, or a settings change, is not valid
   'library-busy', // the library cannot move while images are being written
   'prompt-file', // a prompt file or pasted prompts have errors (details.rows)
+  'confirmation-required', // the work spends past the threshold: confirm it (details.spend)
   'store-version', // the database was written by a newer Atelier
   'store-damaged', // the database cannot be read
   'disk', // the data folder or library refused a write

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Count, Id } from './define.ts';
 import { Cursor } from './paging.ts';
-import { KeyStatus } from './schemas/app.ts';
+import { KeyStatus, LibraryMove } from './schemas/app.ts';
 import {
   DownloadCounts,
   FailureCounts,
@@ -13,6 +13,7 @@ import { ExportProgress } from './schemas/images.ts';
 import { VideoStatus } from './schemas/jobs.ts';
 import { PromptHelpProgress } from './schemas/prompts.ts';
 import { Limits, Progress } from './schemas/queue.ts';
+import { SpendTotals } from './schemas/spend.ts';
 
 const event = <T extends string, P extends z.ZodType>(type: T, payload: P) =>
   z.object({ type: z.literal(type), payload });
@@ -26,8 +27,15 @@ export const ApiEventSchema = z.discriminatedUnion('type', [
     'progress',
     Progress.extend({
       paused: PauseInfo.nullable(),
-      /** Only the batches touched since the last progress. */
-      batches: z.array(z.object({ id: Id, jobs: StateCounts, downloads: DownloadCounts })),
+      /** Only the batches touched since the last progress, with what each spent so far. */
+      batches: z.array(
+        z.object({
+          id: Id,
+          jobs: StateCounts,
+          downloads: DownloadCounts,
+          spent: SpendTotals.optional(),
+        }),
+      ),
     }),
   ),
   /** The last state of each job that changed in the window. */
@@ -94,6 +102,8 @@ export const ApiEventSchema = z.discriminatedUnion('type', [
       partial: Count,
     }),
   ),
+  /** The library's move went on (at most ~10 a second) or ended. */
+  event('library.move', LibraryMove),
   event('limits.changed', Limits),
   event('settings.changed', z.object({})),
   event('key.changed', KeyStatus),

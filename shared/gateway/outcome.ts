@@ -75,6 +75,8 @@ export interface GeneratedImage {
   url: string | null;
   b64Json: string | null;
   revisedPrompt: string | null;
+  /** The seed the gateway says it used for this image; null when its answer does not say. */
+  seed: number | null;
 }
 
 /** `n > 1` with fewer images back (interface 2.5 rule 3): offer to top up the missing ones. */

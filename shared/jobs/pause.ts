@@ -5,6 +5,8 @@ export const PAUSE_KINDS = [
   'balance',
   'rate-limit',
   'disk',
+  /** A spending cap would be passed by the next request (see shared/spend/budget.ts). */
+  'budget',
   'manual',
   'other',
 ] as const;

@@ -66,6 +66,7 @@ export function everyMethod(ids: {
       get: { id: ids.imageId },
       setFavorite: { ids: [ids.imageId], favorite: true },
       retryDownloads: { ids: [ids.imageId] },
+      facets: {},
       groups: { by: 'day' },
       reveal: { id: ids.imageId },
       openWithViewer: { id: ids.imageId },
@@ -79,13 +80,24 @@ export function everyMethod(ids: {
       get: (done: Answers) => ({ id: (done['prompts.generate'] as { id: string }).id }),
       cancel: (done: Answers) => ({ id: (done['prompts.generate'] as { id: string }).id }),
     },
+    spend: { summary: { days: 7, batchId: ids.batchId } },
     settings: { get: {}, update: { theme: 'dark' } },
     key: { status: {}, set: { key: 'sk-test-0123456789' }, clear: {}, test: {} },
-    models: { catalogue: {}, saveUserEntries: { entries: [] } },
+    models: {
+      catalogue: {},
+      saveUserEntries: { entries: [] },
+      addEntries: { entries: [{ kind: 'image', id: 'my-sdxl', sizes: ['1024x1024'] }] },
+    },
     library: {
       info: {},
       setLocation: { dir: ids.libraryDir },
       previewTemplate: { template: '{batch}/{index}.{ext}' },
+      move: { dir: `${ids.libraryDir}-moved` },
+      moveStatus: {},
+      cancelMove: {},
+      // (no move was cut off here: refused, as `conflict`)
+      resumeMove: {},
+      rollbackMove: {},
     },
     app: { info: {} },
     compose: { draft: {}, saveDraft: { draft: { text: 'a fox' }, name: '' } },
@@ -110,7 +122,10 @@ export function everyMethod(ids: {
   };
 }
 
-/** Calls each in turn; returns what failed (only `unsupported` is allowed, for desktop-only actions). */
+/**
+ * Calls each in turn; returns what failed (only `unsupported` is allowed, for desktop-only
+ * actions, and `conflict` for resuming or rolling back a library move none was cut off).
+ */
 export async function callEveryMethod(
   calls: EveryMethod,
   call: (area: string, method: string, input: unknown) => Promise<Result<unknown>>,
@@ -123,7 +138,12 @@ export async function callEveryMethod(
         typeof input === 'function' ? (input as (a: Answers) => unknown)(answers) : input;
       const result = await call(area, method, given);
       if (result.ok) answers[`${area}.${method}`] = result.value;
-      const allowed = method === 'reveal' || method === 'openWithViewer' ? 'unsupported' : null;
+      const allowed =
+        method === 'reveal' || method === 'openWithViewer'
+          ? 'unsupported'
+          : method === 'resumeMove' || method === 'rollbackMove'
+            ? 'conflict'
+            : null;
       if (!result.ok && result.error.code !== allowed) {
         failures.push(`${area}.${method}: ${result.error.code} ${result.error.message}`);
       }

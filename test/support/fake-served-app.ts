@@ -2,6 +2,7 @@ import type { ApiError } from '../../shared/api/errors.ts';
 import type { ApiEvent, EventBatch } from '../../shared/api/events.ts';
 import type { EventListener, EventSource, Handlers } from '../../shared/api/types.ts';
 import { AppError } from '../../main/core/app/app-error.ts';
+import { NO_SPEND, NO_SPEND_CHECK } from './spend-fixtures.ts';
 import type { ServedApp } from '../../main/core/app/host.ts';
 
 /**
@@ -75,6 +76,7 @@ export const QUEUE_STATE = {
     requestsSent: 0,
     imagesWritten: 0,
     bytesWritten: 0,
+    spentToday: NO_SPEND,
   },
 } as const;
 
@@ -91,6 +93,7 @@ export function batchSummary(id: number, name: string) {
     dirName: `batch-${id}`,
     jobs: zeroJobs,
     downloads: zeroDownloads,
+    spent: NO_SPEND,
   };
 }
 
@@ -137,7 +140,15 @@ export function fakeApp(o: { libraryDir: string; leak?: string }): FakeApp {
       },
       check: async (input) => {
         seen('batches.check', input);
-        return { jobs: 1, images: 1, errors: [], bad: 0, models: {} };
+        return {
+          rows: 1,
+          jobs: 1,
+          images: 1,
+          errors: [],
+          bad: 0,
+          models: {},
+          spend: NO_SPEND_CHECK,
+        };
       },
       rename: async () => {
         throw new Error('database is locked');

@@ -30,6 +30,8 @@ export interface TestService {
   service: AppService;
   /** The service's own API, checking every output against the contract. */
   api: Api;
+  /** The demo simulators the service started, newest last (their ledgers say what was charged). */
+  gateways: readonly RunningGateway[];
   /** Closes the service, then every demo simulator it started. */
   close(): Promise<void>;
 }
@@ -78,6 +80,7 @@ export async function openTestService(
   return {
     service,
     api: localClient(service, { checkOutput: true }),
+    gateways,
     async close() {
       await service.close();
       await Promise.all(gateways.map((g) => g.close()));

@@ -1,5 +1,7 @@
 import { readFile } from 'node:fs/promises';
+import { localClient } from '../../core/app/local-client.ts';
 import { loadCatalogue } from '../../core/app/model-catalogue.ts';
+import { spendCheck } from '../../core/app/spend.ts';
 import { createEdits, describeIssues, EditCheckError } from '../../core/edits/create-edits.ts';
 import type { EditSpec } from '../../core/edits/edit-plan.ts';
 import { PictureProblem } from '../../core/edits/pictures.ts';
@@ -24,6 +26,7 @@ import {
   sessionSettingsFlags,
 } from '../run/session-flags.ts';
 import type { SettingsPlan } from '../run/settings.ts';
+import { confirmationRefusal, consentsTo, spendFlags } from '../spend.ts';
 import { DEMO_DEFAULTS, forgetUnstarted, rowDefaults } from './run.ts';
 
 export const editCommand: Command = {
@@ -130,6 +133,7 @@ Examples:
     };
     const maxPromptChars = intFlag(values['max-prompt-chars'], '--max-prompt-chars', 1, 10_000_000);
     const json = values.json ?? false;
+    const spend = spendFlags(values);
     let defaults: RowDefaults = {};
     const checkFirst = (plan: SettingsPlan) => {
       defaults = rowDefaults(values, plan.demo, () => null);
@@ -139,7 +143,7 @@ Examples:
     };
     const prompts = values.prompt ?? (await readPrompts(values.prompts!));
     return withCliService(
-      { dataDir, flags, limits, json },
+      { dataDir, flags, limits, json, spend },
       async (service, plan) => {
         requireUsableLibrary(plan.library);
         // before the batch is made: another process running the queue would take it
@@ -160,11 +164,20 @@ Examples:
           keepOutsideMask: values['keep-outside-mask'] ?? false,
           maxPromptChars,
         };
+        const settings = await localClient(service).settings.get({});
+        const catalogue = loadCatalogue(dataDir);
         let batch: Batch;
         try {
           const created = await createEdits(service.store, spec, {
-            catalogue: loadCatalogue(dataDir),
+            catalogue,
             name: values.name,
+            // past the threshold, the person's flags are the confirmation (see run)
+            beforeCreate: (check) => {
+              const estimate = spendCheck(check.models, settings, catalogue);
+              if (estimate.confirm.needed && !consentsTo(spend)) {
+                throw confirmationRefusal(estimate);
+              }
+            },
           });
           batch = created.batch;
           if (created.check.warnings.length > 0) {
@@ -190,6 +203,7 @@ Examples:
           notice: plan.notice,
           batch,
           commandSuffix: dataFlagSuffix(values.data),
+          overBudget: spend.overBudget,
           onBusy: () => forgetUnstarted(service.store, batch),
         });
       },

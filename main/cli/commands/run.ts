@@ -12,6 +12,8 @@ import { printable } from '../../../shared/text/printable.ts';
 import { ConfigError, intFlag, oneOf, parseFlags, UsageError, type Command } from '../command.ts';
 import { dataFlagSuffix, requireUsableLibrary, resolveDataDir } from '../data-folder.ts';
 import { applyFlags, withCliService } from '../run/cli-service.ts';
+import { createConfirmed, spendFlags } from '../spend.ts';
+import { withFlagAdvice } from '../prompt-file-advice.ts';
 import { runEngineSession } from '../run/engine-session.ts';
 import { limitFlags } from '../run/limit-flags.ts';
 import { liveRunner } from '../run/live-runner.ts';
@@ -116,6 +118,7 @@ Examples:
     };
     const maxPromptChars = intFlag(values['max-prompt-chars'], '--max-prompt-chars', 1, 10_000_000);
     const json = values.json ?? false;
+    const spend = spendFlags(values);
     let defaults: RowDefaults = {};
     const checkFirst = (plan: SettingsPlan) => {
       const catalogue = loadCatalogue(dataDir);
@@ -123,7 +126,7 @@ Examples:
       checkPromptFile(file);
     };
     return withCliService(
-      { dataDir, flags, limits, json },
+      { dataDir, flags, limits, json, spend },
       async (service, plan) => {
         // (Engine.start checks it too; here nothing is imported that could not run)
         requireUsableLibrary(plan.library);
@@ -134,11 +137,16 @@ Examples:
         await applyFlags(service, plan);
         // Not paused: no other process runs the queue, and a run cut short before its engine
         // starts (Ctrl+C, a failed start) must leave the batch for "atelier resume".
-        const created = await localClient(service).batches.create({
-          source: { kind: 'path', path: file },
-          defaults,
-          ...(values.name ? { name: values.name } : {}),
-          ...(maxPromptChars !== undefined ? { maxPromptChars } : {}),
+        const created = await createConfirmed(spend, (confirmedSpend) =>
+          localClient(service).batches.create({
+            source: { kind: 'path', path: file },
+            defaults,
+            ...(values.name ? { name: values.name } : {}),
+            ...(maxPromptChars !== undefined ? { maxPromptChars } : {}),
+            ...(confirmedSpend ? { confirmedSpend } : {}),
+          }),
+        ).catch((error: unknown) => {
+          throw withFlagAdvice(error);
         });
         const batch = service.store.batches.get(created.id)!;
         if (!json) {
@@ -154,6 +162,7 @@ Examples:
           notice: plan.notice,
           batch,
           commandSuffix: dataFlagSuffix(values.data),
+          overBudget: spend.overBudget,
           onBusy: () => forgetUnstarted(service.store, batch),
         });
       },

@@ -8,6 +8,8 @@ import {
   resolveDataDir,
 } from '../data-folder.ts';
 import { workCounts } from '../../core/app/reports.ts';
+import { localDate } from '../../core/store/gallery-runs.ts';
+import { moneyOf } from '../../../shared/spend/prices.ts';
 import type { SettingsValue } from '../../core/app/settings-store.ts';
 import { liveRunner } from '../run/live-runner.ts';
 import { openCliSettings } from '../run/cli-service.ts';
@@ -74,6 +76,7 @@ function readStatus(dataDir: string, saved: SettingsValue | null): StatusView {
       ...emptyStatus(dataDir, saved),
       paused: pausedView(store.queue.get()),
       runner: runnerOf(store),
+      spend: spendToday(store, saved),
       batches: store.batches.list().map((batch): BatchStatus => {
         const counts = workCounts(store, batch.id);
         return {
@@ -84,6 +87,7 @@ function readStatus(dataDir: string, saved: SettingsValue | null): StatusView {
           folder: saved?.library ? join(saved.library, batch.dirName) : null,
           paused: batch.paused ? { reason: batch.pauseReason ?? 'Paused.' } : null,
           ...counts,
+          spent: spentOn(store, batch.id),
           jobs: {
             ...counts.jobs,
             total: Object.values(counts.jobs).reduce((sum, n) => sum + n, 0),
@@ -94,6 +98,25 @@ function readStatus(dataDir: string, saved: SettingsValue | null): StatusView {
   } finally {
     store.close();
   }
+}
+
+function spendToday(store: Store, saved: SettingsValue | null): StatusView['spend'] {
+  const day = localDate(Date.now());
+  const today = store.spend.totals({ fromDay: day, toDay: day });
+  const currency = saved?.currency ?? null;
+  return {
+    day,
+    units: today.units,
+    uncertainUnits: today.uncertainUnits,
+    money: moneyOf(today.units, currency),
+    perDay: saved?.budget.perDay ?? null,
+    perBatch: saved?.budget.perBatch ?? null,
+  };
+}
+
+function spentOn(store: Store, batchId: number): BatchStatus['spent'] {
+  const { units, uncertainUnits } = store.spend.totals({ batchId });
+  return { units, uncertainUnits };
 }
 
 function runnerOf(store: Store): StatusView['runner'] {

@@ -113,7 +113,7 @@ Settings, given with --header, or ATELIER_GATEWAY_HEADERS (a JSON object of name
         rendererDir: RENDERER_DIR,
         port,
         logger,
-        secretsToRedact: async () => [await keys.get()].filter((k): k is string => Boolean(k)),
+        secretsToRedact: () => keys.all(),
       });
       const address = host.newAddress();
       process.stdout.write(`Atelier is running at ${address}\n`);

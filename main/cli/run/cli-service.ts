@@ -10,6 +10,7 @@ import { openDataFolder } from '../data-folder.ts';
 import { packageVersion } from '../package-version.ts';
 import { stderrLogger } from '../stderr-logger.ts';
 import type { Limits } from './limit-flags.ts';
+import type { SpendFlags } from '../spend.ts';
 import { requireApiKey } from './gateway-connection.ts';
 import { CLI_SEED, settingsPlan, type SettingsFlags, type SettingsPlan } from './settings.ts';
 
@@ -65,6 +66,8 @@ export interface CliServiceOptions {
   /** The library when the settings name none yet (`--out`, or ./atelier-library). */
   library: string;
   limits?: Limits;
+  /** This command's own cap on what the queue spends (--max-spend). */
+  maxSpend?: number | null;
 }
 
 /**
@@ -86,6 +89,7 @@ async function openCliService(options: CliServiceOptions): Promise<AppService> {
       startDemoGateway,
       logger: stderrLogger('atelier'),
       holdQueue: true,
+      runSpendCap: options.maxSpend ?? null,
       // (this run finishes with the settings it started with; the app hears this one's)
       followSettingsChanges: false,
       ...(options.limits?.engine ? { engine: options.limits.engine } : {}),
@@ -101,7 +105,13 @@ async function openCliService(options: CliServiceOptions): Promise<AppService> {
  * the demo said when no gateway was chosen, then `body` with the service, closed after it.
  */
 export async function withCliService<T>(
-  options: { dataDir: string; flags: SettingsFlags; limits: Limits; json: boolean },
+  options: {
+    dataDir: string;
+    flags: SettingsFlags;
+    limits: Limits;
+    json: boolean;
+    spend?: SpendFlags;
+  },
   body: (service: AppService, plan: SettingsPlan) => Promise<T>,
   before?: (plan: SettingsPlan) => void,
 ): Promise<T> {
@@ -118,6 +128,7 @@ export async function withCliService<T>(
       settings,
       library: plan.library,
       limits: options.limits,
+      maxSpend: options.spend?.maxSpend ?? null,
     });
     try {
       return await body(service, plan);

@@ -7,8 +7,9 @@ import { applyFlags, withCliService } from './cli-service.ts';
 import { runEngineSession } from './engine-session.ts';
 import { limitFlags, type LimitFlagValues } from './limit-flags.ts';
 import { sessionSettingsFlags } from './session-flags.ts';
+import { spendFlags, type SpendFlagValues } from '../spend.ts';
 
-export interface ContinueFlags extends LimitFlagValues {
+export interface ContinueFlags extends LimitFlagValues, SpendFlagValues {
   data?: string;
   out?: string;
   json?: boolean;
@@ -43,8 +44,9 @@ export async function continueQueue(
   }
   const json = values.json ?? false;
   const flags = sessionSettingsFlags(values);
+  const spend = spendFlags(values);
   return withCliService(
-    { dataDir, flags, limits: limitFlags(values), json },
+    { dataDir, flags, limits: limitFlags(values), json, spend },
     async (service, plan) => {
       const batch = options.batchOf?.(service.store) ?? null;
       await applyFlags(service, plan);
@@ -54,6 +56,7 @@ export async function continueQueue(
         notice: plan.notice,
         batch,
         commandSuffix: dataFlagSuffix(values.data),
+        overBudget: spend.overBudget,
         ...(options.prepare
           ? { prepare: (engine: Engine) => options.prepare!(engine, service.store) }
           : {}),

@@ -8,6 +8,10 @@ import type { Store } from '../../core/store/store.ts';
 import { ConfigError } from '../command.ts';
 import { libraryRefusal } from '../data-folder.ts';
 import { workCounts } from '../../core/app/reports.ts';
+import { localClient } from '../../core/app/local-client.ts';
+import { moneyOf } from '../../../shared/spend/prices.ts';
+import { ApiRequestError } from '../../../shared/api/api-request-error.ts';
+import type { SpendTotals } from '../../core/store/spend-repository.ts';
 import { createInterruptHandler, signalName, STOP_SIGNALS, type StopSignal } from './interrupt.ts';
 import { keepRunningWithoutTerminal } from './lost-terminal.ts';
 import { createProgressReporter, progressMode } from './progress-reporter.ts';
@@ -36,6 +40,8 @@ export interface SessionOptions {
   onBusy?: () => void;
   /** After the engine took the queue, before it is watched: queue what this command adds. */
   prepare?: (engine: Engine) => void;
+  /** --over-budget: a budget pause left behind is run past ("run anyway") rather than kept. */
+  overBudget?: boolean;
 }
 
 const interruptReason = (signal: StopSignal) =>
@@ -57,15 +63,21 @@ export async function runEngineSession(options: SessionOptions): Promise<number>
   const store = service.store;
   let engine: Engine;
   let notes: string[];
+  // what the whole data folder spent before: a resume's summary says what this run added
+  const spentBefore = store.spend.totals();
+  const { currency } = await localClient(service).settings.get({});
   try {
     engine = await startSession(options);
-    notes = startNotes(engine, options);
+    notes = await startNotes(engine, options);
   } catch (error) {
     await service.stopQueue();
     throw error;
   }
   const summarize = (outcome: RunOutcome, signal: StopSignal | null) =>
-    collectSummary(options, engine, outcome, Date.now() - startedAt, notes, signal);
+    collectSummary(options, engine, outcome, Date.now() - startedAt, notes, signal, {
+      before: spentBefore,
+      currency,
+    });
   let stoppedAtOnce = false;
   let ended: { outcome: RunOutcome; signal: StopSignal | null };
   try {
@@ -157,7 +169,7 @@ async function startSession(options: SessionOptions): Promise<Engine> {
 }
 
 /** What the start found worth saying (printed without --json); lifts a pause left behind. */
-function startNotes(engine: Engine, options: SessionOptions): string[] {
+async function startNotes(engine: Engine, options: SessionOptions): Promise<string[]> {
   const session = options.service.queue;
   const report = session.startReport!;
   const notes = [`Sending requests to ${session.description}.`];
@@ -178,13 +190,32 @@ function startNotes(engine: Engine, options: SessionOptions): string[] {
     notes.push(`Resuming ${report.resumedDownloads} unfinished download(s).`);
   }
   const queue = options.service.store.queue.get();
-  if (queue.paused) {
+  if (queue.paused && queue.pauseKind === 'budget') {
+    notes.push(await liftBudgetPause(options, queue.pauseReason ?? 'A spending cap was reached.'));
+  } else if (queue.paused) {
     notes.push(`The queue was paused: ${queue.pauseReason ?? 'no reason given.'} Continuing.`);
     engine.resume();
   }
   options.prepare?.(engine);
   if (!options.json) process.stderr.write(`${notes.join('\n')}\n`);
   return options.notice ? [options.notice, ...notes] : notes;
+}
+
+/**
+ * A budget pause left behind lifts only when its cap no longer stops the next request (it was
+ * raised), or with --over-budget; otherwise it stays, and the run ends at once, paused.
+ */
+async function liftBudgetPause(options: SessionOptions, reason: string): Promise<string> {
+  const overBudget = options.overBudget ?? false;
+  try {
+    await localClient(options.service).queue.resume({ overBudget });
+  } catch (error) {
+    if (!(error instanceof ApiRequestError) || error.code !== 'conflict') throw error;
+    return `The queue is paused: ${reason}`;
+  }
+  return overBudget
+    ? `The queue was paused: ${reason} Running past that cap, as asked (--over-budget).`
+    : `The queue was paused: ${reason} The cap allows it now: continuing.`;
 }
 
 interface WatchOptions {
@@ -284,6 +315,7 @@ function collectSummary(
   wallTimeMs: number,
   notes: string[],
   signal: StopSignal | null,
+  spent: SpentSince,
 ): RunSummary {
   const { batch } = options;
   const store = options.service.store;
@@ -306,5 +338,31 @@ function collectSummary(
     paused,
     notes,
     signal,
+    spend: spentIn(options, spent),
   });
+}
+
+/** The data folder's spend when the command began, and the currency to say it in. */
+interface SpentSince {
+  before: SpendTotals;
+  currency: { code: string; perUnit: number } | null;
+}
+
+/**
+ * What the summary says was spent: the batch `run` made, or what the whole data folder spent
+ * while this command ran (resume, retry); results priced, and what may have been charged.
+ */
+function spentIn(options: SessionOptions, { before, currency }: SpentSince): RunSummary['spend'] {
+  const { store } = options.service;
+  const batch = options.batch;
+  const now = batch ? store.spend.totals({ batchId: batch.id }) : store.spend.totals();
+  const base = batch ? null : before;
+  const minus = (key: keyof SpendTotals) => now[key] - (base?.[key] ?? 0);
+  const units = minus('units');
+  return {
+    units,
+    money: moneyOf(units, currency),
+    unpriced: minus('unpriced'),
+    uncertainUnits: minus('uncertainUnits'),
+  };
 }

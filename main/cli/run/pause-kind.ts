@@ -9,6 +9,9 @@ export const PAUSE_FIX: Record<PauseKind, string> = {
     'Wait until the gateway accepts requests again (a lower --concurrency or an --rpm cap ' +
     'sends fewer),',
   disk: 'Free disk space, or make the folder named above writable again,',
+  budget:
+    'Raise the cap (the budget in the settings, or a larger --max-spend), or choose to run ' +
+    'anyway with "atelier resume --over-budget",',
   manual: 'When ready,',
   other: 'Fix the cause above,',
 };

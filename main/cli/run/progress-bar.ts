@@ -1,5 +1,6 @@
 import type { EngineProgress } from '../../core/engine/progress.ts';
 import { formatClock } from './format-time.ts';
+import { plural } from '../../../shared/text/plural.ts';
 
 const FILLED = '█';
 const EMPTY = '░';
@@ -35,7 +36,7 @@ export function progressFigures(progress: EngineProgress): string {
   if (jobs.failed > 0) parts.push(`${jobs.failed} failed`);
   if (jobs.retrying > 0) parts.push(`${jobs.retrying} retrying`);
   let images = `${downloads.done} images`;
-  if (downloads.failed > 0) images += ` (${downloads.failed} downloads failed)`;
+  if (downloads.failed > 0) images += ` (${plural(downloads.failed, 'download')} failed)`;
   parts.push(images);
   parts.push(`${progress.jobsPerSecond.toFixed(1)}/s`);
   if (progress.paused) parts.push(`paused: ${progress.paused.reason}`);

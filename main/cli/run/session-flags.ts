@@ -2,6 +2,7 @@ import { withoutCredentials } from '../../../shared/gateway/sealed-url.ts';
 import { intFlag, UsageError } from '../command.ts';
 import { parseHeaderFlags } from './headers.ts';
 import { LIMIT_FLAGS, LIMIT_FLAGS_HELP } from './limit-flags.ts';
+import { SPEND_FLAGS, SPEND_FLAGS_HELP } from '../spend.ts';
 import type { SettingsFlags } from './settings.ts';
 
 /** Flags shared by run, resume and retry: where the queue lives and how to reach the gateway. */
@@ -15,6 +16,7 @@ export const SESSION_FLAGS = {
   concurrency: { type: 'string' },
   rpm: { type: 'string' },
   ...LIMIT_FLAGS,
+  ...SPEND_FLAGS,
 } as const;
 
 export const SESSION_FLAGS_HELP = `  --data DIR         the data folder: queue database and saved settings (default ./.atelier-data)
@@ -28,7 +30,8 @@ export const SESSION_FLAGS_HELP = `  --data DIR         the data folder: queue d
   --concurrency C    most requests in flight (default 8; lowered for a while after a 429)
   --rpm N            at most N requests started per minute
   --json             print one JSON summary on stdout at the end, and no progress
-${LIMIT_FLAGS_HELP}`;
+${LIMIT_FLAGS_HELP}
+${SPEND_FLAGS_HELP}`;
 
 interface SessionFlagValues {
   json?: boolean;

@@ -9,6 +9,7 @@ import { formatWallTime } from './format-time.ts';
 import { signalName, type StopSignal } from './interrupt.ts';
 import type { PauseKind } from '../../../shared/jobs/pause.ts';
 import { PAUSE_FIX } from './pause-kind.ts';
+import { formatSpend } from '../../../shared/spend/money.ts';
 
 export type { RunOutcome };
 
@@ -35,6 +36,8 @@ export interface SummaryInput {
   notes: string[];
   /** The signal that interrupted the run, which sets the exit code (SIGINT when not said). */
   signal?: StopSignal | null;
+  /** What the batch (or, for resume and retry, this command) spent. */
+  spend?: RunSummary['spend'];
 }
 
 /** The one object `--json` prints, and what the human summary is made from. */
@@ -70,6 +73,17 @@ export interface RunSummary {
   paused: { reason: string; code: string | null; kind: PauseKind } | null;
   /** What the start said: a pause it lifted, prompts found uncertain, downloads resumed. */
   notes: string[];
+  /**
+   * What the batch `run` made spent, or what this command spent (resume, retry): quota units
+   * of the results at the prices then, results of unpriced models, and what may have been
+   * charged (uncertain outcomes).
+   */
+  spend: {
+    units: number;
+    money: { code: string; amount: number } | null;
+    unpriced: number;
+    uncertainUnits: number;
+  };
 }
 
 export function buildSummary(input: SummaryInput): RunSummary {
@@ -100,6 +114,7 @@ export function buildSummary(input: SummaryInput): RunSummary {
     wallTimeMs: Math.round(input.wallTimeMs),
     paused: input.outcome === 'done' || !input.paused ? null : input.paused,
     notes: input.notes,
+    spend: input.spend ?? { units: 0, money: null, unpriced: 0, uncertainUnits: 0 },
   };
   return { ...summary, exitCode: exitCodeFor({ ...summary, signal: input.signal ?? null }) };
 }
@@ -149,7 +164,7 @@ export function formatSummary(summary: RunSummary, options: SummaryTextOptions):
   lines.push(`Prompts: ${counts.join(', ')} (of ${jobs.total}${topUpsNote(summary.topUps)}).`);
   const where = summary.batch?.folder ?? summary.library;
   lines.push(`Images:  ${images.onDisk} in ${where}`, ...missingImageLines(summary));
-  lines.push(`Requests sent: ${summary.requestsSent}.`);
+  lines.push(`Requests sent: ${summary.requestsSent}.`, ...spendLines(summary.spend));
 
   lines.push(...exampleLines('Failed:', options.failedExamples.map(describeFailure), jobs.failed));
   lines.push(
@@ -228,6 +243,19 @@ function missingImageLines({ images, partial }: RunSummary): string[] {
     lines.push(`${images.expiredLinks} could not be downloaded because the link had expired.`);
   }
   return lines.map((line) => `         ${line}`);
+}
+
+/** "Spent: 3,000 quota units (≈ $0.006)", with what is unpriced or may have been charged. */
+function spendLines(spend: RunSummary['spend']): string[] {
+  if (spend.units === 0 && spend.unpriced === 0 && spend.uncertainUnits === 0) return [];
+  const parts = [formatSpend(spend.units, spend.money)];
+  if (spend.unpriced > 0) {
+    parts.push(`${spend.unpriced} result${spend.unpriced === 1 ? '' : 's'} of unpriced models`);
+  }
+  if (spend.uncertainUnits > 0) {
+    parts.push(`up to ${formatSpend(spend.uncertainUnits, null)} more may have been charged`);
+  }
+  return [`Spent: ${parts.join('; ')}.`];
 }
 
 /** A titled list of the first examples, and how many more there are. */

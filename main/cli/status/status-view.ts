@@ -4,6 +4,8 @@ import type { PartialSuccessCounts } from '../../core/store/job-queries.ts';
 import type { StateCounts } from '../../core/store/job-repository.ts';
 import type { PauseKind } from '../../../shared/jobs/pause.ts';
 import { topUpsNote } from '../run/summary.ts';
+import { plural } from '../../../shared/text/plural.ts';
+import { formatSpend } from '../../../shared/spend/money.ts';
 
 export interface BatchStatus {
   id: number;
@@ -26,6 +28,8 @@ export interface BatchStatus {
   partial: PartialSuccessCounts;
   /** Of `jobs.total`, the top-ups (`retry --partial`'s requests for missing images). */
   topUps: number;
+  /** Quota units its results cost, and what may have been charged on top (uncertain). */
+  spent?: { units: number; uncertainUnits: number };
 }
 
 /** What `atelier status` shows, and prints as is with --json. */
@@ -36,6 +40,15 @@ export interface StatusView {
   paused: { reason: string; code: string | null; kind: PauseKind } | null;
   /** A process running this queue now (the desktop app or another `atelier run`). */
   runner: { pid: number; host: string } | null;
+  /** What was spent today (the local day), against the saved caps. */
+  spend?: {
+    day: string;
+    units: number;
+    uncertainUnits: number;
+    money: { code: string; amount: number } | null;
+    perDay: number | null;
+    perBatch: number | null;
+  };
   batches: BatchStatus[];
 }
 
@@ -62,6 +75,7 @@ export function formatStatus(view: StatusView, commandSuffix: string): string {
   if (view.gateway) lines.push(`Gateway:     ${view.gateway}`);
   lines.push(`Queue:       ${queueLine(view)}`);
   if (view.paused) lines.push(`             "atelier resume${commandSuffix}" continues.`);
+  if (view.spend) lines.push(`Spent today: ${spendLine(view.spend)}`);
   if (view.batches.length === 0) {
     lines.push('', 'No batches yet. Start one with: atelier run prompts.csv --demo');
     return lines.join('\n');
@@ -97,7 +111,7 @@ function batchLines(batch: BatchStatus, commandSuffix: string): string[] {
   const images = [`${downloads.done} on disk`];
   const notImages = batch.notImages ?? 0;
   const retryable = downloads.failed - batch.expiredLinks - notImages;
-  if (retryable > 0) images.push(`${retryable} download(s) failed`);
+  if (retryable > 0) images.push(`${plural(retryable, 'download')} failed`);
   if (notImages > 0) images.push(`${notImages} not an image`);
   if (batch.expiredLinks > 0) images.push(`${batch.expiredLinks} failed on an expired link`);
   const unfinished = downloads.pending + downloads.downloading;
@@ -120,8 +134,34 @@ function batchLines(batch: BatchStatus, commandSuffix: string): string[] {
       `   paused:  ${batch.paused.reason} Its waiting prompts are not sent until resumed.`,
     );
   }
+  if (batch.spent && batch.spent.units + batch.spent.uncertainUnits > 0) {
+    lines.push(`   spent:   ${spentWords(batch.spent.units, batch.spent.uncertainUnits, null)}`);
+  }
   if (batch.folder) lines.push(`   folder:  ${batch.folder}`);
   return lines;
+}
+
+/** "3,000 quota units (≈ $0.006); up to 300 quota units more may have been charged". */
+function spentWords(
+  units: number,
+  uncertainUnits: number,
+  money: { code: string; amount: number } | null,
+): string {
+  const said = formatSpend(units, money);
+  return uncertainUnits > 0
+    ? `${said}; up to ${formatSpend(uncertainUnits, null)} more may have been charged`
+    : said;
+}
+
+function spendLine(spend: NonNullable<StatusView['spend']>): string {
+  const caps: string[] = [];
+  if (spend.perDay !== null) {
+    const left = Math.max(0, spend.perDay - spend.units - spend.uncertainUnits);
+    caps.push(`the day's cap ${formatSpend(spend.perDay, null)}, ${formatSpend(left, null)} left`);
+  }
+  if (spend.perBatch !== null) caps.push(`${formatSpend(spend.perBatch, null)} a batch`);
+  const said = spentWords(spend.units, spend.uncertainUnits, spend.money);
+  return caps.length > 0 ? `${said} (${caps.join('; ')})` : said;
 }
 
 /**

@@ -11,6 +11,9 @@ import type { AppContext, HostKind } from './app-context.ts';
 import { EventHub } from './event-hub.ts';
 import { ExportRunner } from '../export/export-runner.ts';
 import { ForeignChanges } from './foreign-changes.ts';
+import { LibraryMover } from './library-mover.ts';
+import { hostname } from 'node:os';
+import { LEASE_STALE_AFTER_MS, mayTakeOver, processIsAlive } from '../store/runner-lease.ts';
 import type { StartDemoGateway } from './gateway-connection.ts';
 import { appHandlers } from './handlers/app.ts';
 import { batchHandlers } from './handlers/batches.ts';
@@ -26,9 +29,11 @@ import { promptHandlers } from './handlers/prompts.ts';
 import { PromptHelpRunner } from '../prompts/prompt-help-runner.ts';
 import { queueHandlers } from './handlers/queue.ts';
 import { settingsChanged, settingsHandlers } from './handlers/settings.ts';
+import { spendHandlers } from './handlers/spend.ts';
 import type { HostActions, ServedApp } from './host.ts';
 import { gatewayTarget } from './gateway-target.ts';
 import { hubFeed } from './hub-feed.ts';
+import { withBudget } from './progress-view.ts';
 import type { KeyProvider } from './key.ts';
 import { loadCatalogue } from './model-catalogue.ts';
 import { QueueWrites } from '../engine/queue-writes.ts';
@@ -65,6 +70,11 @@ export interface AppServiceOptions {
   engine?: Partial<EngineOptions>;
   /** Caps on what the gateway may send (the CLI's limit flags). */
   client?: Pick<GatewayContextOptions, 'maxAnswerBytes'>;
+  /**
+   * This host's own cap on what its queue spends while it runs, in quota units (the CLI's
+   * --max-spend): the queue pauses as `budget` before the request that would pass it.
+   */
+  runSpendCap?: number | null;
   /** Shortest time between two event deliveries (100 ms). */
   eventIntervalMs?: number;
   /**
@@ -91,6 +101,9 @@ export class AppService implements ServedApp {
   readonly events: EventHub;
   readonly store: Store;
   private readonly exports: ExportRunner;
+  private readonly mover: LibraryMover;
+  /** The library's files are moving: the queue stays stopped (see LibraryMover). */
+  private heldForMove = false;
   private readonly prompts: PromptHelpRunner;
   private readonly foreign: ForeignChanges;
   private readonly context: AppContext;
@@ -120,11 +133,12 @@ export class AppService implements ServedApp {
       headers: this.headers,
       startDemoGateway: options.startDemoGateway,
       logger,
+      runSpendCap: options.runSpendCap ?? null,
       ...(options.engine ? { engine: options.engine } : {}),
       ...(options.client ? { client: options.client } : {}),
     });
     this.events = new EventHub({
-      feed: hubFeed(store, this.session, () => options.settings.read().thumbnails, now),
+      feed: hubFeed(store, this.session, () => options.settings.read(), now),
       ...(options.eventIntervalMs === undefined ? {} : { intervalMs: options.eventIntervalMs }),
     });
     this.foreign = new ForeignChanges({
@@ -142,6 +156,27 @@ export class AppService implements ServedApp {
       now,
     });
     let catalogue = loadCatalogue(options.dataDir);
+    this.mover = new LibraryMover({
+      dataDir: options.dataDir,
+      publish: (payload) => this.events.send({ type: 'library.move', payload }),
+      logger,
+      library: () => this.libraryDir(),
+      switchLibrary: async (to) => {
+        const before = options.settings.read();
+        const next = { ...before, library: to };
+        options.settings.write(next);
+        await settingsChanged(this.context, before, next);
+      },
+      hold: async () => {
+        this.heldForMove = true;
+        await this.session.stop();
+      },
+      release: async () => {
+        this.heldForMove = false;
+        if (this.mayStart) await this.context.startQueue();
+      },
+      busy: () => this.moveRefusal(),
+    });
     const storeControls = new QueueWrites(store, now);
     const session = this.session;
     const listener = this.listener();
@@ -169,11 +204,12 @@ export class AppService implements ServedApp {
       wake: () => session.engine?.wake(),
       refreshSecrets: () => this.refreshSecrets(),
       restartQueue: () =>
-        this.mayStart
+        this.mayStart && !this.heldForMove
           ? session.restart(() => this.inputs(() => catalogue), listener)
           : Promise.resolve(),
       startQueue: () => {
         this.mayStart = true;
+        if (this.heldForMove) return Promise.resolve();
         return session.start(() => this.inputs(() => catalogue), listener);
       },
     };
@@ -186,10 +222,11 @@ export class AppService implements ServedApp {
       images: imageHandlers(context),
       exports: exportHandlers(context, this.exports),
       prompts: promptHandlers(context, this.prompts),
+      spend: spendHandlers(context),
       settings: settingsHandlers(context),
       key: keyHandlers(context),
       models: modelHandlers(context),
-      library: libraryHandlers(context),
+      library: libraryHandlers(context, this.mover),
       app: appHandlers(context),
       compose: composeHandlers(context),
     };
@@ -270,6 +307,7 @@ export class AppService implements ServedApp {
     this.unsubscribe();
     this.foreign.close();
     await this.exports.close();
+    await this.mover.close();
     await this.prompts.close();
     await this.session.close();
     this.events.flush();
@@ -277,12 +315,32 @@ export class AppService implements ServedApp {
     this.store.close();
   }
 
+  /** Why the library's files cannot move now (the queue stopped), or null. */
+  private moveRefusal(): string | null {
+    // (this process stopped its queue: a lease still held is another process's)
+    const holder = this.store.queue.runner();
+    const free = mayTakeOver(holder, { id: '', host: hostname() }, Date.now(), {
+      staleAfterMs: LEASE_STALE_AFTER_MS,
+      isAlive: processIsAlive,
+    });
+    if (holder && !free) {
+      return (
+        `Another Atelier (process ${holder.pid} on ${holder.host}) runs this data folder's ` +
+        'queue and writes into the library: close it, then move the library.'
+      );
+    }
+    if (this.store.images.counts().downloading > 0) {
+      return 'Images are still being written: wait until they are, then move the library.';
+    }
+    return null;
+  }
+
   /** The key and header values as last read, to scrub messages synchronously. */
   private lastKnownSecrets: Array<string | null> = [];
 
   async refreshSecrets(): Promise<void> {
     this.lastKnownSecrets = [
-      await this.options.keys.get(),
+      ...(await this.options.keys.all()),
       ...(await this.headers.allValues(this.options.settings.read().profiles)),
     ];
   }
@@ -303,7 +361,8 @@ export class AppService implements ServedApp {
   private listener(): SessionListener {
     return {
       committed: () => this.events.notify(),
-      paused: (pause) => this.events.send({ type: 'queue.paused', payload: pause }),
+      paused: (pause) =>
+        this.events.send({ type: 'queue.paused', payload: withBudget(pause, this.store) }),
       limits: (limits) => this.events.send({ type: 'limits.changed', payload: limits }),
       video: (jobId) => this.events.videosChanged([jobId]),
       downloadChanged: (image) => this.events.imagesChanged([image.id], [image.batchId], false),

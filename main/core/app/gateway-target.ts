@@ -24,7 +24,7 @@ export async function gatewayTarget(
       message: `The gateway "${name}" chosen in the settings has no profile: choose another one or add it.`,
     };
   }
-  const apiKey = await keys.get();
+  const apiKey = await keys.get(name);
   if (!apiKey) {
     return { code: 'key-missing', message: `No API key is set for the gateway "${name}".` };
   }

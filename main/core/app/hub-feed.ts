@@ -1,5 +1,7 @@
 import type { Store } from '../store/store.ts';
 import type { HubFeed } from './event-hub.ts';
+import type { SettingsValue } from './settings-store.ts';
+import { totalsView } from './spend.ts';
 import type { QueueSession } from './queue-session.ts';
 import { idleProgress, liveProgress } from './progress-view.ts';
 import { videoStatus } from './views.ts';
@@ -8,9 +10,10 @@ import { videoStatus } from './views.ts';
 export function hubFeed(
   store: Store,
   session: QueueSession,
-  thumbnails: () => boolean,
+  settings: () => SettingsValue,
   now: () => number,
 ): HubFeed {
+  const thumbnails = () => settings().thumbnails;
   return {
     lastTransitionId: () => store.pages.lastTransitionId(),
     transitionsSince: (afterId, limit, upTo) => store.pages.transitionsSince(afterId, limit, upTo),
@@ -23,8 +26,15 @@ export function hubFeed(
         thumbRelPath: withThumbs ? row.relPath : null,
       }));
     },
-    batchCounts: (ids) =>
-      ids.map((id) => ({ id, jobs: store.jobs.counts(id), downloads: store.images.counts(id) })),
+    batchCounts(ids) {
+      const values = settings();
+      return ids.map((id) => ({
+        id,
+        jobs: store.jobs.counts(id),
+        downloads: store.images.counts(id),
+        spent: totalsView(store.spend.totals({ batchId: id }), values),
+      }));
+    },
     openBatches: () => store.pages.openBatches(),
     finishedBatch(id) {
       const batch = store.batches.get(id);
@@ -45,7 +55,8 @@ export function hubFeed(
     },
     progress() {
       const engine = session.engine;
-      return engine ? liveProgress(engine.progress()) : idleProgress(store);
+      const sources = { store, settings: settings(), now: now() };
+      return engine ? liveProgress(engine.progress(), sources) : idleProgress(sources);
     },
     videos(jobIds) {
       const at = now();

@@ -1,4 +1,5 @@
 import type { AppContext } from './app-context.ts';
+import type { SettingsValue } from './settings-store.ts';
 
 export interface ModelWarning {
   model: string;
@@ -34,7 +35,7 @@ export class ModelAccess {
 
   private async listed(ctx: AppContext): Promise<ReadonlySet<string> | null> {
     const settings = ctx.settings.read();
-    const key = `${JSON.stringify(settings.gateway)}|${(await ctx.keys.status()).last4 ?? ''}`;
+    const key = `${JSON.stringify(settings.gateway)}|${(await ctx.keys.status(profileOf(settings))).last4 ?? ''}`;
     const now = ctx.now();
     if (this.cached?.key === key && now - this.cached.at < LIST_TTL_MS) return this.cached.models;
     const lent = await ctx.session.lendClient(settings, ctx.catalogue());
@@ -49,4 +50,9 @@ export class ModelAccess {
       await lent.release();
     }
   }
+}
+
+/** The profile the settings send to; null for the demo (it needs no key). */
+export function profileOf(settings: SettingsValue): string | null {
+  return settings.gateway.kind === 'remote' ? settings.gateway.profile : null;
 }

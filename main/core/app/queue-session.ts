@@ -23,6 +23,7 @@ import type { GatewayHeaders } from '../settings/header-secrets.ts';
 import { gatewayTarget } from './gateway-target.ts';
 import type { KeyProvider } from './key.ts';
 import type { SettingsValue } from './settings-store.ts';
+import { budgetRules, gatewayName, pricesInForce } from './spend.ts';
 
 export type SessionState = 'stopped' | 'running' | 'stopping';
 
@@ -37,6 +38,8 @@ export interface QueueSessionOptions {
   engine?: Partial<EngineOptions>;
   /** Caps on what the gateway may send (the CLI's limit flags). */
   client?: Pick<GatewayContextOptions, 'maxAnswerBytes'>;
+  /** This host's own cap on what the queue spends while it runs (the CLI's --max-spend). */
+  runSpendCap?: number | null;
 }
 
 export interface SessionInputs {
@@ -196,6 +199,8 @@ export class QueueSession {
       return;
     }
     const { settings } = inputs;
+    // what the store's spend triggers price and count against, before anything can settle
+    this.followSpendSettings(settings, inputs.catalogue);
     const engine = new Engine({
       responseFormat: connection.demo ? 'b64_json' : undefined,
       logger: this.options.logger,
@@ -208,6 +213,7 @@ export class QueueSession {
       sidecar: settings.sidecar,
       manifest: settings.manifest,
       thumbnails: settings.thumbnails,
+      budget: budgetRules(settings, this.options.runSpendCap ?? null),
       ...(settings.template ? { namingTemplate: settings.template } : {}),
     });
     try {
@@ -228,6 +234,18 @@ export class QueueSession {
     this.engineNow = engine;
     this.connection = connection;
     this.stateNow = 'running';
+  }
+
+  /**
+   * The prices, the gateway and the caps the spend is counted by, from these settings: the
+   * store's prices and gateway (what its triggers record charges with) and the running
+   * engine's caps. The engine's own process calls it: at the start and on every change.
+   */
+  followSpendSettings(settings: SettingsValue, catalogue: Catalogue): void {
+    const { store } = this.options;
+    store.spend.setPrices(pricesInForce(settings, catalogue));
+    store.spend.setGateway(gatewayName(settings));
+    this.engineNow?.setBudget(budgetRules(settings, this.options.runSpendCap ?? null));
   }
 
   private async stopNow(options: { abort?: boolean }): Promise<void> {

@@ -12,6 +12,7 @@ import type { DownloadCounts } from '../store/image-repository.ts';
 import type { StateCounts } from '../store/job-repository.ts';
 import type { GalleryImage } from '../store/gallery-queries.ts';
 import type { Attempt, Batch, Job, Transition } from '../store/rows.ts';
+import { attemptOutcomeWords, FAILURE_KIND_WORDS } from '../../../shared/jobs/words.ts';
 
 /** Store rows become the contract's shapes here, and only here. */
 
@@ -23,6 +24,7 @@ export function batchSummary(
   batch: Batch,
   jobs: StateCounts,
   downloads: DownloadCounts,
+  spent: z.input<typeof BatchSummary>['spent'],
 ): z.input<typeof BatchSummary> {
   return {
     id: batch.id,
@@ -36,6 +38,7 @@ export function batchSummary(
     dirName: batch.dirName,
     jobs,
     downloads,
+    spent,
   };
 }
 
@@ -89,6 +92,7 @@ export function jobSummary(job: Job, now: number): z.input<typeof JobSummary> {
     paused: job.paused,
     tries: job.tries,
     failureKind: job.failureKind,
+    failureText: job.failureKind && FAILURE_KIND_WORDS[job.failureKind],
     errorCode: job.errorCode,
     errorMessage: job.errorMessage,
     lastRequestId: job.lastRequestId,
@@ -106,9 +110,11 @@ export function jobDetail(
   now: number,
   images: Array<z.input<typeof ImageSummary>>,
   transitions: Transition[],
+  attempts: number,
 ): z.input<typeof JobDetail> {
   return {
     ...jobSummary(job, now),
+    attempts,
     prompt: job.prompt,
     params: job.params,
     stateReason: job.stateReason,
@@ -126,6 +132,7 @@ export function attemptSummary(attempt: Attempt): z.input<typeof AttemptSummary>
     endedAt: attempt.endedAt,
     httpStatus: attempt.httpStatus,
     outcome: attempt.outcome,
+    outcomeText: attemptOutcomeWords(attempt.outcome),
     decision: attempt.decision,
     errorCode: attempt.errorCode,
     errorMessage: attempt.errorMessage,

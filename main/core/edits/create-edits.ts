@@ -1,5 +1,6 @@
 import type { Catalogue } from '../../../shared/gateway/catalogue.ts';
 import { promptLines } from '../../../shared/edits/edit-rows.ts';
+import { plural } from '../../../shared/text/plural.ts';
 import type { Batch } from '../store/rows.ts';
 import type { Store } from '../store/store.ts';
 import { transact } from '../store/transaction.ts';
@@ -12,7 +13,8 @@ export class EditCheckError extends Error {
 
   constructor(check: EditCheck) {
     super(
-      `The edit has ${check.bad} problem(s); nothing was queued. Fix them and try again:\n` +
+      `The edit has ${plural(check.bad, 'problem')}; nothing was queued. Fix ` +
+        `${check.bad === 1 ? 'it' : 'them'} and try again:\n` +
         describeIssues(check.errors, check.bad),
     );
     this.name = 'EditCheckError';
@@ -33,6 +35,8 @@ export interface CreateEditsOptions {
   name?: string | undefined;
   paused?: boolean | undefined;
   now?: number;
+  /** After the check passed, before anything is kept: may refuse (throw) the edit as checked. */
+  beforeCreate?: (check: EditCheck) => void;
 }
 
 /**
@@ -50,6 +54,7 @@ export async function createEdits(
     inputs: EditInputFiles.of(store),
   });
   if (check.bad > 0 || !planned) throw new EditCheckError(check);
+  options.beforeCreate?.(check);
   const now = options.now ?? Date.now();
   // (immediate: the batch's first statement reads, and a read cannot become a write later)
   const batch = transact(

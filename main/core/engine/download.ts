@@ -32,6 +32,7 @@ import type { Batch, Image, Job } from '../store/rows.ts';
 import { GatewayError } from '../gateway/client.ts';
 import { asFinal } from '../gateway/classify/retry-wording.ts';
 import { mayRetry, retryDelayMs } from './backoff.ts';
+import { downloadFailureReason, streamFailureReason } from './download-failure.ts';
 import type { EngineContext } from './context.ts';
 import type { ImageWritten, PreparedDownload } from './download-types.ts';
 import { limitBody, tooLarge } from './download-limits.ts';
@@ -105,7 +106,7 @@ export async function runDownload(
       : await openSource(ctx, image, job, signal);
     if ('failure' in source) {
       if (signal.aborted) return backToPending(ctx, image);
-      return failDownload(ctx, image, source.failure);
+      return failDownload(ctx, image, source.failure, job.kind);
     }
     let relPath =
       payload?.relPath ??
@@ -173,7 +174,10 @@ function failWrite(ctx: EngineContext, image: Image, job: Job, error: LibraryWri
   // (and never mistakes that file for this image).
   if (error.kind === 'target-exists') ctx.store.images.releasePath(image.id, ctx.now());
   const retryable = !STOPS_THE_QUEUE.has(error.kind) && error.kind !== 'too-large';
-  settle(ctx, image, error.kind, error.message, retryable);
+  // (a body cut off on the way: the picture was made, only its fetching failed)
+  const broken = error.kind === 'network' || error.kind === 'stalled';
+  const reason = broken ? streamFailureReason(error, job.kind) : error.message;
+  settle(ctx, image, error.kind, reason, retryable);
   if (STOPS_THE_QUEUE.has(error.kind)) ctx.pauseQueue(error.message, error.kind, 'disk');
 }
 
@@ -455,14 +459,19 @@ async function reserveNameInGroup(
   return relPath;
 }
 
-function failDownload(ctx: EngineContext, image: Image, failure: GatewayFailure): void {
+function failDownload(
+  ctx: EngineContext,
+  image: Image,
+  failure: GatewayFailure,
+  kind: Job['kind'],
+): void {
   const expired = failure.kind === 'expired-link';
   const retryable = !expired && failure.decision !== 'fail' && failure.decision !== 'pause-queue';
   settle(
     ctx,
     image,
     expired ? URL_EXPIRED_CODE : (failure.code ?? failure.kind),
-    failure.message,
+    downloadFailureReason(failure, kind),
     retryable,
   );
 }

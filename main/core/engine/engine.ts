@@ -11,6 +11,7 @@ import type { Job } from '../store/rows.ts';
 import { StoreDiskError, storeDiskProblem } from '../store/store-errors.ts';
 import type { Store } from '../store/store.ts';
 import { AdaptiveConcurrency } from './adaptive-concurrency.ts';
+import { BudgetKeeper, type BudgetRules } from './budget.ts';
 import { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.ts';
 import { ENGINE_STOPPING, type EngineContext, type VideoPoll } from './context.ts';
 import { EngineControls, type EngineLimits, type LimitChange } from './controls.ts';
@@ -29,6 +30,7 @@ import {
 export { EngineBusyError, type StartReport } from './lease.ts';
 export type { EngineLimits, LimitChange } from './controls.ts';
 export type { IdleReason } from './scheduler.ts';
+export type { BudgetRules } from './budget.ts';
 export type { ImageWritten } from './download.ts';
 
 export interface EngineOptions {
@@ -42,6 +44,11 @@ export interface EngineOptions {
   downloadConcurrency?: number;
   /** Optional cap on requests started per minute. */
   requestsPerMinute?: number | null;
+  /**
+   * Spending caps, checked before each request against the store's spend and prices (which the
+   * host keeps: `store.spend.setPrices`); none by default.
+   */
+  budget?: BudgetRules | null;
   backoff?: Partial<BackoffPolicy>;
   downloadBackoff?: Partial<BackoffPolicy>;
   /** File name template (see library/naming.ts). */
@@ -104,6 +111,7 @@ export class Engine extends EventEmitter<EngineEvents> {
   private readonly scheduler: Scheduler;
   private readonly lease: LeaseKeeper;
   private readonly controls: EngineControls;
+  private readonly budget: BudgetKeeper;
   private readonly stopGraceMs: number;
   private readonly throttle: ProgressThrottle;
   private checkpoints: BackgroundCheckpoints | null = null;
@@ -171,6 +179,7 @@ export class Engine extends EventEmitter<EngineEvents> {
       if (this.listenerCount('progress') > 0) this.emit('progress', this.progress());
     });
     const storeFailed = (error: unknown) => this.storeFailed(error);
+    this.budget = new BudgetKeeper(options.store, options.budget ?? null);
     this.scheduler = new Scheduler({
       ctx: this.ctx,
       phase: () => this.state,
@@ -180,6 +189,7 @@ export class Engine extends EventEmitter<EngineEvents> {
       rate: options.requestsPerMinute
         ? new RequestRateLimit(options.requestsPerMinute, now())
         : null,
+      budget: this.budget,
       throttle: this.throttle,
       storeFailed,
       onIdle: (reason) => this.emit('idle', reason),
@@ -231,6 +241,8 @@ export class Engine extends EventEmitter<EngineEvents> {
       this.state = 'stopped';
       throw error;
     }
+    // (after the crash's leftovers are settled: what they may have cost is not this run's)
+    this.budget.startRun();
     await this.lease.sweepTempFiles(this.ctx.libraryDir);
     if (this.state !== 'new') return report; // stopped while sweeping
     this.state = 'running';
@@ -379,6 +391,20 @@ export class Engine extends EventEmitter<EngineEvents> {
    */
   setLimits(change: LimitChange): EngineLimits {
     return this.controls.setLimits(change);
+  }
+
+  /**
+   * Changes the spending caps while running (null: none); a run's cap counts from the moment
+   * it is set. The next claim applies them.
+   */
+  setBudget(rules: BudgetRules | null): void {
+    this.budget.set(rules);
+    this.scheduler.pump();
+  }
+
+  /** Whether the request a budget pause stopped before would still pass its cap now. */
+  budgetStillStops(stop: Parameters<BudgetKeeper['stillStops']>[0]): boolean {
+    return this.budget.stillStops(stop, this.ctx.now());
   }
 
   /** The concurrency set, the pool's size now (lower after 429s), and the cap. */

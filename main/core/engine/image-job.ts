@@ -70,6 +70,7 @@ export async function runImageJob(
             url: image.url,
             b64: bytes[i] ?? null,
             revisedPrompt: image.revisedPrompt,
+            seed: image.seed,
             // handed over: named in the same insert
             relPath: reserved > 0 ? nameForInsert(ctx, lookup, idx, bytes[i]!) : null,
           };
@@ -108,6 +109,7 @@ export async function runImageJob(
           url: image.url,
           b64: image.b64Json,
           revisedPrompt: image.revisedPrompt,
+          seed: image.seed,
         })),
       },
       error,

@@ -1,5 +1,6 @@
 import PQueue from 'p-queue';
 import type { Batch, Image, Job } from '../store/rows.ts';
+import type { BudgetKeeper, BudgetPause } from './budget.ts';
 import type { Store } from '../store/store.ts';
 import { ENGINE_STOPPING, type EngineContext } from './context.ts';
 import { prepareDownload, runDownload, type PreparedDownload } from './download.ts';
@@ -21,6 +22,8 @@ interface Claim {
   downloads: PreparedDownload[];
   /** Fewer jobs were runnable than slots were free. */
   nothingToClaim: boolean;
+  /** The claim stopped before a job that would pass a spending cap: the queue paused. */
+  budgetPause: BudgetPause | null;
 }
 
 /** The one timer the scheduler arms for its next wake-up (the engine's clock, for tests). */
@@ -48,6 +51,8 @@ export interface SchedulerOptions {
   phase: () => EnginePhase;
   downloadLimit: number;
   rate: RequestRateLimit | null;
+  /** The spending caps each claim checks before a request leaves. */
+  budget: BudgetKeeper;
   throttle: ProgressThrottle;
   /** A disk that refuses writes stops the engine: true when `error` is one (see Engine). */
   storeFailed: (error: unknown) => boolean;
@@ -71,6 +76,7 @@ export class Scheduler {
   private readonly downloads: PQueue;
   private downloadLimit: number;
   private rate: RequestRateLimit | null;
+  private readonly budget: BudgetKeeper;
   private readonly running = new Map<number, AbortController>();
   private readonly downloading = new Map<number, AbortController>();
   /** A stop's grace is over (or it aborts): no download starts any more. */
@@ -103,6 +109,7 @@ export class Scheduler {
     this.downloadLimit = options.downloadLimit;
     this.downloads = new PQueue({ concurrency: this.downloadLimit });
     this.rate = options.rate;
+    this.budget = options.budget;
     this.throttle = options.throttle;
     this.requests.concurrency = this.ctx.aimd.limit;
     this.writes = new GroupCommit(writeScopes(this.store.db), 5, 256, {
@@ -250,13 +257,22 @@ export class Scheduler {
       free = Math.min(free, this.rate.available(now));
       if (free === 0) this.wakeAt(now + this.rate.waitMs(now));
     }
+    // (the caps are read in this claim's transaction: what it admits is what it sends)
+    const budget = free > 0 ? this.budget.open(now) : null;
+    const admit = budget ? (id: number) => budget.admit(id) : undefined;
     const jobs =
       free > 0
-        ? this.store.jobs.claimRunnable(free, now).map((job) => ({
+        ? this.store.jobs.claimRunnable(free, now, admit).map((job) => ({
             job,
             attemptId: job.videoTaskId ? null : this.store.attempts.start(job.id, now),
           }))
         : [];
+    // Paused in this very commit, before the request that would pass the cap.
+    const budgetPause = budget?.pause() ?? null;
+    if (budgetPause && !this.store.queue.get().paused) {
+      const { reason, code, stop } = budgetPause;
+      this.store.queue.pause(reason, now, code, 'budget', stop);
+    }
     // (handed-over downloads waiting in the pool count too: they are in `downloading`)
     const downloadFree = this.downloadLimit - this.downloading.size - this.downloadsReserved;
     const downloads =
@@ -266,7 +282,12 @@ export class Scheduler {
             .map((image) => prepareDownload(this.ctx, image, this.lookup(image)))
             .filter((download) => download !== null)
         : [];
-    return { jobs, downloads, nothingToClaim: free > 0 && jobs.length < free };
+    return {
+      jobs,
+      downloads,
+      nothingToClaim: free > 0 && jobs.length < free,
+      budgetPause,
+    };
   }
 
   /** Right after the claim's commit: sends the requests and starts the downloads. */
@@ -275,6 +296,10 @@ export class Scheduler {
     this.rate?.take(claim.jobs.length, this.ctx.now());
     for (const { job, attemptId } of claim.jobs) this.launch(job, attemptId);
     for (const download of claim.downloads) this.launchDownload(download);
+    if (claim.budgetPause) {
+      const { reason, code } = claim.budgetPause;
+      this.ctx.queuePaused(reason, code, 'budget');
+    }
     if (this.phase() !== 'running') return this.settleWhileNotRunning();
     this.checkIdle(claim.nothingToClaim);
   }

@@ -34,6 +34,8 @@ const AnswerSchema = z.object({
         /** base64 of the image bytes, when they were in hand (or could be fetched). */
         b64: z.string().nullable(),
         revisedPrompt: z.string().nullable(),
+        /** The seed the gateway said it used (kept since v8; older files have none). */
+        seed: z.number().int().nullable().optional(),
       }),
     )
     .min(1),
@@ -158,6 +160,7 @@ function recordAnswer(
         url: image.url,
         b64: image.b64,
         revisedPrompt: image.revisedPrompt,
+        seed: image.seed ?? null,
       })),
       now,
     );

@@ -75,7 +75,8 @@ export function* exportRecords(
         height: image.height,
         format: image.format,
         bytes: image.bytes,
-        seed: job.seed,
+        // (the seed the gateway said it used, as the image's details say it)
+        seed: image.seed ?? job.seed,
         params: job.params,
         favorite: image.favorite,
         createdAt: image.createdAt,

@@ -30,6 +30,13 @@ export interface ImportOptions {
   keptRows?: number;
   /** The longest prompt accepted, in characters (default 32,000); a longer one is a bad row. */
   maxPromptChars?: number;
+  /**
+   * After every row is checked, before anything is inserted: may refuse (throw) the batch as
+   * checked (the spend confirmation); nothing is imported then.
+   */
+  beforeInsert?: (check: PromptCheck) => void;
+  /** Import the valid rows and leave the bad ones out ("run the N valid rows"). */
+  skipBadRows?: boolean;
 }
 
 /** The longest prompt accepted by default: far above any model's, far below a runaway paste. */
@@ -95,6 +102,9 @@ export function rowsSource(
 
 /** What a batch would be, or why it cannot be: `batches.check` and the import's first pass. */
 export interface PromptCheck {
+  /** Rows read, valid or not (a file-wide problem, such as no text at all, counts one). */
+  rows: number;
+  /** The valid rows: the jobs the batch would have. */
   jobs: number;
   images: number;
   /** The bad rows listed (at most MAX_REPORTED_ERRORS); `bad` counts them all. */
@@ -133,10 +143,18 @@ export async function importPrompts(
   options: ImportOptions,
 ): Promise<Batch> {
   const { check, kept } = await firstPass(source, options, options.keptRows ?? KEPT_ROWS);
-  if (check.bad > 0) throw new PromptFileError(source.label, check.errors, check.bad);
-  if (check.jobs === 0) {
-    throw new PromptFileError(source.label, [{ line: 0, message: 'the file holds no prompt' }], 1);
+  // (with skipBadRows, a file of bad rows only is still refused, with those rows)
+  if (check.bad > 0 && (!options.skipBadRows || check.jobs === 0)) {
+    throw new PromptFileError(source.label, check.errors, check.bad);
   }
+  if (check.jobs === 0) {
+    throw new PromptFileError(
+      source.label,
+      [{ line: 0, code: 'empty', message: HOLDS_NO_PROMPT }],
+      1,
+    );
+  }
+  options.beforeInsert?.(check);
   const batch = {
     name: options.name ?? source.defaultName,
     source: source.fileName,
@@ -147,26 +165,38 @@ export async function importPrompts(
   return store.batches.createStreaming(batch, jobsOf(source, options), Date.now());
 }
 
+export const HOLDS_NO_PROMPT = 'the file holds no prompt';
+
+/** A row as the import takes it (its job), or why it cannot be taken. */
+type Checked = { job: NewJob; problem: null } | { job: null; problem: RowError };
+
+/** One record of the file, checked as the run would: types, length, what the model takes. */
+function checkRecord(record: ParsedRecord, options: ImportOptions, cache: CheckCache): Checked {
+  if ('error' in record) return { job: null, problem: record.error };
+  const job = toNewJob(record.row, options);
+  const maxPromptChars = options.maxPromptChars ?? DEFAULT_MAX_PROMPT_CHARS;
+  const problem =
+    promptTooLong(record.row, maxPromptChars, modelPromptLimit(job, options)) ??
+    checkJob(job, record.row.line, options, cache);
+  return problem ? { job: null, problem } : { job, problem: null };
+}
+
 async function firstPass(
   source: PromptSource,
   options: ImportOptions,
   keep: number,
 ): Promise<{ check: PromptCheck; kept: NewJob[] | null }> {
-  const check: PromptCheck = { jobs: 0, images: 0, errors: [], bad: 0, models: {} };
+  const check: PromptCheck = { rows: 0, jobs: 0, images: 0, errors: [], bad: 0, models: {} };
   const cache: CheckCache = new Map();
   let kept: NewJob[] | null = [];
-  const maxPromptChars = options.maxPromptChars ?? DEFAULT_MAX_PROMPT_CHARS;
   for await (const record of source.read()) {
-    const job = 'row' in record ? toNewJob(record.row, options) : null;
-    const problem =
-      'error' in record
-        ? record.error
-        : (promptTooLong(record.row, maxPromptChars, modelPromptLimit(job!, options)) ??
-          checkJob(job as NewJob, record.row.line, options, cache));
-    if (problem || !job) {
+    check.rows++;
+    const { job, problem } = checkRecord(record, options, cache);
+    if (problem) {
       check.bad++;
-      kept = null;
-      if (problem && check.errors.length < MAX_REPORTED_ERRORS) check.errors.push(problem);
+      // (the valid rows are kept only when they are what will be imported)
+      if (!options.skipBadRows) kept = null;
+      if (check.errors.length < MAX_REPORTED_ERRORS) check.errors.push(problem);
       continue;
     }
     check.jobs++;
@@ -181,7 +211,13 @@ async function firstPass(
 }
 
 async function* jobsOf(source: PromptSource, options: ImportOptions): AsyncGenerator<NewJob> {
+  const cache: CheckCache = new Map();
   for await (const record of source.read()) {
+    if (options.skipBadRows) {
+      const { job } = checkRecord(record, options, cache);
+      if (job) yield job;
+      continue;
+    }
     // The file changed between the two passes: refuse rather than import something unchecked.
     if ('error' in record) throw new PromptFileError(source.label, [record.error], 1);
     yield toNewJob(record.row, options);
@@ -211,13 +247,20 @@ function promptTooLong(
   let chars = 0;
   for (const _ of row.prompt) if (++chars > limit) break;
   if (chars <= limit) return null;
-  return {
-    line: row.line,
-    message:
-      limit === max
-        ? `the prompt is longer than ${max} characters (shorten it, or raise the limit with --max-prompt-chars)`
-        : `the prompt is longer than ${limit} characters, the most ${model!.model} takes (shorten it)`,
-  };
+  return limit === max
+    ? {
+        line: row.line,
+        code: 'too-long',
+        limit,
+        message: `the prompt is longer than ${max} characters (shorten it, or raise the longest prompt accepted)`,
+      }
+    : {
+        line: row.line,
+        code: 'too-long',
+        limit,
+        model: model!.model,
+        message: `the prompt is longer than ${limit} characters, the most ${model!.model} takes (shorten it)`,
+      };
 }
 
 export function toNewJob(row: PromptRow, options: ImportOptions): NewJob {
@@ -265,12 +308,17 @@ function checkJob(
   cache: CheckCache,
 ): RowError | null {
   if (!job.model) {
-    return { line, message: 'no model: add a "model" column or give --model' };
+    return {
+      line,
+      code: 'no-model',
+      message: 'no model: add a "model" column, or choose a model for the rows that give none',
+    };
   }
   const entry = options.catalogue.lookup(job.model);
   if (entry.kind === 'text') {
     return {
       line,
+      code: 'model',
       message: `${job.model} is a text model; choose an image or video model`,
     };
   }
@@ -298,5 +346,5 @@ function checkJob(
     problems = plan.ok ? [] : plan.problems;
     cache.set(key, problems);
   }
-  return problems.length === 0 ? null : { line, message: problems.join(' ') };
+  return problems.length === 0 ? null : { line, code: 'model', message: problems.join(' ') };
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { jsonLimitProblem } from '../../../shared/api/json-limits.ts';
+import type { RowProblem } from '../../../shared/prompts/row-problems.ts';
 
 /** One prompt of a batch file, as the person wrote it, before model-specific validation. */
 export interface PromptRow {
@@ -18,9 +19,15 @@ export interface PromptRow {
   extra: Record<string, unknown>;
 }
 
+/** A bad row (or file): its line, what is wrong as a code, and a host-neutral message. */
 export interface RowError {
   line: number;
+  code: RowProblem;
   message: string;
+  /** too-long: the most characters a prompt may have. */
+  limit?: number;
+  /** too-long: the model whose own limit that is. */
+  model?: string;
 }
 
 export const KNOWN_COLUMNS = [
@@ -86,6 +93,7 @@ export function toPromptRow(
       return {
         error: {
           line,
+          code: 'field',
           message: `${key} holds a NUL character (\\u0000), which no prompt may contain`,
         },
       };
@@ -96,7 +104,7 @@ export function toPromptRow(
     const message = parsed.error.issues
       .map((issue) => `${issue.path.join('.') || 'row'} ${issue.message}`)
       .join('; ');
-    return { error: { line, message } };
+    return { error: { line, code: 'field', message } };
   }
   const extra: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(record)) {
@@ -108,7 +116,11 @@ export function toPromptRow(
   if (tooMuch) {
     const fields = Object.keys(extra).slice(0, 5).join(', ');
     return {
-      error: { line, message: `its model-private fields (${fields}): this JSON ${tooMuch}` },
+      error: {
+        line,
+        code: 'field',
+        message: `its model-private fields (${fields}): this JSON ${tooMuch}`,
+      },
     };
   }
   const row: PromptRow = { line, extra, prompt: parsed.data.prompt };

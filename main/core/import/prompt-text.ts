@@ -4,15 +4,61 @@ import { Transform, type TransformCallback } from 'node:stream';
 /** A prompt file's bytes that are not text: the line where it happened, and what to do. */
 export class PromptTextError extends Error {
   readonly line: number;
-  constructor(line: number, message: string) {
+  /** not-text: no text file at all; encoding: text, but not in UTF-8 or UTF-16. */
+  readonly code: 'not-text' | 'encoding';
+  constructor(line: number, message: string, code: 'not-text' | 'encoding' = 'encoding') {
     super(message);
     this.line = line;
+    this.code = code;
   }
 }
 
 export const INVALID_UTF8 =
   'not valid UTF-8 text: save the file as UTF-8 (in most editors, "Save as" with the ' +
-  'encoding UTF-8) and run again';
+  'encoding UTF-8) and try again';
+
+/** The first bytes of files often given by mistake, none of them text. */
+const NOT_TEXT_SIGNATURES: ReadonlyArray<{ bytes: number[]; at?: number; what: string }> = [
+  { bytes: [0x89, 0x50, 0x4e, 0x47], what: 'a PNG image' },
+  { bytes: [0xff, 0xd8, 0xff], what: 'a JPEG image' },
+  { bytes: [0x47, 0x49, 0x46, 0x38], what: 'a GIF image' },
+  { bytes: [0x57, 0x45, 0x42, 0x50], at: 8, what: 'a WebP image' },
+  { bytes: [0x25, 0x50, 0x44, 0x46], what: 'a PDF document' },
+  { bytes: [0x50, 0x4b, 0x03, 0x04], what: 'a zip archive (or an Office document)' },
+  { bytes: [0x1f, 0x8b], what: 'a gzip archive' },
+  { bytes: [0x66, 0x74, 0x79, 0x70], at: 4, what: 'a video' },
+];
+
+/** Control bytes past this share of the first bytes: binary data. */
+const BINARY_SHARE = 0.1;
+
+/**
+ * Why the first bytes of a file are no text at all (a picture renamed .txt), or null: a known
+ * kind of file by its signature, or (`utf8`: read as UTF-8, where text has almost no control
+ * bytes; UTF-16 has a NUL in every other byte) binary data. A file that is text in another
+ * encoding is not this: that is said line by line as an encoding problem.
+ */
+export function notTextProblem(head: Buffer, utf8: boolean): string | null {
+  for (const { bytes, at = 0, what } of NOT_TEXT_SIGNATURES) {
+    if (head.length >= at + bytes.length && bytes.every((byte, i) => head[at + i] === byte)) {
+      return notText(`it looks like ${what}`);
+    }
+  }
+  if (!utf8) return null;
+  const sample = head.subarray(0, SNIFF_BYTES);
+  let control = 0;
+  for (const byte of sample) if (byte < 0x20 && !TEXT_CONTROLS.has(byte)) control++;
+  return sample.length >= 16 && control > sample.length * BINARY_SHARE
+    ? notText('it holds binary data')
+    : null;
+}
+
+/** Tab, LF, FF, CR and ESC: control bytes that text files do hold. */
+const TEXT_CONTROLS = new Set([0x09, 0x0a, 0x0c, 0x0d, 0x1b]);
+
+const notText = (why: string) =>
+  `not a text file (${why}): a prompt file is text, one prompt a line (.txt), or a CSV or ` +
+  'JSONL file of prompts';
 export const NUL_BYTE =
   'holds a NUL byte (\\0), which no prompt may contain; a file saved as UTF-16 ("Unicode") ' +
   'without a byte-order mark looks like this: save it as UTF-8';
@@ -115,6 +161,8 @@ export function promptText(): Transform {
       // a mark needs 3 bytes; the first chunk read is a fair sample (64 KB, or the whole file)
       if (!final && head.length < 4) return;
       const sniffed = sniffEncoding(head);
+      const binary = notTextProblem(head, sniffed.encoding === 'utf8');
+      if (binary) throw new PromptTextError(1, binary, 'not-text');
       encoding = sniffed.encoding;
       chunk = head.subarray(sniffed.bomBytes);
       head = Buffer.alloc(0);

@@ -11,6 +11,7 @@ import {
 import { join } from 'node:path';
 import { z } from 'zod';
 import { Settings } from '../../../shared/api/schemas/settings.ts';
+import { NEW_FOLDER_TEMPLATE } from '../../../shared/library/templates.ts';
 import { AppError } from '../app/app-error.ts';
 import { writeFileAtomic } from '../app/atomic-file.ts';
 import {
@@ -229,8 +230,10 @@ export class SettingsFile implements SettingsStore {
 
     if (legacy.length === 0) {
       if (current) return { ...current, recovered, migrated: null, values: new Map() };
+      // a new data folder names its files by model and size too; an older one keeps its names
+      const fresh = { template: NEW_FOLDER_TEMPLATE, ...this.options.seed };
       return {
-        settings: Settings.parse(recovered ? {} : (this.options.seed ?? {})),
+        settings: Settings.parse(recovered ? {} : fresh),
         text: null,
         recovered,
         migrated: null,

@@ -33,6 +33,9 @@ function attemptStatements(db: Database) {
          last_upstream_request_id = coalesce(@upstreamRequestId, last_upstream_request_id)
        WHERE id = @jobId`,
     ),
+    countForJob: db.prepare<unknown[], { n: number }>(
+      'SELECT count(*) AS n FROM attempts WHERE job_id = ?',
+    ),
     forJob: db.prepare<unknown[], Record<string, unknown>>(
       'SELECT * FROM attempts WHERE job_id = ? ORDER BY id',
     ),
@@ -78,6 +81,11 @@ export class AttemptRepository {
       if (!row) throw new Error(`Attempt ${id} does not exist or was already finished.`);
       this.s.jobRequestIds.run({ ...values, jobId: row.job_id });
     });
+  }
+
+  /** Requests sent for a job in all, every retry included. */
+  countForJob(jobId: number): number {
+    return this.s.countForJob.get(jobId)?.n ?? 0;
   }
 
   listForJob(jobId: number): Attempt[] {

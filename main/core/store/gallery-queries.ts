@@ -55,6 +55,23 @@ export interface GalleryGroup {
 
 export type GalleryGrouping = 'batch' | 'day';
 
+/** A value the written images have (a size, a model) and how many have it. */
+export interface Facet {
+  value: string | null;
+  count: number;
+}
+
+/**
+ * The facets' reads, exported so a test can check their plans: each a scan of one small
+ * partial index of the written images (v8), never of the images themselves.
+ */
+export const FACET_QUERIES = {
+  sizes: `SELECT size AS value, count(*) AS count FROM images
+    WHERE download_state = 'done' GROUP BY size`,
+  models: `SELECT model AS value, count(*) AS count FROM images
+    WHERE download_state = 'done' GROUP BY model`,
+} as const;
+
 const FILTER_KEYS = [
   'batchId',
   'model',
@@ -127,6 +144,14 @@ export class GalleryQueries {
       label: names.get(run.key) ?? String(run.key),
       count: run.count,
     }));
+  }
+
+  /**
+   * What the written images hold: their sizes (as asked for; null when the model's own) and
+   * the models that made them, each with a count. The gallery's filters offer these.
+   */
+  facets(): { sizes: Facet[]; models: Facet[] } {
+    return { sizes: this.s.facetSizes.all(), models: this.s.facetModels.all() };
   }
 
   /** Images in the order of `ids`; ids that no longer exist are left out. */
@@ -244,6 +269,8 @@ function fixedStatements(db: Database) {
        WHERE state IN (SELECT value FROM json_each(@states))
          AND (@batchId IS NULL OR batch_id = @batchId)`,
     ),
+    facetSizes: sql<Facet>(FACET_QUERIES.sizes),
+    facetModels: sql<Facet>(FACET_QUERIES.models),
     batchNames: sql<{ id: number; name: string }>(
       'SELECT id, name FROM batches WHERE id IN (SELECT value FROM json_each(?))',
     ),

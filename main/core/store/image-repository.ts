@@ -16,6 +16,8 @@ export interface ImageResult {
   url?: string | null;
   b64?: string | Buffer | null;
   revisedPrompt?: string | null;
+  /** The seed the gateway said it used for this image, where its answer says. */
+  seed?: number | null;
   /**
    * Its library-relative name, reserved with the row (only with `downloading`): the caller
    * chose one that isPathTaken said was free, in the same transaction.
@@ -86,8 +88,8 @@ function imageStatements(db: Database) {
       // (the job's batch, model and size copied in: the gallery filters on them without a join)
       `INSERT INTO images (job_id, batch_id, model, size, idx, source_url, has_payload,
          revised_prompt, download_state, download_tries, rel_path, path_key, created_at,
-         updated_at)
-       SELECT j.id, j.batch_id, j.model, j.size, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+         updated_at, seed)
+       SELECT j.id, j.batch_id, j.model, j.size, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
        FROM jobs AS j WHERE j.id = ? RETURNING *`,
     ),
     insertPayload: sql('INSERT INTO image_payloads (image_id, bytes) VALUES (?, ?)'),
@@ -224,6 +226,7 @@ export class ImageRepository {
             relPath === null ? null : pathKey(relPath),
             now,
             now,
+            result.seed ?? null,
             jobId,
           ),
         );

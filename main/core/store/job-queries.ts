@@ -68,6 +68,11 @@ function queryStatements(db: Database) {
       `SELECT count(*) AS jobs, coalesce(sum(j.n - j.returned_n), 0) AS missingImages
        FROM jobs AS j WHERE ${PARTIAL_NOT_TOPPED_UP}`,
     ),
+    // through jobs_batch_state: the batch's jobs still to send, by model
+    leftByModel: sql<{ model: string; jobs: number; images: number }>(
+      `SELECT model, count(*) AS jobs, sum(n) AS images FROM jobs
+       WHERE batch_id = ? AND state IN ('queued', 'retrying') GROUP BY model`,
+    ),
     // through the jobs_retry_of partial index: top-ups only
     topUps: sql<{ n: number }>(
       `SELECT count(*) AS n FROM jobs
@@ -150,6 +155,13 @@ export class JobQueries {
     return batchId === undefined
       ? oneRow(this.q.partialAll)
       : oneRow(this.q.partialInBatch, batchId);
+  }
+
+  /** A batch's jobs still to send (queued or retrying), by model: what resuming it starts. */
+  workLeftByModel(batchId: number): Record<string, { jobs: number; images: number }> {
+    return Object.fromEntries(
+      this.q.leftByModel.all(batchId).map(({ model, jobs, images }) => [model, { jobs, images }]),
+    );
   }
 
   /** Top-up jobs (asking for a partial success's missing images), in a batch or all batches. */

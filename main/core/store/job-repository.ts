@@ -251,15 +251,17 @@ export class JobRepository extends JobQueries {
    * Moves up to `limit` runnable jobs to `running` and returns them: due `retrying` jobs
    * first (by due time), then `queued` ones by batch priority, job priority, then insertion
    * order. Skips a paused queue, paused batches and paused jobs. Reads only what it takes:
-   * one index seek per runnable batch, never a whole batch.
+   * one index seek per runnable batch, never a whole batch. `admit` (the budget) may refuse a
+   * job before it is claimed: the claim stops there, in order.
    */
-  claimRunnable(limit: number, now: number): Job[] {
+  claimRunnable(limit: number, now: number, admit?: (jobId: number) => boolean): Job[] {
     return transact(
       this.db,
       () => {
         if (limit <= 0 || oneRow(this.s.queuePaused).paused === 1) return [];
         const claimed: Job[] = [];
         for (const { id } of this.s.dueRetrying.all(now, limit)) {
+          if (admit && !admit(id)) return claimed;
           claimed.push(this.claimOne(id, 'retrying', 'retry due', now));
         }
         const wanted = limit - claimed.length;
@@ -279,6 +281,7 @@ export class JobRepository extends JobQueries {
           (a, b) => b.batchPriority - a.batchPriority || b.priority - a.priority || a.id - b.id,
         );
         for (const { id } of candidates.slice(0, wanted)) {
+          if (admit && !admit(id)) break;
           claimed.push(this.claimOne(id, 'queued', 'claimed', now));
         }
         return claimed;

@@ -6,6 +6,7 @@ import { schemaV4 } from './schema/v4.ts';
 import { schemaV5 } from './schema/v5.ts';
 import { schemaV6 } from './schema/v6.ts';
 import { schemaV7 } from './schema/v7.ts';
+import { schemaV8 } from './schema/v8.ts';
 import { transact } from './transaction.ts';
 
 /** Brings the schema from `version - 1` to `version`. Runs inside a transaction. */
@@ -42,6 +43,11 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 7,
     name: "a video job's submission, last check, platform status and overdue mark",
     up: schemaV7,
+  },
+  {
+    version: 8,
+    name: 'spend by day, gateway, batch and model; budget pauses; image seeds; gallery facets',
+    up: schemaV8,
   },
 ];
 

@@ -11,6 +11,8 @@ export interface QueueState {
   /** Why it paused (null while running). */
   pauseKind: PauseKind | null;
   pausedAt: number | null;
+  /** What a budget pause stopped before (its BudgetStop), as stored; null otherwise. */
+  pauseDetail: unknown;
 }
 
 /** Every statement of QueueRepository, prepared once per open (a damaged database shows at open). */
@@ -35,11 +37,11 @@ function queueStatements(db: Database) {
     get: db.prepare<unknown[], Record<string, unknown>>('SELECT * FROM queue_state WHERE id = 1'),
     pause: db.prepare(
       `UPDATE queue_state SET paused = 1, pause_reason = ?, pause_code = ?, pause_kind = ?,
-         paused_at = ? WHERE id = 1`,
+         paused_at = ?, pause_detail = ? WHERE id = 1`,
     ),
     resume: db.prepare(
       `UPDATE queue_state SET paused = 0, pause_reason = NULL, pause_code = NULL,
-         pause_kind = NULL, paused_at = NULL WHERE id = 1`,
+         pause_kind = NULL, paused_at = NULL, pause_detail = NULL WHERE id = 1`,
     ),
   };
 }
@@ -67,11 +69,22 @@ export class QueueRepository {
       pauseCode: row.pause_code as string | null,
       pauseKind: row.paused === 1 ? ((row.pause_kind as PauseKind | null) ?? 'other') : null,
       pausedAt: row.paused_at as number | null,
+      pauseDetail:
+        row.paused === 1 && typeof row.pause_detail === 'string'
+          ? (JSON.parse(row.pause_detail) as unknown)
+          : null,
     };
   }
 
-  pause(reason: string, now: number, code: string | null, kind: PauseKind): void {
-    this.s.pause.run(reason, code, kind, now);
+  /** `detail`: what a budget pause stopped before, kept as JSON for its banner and override. */
+  pause(
+    reason: string,
+    now: number,
+    code: string | null,
+    kind: PauseKind,
+    detail: unknown = null,
+  ): void {
+    this.s.pause.run(reason, code, kind, now, detail === null ? null : JSON.stringify(detail));
   }
 
   resume(): void {

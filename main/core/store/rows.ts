@@ -113,6 +113,8 @@ export interface Image {
   updatedAt: number;
   /** When the file was written; null until then. */
   doneAt: number | null;
+  /** The seed the gateway said it used for this image; null when its answer did not say. */
+  seed: number | null;
 }
 
 type Row = Record<string, unknown>;
@@ -232,5 +234,6 @@ export function toImage(row: Row): Image {
     createdAt: row.created_at as number,
     updatedAt: row.updated_at as number,
     doneAt: row.done_at as number | null,
+    seed: row.seed as number | null,
   };
 }

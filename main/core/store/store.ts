@@ -8,6 +8,7 @@ import { ImageRepository } from './image-repository.ts';
 import { JobRepository } from './job-repository.ts';
 import { PageQueries } from './page-queries.ts';
 import { QueueRepository } from './queue-repository.ts';
+import { SpendRepository } from './spend-repository.ts';
 import { transact } from './transaction.ts';
 
 /** The database and its repositories, statements prepared once per open. */
@@ -24,6 +25,8 @@ export interface Store {
   readonly pages: PageQueries;
   /** The gallery's reads and favourites. */
   readonly gallery: GalleryQueries;
+  /** What was spent, the prices in force, the caps run past. */
+  readonly spend: SpendRepository;
   /** Runs `fn` in one transaction; repository calls inside join it. */
   transaction<T>(fn: () => T): T;
   close(): void;
@@ -48,6 +51,7 @@ export function openStore(file: string, options: OpenDatabaseOptions = {}): Stor
       edits,
       pages: new PageQueries(db),
       gallery: new GalleryQueries(db),
+      spend: new SpendRepository(db),
       transaction: (fn) => transact(db, fn),
       close: () => db.close(),
     };

@@ -56,7 +56,8 @@ export async function deliverImages(
           source: job.source,
           mask: job.mask,
         };
-        const item: ImageItem = {};
+        // (the seed and the image's place in the answer make the picture)
+        const item: ImageItem = { seed };
         if (mode !== 'b64_json') item.url = baseUrl + createLink(services, spec);
         // (with a link too, the picture is cached for the link's download)
         if (mode !== 'url') {

@@ -4,6 +4,8 @@ export interface ImageItem {
   url?: string;
   b64_json?: string;
   revised_prompt?: string;
+  /** The seed it was made with (as some gateways say; the interface does not promise it). */
+  seed?: number;
 }
 
 export interface PartialCounts {

@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { OUTPUT_FORMATS } from '../../gateway/catalogue.ts';
+import { ROW_PROBLEMS } from '../../prompts/row-problems.ts';
 import { Count, Id, Time } from '../define.ts';
 import { boundedJson } from '../json-limits.ts';
 import { DownloadCounts, FailureCounts, StateCounts } from './counts.ts';
+import { ConfirmedSpend, SpendCheck, SpendTotals } from './spend.ts';
 
 /** Longest prompt text accepted through the contract (the import's own limit is lower). */
 const MAX_TEXT_BYTES = 64 * 1024 * 1024;
@@ -52,11 +54,28 @@ export const BatchSource = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('path'), path: z.string().min(1).max(4096) }),
 ]);
 
-/** A row the service refused, by its 1-based line (or row number for composed rows). */
-export const RowError = z.object({ line: z.number().int().nonnegative(), message: z.string() });
+/**
+ * A row the service refused, by its 1-based line (or row number for composed rows; 0 for the
+ * whole file): what is wrong as a code a window can word in its own language, and a
+ * host-neutral message (no flag of the CLI, no button of a window).
+ */
+export const RowError = z.object({
+  line: z.number().int().nonnegative(),
+  code: z.enum(ROW_PROBLEMS).optional(),
+  message: z.string(),
+  /** too-long: the most characters a prompt may have. */
+  limit: z.number().int().positive().optional(),
+  /** too-long: the model whose own limit that is (else Atelier's, `maxPromptChars`). */
+  model: z.string().optional(),
+});
 
 export const BatchCheck = z.object({
-  /** Jobs the batch would have (one per valid row). */
+  /** Rows read, valid or not: `jobs` of them are valid, `bad` are not. */
+  rows: Count,
+  /**
+   * Jobs the batch would have: one per valid row. With some rows bad and some valid,
+   * `create` with `skipBadRows` runs the valid ones.
+   */
   jobs: Count,
   /** Images it would ask for (the sum of n). */
   images: Count,
@@ -70,6 +89,11 @@ export const BatchCheck = z.object({
    * for this key leaves out (video models are often controlled-access).
    */
   warnings: z.array(z.object({ model: z.string(), message: z.string() })).optional(),
+  /**
+   * What running its valid rows will spend, and whether starting it needs the person's
+   * confirmation (`confirmedSpend` on create).
+   */
+  spend: SpendCheck,
 });
 
 export const BatchSummary = z.object({
@@ -86,6 +110,11 @@ export const BatchSummary = z.object({
   dirName: z.string(),
   jobs: StateCounts,
   downloads: DownloadCounts,
+  /**
+   * What its jobs spent so far (results priced, and what may have been charged). The service
+   * always sends it; optional so a screen's test doubles need not.
+   */
+  spent: SpendTotals.optional(),
 });
 
 export const BatchDetail = BatchSummary.extend({
@@ -113,7 +142,18 @@ export const CreateBatchInput = z.object({
   position: z.enum(['back', 'front']).default('back'),
   /** The longest prompt accepted, in characters (default 32,000; the CLI's --max-prompt-chars). */
   maxPromptChars: z.number().int().min(1).max(10_000_000).optional(),
+  /**
+   * The spend the person confirmed (the check's `spend.units` and `spend.requests`): needed to
+   * start a batch over the confirmation threshold, else `confirmation-required`. A batch
+   * created paused needs it when it is resumed instead.
+   */
+  confirmedSpend: ConfirmedSpend.optional(),
+  /** Import the valid rows only, leaving the bad ones out (`prompt-file` when none is valid). */
+  skipBadRows: z.boolean().default(false),
 });
+
+/** Resuming a held batch starts its work: over the threshold, with its confirmation. */
+export const ResumeBatchInput = z.object({ id: Id, confirmedSpend: ConfirmedSpend.optional() });
 
 export const CheckBatchInput = z.object({ source: BatchSource, defaults: RowDefaults.optional() });
 

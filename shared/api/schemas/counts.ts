@@ -4,6 +4,7 @@ import { FAILURE_KINDS } from '../../jobs/outcomes.ts';
 import { PAUSE_KINDS } from '../../jobs/pause.ts';
 import { JOB_STATES } from '../../jobs/states.ts';
 import { Count } from '../define.ts';
+import { BudgetStopSchema } from './spend.ts';
 
 export const JobStateSchema = z.enum(JOB_STATES);
 export const DownloadStateSchema = z.enum(DOWNLOAD_STATES);
@@ -33,4 +34,8 @@ export const PauseInfo = z.object({
   /** The gateway's code when a gateway answer paused it. */
   code: z.string().nullable(),
   kind: PauseKindSchema,
+  /** What stopped it, in a person's words ("A spending cap is reached"). */
+  title: z.string().optional(),
+  /** A budget pause: the cap it stopped before, what was spent and the next request's cost. */
+  budget: BudgetStopSchema.nullable().optional(),
 });

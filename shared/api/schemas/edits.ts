@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { OUTPUT_FORMATS } from '../../gateway/catalogue.ts';
 import { Count, Id } from '../define.ts';
+import { ConfirmedSpend, SpendCheck } from './spend.ts';
 
 /** The most gallery images one edit may take (one job each). */
 export const MAX_EDIT_IMAGES = 500;
@@ -44,6 +45,8 @@ export const CreateEditsInput = EditInput.extend({
   paused: z.boolean().optional(),
   /** Run before everything queued. */
   position: z.enum(['back', 'front']).default('back'),
+  /** The spend the person confirmed, when it passes the threshold (see batches.create). */
+  confirmedSpend: ConfirmedSpend.optional(),
 });
 
 /** A problem or a warning about one row of the edit, which it names. */
@@ -70,6 +73,8 @@ export const EditCheck = z.object({
   warnings: z.array(EditIssue),
   /** Jobs and images per model, for the estimate (as a batch check gives them). */
   models: z.record(z.string(), z.object({ jobs: Count, images: Count })),
+  /** What it will spend, and whether creating it needs `confirmedSpend`. */
+  spend: SpendCheck,
 });
 
 /** What an image was edited from (ImageDetail.editedFrom). */

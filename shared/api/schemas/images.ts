@@ -39,7 +39,10 @@ export const ImageDetail = ImageSummary.extend({
   prompt: z.string(),
   revisedPrompt: z.string().nullable(),
   negativePrompt: z.string().nullable(),
+  /** The seed the gateway said it used, else the one asked for; null when neither is known. */
   seed: z.number().int().nullable(),
+  /** Where `seed` comes from: the gateway's answer, or the request (the gateway said none). */
+  seedFrom: z.enum(['gateway', 'request']).nullable().optional(),
   params: z.record(z.string(), z.unknown()),
   batchName: z.string(),
   requestId: z.string().nullable(),
@@ -50,6 +53,15 @@ export const ImageDetail = ImageSummary.extend({
   /** What it was edited from; null (or absent) when it was generated. */
   editedFrom: EditedFrom.nullable().optional(),
 });
+
+/** A value the written images have, and how many have it. */
+export const Facet = z.object({ value: z.string().nullable(), count: Count });
+
+/**
+ * What the library holds, for the gallery's filters: the sizes asked for (null: the model's
+ * own), smallest first, and the models that made images, by name; written images only.
+ */
+export const ImageFacets = z.object({ sizes: z.array(Facet), models: z.array(Facet) });
 
 /** Every filter the gallery composes; all optional, AND-ed. */
 export const ImageQuery = z.object({

@@ -54,6 +54,8 @@ export const JobSummary = z.object({
   paused: z.boolean(),
   tries: Count,
   failureKind: FailureKindSchema.nullable(),
+  /** The failure kind in a few words ("may have been charged"); null unless it failed. */
+  failureText: z.string().nullable().optional(),
   errorCode: z.string().nullable(),
   errorMessage: z.string().nullable(),
   /** What support asks for: the gateway's id of the last request. */
@@ -81,6 +83,11 @@ export const JobDetail = JobSummary.extend({
   lastUpstreamRequestId: z.string().nullable(),
   /** The job this one tops up or retries. */
   retryOf: Id.nullable(),
+  /**
+   * Requests sent for it in all, every retry of every run (its `attempts`); `tries` counts
+   * only those since the person last queued it again (its retry budget).
+   */
+  attempts: Count.optional(),
   images: z.array(ImageSummary),
   /** The latest transitions, oldest first (capped). */
   transitions: z.array(Transition),
@@ -92,6 +99,8 @@ export const AttemptSummary = z.object({
   endedAt: Time.nullable(),
   httpStatus: z.number().int().nullable(),
   outcome: z.enum(ATTEMPT_OUTCOMES).nullable(),
+  /** The outcome in a person's words ("Refused for the whole queue: paused it, the job waits"). */
+  outcomeText: z.string().optional(),
   decision: z.string().nullable(),
   errorCode: z.string().nullable(),
   errorMessage: z.string().nullable(),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Count, Id } from '../define.ts';
 import { ApiErrorSchema } from '../errors.ts';
 import { DownloadCounts, PauseInfo, StateCounts } from './counts.ts';
+import { SpendTotals } from './spend.ts';
 
 export const Limits = z.object({
   /** The most requests in flight the person allows. */
@@ -21,6 +22,11 @@ export const Progress = z.object({
   requestsSent: Count,
   imagesWritten: Count,
   bytesWritten: Count,
+  /**
+   * What was spent today (the service's local day), every batch and gateway. The service
+   * always sends it; optional so a screen's test doubles need not.
+   */
+  spentToday: SpendTotals.optional(),
 });
 
 export const QueueState = z.object({
@@ -66,3 +72,15 @@ export const RetryReport = z.object({
 });
 
 export const Canceled = z.object({ canceled: Count });
+
+export const ResumeQueueInput = z
+  .object({
+    /**
+     * "Run anyway": a budget pause's cap no longer stops the queue (that batch's, that day's or
+     * that gateway's day's). Without it, resuming while the cap still stops the next request
+     * is refused (`conflict`): raise the cap instead.
+     */
+    overBudget: z.boolean().default(false),
+  })
+  .strict()
+  .prefault({});

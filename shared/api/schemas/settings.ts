@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { GatewayProfileSchema, headerNameProblem } from '../../gateway/profile.ts';
+import { DEFAULT_CONFIRM_THRESHOLD } from '../../spend/confirm.ts';
 
 /**
  * The settings of one data folder: one schema, one file (`<data>/settings.json`), read and
@@ -78,6 +79,26 @@ export const Price = z.object({
   perImage: z.number().nonnegative(),
 });
 
+/** An amount of the gateway's quota units (a cap, a threshold). */
+const Units = z.number().nonnegative().max(1e15);
+
+/** Above either, starting work needs the person's confirmation of what it will spend. */
+export const ConfirmSpendSettings = z.object({
+  units: Units.nullable().default(DEFAULT_CONFIRM_THRESHOLD.units),
+  requests: z.number().int().positive().nullable().default(DEFAULT_CONFIRM_THRESHOLD.requests),
+});
+
+/**
+ * Spending caps in quota units, enforced by the queue before each request (see
+ * shared/spend/budget.ts); null: no cap.
+ */
+export const BudgetSettings = z.object({
+  perBatch: Units.nullable().default(null),
+  perDay: Units.nullable().default(null),
+  /** Today's cap per gateway, by profile name (`demo` for the built-in simulator). */
+  perGatewayDay: z.record(z.string().min(1), Units).default({}),
+});
+
 /** Which gateway the queue uses: the built-in simulator, or a profile by name. */
 export const GatewayChoice = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('demo') }),
@@ -92,7 +113,10 @@ function settingsFields<P extends z.ZodType>(profile: P) {
     library: z.string().min(1).nullable().default(null),
     concurrency: z.number().int().min(1).max(1024).default(8),
     requestsPerMinute: z.number().int().positive().nullable().default(null),
-    /** File name template; null for the default. */
+    /**
+     * File name template; null for the earlier default, `{batch}/{index}-{slug}-{seed}.{ext}`.
+     * A new data folder starts with NEW_FOLDER_TEMPLATE (shared/library/templates.ts).
+     */
     template: z.string().min(1).nullable().default(null),
     sidecar: z.boolean().default(false),
     manifest: z.boolean().default(true),
@@ -107,6 +131,9 @@ function settingsFields<P extends z.ZodType>(profile: P) {
       .default(null),
     /** The model a fresh Compose starts with when no model was used before; null: the first. */
     defaultModel: z.string().min(1).nullable().default(null),
+    /** Above these, a batch starts only once the person confirmed its spend. */
+    confirmSpend: ConfirmSpendSettings.prefault({}),
+    budget: BudgetSettings.prefault({}),
     /** The text model used for prompt help. */
     promptModel: z.string().min(1).nullable().default(null),
     theme: z.enum(['system', 'light', 'dark']).default('system'),

@@ -59,6 +59,8 @@ export const ImageDatumSchema = z.looseObject({
   url: z.string().nullish(),
   b64_json: z.string().nullish(),
   revised_prompt: z.string().nullish(),
+  /** Not in the interface: some gateways say the seed they used, per image or for all. */
+  seed: z.unknown().optional(),
 });
 
 /** The image response of every image endpoint; other fields are kept (partial metadata…). */

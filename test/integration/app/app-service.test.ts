@@ -149,6 +149,9 @@ describe('the application service', () => {
       source: 'memory',
       storable: false,
       refusal: expect.any(String),
+      profile: null,
+      shared: false,
+      locked: null,
     });
     expect(await api.queue.state({})).toMatchObject({ engine: 'running', problem: null });
     expect(await api.key.test({})).toMatchObject({ ok: true });

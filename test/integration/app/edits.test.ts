@@ -69,15 +69,25 @@ describe('edits through the contract', () => {
       bad: 0,
       warnings: [],
       models: { 'flux-schnell': { jobs: 2, images: 4 } },
+      // what the edit will spend, priced like a batch (flux-schnell's list price)
+      spend: expect.objectContaining({ requests: 2, images: 4, units: 1200 }),
     });
 
-    const batch = await api.edits.create({
+    const edit = {
       images: [source],
       prompts: 'a red boat\n\na white swan',
       mask,
       model: 'flux-schnell',
       keepOutsideMask: true,
+    };
+    // past the confirmation threshold, an edit starts only with the spend confirmed
+    await api.settings.update({ confirmSpend: { units: 500, requests: null } });
+    await expect(api.edits.create(edit)).rejects.toMatchObject({
+      code: 'confirmation-required',
+      details: { spend: { units: 600, requests: 2 } },
     });
+    expect((await api.batches.list({})).items).toHaveLength(1);
+    const batch = await api.edits.create({ ...edit, confirmedSpend: { units: 600, requests: 2 } });
     expect(batch).toMatchObject({ jobCount: 2, name: expect.stringMatching(/^Edits of /) });
     await finished(batch.id);
 

@@ -265,8 +265,12 @@ describe('video jobs in the queue', () => {
     });
     expect(check).toMatchObject({ jobs: 1, bad: 2 });
     expect(check.errors).toEqual([
-      { line: 2, message: 'sora-2 makes videos of 4, 8, 12 seconds; 7 was asked.' },
-      { line: 3, message: 'sora-2 makes videos of size 720x1280, 1280x720; 640x480 was asked.' },
+      { line: 2, code: 'model', message: 'sora-2 makes videos of 4, 8, 12 seconds; 7 was asked.' },
+      {
+        line: 3,
+        code: 'model',
+        message: 'sora-2 makes videos of size 720x1280, 1280x720; 640x480 was asked.',
+      },
     ]);
   });
 });

@@ -121,7 +121,7 @@ describe('atelier edit', () => {
     );
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toContain('The edit has 4 problem(s); nothing was queued.');
+    expect(result.stderr).toContain('The edit has 4 problems; nothing was queued.');
     expect(result.stderr).toContain(
       'prompt on line 1: The prompt is 1001 characters long; dall-e-2 takes at most 1000.',
     );

@@ -249,8 +249,9 @@ describe('the key in any form never reaches the disk or the screen', () => {
         '/.atelier-data/atelier.db-wal',
         '/.atelier-data/settings.json',
         '/atelier-library/p/manifest.csv',
-        '/atelier-library/p/0001-a-red-fox.json',
-        '/atelier-library/p/0001-a-red-fox.png',
+        // (a new data folder's names carry the model and the size)
+        expect.stringMatching(/^\/atelier-library\/p\/0001-a-red-fox-[\w-]+\.json$/),
+        expect.stringMatching(/^\/atelier-library\/p\/0001-a-red-fox-[\w-]+\.png$/),
       ]),
     );
     // what the gateway echoed was kept, without the key: links sealed, texts redacted

@@ -32,8 +32,8 @@ describe('atelier run with prompt files that are not plain UTF-8', () => {
     expect(result.code).toBe(0);
     expect(summaryOf(result).jobs).toMatchObject({ succeeded: 2, total: 2 });
     expect(ws.files('atelier-library', 'p')).toEqual([
-      '0001-a-red-fox.png',
-      '0002-a-café-at-dawn.png',
+      '0001-a-red-fox-flux-schnell-64x64.png',
+      '0002-a-café-at-dawn-flux-schnell-64x64.png',
     ]);
   });
 
@@ -61,6 +61,10 @@ describe('atelier run --max-prompt-chars', () => {
     ws = workspace({ 'p.txt': `short\n${'a'.repeat(40)}\nfine\n${'b'.repeat(41)}\n` });
     const refused = await expectRefused(['run', 'p.txt', '--demo', '--max-prompt-chars', '39']);
     expect(refused.stderr).toContain('lines 2, 4: the prompt is longer than 39 characters');
+    // the service's words say no flag; the command line adds its own
+    expect(refused.stderr).toContain(
+      'Raise the longest prompt accepted with --max-prompt-chars N.',
+    );
 
     const run = await runCli(
       ['run', 'p.txt', '--demo', '--size', '64x64', '--max-prompt-chars', '41', '--json'],

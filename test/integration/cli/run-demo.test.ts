@@ -27,14 +27,14 @@ describe('atelier run --demo', () => {
 
     const files = ws.files('atelier-library', 'tiny');
     expect(files).toEqual([
-      '0001-a-red-fox-7.png',
-      '0002-two-blue-birds-8_1.jpg',
-      '0002-two-blue-birds-8_2.jpg',
-      '0003-a-green-hill.webp',
+      '0001-a-red-fox-flux-schnell-64x64-7.png',
+      '0002-two-blue-birds-flux-schnell-64x48-8_1.jpg',
+      '0002-two-blue-birds-flux-schnell-64x48-8_2.jpg',
+      '0003-a-green-hill-flux-schnell-48x64.webp',
     ]);
     const head = (name: string) => [...readFileSync(ws.path('atelier-library', 'tiny', name))];
-    expect(head('0001-a-red-fox-7.png').slice(0, 4)).toEqual(PNG);
-    expect(head('0002-two-blue-birds-8_1.jpg').slice(0, 3)).toEqual(JPEG);
+    expect(head('0001-a-red-fox-flux-schnell-64x64-7.png').slice(0, 4)).toEqual(PNG);
+    expect(head('0002-two-blue-birds-flux-schnell-64x48-8_1.jpg').slice(0, 3)).toEqual(JPEG);
 
     const summary = summaryOf(result);
     expect(summary).toMatchObject({

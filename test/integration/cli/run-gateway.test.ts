@@ -234,11 +234,11 @@ describe('atelier run --gateway (a simulator started by the test)', () => {
       topUps: 2,
     });
     expect(ws.files('atelier-library', 'p')).toEqual([
-      '0001-a-red-fox-7.png',
-      '0002-four-grey-cats-8_1.png',
-      '0002-four-grey-cats-8_2.png',
-      '0002-four-grey-cats-8_3.png',
-      '0002-four-grey-cats-8_4.png',
+      '0001-a-red-fox-flux-schnell-64x64-7.png',
+      '0002-four-grey-cats-flux-schnell-64x64-8_1.png',
+      '0002-four-grey-cats-flux-schnell-64x64-8_2.png',
+      '0002-four-grey-cats-flux-schnell-64x64-8_3.png',
+      '0002-four-grey-cats-flux-schnell-64x64-8_4.png',
     ]);
     const charged = gateway.ledger.entries().map((entry) => entry.units);
     expect(charged.sort()).toEqual([1, 1, 1, 2]);

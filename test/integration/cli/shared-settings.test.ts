@@ -86,8 +86,8 @@ describe('the CLI and the app share the data folder’s settings', () => {
     expect(summaryOf(json).notes[0]).toMatch(/^No gateway is chosen for this data folder/);
     // a new CLI folder writes no extra files until asked, as before
     expect(ws.files('atelier-library', 'p')).toEqual([
-      '0001-a-red-fox.png',
-      '0002-two-blue-birds.png',
+      '0001-a-red-fox-flux-schnell-64x64.png',
+      '0002-two-blue-birds-flux-schnell-64x64.png',
     ]);
   });
 

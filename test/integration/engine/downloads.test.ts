@@ -107,6 +107,9 @@ describe('download failures never regenerate', () => {
       const [image] = rig.store.images.listForJob(job.id);
       expect(image).toMatchObject({ downloadState: 'failed', failureCode: code, relPath: null });
       expect(image!.failureReason).toMatch(reason);
+      // the gateway answered 200 and billed it: only its file's fetching failed
+      expect(image!.failureReason).toContain('The image was made and may have been charged');
+      expect(image!.failureReason).not.toMatch(/nothing was charged|not charged/i);
       expect(image!.sourceUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/files\//);
       // an expired link is not worth retrying by itself; a failing server is, a few times
       expect(image!.downloadTries).toBe(fault === 'url-404' ? 1 : 5);

@@ -3,8 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCatalogue } from '../../../shared/gateway/catalogue.ts';
+import sharp from 'sharp';
 import {
   checkPrompts,
+  fileSource,
   importPromptFile,
   importPrompts,
   rowsSource,
@@ -97,6 +99,9 @@ describe('importPromptFile', () => {
     expect((error as PromptFileError).errors).toEqual([
       {
         line: 2,
+        code: 'too-long',
+        limit: 1000,
+        model: 'dall-e-2',
         message: 'the prompt is longer than 1000 characters, the most dall-e-2 takes (shorten it)',
       },
     ]);
@@ -107,7 +112,7 @@ describe('importPromptFile', () => {
     const error = await importPromptFile(store, file, options).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PromptFileError);
     expect((error as PromptFileError).errors).toEqual([
-      { line: 1, message: expect.stringMatching(/^prompt holds a NUL character/) },
+      { line: 1, code: 'field', message: expect.stringMatching(/^prompt holds a NUL character/) },
     ]);
     expect(store.batches.list()).toEqual([]);
   });
@@ -172,12 +177,114 @@ describe('prompts that are not a file', () => {
       options,
     );
     expect(check).toMatchObject({
+      rows: 3,
       jobs: 2,
       images: 3,
       bad: 1,
       models: { 'flux-schnell': { jobs: 1, images: 2 }, 'dall-e-3': { jobs: 1, images: 1 } },
     });
-    expect(check.errors).toEqual([{ line: 3, message: expect.stringMatching(/lowercase x/) }]);
+    expect(check.errors).toEqual([
+      { line: 3, code: 'model', message: expect.stringMatching(/lowercase x/) },
+    ]);
     expect(store.batches.list()).toEqual([]);
+  });
+});
+
+describe('files with some bad rows', () => {
+  // line 3: a column too many; line 5: a quote never closed; line 7: n is no number
+  const CSV = [
+    'prompt,n',
+    'a fox,1',
+    'too,many,columns',
+    'an owl,2',
+    '"a quote that never closes,1',
+    'a hare,1',
+    'a crow,x',
+    'a lynx,1',
+  ].join('\n');
+
+  it('reports every bad row, past an unclosed quote, and says which are valid', async () => {
+    setup([]);
+    const check = await checkPrompts(textSource('sheet.csv', CSV), options);
+    expect(check.errors.map(({ line, code }) => ({ line, code }))).toEqual([
+      { line: 3, code: 'csv' },
+      { line: 5, code: 'csv-quote' },
+      { line: 7, code: 'field' },
+    ]);
+    expect(check.errors[1]!.message).toMatch(/^a quoted field opens here and is never closed/);
+    expect(check).toMatchObject({ rows: 7, jobs: 4, bad: 3, images: 5 });
+    // no "holds no prompt": four rows are valid
+    expect(check.errors.some((e) => e.code === 'empty')).toBe(false);
+  });
+
+  it('imports the valid rows only when asked, in order, with their own lines', async () => {
+    setup([]);
+    await expect(importPrompts(store, textSource('sheet.csv', CSV), options)).rejects.toThrow(
+      'sheet.csv has 3 bad rows; nothing was imported',
+    );
+    const batch = await importPrompts(store, textSource('sheet.csv', CSV), {
+      ...options,
+      skipBadRows: true,
+    });
+    expect(store.jobs.listInBatch(batch.id).map((j) => j.prompt)).toEqual([
+      'a fox',
+      'an owl',
+      'a hare',
+      'a lynx',
+    ]);
+  });
+
+  it('reads a long file twice (not kept in memory) and still leaves the bad rows out', async () => {
+    setup([]);
+    const batch = await importPrompts(store, textSource('sheet.csv', CSV), {
+      ...options,
+      skipBadRows: true,
+      keptRows: 1,
+    });
+    expect(batch.jobCount).toBe(4);
+  });
+
+  it('says a picture renamed .txt is not a text file, once', async () => {
+    setup([]);
+    const png = await sharp({
+      create: { width: 8, height: 8, channels: 3, background: '#08f' },
+    })
+      .png()
+      .toBuffer();
+    const file = join(dir, 'prompts.txt');
+    writeFileSync(file, png);
+    const check = await checkPrompts(fileSource(file), options);
+    expect(check).toMatchObject({ rows: 1, jobs: 0, bad: 1 });
+    expect(check.errors).toEqual([
+      {
+        line: 1,
+        code: 'not-text',
+        message:
+          'not a text file (it looks like a PNG image): a prompt file is text, one prompt a ' +
+          'line (.txt), or a CSV or JSONL file of prompts',
+      },
+    ]);
+    // skipping bad rows leaves nothing: refused with why, not "holds no prompt"
+    const error = await importPrompts(store, fileSource(file), { ...options, skipBadRows: true })
+      .then(() => null)
+      .catch((e: unknown) => e as PromptFileError);
+    expect(error?.errors.map((e) => e.code)).toEqual(['not-text']);
+  });
+
+  it("says a prompt over Atelier's limit with the limit, and no flag of the command line", async () => {
+    setup([]);
+    const check = await checkPrompts(textSource('long.txt', 'short\n' + 'x'.repeat(50)), {
+      ...options,
+      maxPromptChars: 20,
+    });
+    expect(check.errors).toEqual([
+      {
+        line: 2,
+        code: 'too-long',
+        limit: 20,
+        message:
+          'the prompt is longer than 20 characters (shorten it, or raise the longest prompt accepted)',
+      },
+    ]);
   });
 });

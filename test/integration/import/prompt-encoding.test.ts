@@ -111,7 +111,11 @@ describe('prompt files that are not text', () => {
     const errors = records.filter((r) => 'error' in r);
     expect(errors).toEqual([
       {
-        error: { line, message: expect.stringMatching(/not valid UTF-8.*save the file as UTF-8/) },
+        error: {
+          line,
+          code: 'encoding',
+          message: expect.stringMatching(/not valid UTF-8.*save the file as UTF-8/),
+        },
       },
     ]);
     // nothing from the bad line or after it comes out as a prompt
@@ -131,6 +135,7 @@ describe('prompt files that are not text', () => {
         {
           error: {
             line: ext === 'csv' ? 3 : 2,
+            code: 'encoding',
             message: expect.stringMatching(/NUL byte/),
           },
         },

@@ -50,7 +50,7 @@ describe('readPromptFile', () => {
   it('reports a CSV without a prompt column', async () => {
     const records = await read('bad-header.csv', 'text,n\nhello,1\n');
     expect(records).toEqual([
-      { error: { line: 1, message: 'the header row has no "prompt" column' } },
+      { error: { line: 1, code: 'header', message: 'the header row has no "prompt" column' } },
     ]);
   });
 

@@ -9,6 +9,7 @@ import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiEvent } from '../../../shared/api/events.ts';
 import { launchChromium } from '../../support/browser.ts';
+import { NO_SPEND } from '../../support/spend-fixtures.ts';
 import { pollUntil } from '../../support/poll-until.ts';
 
 const zeroJobs = { queued: 0, running: 0, retrying: 0, succeeded: 0, failed: 0, canceled: 0 };
@@ -22,6 +23,7 @@ const progress = (jobs: Partial<typeof zeroJobs>) => ({
   requestsSent: 0,
   imagesWritten: 0,
   bytesWritten: 0,
+  spentToday: NO_SPEND,
 });
 const DEMO = 'Demo mode: images come from the built-in simulator, nothing is charged.';
 const PAUSED = { reason: 'The gateway refused the key', code: 'invalid_api_key', kind: 'auth' };
@@ -189,7 +191,7 @@ describe('the renderer’s frame in a browser', () => {
         payload: {
           ...progress({ succeeded: 4, failed: 1 }),
           paused: null,
-          batches: [{ id: 1, jobs, downloads: zeroDownloads }],
+          batches: [{ id: 1, jobs, downloads: zeroDownloads, spent: NO_SPEND }],
         },
       },
       {

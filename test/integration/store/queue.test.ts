@@ -26,6 +26,7 @@ describe('queue pause', () => {
       pauseCode: 'auth',
       pauseKind: 'auth',
       pausedAt: 5,
+      pauseDetail: null,
     });
     store.queue.resume();
     expect(store.queue.get()).toEqual({
@@ -34,6 +35,7 @@ describe('queue pause', () => {
       pauseCode: null,
       pauseKind: null,
       pausedAt: null,
+      pauseDetail: null,
     });
   });
 });

@@ -87,6 +87,7 @@ describe('free-form JSON past its limits', () => {
     expect(reply.json.error.details.rows).toEqual([
       {
         line: 1,
+        code: 'field',
         message: 'its model-private fields (vendor): this JSON is nested deeper than 32 levels',
       },
     ]);

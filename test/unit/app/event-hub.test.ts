@@ -7,6 +7,7 @@ import {
   type ImageMark,
   type VideoChange,
 } from '../../../main/core/app/event-hub.ts';
+import { NO_SPEND } from '../../support/spend-fixtures.ts';
 import { encodeCursor } from '../../../main/core/app/cursor.ts';
 
 const zeroJobs = { queued: 0, running: 0, retrying: 0, succeeded: 0, failed: 0, canceled: 0 };
@@ -70,7 +71,12 @@ class FakeFeed implements HubFeed {
     return jobs;
   }
   batchCounts(ids: readonly number[]) {
-    return ids.map((id) => ({ id, jobs: this.counts(id), downloads: zeroDownloads }));
+    return ids.map((id) => ({
+      id,
+      jobs: this.counts(id),
+      downloads: zeroDownloads,
+      spent: NO_SPEND,
+    }));
   }
   openBatches() {
     return [...new Set([...this.jobs.values()].map((j) => j.batchId))].filter(
@@ -123,6 +129,7 @@ class FakeFeed implements HubFeed {
       requestsSent: 0,
       imagesWritten: this.images.length,
       bytesWritten: 0,
+      spentToday: NO_SPEND,
       paused: null,
     };
   }

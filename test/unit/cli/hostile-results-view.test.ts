@@ -97,7 +97,7 @@ describe('atelier status', () => {
       ],
     };
     const out = formatStatus(view, '');
-    expect(out).toContain('images:  1 on disk, 1 download(s) failed, 1 not an image\n');
+    expect(out).toContain('images:  1 on disk, 1 download failed, 1 not an image\n');
     expect(out).toContain(
       'failed:  2 not-an-image, 1 uncertain; "atelier retry --failed --batch 3" sends them again; ' +
         '"atelier retry --uncertain --batch 3" the uncertain ones',

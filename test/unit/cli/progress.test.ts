@@ -43,7 +43,7 @@ describe('renderProgress', () => {
   it('shows counts, images, rate and ETA after a bar proportional to the finished prompts', () => {
     const line = renderProgress(midway, 120);
     expect(line).toMatch(
-      /^\[█+░+\] 42\/100 prompts · 40 ok · 2 failed · 38 images \(1 downloads failed\) · 4\.0\/s · ETA 0:15$/,
+      /^\[█+░+\] 42\/100 prompts · 40 ok · 2 failed · 38 images \(1 download failed\) · 4\.0\/s · ETA 0:15$/,
     );
     const bar = /^\[(█*)(░*)\]/.exec(line)!;
     const filled = bar[1]!.length;

@@ -36,10 +36,33 @@ describe('formatStatus', () => {
     expect(out).toContain('"atelier resume --data ./w" continues.');
     expect(out).toContain('#2 "posters" from posters.csv, 2026-11-22T10:00:00.000Z');
     expect(out).toContain('prompts: 5 succeeded, 1 failed, 4 waiting (of 10)');
-    expect(out).toContain('images:  5 on disk, 2 download(s) failed, 1 to download');
+    expect(out).toContain('images:  5 on disk, 2 downloads failed, 1 to download');
     expect(out).toContain('folder:  /w/atelier-library/posters');
     expect(out).not.toContain('paused:');
     expect(out).not.toContain('short:');
+  });
+
+  it("shows today's spend against the saved caps, and each batch's", () => {
+    const out = formatStatus(
+      {
+        ...view,
+        spend: {
+          day: '2026-11-22',
+          units: 3000,
+          uncertainUnits: 300,
+          money: { code: 'USD', amount: 0.006 },
+          perDay: 5000,
+          perBatch: null,
+        },
+        batches: [{ ...view.batches[0]!, spent: { units: 1200, uncertainUnits: 0 } }],
+      },
+      '',
+    );
+    expect(out).toContain(
+      'Spent today: 3,000 quota units (≈ $0.006); up to 300 quota units more may have been ' +
+        "charged (the day's cap 5,000 quota units, 1,700 quota units left)",
+    );
+    expect(out).toContain('spent:   1,200 quota units');
   });
 
   it('shows expired links apart from failed downloads, and prompts that came back short', () => {
@@ -52,9 +75,7 @@ describe('formatStatus', () => {
     };
     const out = formatStatus({ ...view, batches: [batch] }, ' --data ./w');
     expect(out).toContain('(of 10, 1 of them top-up)');
-    expect(out).toContain(
-      'images:  5 on disk, 1 download(s) failed, 2 failed on an expired link\n',
-    );
+    expect(out).toContain('images:  5 on disk, 1 download failed, 2 failed on an expired link\n');
     expect(out).toContain(
       'short:   1 prompt(s) returned 3 image(s) fewer than asked; ' +
         '"atelier retry --partial --batch 2 --data ./w" asks for them',

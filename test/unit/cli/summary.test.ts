@@ -60,7 +60,26 @@ describe('buildSummary', () => {
       wallTimeMs: 4_321,
       paused: null,
       notes: ['Sending requests to the embedded gateway.'],
+      spend: { units: 0, money: null, unpriced: 0, uncertainUnits: 0 },
     });
+  });
+
+  it('says what was spent, what is unpriced and what may have been charged', () => {
+    const spent = buildSummary(
+      input({
+        spend: {
+          units: 3000,
+          money: { code: 'USD', amount: 0.006 },
+          unpriced: 2,
+          uncertainUnits: 300,
+        },
+      }),
+    );
+    expect(text(spent)).toContain(
+      'Spent: 3,000 quota units (≈ $0.006); 2 results of unpriced models; up to 300 quota ' +
+        'units more may have been charged.',
+    );
+    expect(text(buildSummary(input()))).not.toContain('Spent:');
   });
 
   it('names the kind of a pause (auth, balance…) and drops a pause once all is done', () => {

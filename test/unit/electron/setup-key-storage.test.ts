@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockState, resetElectronMock, safeStorage } from '../../support/electron-mock.ts';
 import {
   KEY_FILE_NAME,
+  PROFILE_KEYS_FILE_NAME,
   REFUSALS,
   SafeStorageKeyProvider,
   setupKeyStorage,
@@ -42,6 +43,9 @@ describe('SafeStorageKeyProvider', () => {
       source: 'stored',
       storable: true,
       refusal: null,
+      profile: null,
+      shared: false,
+      locked: null,
     });
     expect(safeStorage.encryptStringAsync).toHaveBeenCalledWith(KEY);
     expect(statSync(file).mode & 0o777).toBe(0o600);
@@ -100,6 +104,9 @@ describe('SafeStorageKeyProvider', () => {
       source: null,
       storable: false,
       refusal,
+      profile: null,
+      shared: false,
+      locked: null,
     });
   });
 
@@ -137,6 +144,9 @@ describe('SafeStorageKeyProvider', () => {
       source: 'env',
       storable: false,
       refusal: REFUSALS.basicText,
+      profile: null,
+      shared: false,
+      locked: expect.stringMatching(/ATELIER_API_KEY/),
     });
   });
 
@@ -169,6 +179,24 @@ describe('SafeStorageKeyProvider', () => {
     const status = await provider().status();
     expect(status).toMatchObject({ set: false, storable: true });
     expect(status.refusal).toMatch(/could not be decrypted.*set the key again/);
+  });
+
+  it("keeps each gateway's own key encrypted beside the shared one, and reads them back", async () => {
+    await provider().set(KEY);
+    const OFFICE = 'sk-office-0123456789zzzz';
+    expect(await provider().set(OFFICE, 'office')).toMatchObject({
+      profile: 'office',
+      last4: 'zzzz',
+      shared: false,
+    });
+    expect(readdirSync(dir).sort()).toEqual([KEY_FILE_NAME, PROFILE_KEYS_FILE_NAME]);
+    expect(statSync(join(dir, PROFILE_KEYS_FILE_NAME)).mode & 0o777).toBe(0o600);
+    expect(everythingOnDisk()).not.toContain(OFFICE.slice(3, 15));
+    // a new process: each gateway its own key, the others the shared one
+    expect(await provider().get('office')).toBe(OFFICE);
+    expect(await provider().get('home')).toBe(KEY);
+    await provider().followProfiles(new Set(['home']), new Map());
+    expect(readdirSync(dir)).toEqual([KEY_FILE_NAME]);
   });
 
   it('keeps its file in the user-data folder', async () => {

@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { BrowserWindow, resetElectronMock } from '../../support/electron-mock.ts';
 import type { ApiEventOf } from '../../../shared/api/events.ts';
 import type { EventListener } from '../../../shared/api/types.ts';
+import { NO_SPEND } from '../../support/spend-fixtures.ts';
 import {
   NO_BAR,
   progressBar,
@@ -33,8 +34,9 @@ function progress(
     requestsSent: 0,
     imagesWritten: 0,
     bytesWritten: 0,
+    spentToday: NO_SPEND,
     paused,
-    batches,
+    batches: batches.map((batch) => ({ ...batch, spent: NO_SPEND })),
   };
 }
 

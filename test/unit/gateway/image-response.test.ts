@@ -22,12 +22,30 @@ describe('readImageResponse (interface 2.5)', () => {
         created: 1700000000,
         partial: null,
         images: [
-          { index: 0, url: 'http://x/1.png', b64Json: null, revisedPrompt: null },
-          { index: 1, url: null, b64Json: 'AAAA', revisedPrompt: 'better' },
-          { index: 2, url: 'http://x/3.png', b64Json: 'BBBB', revisedPrompt: null },
+          { index: 0, url: 'http://x/1.png', b64Json: null, revisedPrompt: null, seed: null },
+          { index: 1, url: null, b64Json: 'AAAA', revisedPrompt: 'better', seed: null },
+          { index: 2, url: 'http://x/3.png', b64Json: 'BBBB', revisedPrompt: null, seed: null },
         ],
       },
     });
+  });
+
+  it('reads the seed the gateway says it used, per image or for the whole answer', () => {
+    const reading = readImageResponse(
+      {
+        seed: '42',
+        data: [
+          { url: 'http://x/1.png', seed: 7 },
+          { url: 'http://x/2.png' },
+          { url: 'http://x/3.png', seed: -1 },
+          { url: 'http://x/4.png', seed: 'soon' },
+        ],
+      },
+      options,
+    );
+    expect(reading.ok && reading.result.images.map((image) => image.seed)).toEqual([7, 42, 42, 42]);
+    const none = readImageResponse({ data: [{ url: 'http://x/1.png', seed: 2 ** 33 }] }, options);
+    expect(none.ok && none.result.images[0]!.seed).toBeNull();
   });
 
   it.each([

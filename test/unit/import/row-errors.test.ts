@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeRowErrors, PromptFileError } from '../../../main/core/import/prompt-file.ts';
 
-const NO_MODEL = 'no model: add a "model" column or give --model';
+const NO_MODEL = 'no model: add a "model" column, or choose a model for the rows that give none';
 
 describe('describeRowErrors', () => {
   it('lists a problem found once with its line', () => {
@@ -29,15 +29,19 @@ describe('describeRowErrors', () => {
     const text = describeRowErrors(errors, 1_500);
     expect(text.split('\n')).toHaveLength(21);
     expect(text.split('\n')[19]).toBe('  line 21: problem 19');
-    expect(text.split('\n')[20]).toBe('  … and 1480 more bad row(s)');
+    expect(text.split('\n')[20]).toBe('  … and 1,480 more bad rows');
   });
 });
 
 describe('PromptFileError', () => {
   it('says nothing was imported and what is wrong', () => {
-    const error = new PromptFileError('p.txt', [{ line: 1, message: NO_MODEL }], 1);
+    const error = new PromptFileError(
+      'p.txt',
+      [{ line: 1, code: 'no-model', message: NO_MODEL }],
+      1,
+    );
     expect(error.message).toBe(
-      `p.txt has 1 bad row(s); nothing was imported. Fix them and run again:\n  line 1: ${NO_MODEL}`,
+      `p.txt has 1 bad row; nothing was imported. Fix it and try again:\n  line 1: ${NO_MODEL}`,
     );
   });
 });

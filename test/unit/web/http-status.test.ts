@@ -20,6 +20,7 @@ describe('statusOf', () => {
       'gateway-error': 422,
       'settings-invalid': 422,
       'prompt-file': 422,
+      'confirmation-required': 422,
       'store-version': 422,
       'store-damaged': 422,
       disk: 422,

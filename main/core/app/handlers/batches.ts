@@ -15,14 +15,25 @@ import type { Batch } from '../../store/rows.ts';
 import { AppError } from '../app-error.ts';
 import type { AppContext } from '../app-context.ts';
 import { ModelAccess } from '../model-access.ts';
+import { requireConfirmation, spendCheck, totalsView } from '../spend.ts';
 import { batchSummary } from '../views.ts';
 import { cursorKeys, listScope, notFound, pageFrom } from './paging.ts';
+
+/** A batch's row: its counts and what it spent so far. */
+export function summaryOf(ctx: AppContext, batch: Batch) {
+  const { store } = ctx;
+  return batchSummary(
+    batch,
+    store.jobs.counts(batch.id),
+    store.images.counts(batch.id),
+    totalsView(store.spend.totals({ batchId: batch.id }), ctx.settings.read()),
+  );
+}
 
 export function batchHandlers(ctx: AppContext): Handlers['batches'] {
   const { store } = ctx;
   const access = new ModelAccess();
-  const summary = (batch: Batch) =>
-    batchSummary(batch, store.jobs.counts(batch.id), store.images.counts(batch.id));
+  const summary = (batch: Batch) => summaryOf(ctx, batch);
   const require = (id: number) => {
     const batch = store.batches.get(id);
     if (!batch) throw notFound('batch', id);
@@ -61,15 +72,27 @@ export function batchHandlers(ctx: AppContext): Handlers['batches'] {
         defaults: defaults ?? {},
       });
       const warnings = await access.videoWarnings(ctx, Object.keys(check.models));
-      return warnings.length > 0 ? { ...check, warnings } : check;
+      const spend = spendCheck(check.models, ctx.settings.read(), ctx.catalogue());
+      return warnings.length > 0 ? { ...check, spend, warnings } : { ...check, spend };
     },
-    async create({ source, name, defaults, paused, position, maxPromptChars }) {
+    async create(input) {
+      const { source, name, defaults, paused, position, maxPromptChars, confirmedSpend } = input;
+      const catalogue = ctx.catalogue();
       const batch = await importPrompts(store, sourceOf(source, name), {
-        catalogue: ctx.catalogue(),
+        catalogue,
         defaults: defaults ?? {},
         ...(name ? { name } : {}),
         ...(paused ? { paused } : {}),
         ...(maxPromptChars !== undefined ? { maxPromptChars } : {}),
+        skipBadRows: input.skipBadRows,
+        // a held batch spends nothing yet: its resume asks instead
+        beforeInsert: (check) => {
+          if (paused) return;
+          requireConfirmation(
+            spendCheck(check.models, ctx.settings.read(), catalogue),
+            confirmedSpend,
+          );
+        },
       });
       if (position === 'front') {
         store.batches.setPriority(batch.id, store.pages.batchPriorities().high + 1);
@@ -98,8 +121,12 @@ export function batchHandlers(ctx: AppContext): Handlers['batches'] {
       ctx.hub.batchesChanged([id]);
       return null;
     },
-    async resume({ id }) {
-      require(id);
+    async resume({ id, confirmedSpend }) {
+      const batch = require(id);
+      if (batch.paused) {
+        const left = store.jobs.workLeftByModel(id);
+        requireConfirmation(spendCheck(left, ctx.settings.read(), ctx.catalogue()), confirmedSpend);
+      }
       ctx.controls().pauseBatch(id, false);
       ctx.hub.reopen([id]);
       ctx.hub.batchesChanged([id]);

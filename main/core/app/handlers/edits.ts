@@ -7,7 +7,8 @@ import { galleryPictures } from '../../edits/sources.ts';
 import type { Store } from '../../store/store.ts';
 import type { AppContext } from '../app-context.ts';
 import { AppError } from '../app-error.ts';
-import { batchSummary } from '../views.ts';
+import { requireConfirmation, spendCheck } from '../spend.ts';
+import { summaryOf } from './batches.ts';
 
 /**
  * Edits of gallery images: checked row by row, then queued as one batch of edit jobs. A
@@ -27,16 +28,24 @@ export function editHandlers(ctx: AppContext): Handlers['edits'] {
 
   return {
     async check(input) {
-      return (await planEdits(specOf(input), { catalogue: ctx.catalogue() })).check;
+      const catalogue = ctx.catalogue();
+      const { check } = await planEdits(specOf(input), { catalogue });
+      return { ...check, spend: spendCheck(check.models, ctx.settings.read(), catalogue) };
     },
-    async create({ name, paused, position, ...input }) {
+    async create({ name, paused, position, confirmedSpend, ...input }) {
+      const catalogue = ctx.catalogue();
       let created;
       try {
         created = await createEdits(store, specOf(input), {
-          catalogue: ctx.catalogue(),
+          catalogue,
           name,
           paused,
           now: ctx.now(),
+          beforeCreate: (check) => {
+            if (paused) return;
+            const spend = spendCheck(check.models, ctx.settings.read(), catalogue);
+            requireConfirmation(spend, confirmedSpend);
+          },
         });
       } catch (error) {
         if (!(error instanceof EditCheckError)) throw error;
@@ -49,8 +58,7 @@ export function editHandlers(ctx: AppContext): Handlers['edits'] {
       }
       ctx.hub.reopen([batch.id]);
       ctx.wake();
-      const fresh = store.batches.get(batch.id)!;
-      return batchSummary(fresh, store.jobs.counts(batch.id), store.images.counts(batch.id));
+      return summaryOf(ctx, store.batches.get(batch.id)!);
     },
   };
 }

@@ -11,6 +11,22 @@ import type { AppContext } from '../app-context.ts';
 import { imageSummary } from '../views.ts';
 import { cursorKeys, listScope, notFound, pageFrom } from './paging.ts';
 
+type Facet = { value: string | null; count: number };
+
+/** The model's own size (null) first, then by pixels, then as written. */
+function bySizeThenValue(a: Facet, b: Facet): number {
+  return pixels(a.value) - pixels(b.value) || byValue(a, b);
+}
+
+function pixels(size: string | null): number {
+  const match = size === null ? null : /^(\d+)[x*](\d+)$/.exec(size);
+  return size === null ? -1 : match ? Number(match[1]) * Number(match[2]) : Infinity;
+}
+
+function byValue(a: Facet, b: Facet): number {
+  return (a.value ?? '').localeCompare(b.value ?? '');
+}
+
 /** The contract's query as the store's filter (the same fields, defaults applied). */
 export function toGalleryFilter(query: z.infer<typeof ImageQuery>): GalleryFilter {
   const { text, ...rest } = query;
@@ -103,7 +119,9 @@ export function imageHandlers(ctx: AppContext): Handlers['images'] {
         revisedPrompt: image.revisedPrompt,
         negativePrompt:
           typeof job.params.negative_prompt === 'string' ? job.params.negative_prompt : null,
-        seed: job.seed,
+        // what the gateway said it used wins over what was asked (a random seed is learnt so)
+        seed: image.seed ?? job.seed,
+        seedFrom: image.seed !== null ? 'gateway' : job.seed !== null ? 'request' : null,
         params: job.params,
         batchName: batch?.name ?? '',
         requestId: job.lastRequestId,
@@ -128,6 +146,10 @@ export function imageHandlers(ctx: AppContext): Handlers['images'] {
       const { images, ...report } = store.images.retryFailedDownloadsById(ids, ctx.now());
       if (report.queued > 0) retriedImages(ctx, images);
       return report;
+    },
+    async facets() {
+      const { sizes, models } = store.gallery.facets();
+      return { sizes: sizes.sort(bySizeThenValue), models: models.sort(byValue) };
     },
     async groups({ query, by }) {
       return { groups: store.gallery.groups(toGalleryFilter(query), by) };

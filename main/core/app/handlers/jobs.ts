@@ -63,6 +63,7 @@ export function jobHandlers(ctx: AppContext): Handlers['jobs'] {
         ctx.now(),
         images.map((image) => imageSummary(image, thumbnails)),
         transitions,
+        store.attempts.countForJob(id),
       );
     },
     async attempts({ jobId, cursor, limit }) {

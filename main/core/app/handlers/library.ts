@@ -2,6 +2,7 @@ import type { Handlers } from '../../../../shared/api/types.ts';
 import { DEFAULT_TEMPLATE, renderRelativePath } from '../../library/naming.ts';
 import { AppError } from '../app-error.ts';
 import type { AppContext } from '../app-context.ts';
+import type { LibraryMover } from '../library-mover.ts';
 import { settingsHandlers } from './settings.ts';
 
 /** The file name a template gives a typical image, for the live example in Settings. */
@@ -26,7 +27,7 @@ export function templateExample(template: string, now: Date): string {
   }
 }
 
-export function libraryHandlers(ctx: AppContext): Handlers['library'] {
+export function libraryHandlers(ctx: AppContext, mover: LibraryMover): Handlers['library'] {
   const info = () => ({
     libraryDir: ctx.libraryDir(),
     dataDir: ctx.dataDir,
@@ -37,8 +38,24 @@ export function libraryHandlers(ctx: AppContext): Handlers['library'] {
       return info();
     },
     async setLocation({ dir }) {
+      if (mover.moving) throw new AppError('library-busy', 'The library is being moved.');
       await settingsHandlers(ctx).update({ library: dir });
       return info();
+    },
+    async move({ dir }) {
+      return mover.start(dir);
+    },
+    async moveStatus() {
+      return mover.status();
+    },
+    async cancelMove() {
+      return mover.cancel();
+    },
+    async resumeMove() {
+      return mover.resume();
+    },
+    async rollbackMove() {
+      return mover.rollback();
     },
     async previewTemplate({ template }) {
       return { example: templateExample(template, new Date(ctx.now())) };

@@ -1,10 +1,12 @@
 import type { Handlers } from '../../../../shared/api/types.ts';
 import type { AppContext } from '../app-context.ts';
-import { idleProgress, liveProgress, pauseOf } from '../progress-view.ts';
+import { allowBudgetResume } from '../budget-pause.ts';
+import { idleProgress, liveProgress, pauseOf, withBudget } from '../progress-view.ts';
 import { retryWork } from '../retry-work.ts';
 
 export function queueHandlers(ctx: AppContext): Handlers['queue'] {
   const { store, session } = ctx;
+  const sources = () => ({ store, settings: ctx.settings.read(), now: ctx.now() });
   const limits = () => {
     const engine = session.engine;
     if (engine) return engine.limits();
@@ -26,7 +28,7 @@ export function queueHandlers(ctx: AppContext): Handlers['queue'] {
         runner: engine || !runner ? null : { pid: runner.pid, host: runner.host },
         problem: session.problem,
         limits: limits(),
-        progress: engine ? liveProgress(engine.progress()) : idleProgress(store),
+        progress: engine ? liveProgress(engine.progress(), sources()) : idleProgress(sources()),
       };
     },
     async pause({ reason }) {
@@ -37,12 +39,13 @@ export function queueHandlers(ctx: AppContext): Handlers['queue'] {
       else if (ctx.writes.pause(why, 'manual', 'manual')) {
         ctx.hub.send({
           type: 'queue.paused',
-          payload: { reason: why, code: 'manual', kind: 'manual' },
+          payload: withBudget({ reason: why, code: 'manual', kind: 'manual' }, store),
         });
       }
       return null;
     },
-    async resume() {
+    async resume({ overBudget }) {
+      allowBudgetResume(ctx, overBudget);
       ctx.controls().resume();
       ctx.hub.send({ type: 'queue.resumed', payload: {} });
       // a queue that could not start (no key, another Atelier held it) tries again now

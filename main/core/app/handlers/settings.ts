@@ -5,10 +5,16 @@ import type { Handlers } from '../../../../shared/api/types.ts';
 import { parseTemplate } from '../../library/naming.ts';
 import { AppError } from '../app-error.ts';
 import type { AppContext } from '../app-context.ts';
+import { resumeIfBudgetAllows } from '../budget-pause.ts';
 import type { SettingsValue } from '../settings-store.ts';
+import { followRenames, renamedProfiles } from '../../settings/profile-renames.ts';
+import { plural } from '../../../../shared/text/plural.ts';
 
 /** Settings the running queue was started with: changing one restarts it. */
 const QUEUE_SETTINGS = ['library', 'template', 'sidecar', 'manifest', 'thumbnails'] as const;
+
+/** Settings the spend is counted and capped by: the running queue follows them. */
+const SPEND_SETTINGS = ['prices', 'currency', 'budget'] as const;
 
 /** The gateway the queue uses, as the settings say it: the demo, or the chosen profile whole. */
 function activeGateway(settings: SettingsValue): string {
@@ -39,20 +45,29 @@ export async function settingsChanged(
   const restart =
     activeGateway(before) !== activeGateway(next) ||
     QUEUE_SETTINGS.some((key) => JSON.stringify(before[key]) !== JSON.stringify(next[key]));
+  const spendChanged = SPEND_SETTINGS.some(
+    (key) => JSON.stringify(before[key]) !== JSON.stringify(next[key]),
+  );
   if (restart) {
     await ctx.refreshSecrets();
     if (!elsewhere || ctx.session.state !== 'stopped') await ctx.restartQueue();
-  } else if (
-    before.concurrency !== next.concurrency ||
-    before.requestsPerMinute !== next.requestsPerMinute
-  ) {
-    // limits change in the running pool, no restart
-    ctx.session.engine?.setLimits({
-      concurrency: next.concurrency,
-      requestsPerMinute: next.requestsPerMinute,
-    });
+  } else {
+    if (
+      before.concurrency !== next.concurrency ||
+      before.requestsPerMinute !== next.requestsPerMinute
+    ) {
+      // limits change in the running pool, no restart
+      ctx.session.engine?.setLimits({
+        concurrency: next.concurrency,
+        requestsPerMinute: next.requestsPerMinute,
+      });
+    }
+    // prices and caps apply to the running queue at once
+    if (spendChanged) ctx.session.followSpendSettings(next, ctx.catalogue());
   }
   ctx.hub.send({ type: 'settings.changed', payload: {} });
+  // a cap raised (or another gateway chosen) lifts the budget pause it no longer makes
+  if (spendChanged || restart) resumeIfBudgetAllows(ctx);
 }
 
 export function settingsHandlers(ctx: AppContext): Handlers['settings'] {
@@ -63,15 +78,26 @@ export function settingsHandlers(ctx: AppContext): Handlers['settings'] {
     async update({ profiles, ...patch }) {
       const before = ctx.settings.read();
       const headers = profiles ? ctx.headers.prepare(profiles, before.profiles) : null;
-      const next = Settings.parse({
-        ...before,
-        ...patch,
-        ...(headers ? { profiles: headers.profiles } : {}),
-      });
+      // a profile renamed in place keeps what names it: its key, its cap, its spend
+      const renamed = profiles ? renamedProfiles(before.profiles, profiles) : new Map();
+      const next = Settings.parse(
+        followRenames(
+          Settings.parse({
+            ...before,
+            ...patch,
+            ...(headers ? { profiles: headers.profiles } : {}),
+          }),
+          renamed,
+        ),
+      );
       checkRules(ctx, before, next);
       // the values first: a crash between leaves a value unused, never a header without one
       await headers?.commit();
       ctx.settings.write(next);
+      if (profiles) {
+        await ctx.keys.followProfiles(new Set(next.profiles.map((p) => p.name)), renamed);
+        for (const [from, to] of renamed) ctx.store.spend.renameGateway(from, to);
+      }
       await settingsChanged(ctx, before, next);
       return settingsView(ctx, next);
     },
@@ -135,8 +161,9 @@ function checkLibraryMove(ctx: AppContext, library: string | null): void {
   if (!existsSync(join(target, image.relPath!))) {
     throw new AppError(
       'library-busy',
-      `The library already holds ${downloads.done} image(s) that ${target} does not have: move ` +
-        `the library folder there first (its batch folders inside), then choose it.`,
+      `The library holds ${plural(downloads.done, 'image')} that ${target} does not have: ` +
+        'move the library there (Atelier moves its files), or move its folder there yourself ' +
+        'first, then choose it.',
     );
   }
 }

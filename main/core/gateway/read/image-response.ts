@@ -27,11 +27,13 @@ export function readImageResponse(
     return { ok: false, problem: 'malformed', detail: 'it has no "data" list of images' };
   }
   const images: GeneratedImage[] = [];
+  const bodySeed = seedOf(parsed.data.seed);
   parsed.data.data.forEach((datum, index) => {
     const url = datum.url || null;
     const b64Json = datum.b64_json || null;
     if (url || b64Json) {
-      images.push({ index, url, b64Json, revisedPrompt: datum.revised_prompt || null });
+      const seed = seedOf(datum.seed) ?? bodySeed;
+      images.push({ index, url, b64Json, revisedPrompt: datum.revised_prompt || null, seed });
     }
   });
   if (images.length === 0) return { ok: false, problem: 'empty' };
@@ -43,6 +45,15 @@ export function readImageResponse(
       partial: partialOf(parsed.data, images.length, options),
     },
   };
+}
+
+/**
+ * A seed as a gateway may say it (a number, or digits in a string), within the interface's
+ * range; anything else is no seed.
+ */
+export function seedOf(value: unknown): number | null {
+  const n = typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value;
+  return typeof n === 'number' && Number.isInteger(n) && n >= 0 && n <= 4_294_967_295 ? n : null;
 }
 
 /**

@@ -45,6 +45,12 @@ export function pauseAdvice(paused: PauseInfo, keyFromEnvironment: boolean): Pau
         todo: 'Free some disk space or choose another library folder in Settings, then resume.',
         settings: true,
       };
+    case 'budget':
+      return {
+        title: 'A spending cap is reached',
+        todo: 'Raise the cap in Settings, then resume.',
+        settings: true,
+      };
     case 'manual':
       return {
         title: 'You paused the queue',

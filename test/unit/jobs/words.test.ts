@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { ATTEMPT_OUTCOMES, FAILURE_KINDS } from '../../../shared/jobs/outcomes.ts';
+import { PAUSE_KINDS } from '../../../shared/jobs/pause.ts';
+import {
+  attemptOutcomeWords,
+  FAILURE_KIND_WORDS,
+  PAUSE_KIND_WORDS,
+} from '../../../shared/jobs/words.ts';
+
+describe("the queue's codes in words", () => {
+  it('has a sentence for every pause kind, attempt outcome and failure kind, never the code', () => {
+    for (const kind of PAUSE_KINDS) expect(PAUSE_KIND_WORDS[kind]).toMatch(/^[A-Z][a-z ]+/);
+    for (const outcome of ATTEMPT_OUTCOMES) {
+      expect(attemptOutcomeWords(outcome)).toMatch(/^[A-Z][^-]+$/);
+    }
+    for (const kind of FAILURE_KINDS) expect(FAILURE_KIND_WORDS[kind]).not.toContain('-');
+    expect(attemptOutcomeWords(null)).toBe('In flight');
+    expect(attemptOutcomeWords('pause-queue')).toBe(
+      'Refused for the whole queue: paused it, the job waits',
+    );
+  });
+});
