@@ -181,6 +181,9 @@ const BUILT_IN_INPUT: ModelEntryInput[] = [
     maxPromptChars: 2500,
   },
   { kind: 'text', id: 'gpt-4o-mini' },
+  // the demo gateway's other text models: a chatty one and one that thinks aloud first
+  { kind: 'text', id: 'qwen-plus' },
+  { kind: 'text', id: 'deepseek-r1' },
 ];
 
 export const BUILT_IN_MODELS: readonly ModelEntry[] = BUILT_IN_INPUT.map((entry) =>

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppService } from '../../../main/core/app/app-service.ts';
 import { startGateway, type RunningGateway } from '../../../main/simulator/index.ts';
+import { DEFAULT_MODELS } from '../../../main/simulator/models.ts';
 import { createCatalogue } from '../../../shared/gateway/catalogue.ts';
 import type { Api } from '../../../shared/api/types.ts';
 import { pollUntil } from '../../support/poll-until.ts';
@@ -21,7 +22,16 @@ let lab: RunningGateway;
 
 beforeEach(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'atelier-keys-'));
-  office = await startGateway({ latencyMs: 0, keys: [{ key: OFFICE_KEY }] });
+  // the office gateway also serves two models Atelier's catalogue has no entry for
+  office = await startGateway({
+    latencyMs: 0,
+    keys: [{ key: OFFICE_KEY }],
+    models: [
+      ...DEFAULT_MODELS,
+      { kind: 'text', id: 'glm-4-air', pricePerToken: 1 },
+      { kind: 'text', id: 'moonshot-v1-8k', pricePerToken: 1 },
+    ],
+  });
   lab = await startGateway({ latencyMs: 0, keys: [{ key: LAB_KEY }] });
 });
 afterEach(async () => {

@@ -85,8 +85,9 @@ describe('moving the library', () => {
     expect(existsSync(from)).toBe(false);
     expect(existsSync(path.join(dir, 'data', MOVE_JOURNAL))).toBe(false);
     expect((await api.library.info({})).libraryDir).toBe(to);
-    const moves = events.filter((e) => e.type === 'library.move').map((e) => e.payload.state);
-    expect(moves.at(-1)).toBe('done');
+    // events are delivered in the hub's next turn, after the status reads done
+    const lastMove = () => events.filter((e) => e.type === 'library.move').at(-1)?.payload.state;
+    await expect.poll(lastMove).toBe('done');
     // the gallery finds its files there, and the queue writes there now
     const [image] = (await api.images.ids({ query: { batchId } })).ids;
     const detail = await api.images.get({ id: image! });
