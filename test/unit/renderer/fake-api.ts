@@ -1,6 +1,12 @@
 import type { ApiError, Result } from '../../../shared/api/errors.ts';
 import { buildRawApi } from '../../../shared/api/raw-client.ts';
-import type { Api, EventListener, EventSource, RawApi } from '../../../shared/api/types.ts';
+import type {
+  Api,
+  EventListener,
+  EventSource,
+  RawApi,
+  StreamLostListener,
+} from '../../../shared/api/types.ts';
 import { unwrap } from '../../../shared/api/unwrap.ts';
 import type {
   BatchSummary,
@@ -27,6 +33,8 @@ export interface Fake {
   calls: Array<{ name: string; input: unknown }>;
   /** Delivers to every subscriber. */
   emit: EventListener;
+  /** Tells every subscriber its stream was lost, as the HTTP transport does. */
+  lose: StreamLostListener;
   subscribers: () => number;
 }
 
@@ -34,10 +42,15 @@ export interface Fake {
 export function fakeApi(handlers: Record<string, Handler> = {}): Fake {
   const calls: Fake['calls'] = [];
   const listeners = new Set<EventListener>();
+  const losers = new Set<StreamLostListener>();
   const events: EventSource = {
-    subscribe(_cursor, listener) {
+    subscribe(_cursor, listener, onLost) {
       listeners.add(listener);
-      return () => listeners.delete(listener);
+      if (onLost) losers.add(onLost);
+      return () => {
+        listeners.delete(listener);
+        if (onLost) losers.delete(onLost);
+      };
     },
   };
   const raw = buildRawApi(async (area, method, input): Promise<Result<unknown>> => {
@@ -64,6 +77,9 @@ export function fakeApi(handlers: Record<string, Handler> = {}): Fake {
     calls,
     emit: (batch) => {
       for (const listener of listeners) listener(batch);
+    },
+    lose: (lost) => {
+      for (const onLost of losers) onLost(lost);
     },
     subscribers: () => listeners.size,
   };

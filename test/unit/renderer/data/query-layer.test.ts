@@ -208,6 +208,36 @@ describe('the event pump', () => {
   });
 });
 
+describe('a window cut off from the service', () => {
+  it('says so while the stream is lost, and reads everything shown again once it is back', async () => {
+    let name = 'herons';
+    const { fake, data, watch, asked } = setup({ 'batches.get': () => ({ id: 1, name }) });
+    startEventPump(data, () => 1_000);
+    fake.emit({ cursor: 'c1', events: [] });
+    watch(keys.batch(1), () => data.api.batches.get({ id: 1 }));
+    await settle();
+    expect(data.connection.get()).toBe('live');
+    fake.lose({ reason: "Atelier's host is not answering.", retryInMs: 2_000 });
+    expect(data.connection.get()).toBe('lost');
+    expect(data.connection.problem()).toEqual({
+      reason: "Atelier's host is not answering.",
+      retryAt: 3_000,
+    });
+    // renamed elsewhere meanwhile: no event for it reaches this window
+    name = 'egrets';
+    fake.emit({ cursor: 'c2', events: [] }); // back: the stream reopened from its cursor
+    expect(data.connection.get()).toBe('live');
+    expect(data.connection.problem()).toBeNull();
+    await settle();
+    expect(asked('batches.get')).toBe(2);
+    expect(data.queries.getQueryData<{ name: string }>(keys.batch(1))?.name).toBe('egrets');
+    // an ordinary delivery reads nothing again
+    fake.emit({ cursor: 'c3', events: [] });
+    await settle();
+    expect(asked('batches.get')).toBe(2);
+  });
+});
+
 describe('ids then details', () => {
   it('asks for the rows of one render in one call, MAX_DETAILS at a time', async () => {
     const calls: number[][] = [];
