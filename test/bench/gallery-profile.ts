@@ -22,10 +22,7 @@ export function summarizeProfile(
   top: number,
   sourceMap: SourceMapLookup | null = null,
 ): string[] {
-  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-  const parent = new Map<number, number>();
-  for (const node of profile.nodes)
-    for (const child of node.children ?? []) parent.set(child, node.id);
+  const { byId, parent } = profileTree(profile);
   const keyOf = (id: number) => {
     const { functionName, url, lineNumber, columnNumber } = byId.get(id)!.callFrame;
     const file = url
@@ -206,10 +203,7 @@ export function profileTasks(
   top: number,
   sourceMap: SourceMapLookup | null = null,
 ): string[] {
-  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-  const parent = new Map<number, number>();
-  for (const node of profile.nodes)
-    for (const child of node.children ?? []) parent.set(child, node.id);
+  const { byId, parent } = profileTree(profile);
   const names = new Map<number, { name: string; own: boolean }>();
   const nameOf = (id: number) => {
     let known = names.get(id);
@@ -272,4 +266,13 @@ export function profileTasks(
   });
   close();
   return lines;
+}
+
+/** A profile's nodes by id, and each node's parent. */
+function profileTree(profile: CpuProfile) {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes)
+    for (const child of node.children ?? []) parent.set(child, node.id);
+  return { byId, parent };
 }

@@ -13,6 +13,7 @@ import type {
   ImageSummary,
   JobSummary,
   Progress,
+  QueueState,
 } from '../../../renderer/src/data/types.ts';
 import type { JobState } from '../../../shared/jobs/states.ts';
 
@@ -176,5 +177,17 @@ export function progress(jobs: Partial<Progress['jobs']> = {}): Progress {
     requestsSent: 0,
     imagesWritten: 0,
     bytesWritten: 0,
+  };
+}
+
+/** The queue's state as queue.state answers it: running, `queued` jobs waiting. */
+export function queueState(queued: number): QueueState {
+  return {
+    paused: null,
+    engine: 'running',
+    runner: null,
+    problem: null,
+    limits: { concurrency: 8, current: 8, requestsPerMinute: null },
+    progress: progress({ queued }),
   };
 }

@@ -2,8 +2,7 @@
 import { cleanup, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Frame } from '../../../renderer/src/frame/Frame.tsx';
-import type { QueueState } from '../../../renderer/src/data/types.ts';
-import { batch, progress } from './fake-api.ts';
+import { batch, progress, queueState } from './fake-api.ts';
 import { mount } from './mount.tsx';
 
 const renders = vi.hoisted(() => ({ queue: 0 }));
@@ -20,20 +19,11 @@ afterEach(() => {
   window.location.hash = '';
 });
 
-const queueState = (): QueueState => ({
-  paused: null,
-  engine: 'running',
-  runner: null,
-  problem: null,
-  limits: { concurrency: 8, current: 8, requestsPerMinute: null },
-  progress: progress({ queued: 100 }),
-});
-
 describe('the frame under a running queue', () => {
   it('renders the screen once however many progress deliveries come; the status bar follows them', async () => {
     window.location.hash = '#/queue';
     const { emit } = mount(<Frame />, {
-      'queue.state': queueState,
+      'queue.state': () => queueState(100),
       'settings.get': () => ({ theme: 'system' }),
     });
     await screen.findByText('the queue');
