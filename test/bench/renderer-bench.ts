@@ -174,7 +174,7 @@ try {
   const during = (from: number, to: number) => longTasks.filter((t) => t.at >= from && t.at < to);
   const describe = (tasks: Array<{ ms: number }>, span: number) =>
     `${tasks.length} in ${span.toFixed(0)} s (${((tasks.length / span) * 60).toFixed(1)} a minute` +
-    `${tasks.length ? `; longest ${Math.round(Math.max(...tasks.map((t) => t.ms)))} ms` : ''})`;
+    `${tasks.length ? `; longest ${Math.round(tasks.reduce((most, t) => Math.max(most, t.ms), 0))} ms` : ''})`;
   const heapAfter = await heapMb();
   const rate = JOBS / seconds;
   const [endLoad1] = os.loadavg();
@@ -192,6 +192,11 @@ try {
     `  long tasks (> 50 ms), whole run  ${describe(during(0, runEnd), seconds)}` +
       `; ${(longTasks.filter((t) => t.at < runEnd).length / (JOBS / 1000)).toFixed(2)} per 1,000 jobs`,
   );
+  if (!trace && endLoad1! > os.cpus().length) {
+    console.log(
+      '    (a loaded machine: a task waiting for a core counts as long; --trace says which worked)',
+    );
+  }
   console.log(
     `    watching (events only)       ${describe(during(watchFrom, scrollFrom), (scrollFrom - watchFrom) / 1000)}`,
   );
@@ -248,7 +253,8 @@ function longTaskCpu(events: readonly TraceEvent[]): string {
   const long = tasks.filter((e) => e.dur! > 50_000);
   const working = long.filter((e) => (e.tdur ?? 0) > 50_000);
   const cpu = tasks.reduce((sum, e) => sum + (e.tdur ?? 0), 0) / 1000;
-  const longest = Math.max(0, ...tasks.map((e) => e.tdur ?? 0)) / 1000;
+  // (a reduce: a run of minutes has more tasks than a spread's arguments may be)
+  const longest = tasks.reduce((most, e) => Math.max(most, e.tdur ?? 0), 0) / 1000;
   return (
     `main thread: ${cpu.toFixed(0)} ms of CPU in tasks; tasks over 50 ms: ${long.length}, ` +
     `of which ${working.length} with 50 ms of CPU or more; the most CPU one task took: ` +
