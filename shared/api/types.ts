@@ -24,9 +24,19 @@ export type OutputOf<A extends Area, M extends MethodName<A>> = z.output<Spec<A,
 type Call<I, R> = undefined extends I ? (input?: I) => Promise<R> : (input: I) => Promise<R>;
 
 export type EventListener = (batch: EventBatch) => void;
+/** The stream broke (the host stopped, the network dropped, the computer slept): why, and
+ * when it is tried again. Deliveries resume, from the last cursor, once it is back. */
+export type StreamLostListener = (lost: { reason: string; retryInMs: number }) => void;
 export interface EventSource {
-  /** Delivers from `cursor` (or from now, with null) until the returned function is called. */
-  subscribe(cursor: string | null, listener: EventListener): () => void;
+  /**
+   * Delivers from `cursor` (or from now, with null) until the returned function is called.
+   * A transport that can lose its stream (HTTP) tells `onLost` each time it does.
+   */
+  subscribe(
+    cursor: string | null,
+    listener: EventListener,
+    onLost?: StreamLostListener,
+  ): () => void;
 }
 
 /** The API as screens use it: errors thrown. */

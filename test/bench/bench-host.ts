@@ -23,9 +23,13 @@ export interface BenchHost {
 /**
  * What the host benchmarks measure: the application service and the browser host in this
  * process (thumbnails on, as the desktop), the simulator at latency 0 in a process of its own
- * standing in for the demo gateway, a fresh data folder. The queue is started.
+ * standing in for the demo gateway, a fresh data folder. The queue is started. `rendererDir`
+ * serves another build of the window (an unminified one for a profile).
  */
-export async function startBenchHost(concurrency: number): Promise<BenchHost> {
+export async function startBenchHost(
+  concurrency: number,
+  options: { rendererDir?: string } = {},
+): Promise<BenchHost> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'atelier-bench-host-'));
   const simulator = await startSimulatorProcess(['--latency-ms', '0']);
   const dataDir = path.join(dir, 'data');
@@ -48,7 +52,7 @@ export async function startBenchHost(concurrency: number): Promise<BenchHost> {
   });
   const host = await startWebHost({
     app: service,
-    rendererDir: RENDERER_DIR,
+    rendererDir: options.rendererDir ?? RENDERER_DIR,
     logger: silentLogger,
   });
   await service.startQueue();

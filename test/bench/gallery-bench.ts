@@ -4,7 +4,8 @@
 //   npm run bench:gallery [-- --only abcd --runs 5 --speed 20000 --images 100000 --fresh]
 //   (--profile: CPU profiles of (a), (b) and (c) on an unminified build; --trace: a Chromium
 //   trace of the scroll; --build DIR: serve a renderer built into DIR, to measure a change
-//   back to back; --prebuilt DIR: serve one built before)
+//   back to back; --prebuilt DIR: serve one built before; --walk-minutes N: (d) measures the
+//   memory after the images shown in N minutes, when the whole walk would take too long)
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -51,6 +52,8 @@ const { values } = parseArgs({
     fresh: { type: 'boolean', default: false },
     /** the measures to make: a first paint, b fast scroll, c search, d memory (minutes) */
     only: { type: 'string', default: 'abcd' },
+    /** (d) stops the walk after this many minutes and measures what it showed so far */
+    'walk-minutes': { type: 'string' },
   },
 });
 const RUNS = Number(values.runs);
@@ -376,12 +379,10 @@ async function walkAll(): Promise<void> {
   await page.goto(galleryUrl());
   await page.evaluate(`__bench.firstPaint(${BARE_ALLOWED})`);
   const before = await metrics(cdp);
-  const walk = (await page.evaluate(`__bench.scrollThrough(${BARE_ALLOWED}, 2000)`)) as {
-    steps: number;
-    timedOut: number;
-    ms: number;
-    height: number;
-  };
+  const maxMs = values['walk-minutes'] ? Number(values['walk-minutes']) * 60_000 : 'Infinity';
+  const walk = (await page.evaluate(
+    `__bench.scrollThrough(${BARE_ALLOWED}, 2000, Infinity, ${maxMs})`,
+  )) as { steps: number; timedOut: number; ms: number; height: number; reached: number };
   const after = await metrics(cdp);
   const dom = (await page.evaluate('document.getElementsByTagName("*").length')) as number;
   const processes = await rendererMemory();
@@ -396,8 +397,12 @@ async function walkAll(): Promise<void> {
   const afterPressure = await rendererMemory();
   const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
   const rssOf = (list: typeof processes) => mb(list.find((p) => p.type === 'renderer')?.rss ?? 0);
+  const whole = walk.reached >= walk.height - 2;
+  // rows are of one height: the share of the grid walked is the share of the images shown
+  const shown = Math.min(seed.written, Math.round((seed.written * walk.reached) / walk.height));
   console.log(
-    `(d) walked top to bottom: ${walk.steps} screens in ${(walk.ms / 1000).toFixed(0)} s ` +
+    `(d) ${whole ? 'walked top to bottom' : `walked ${shown.toLocaleString('en-US')} of the images, stopped by --walk-minutes`}: ` +
+      `${walk.steps} screens in ${(walk.ms / 1000).toFixed(0)} s ` +
       `(${walk.timedOut} did not fill within 2 s), grid ${walk.height.toLocaleString('en-US')} px`,
   );
   console.log(
@@ -414,6 +419,10 @@ async function walkAll(): Promise<void> {
   console.log(
     `    the renderer's RSS after a GC ${rssOf(afterGc)}, after a critical memory-pressure ` +
       `signal ${rssOf(afterPressure)}`,
+  );
+  console.log(
+    `    memory after showing ${shown.toLocaleString('en-US')} images: the renderer's RSS ` +
+      `${rssOf(processes)} (${rssOf(afterGc)} after a GC), JS heap ${mb(after.JSHeapUsedSize!)}`,
   );
   if (allocators.length) {
     console.log(

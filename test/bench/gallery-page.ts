@@ -160,7 +160,7 @@ export const GALLERY_PAGE_SCRIPT = /* js */ `(() => {
      * Top to bottom, one screen at a time (nine tenths of it), each step waiting until its
      * tiles show their thumbnails or waitMs pass: every image's tile and thumbnail is made.
      */
-    async scrollThrough(bareAllowed, waitMs, maxSteps = Infinity) {
+    async scrollThrough(bareAllowed, waitMs, maxSteps = Infinity, maxMs = Infinity) {
       const el = scroller(grid());
       el.scrollTop = 0;
       let steps = 0, timedOut = 0;
@@ -173,9 +173,16 @@ export const GALLERY_PAGE_SCRIPT = /* js */ `(() => {
         if (!ok) timedOut++;
         steps++;
         if (el.scrollTop + el.clientHeight >= el.scrollHeight - 2 || steps >= maxSteps) break;
+        if (performance.now() - started > maxMs) break;
         el.scrollTop += Math.floor(el.clientHeight * 0.9);
       }
-      return { steps, timedOut, ms: performance.now() - started, height: el.scrollHeight };
+      return {
+        steps,
+        timedOut,
+        ms: performance.now() - started,
+        height: el.scrollHeight,
+        reached: el.scrollTop + el.clientHeight,
+      };
     },
     /**
      * From the mark ('input': the box changed; 'enter': Enter pressed) after 'since': when

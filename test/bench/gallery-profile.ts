@@ -22,10 +22,7 @@ export function summarizeProfile(
   top: number,
   sourceMap: SourceMapLookup | null = null,
 ): string[] {
-  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-  const parent = new Map<number, number>();
-  for (const node of profile.nodes)
-    for (const child of node.children ?? []) parent.set(child, node.id);
+  const { byId, parent } = profileTree(profile);
   const keyOf = (id: number) => {
     const { functionName, url, lineNumber, columnNumber } = byId.get(id)!.callFrame;
     const file = url
@@ -192,4 +189,90 @@ export function summarizeTrace(events: readonly TraceEvent[], seconds: number): 
         : ''),
   );
   return lines;
+}
+
+/**
+ * The profile's stretches of at least `minMs` of uninterrupted work (no idle sample between:
+ * a long task, or tasks back to back), each as one line: when, how long, the functions that
+ * took most of it themselves, and the project's own functions it ran inside (with the
+ * bundle's source map: `renderer/src/…`).
+ */
+export function profileTasks(
+  profile: CpuProfile & { startTime?: number },
+  minMs: number,
+  top: number,
+  sourceMap: SourceMapLookup | null = null,
+): string[] {
+  const { byId, parent } = profileTree(profile);
+  const names = new Map<number, { name: string; own: boolean }>();
+  const nameOf = (id: number) => {
+    let known = names.get(id);
+    if (!known) {
+      const { functionName, url, lineNumber, columnNumber } = byId.get(id)!.callFrame;
+      const where = url
+        ? (sourceMap?.find(lineNumber + 1, columnNumber + 1) ??
+          `${url.slice(url.lastIndexOf('/') + 1)}:${lineNumber + 1}`)
+        : '';
+      known = {
+        name: `${functionName || '(anonymous)'}${where ? ` ${where}` : ''}`,
+        own: where.startsWith('renderer/src/'),
+      };
+      names.set(id, known);
+    }
+    return known;
+  };
+  const lines: string[] = [];
+  let at = 0;
+  let stretch: Array<{ id: number; dt: number }> = [];
+  let stretchAt = 0;
+  const close = () => {
+    const ms = stretch.reduce((sum, s) => sum + s.dt, 0);
+    if (ms >= minMs) {
+      const self = new Map<string, number>();
+      const inside = new Map<string, number>();
+      for (const { id, dt } of stretch) {
+        const own = nameOf(id).name;
+        self.set(own, (self.get(own) ?? 0) + dt);
+        const seen = new Set<string>();
+        for (let node: number | undefined = id; node !== undefined; node = parent.get(node)) {
+          const n = nameOf(node);
+          if (!n.own || seen.has(n.name)) continue;
+          seen.add(n.name);
+          inside.set(n.name, (inside.get(n.name) ?? 0) + dt);
+        }
+      }
+      const list = (m: Map<string, number>) =>
+        [...m]
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, top)
+          .map(([name, t]) => `${t.toFixed(0)} ms ${name}`)
+          .join('; ');
+      lines.push(
+        `at ${(stretchAt / 1000).toFixed(1)} s, ${ms.toFixed(0)} ms. Itself: ${list(self)}. ` +
+          `Inside: ${list(inside) || 'none of the project’s functions'}`,
+      );
+    }
+    stretch = [];
+  };
+  profile.samples.forEach((id, i) => {
+    const dt = (profile.timeDeltas[i + 1] ?? 0) / 1000;
+    at += (profile.timeDeltas[i] ?? 0) / 1000;
+    if (byId.get(id)!.callFrame.functionName === '(idle)') {
+      close();
+      return;
+    }
+    if (stretch.length === 0) stretchAt = at;
+    stretch.push({ id, dt });
+  });
+  close();
+  return lines;
+}
+
+/** A profile's nodes by id, and each node's parent. */
+function profileTree(profile: CpuProfile) {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes)
+    for (const child of node.children ?? []) parent.set(child, node.id);
+  return { byId, parent };
 }

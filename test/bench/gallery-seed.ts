@@ -395,7 +395,7 @@ export async function seedGallery(options: SeedOptions): Promise<GallerySeed> {
         jobCount += jobs.length;
       });
       for (let i = 0; i < favoriteIds.length; i += 10_000) {
-        store.gallery.setFavorite(favoriteIds.slice(i, i + 10_000), true);
+        store.gallery.setFavorite(favoriteIds.slice(i, i + 10_000), true, Date.now());
       }
     });
     const favorites = favoriteIds.length;

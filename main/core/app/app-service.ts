@@ -144,6 +144,7 @@ export class AppService implements ServedApp {
     this.foreign = new ForeignChanges({
       db: store.db,
       hub: this.events,
+      now,
       ...(options.foreignCheckMs === undefined ? {} : { intervalMs: options.foreignCheckMs }),
     });
     this.exports = new ExportRunner({

@@ -54,7 +54,38 @@ type ChangeEvent = 'images.changed' | 'jobs.updated' | 'batches.changed';
 /** Events the engine or the service raise themselves, sent with the next delivery. */
 type DirectEvent = Exclude<ApiEvent, { type: GatheredEvent }>;
 
-/** Ids changed since the last delivery, and the batches they belong to. */
+/**
+ * Rows (jobs, images) changed since the last delivery: their ids and the batches they belong
+ * to, and apart from them the batches changed as a whole (told with no ids). An event with ids
+ * is read as those ids only, so the two never share one: each goes out as its own event.
+ */
+class RowChanges {
+  private readonly ids = new Set<number>();
+  private readonly batches = new Set<number>();
+  private readonly whole = new Set<number>();
+  add(ids: readonly number[], batches: readonly number[]): void {
+    if (ids.length === 0) {
+      for (const id of batches) this.whole.add(id);
+      return;
+    }
+    for (const id of ids) this.ids.add(id);
+    for (const id of batches) this.batches.add(id);
+  }
+  get size(): number {
+    return this.ids.size + this.whole.size;
+  }
+  take(): Array<{ ids: number[]; batches: number[] }> {
+    const taken = [];
+    if (this.ids.size > 0) taken.push({ ids: [...this.ids], batches: [...this.batches] });
+    if (this.whole.size > 0) taken.push({ ids: [], batches: [...this.whole] });
+    this.ids.clear();
+    this.batches.clear();
+    this.whole.clear();
+    return taken;
+  }
+}
+
+/** Batches changed since the last delivery, and those of them deleted. */
 class ChangeSet {
   readonly ids = new Set<number>();
   readonly batches = new Set<number>();
@@ -97,8 +128,8 @@ export class EventHub implements EventSource {
   private readonly touched = new Set<number>();
   private readonly videosTouched = new Set<number>();
   private direct: DirectEvent[] = [];
-  private readonly imageChanges = new ChangeSet();
-  private readonly jobUpdates = new ChangeSet();
+  private readonly imageChanges = new RowChanges();
+  private readonly jobUpdates = new RowChanges();
   /** `ids`: batches changed; `batches`: those deleted. */
   private readonly batchChanges = new ChangeSet();
   private transitionId: number;
@@ -210,11 +241,9 @@ export class EventHub implements EventSource {
       for (const id of deleted) this.open.delete(id);
       events.push({ type: 'batches.changed', payload: { ids, deleted } });
     }
-    if (this.jobUpdates.size > 0) {
-      events.push({ type: 'jobs.updated', payload: this.jobUpdates.take() });
-    }
-    if (this.imageChanges.size > 0) {
-      events.push({ type: 'images.changed', payload: this.imageChanges.take() });
+    for (const payload of this.jobUpdates.take()) events.push({ type: 'jobs.updated', payload });
+    for (const payload of this.imageChanges.take()) {
+      events.push({ type: 'images.changed', payload });
     }
     const { changes, batches, busy, last } = this.readTransitions(this.transitionId, this.chunk);
     this.transitionId = last;

@@ -165,8 +165,9 @@ export class GalleryQueries {
   }
 
   /** Sets or clears the favourite flag; returns how many changed. */
-  setFavorite(ids: readonly number[], favorite: boolean): number {
-    return this.s.favorite.run({ ids: JSON.stringify(ids), favorite: favorite ? 1 : 0 }).changes;
+  setFavorite(ids: readonly number[], favorite: boolean, now: number): number {
+    return this.s.favorite.run({ ids: JSON.stringify(ids), favorite: favorite ? 1 : 0, now })
+      .changes;
   }
 
   /**
@@ -280,7 +281,7 @@ function fixedStatements(db: Database) {
        WHERE i.id IN (SELECT value FROM json_each(?))`,
     ),
     favorite: sql(
-      `UPDATE images SET favorite = @favorite
+      `UPDATE images SET favorite = @favorite, updated_at = @now
        WHERE id IN (SELECT value FROM json_each(@ids)) AND favorite <> @favorite`,
     ),
     // one statement is one transaction; RETURNING says which rows went

@@ -5,6 +5,7 @@ import type {
   EventSource as ApiEventSource,
   EventListener as ApiEventListener,
   RawApi,
+  StreamLostListener,
 } from '../../../shared/api/types.ts';
 import { readEventStream } from './sse-reader.ts';
 
@@ -16,9 +17,15 @@ export interface HttpTransportDeps {
   onUnauthorized?: (message: string) => void;
   /** Waits before reopening the event stream after it ended or failed. */
   setTimer?: (run: () => void, ms: number) => () => void;
+  /**
+   * An event stream silent this long is taken for dead and reopened (the host writes a
+   * keep-alive every 15 s; a computer that slept wakes up with a connection nobody answers).
+   */
+  silentMs?: number;
 }
 
 const REOPEN_MS = [1_000, 2_000, 5_000, 10_000, 30_000];
+const SILENT_MS = 45_000;
 const NOT_ANSWERING = "Atelier's host is not answering: is `atelier ui` still running?";
 
 interface Transport {
@@ -27,6 +34,7 @@ interface Transport {
   headers: (extra: Record<string, string>) => Record<string, string>;
   onUnauthorized: (message: string) => void;
   setTimer: NonNullable<HttpTransportDeps['setTimer']>;
+  silentMs: number;
 }
 
 /**
@@ -45,11 +53,12 @@ export function createHttpTransport(origin: string, deps: HttpTransportDeps = {}
     },
     onUnauthorized: deps.onUnauthorized ?? (() => {}),
     setTimer: deps.setTimer ?? defaultTimer,
+    silentMs: deps.silentMs ?? SILENT_MS,
   };
   const send: SendCall = (area, method, input) => call(t, `${origin}/api/${area}/${method}`, input);
   // the same type the preload's API satisfies: the screens cannot tell the two apart
   return buildRawApi(send, {
-    subscribe: (cursor, listener) => subscribe(t, cursor, listener),
+    subscribe: (cursor, listener, onLost) => subscribe(t, cursor, listener, onLost),
   } satisfies ApiEventSource) satisfies RawApi;
 }
 
@@ -101,52 +110,79 @@ function asResult(text: string): Result<unknown> | null {
 
 /**
  * Holds the event stream open: each delivery's id is the cursor it resumes from, so a stream
- * that ends or fails is opened again from the last one (more slowly each time it fails
- * without a delivery). A refused session stops it.
+ * that ends, fails or goes silent is opened again from the last one (more slowly each time it
+ * fails without a delivery), and `onLost` is told why and when. A refused session stops it.
  */
-function subscribe(t: Transport, cursor: string | null, listener: ApiEventListener): () => void {
+function subscribe(
+  t: Transport,
+  cursor: string | null,
+  listener: ApiEventListener,
+  onLost: StreamLostListener = () => {},
+): () => void {
   let last = cursor;
   let failures = 0;
   let stopped = false;
   let cancelReopen: (() => void) | null = null;
   let controller: AbortController | null = null;
 
-  const read = async (signal: AbortSignal): Promise<'again' | 'stop'> => {
-    const query = last ? `?cursor=${encodeURIComponent(last)}` : '';
-    const response = await t.fetchFn(`${t.origin}/api/events${query}`, {
-      headers: t.headers({ accept: 'text/event-stream' }),
-      credentials: 'omit',
-      cache: 'no-store',
-      signal,
-    });
-    if (response.status === 401) {
-      const result = asResult(await response.text().catch(() => ''));
-      t.onUnauthorized(result && !result.ok ? result.error.message : NOT_ANSWERING);
-      return 'stop';
+  /** One stream, read until it ends: 'stop', or why it has to be opened again. */
+  const read = async (current: AbortController): Promise<string | 'stop'> => {
+    let silent = false;
+    let cancelSilence = () => {};
+    // every chunk (a keep-alive too) says the host is there; none for silentMs, it is gone
+    const alive = () => {
+      cancelSilence();
+      cancelSilence = t.setTimer(() => {
+        silent = true;
+        current.abort();
+      }, t.silentMs);
+    };
+    alive();
+    try {
+      const query = last ? `?cursor=${encodeURIComponent(last)}` : '';
+      const response = await t.fetchFn(`${t.origin}/api/events${query}`, {
+        headers: t.headers({ accept: 'text/event-stream' }),
+        credentials: 'omit',
+        cache: 'no-store',
+        signal: current.signal,
+      });
+      if (response.status === 401) {
+        const result = asResult(await response.text().catch(() => ''));
+        t.onUnauthorized(result && !result.ok ? result.error.message : NOT_ANSWERING);
+        return 'stop';
+      }
+      if (!response.ok || !response.body) {
+        return `Atelier's host answered the event stream with HTTP ${response.status}.`;
+      }
+      for await (const message of readEventStream(response.body, last ?? '', alive)) {
+        failures = 0;
+        const batch = parseDelivery(message.data, message.lastEventId || last || '');
+        if (!batch) continue;
+        last = batch.cursor;
+        listener(batch);
+      }
+      return "Atelier's host closed the event stream.";
+    } catch (error) {
+      return silent
+        ? `Nothing came from Atelier's host for ${Math.round(t.silentMs / 1000)} s ` +
+            '(the computer slept, or the network dropped).'
+        : `${NOT_ANSWERING} (${describe(error)})`;
+    } finally {
+      cancelSilence();
     }
-    if (!response.ok || !response.body) return 'again';
-    for await (const message of readEventStream(response.body, last ?? '')) {
-      failures = 0;
-      const batch = parseDelivery(message.data, message.lastEventId || last || '');
-      if (!batch) continue;
-      last = batch.cursor;
-      listener(batch);
-    }
-    return 'again';
   };
 
   const open = () => {
     cancelReopen = null;
     const current = new AbortController();
     controller = current;
-    void read(current.signal)
-      .catch(() => 'again' as const)
-      .then((next) => {
-        if (stopped || next === 'stop') return;
-        const wait = REOPEN_MS[Math.min(failures, REOPEN_MS.length - 1)]!;
-        failures++;
-        cancelReopen = t.setTimer(open, wait);
-      });
+    void read(current).then((outcome) => {
+      if (stopped || outcome === 'stop') return;
+      const wait = REOPEN_MS[Math.min(failures, REOPEN_MS.length - 1)]!;
+      failures++;
+      cancelReopen = t.setTimer(open, wait);
+      onLost({ reason: outcome, retryInMs: wait });
+    });
   };
   open();
   return () => {

@@ -12,6 +12,8 @@ export interface SseMessage {
 export async function* readEventStream(
   body: ReadableStream<Uint8Array>,
   lastEventId = '',
+  /** Called for every chunk read, keep-alive comments included: the stream is alive. */
+  onChunk: () => void = () => {},
 ): AsyncGenerator<SseMessage> {
   const reader = body
     .pipeThrough(new TextDecoderStream() as ReadableWritablePair<string, Uint8Array>)
@@ -23,6 +25,7 @@ export async function* readEventStream(
     for (;;) {
       const { value, done } = await reader.read();
       if (done) return;
+      onChunk();
       buffer += value;
       const lines = buffer.split('\n');
       // the last piece may be a line cut in two: kept for the next chunk

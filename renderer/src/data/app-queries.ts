@@ -1,7 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, type UseQueryResult } from '@tanstack/react-query';
 import { useData } from './data-context.ts';
 import { keys } from './keys.ts';
-import type { ExportProgress } from './types.ts';
+import type { ExportProgress, QueueState } from './types.ts';
 
 /** What every screen may read of the service: its info, settings, key, queue and catalogue. */
 
@@ -21,9 +21,12 @@ export function useKeyStatus() {
 }
 
 /** The queue: engine, runner, limits, and (from events) progress and pause. */
-export function useQueueState() {
+export function useQueueState(): UseQueryResult<QueueState>;
+/** The part `select` picks: its reader renders again only when that part changes. */
+export function useQueueState<T>(select: (queue: QueueState) => T): UseQueryResult<T>;
+export function useQueueState<T>(select?: (queue: QueueState) => T) {
   const { api } = useData();
-  return useQuery({ queryKey: keys.queueState(), queryFn: () => api.queue.state() });
+  return useQuery({ queryKey: keys.queueState(), queryFn: () => api.queue.state(), select });
 }
 
 /** The model catalogue, built-in and the person's own entries. */

@@ -33,9 +33,18 @@ export type BatchPages = InfiniteData<{ items: BatchSummary[]; next: string | nu
  */
 export function applyEvents(data: Data, events: readonly ApiEvent[]): void {
   notifyManager.batch(() => {
-    for (const event of events) applyEvent(data, event);
+    data.refresher.during(() => {
+      for (const event of events) applyEvent(data, event);
+    });
   });
 }
+
+/**
+ * A running batch's detail (requests sent, partial results) moves with every delivery, and
+ * reading it costs a request and the service a count over its attempts: it is read again at
+ * most this often, and at once when its failures move (failure groups show within a second).
+ */
+export const DETAIL_GAP_MS = 1500;
 
 function applyEvent(data: Data, event: ApiEvent): void {
   const { queries, refresher } = data;
@@ -181,11 +190,16 @@ function setCounts(data: Data, id: number, counts: BatchCounts): void {
   }
   const detail = queries.getQueryData<BatchDetail>(keys.batch(id));
   if (detail && !sameCounts(detail, counts)) {
+    const failing =
+      detail.jobs.failed !== counts.jobs.failed ||
+      detail.downloads.failed !== counts.downloads.failed;
     queries.setQueryData<BatchDetail>(keys.batch(id), withCounts(detail));
-    // failures by kind, partial results, expired links and requests come with the detail
-    refresher.refreshKey(keys.batch(id));
-    refresher.refresh(areas.failedSamples, (q) => batchOfKey(q) === id);
-    refresher.refresh(areas.imageCounts, (q) => imageQueryOf(q)?.batchId === id);
+    if (failing) {
+      // failures by kind and expired links come with the detail; the groups' own counts beside
+      refresher.refreshKey(keys.batch(id));
+      refresher.refresh(areas.failedSamples, (q) => batchOfKey(q) === id);
+      refresher.refresh(areas.imageCounts, (q) => imageQueryOf(q)?.batchId === id);
+    } else refresher.refreshAtMost(keys.batch(id), DETAIL_GAP_MS);
   }
   // new jobs (a top-up) join the list of every state
   const all = queries.getQueryData<IdList>(keys.jobIds(id));

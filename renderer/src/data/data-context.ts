@@ -21,6 +21,12 @@ export function useConnection() {
   return useSyncExternalStore(connection.subscribe, connection.get);
 }
 
+/** While the window is cut off from the service: why, and when it tries again. */
+export function useConnectionProblem() {
+  const { connection } = useData();
+  return useSyncExternalStore(connection.subscribe, connection.problem);
+}
+
 /** Calls `listener` with each event of `type` while mounted (the newest listener each time). */
 export function useEvent<T extends ApiEventType>(
   type: T,

@@ -4,7 +4,7 @@ import { ConnectionState } from './connection.ts';
 import { EventBus } from './event-bus.ts';
 import { IdLoader } from './id-loader.ts';
 import { createQueryClient } from './query-client.ts';
-import { Refresher } from './refresh.ts';
+import { Refresher, type RefresherClock } from './refresh.ts';
 import type { ImageSummary, JobSummary } from './types.ts';
 
 /** The window's server data: the cache, what fills it, and what the events tell. */
@@ -19,11 +19,15 @@ export interface Data {
   connection: ConnectionState;
 }
 
-export function createData(api: Api, queries: QueryClient = createQueryClient()): Data {
+export function createData(
+  api: Api,
+  queries: QueryClient = createQueryClient(),
+  clock?: RefresherClock,
+): Data {
   return {
     api,
     queries,
-    refresher: new Refresher(queries),
+    refresher: new Refresher(queries, clock),
     jobs: new IdLoader((ids) => api.jobs.byIds({ ids })),
     images: new IdLoader((ids) => api.images.byIds({ ids })),
     bus: new EventBus(),

@@ -1,4 +1,5 @@
-import type { EventBatch } from '../../../shared/api/events.ts';
+import type { ApiEvent, EventBatch } from '../../../shared/api/events.ts';
+import type { StreamLostListener } from '../../../shared/api/types.ts';
 import { applyEvents } from './apply-event.ts';
 import type { Data } from './data.ts';
 
@@ -8,22 +9,36 @@ export interface EventPump {
   resubscribe(): void;
 }
 
+/** What a window that was cut off missed: changes that leave no log to replay (a rename, a
+ * favourite, a hold made elsewhere), so everything it shows is read again. */
+const RECONNECTED: ApiEvent = {
+  type: 'resync',
+  payload: { reason: 'The window was cut off from the service: showing the current state.' },
+};
+
 /**
  * Feeds the service's events into the cache as they come: the service already sends at most
  * about ten deliveries a second however fast the queue runs (EventHub), so each delivery is
- * applied at once, in one render, and then told to the listeners of the bus (toasts…).
+ * applied at once, in one render, and then told to the listeners of the bus (toasts…). A lost
+ * stream makes the window `lost` (actions wait; the status bar says why) until deliveries come
+ * again, and the first of them refreshes everything shown.
  */
-export function startEventPump(data: Data): EventPump {
+export function startEventPump(data: Data, now: () => number = Date.now): EventPump {
   let cursor: string | null = null;
   let stopped = false;
   const onBatch = (delivery: EventBatch) => {
     if (stopped) return;
     if (delivery.cursor) cursor = delivery.cursor;
+    const back = data.connection.get() === 'lost';
     data.connection.set('live');
-    applyEvents(data, delivery.events);
+    const resyncs = delivery.events.some((event) => event.type === 'resync');
+    applyEvents(data, back && !resyncs ? [RECONNECTED, ...delivery.events] : delivery.events);
     for (const event of delivery.events) data.bus.emit(event);
   };
-  let unsubscribe = data.api.events.subscribe(cursor, onBatch);
+  const onLost: StreamLostListener = ({ reason, retryInMs }) => {
+    if (!stopped) data.connection.set('lost', { reason, retryAt: now() + retryInMs });
+  };
+  let unsubscribe = data.api.events.subscribe(cursor, onBatch, onLost);
   return {
     stop() {
       if (stopped) return;
@@ -35,7 +50,7 @@ export function startEventPump(data: Data): EventPump {
       if (stopped) return;
       unsubscribe();
       data.connection.set('connecting');
-      unsubscribe = data.api.events.subscribe(cursor, onBatch);
+      unsubscribe = data.api.events.subscribe(cursor, onBatch, onLost);
     },
   };
 }

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { useHotkeys } from 'react-hotkeys-hook';
 import { Toaster } from 'sonner';
 import { ComposeScreen } from '../screens/compose/ComposeScreen.tsx';
@@ -29,7 +29,6 @@ export function Frame() {
   const [shortcutsOpen, setShortcutsOpen] = useState(false);
   const theme = useSettings().data?.theme;
   useTheme(theme);
-  useFrameShortcuts(() => setShortcutsOpen(true));
   const Screen = SCREEN_VIEWS[screen];
   return (
     <div className="frame">
@@ -41,23 +40,31 @@ export function Frame() {
       </main>
       <StatusBar onShortcuts={() => setShortcutsOpen(true)} />
       <ShortcutsDialog open={shortcutsOpen} onOpenChange={setShortcutsOpen} />
+      <FrameShortcuts openCheatSheet={setShortcutsOpen} />
       <FinishedToasts />
-      <Toaster
-        theme={theme ?? 'system'}
-        position="bottom-right"
-        offset={{ bottom: '3.5rem', right: '1rem' }}
-        closeButton
-        richColors
-      />
+      <Toasts theme={theme ?? 'system'} />
     </div>
   );
 }
 
-function useFrameShortcuts(openCheatSheet: () => void): void {
-  const paused = useQueueState().data?.paused ?? null;
+/**
+ * Sonner's Toaster reads the page's direction and colour scheme on every render, each a style
+ * recalculation of the whole page: rendered again only when the theme changes.
+ */
+const Toasts = memo(function Toasts({ theme }: { theme: 'system' | 'light' | 'dark' }) {
+  return <Toaster theme={theme} position="bottom-right" offset={OFFSET} closeButton richColors />;
+});
+const OFFSET = { bottom: '3.5rem', right: '1rem' };
+
+/**
+ * The frame's shortcuts, in a component of their own: the pause shortcut follows the queue's
+ * pause, which must not re-render the frame and the screen under it.
+ */
+function FrameShortcuts({ openCheatSheet }: { openCheatSheet: (open: true) => void }): null {
+  const paused = useQueueState((queue) => queue.paused).data ?? null;
   const pause = usePauseQueue();
   const resume = useResumeQueue();
-  useHotkeys('shift+slash', openCheatSheet, { useKey: true });
+  useHotkeys('shift+slash', () => openCheatSheet(true), { useKey: true });
   useHotkeys('mod+1', () => navigate('compose'), { preventDefault: true, enableOnFormTags: true });
   useHotkeys('mod+2', () => navigate('queue'), { preventDefault: true, enableOnFormTags: true });
   useHotkeys('mod+3', () => navigate('gallery'), { preventDefault: true, enableOnFormTags: true });
@@ -68,4 +75,5 @@ function useFrameShortcuts(openCheatSheet: () => void): void {
     { preventDefault: true },
     [paused, pause, resume],
   );
+  return null;
 }

@@ -46,8 +46,12 @@ export function StatusBar({ onShortcuts }: { onShortcuts: () => void }) {
       )}
       <span className="status-spacer" />
       {connection !== 'live' && (
-        <span className="status-connection" role="status">
-          {connection === 'closed' ? 'Disconnected' : 'Connecting…'}
+        <span
+          className={`status-connection${connection === 'lost' ? ' status-lost' : ''}`}
+          role="status"
+          aria-label="Connection"
+        >
+          {CONNECTION[connection]}
         </span>
       )}
       <ThemeSwitch />
@@ -57,6 +61,12 @@ export function StatusBar({ onShortcuts }: { onShortcuts: () => void }) {
     </footer>
   );
 }
+
+const CONNECTION = {
+  connecting: 'Connecting…',
+  lost: 'Disconnected: reconnecting…',
+  closed: 'Disconnected',
+};
 
 /** "Paused: the key was refused", or the reason alone when it says so itself ("Paused by you"). */
 export function pausedText(paused: { reason: string } | null): string | null {

@@ -1,4 +1,5 @@
 import { useAppInfo } from '../data/app-queries.ts';
+import { useConnectionProblem } from '../data/data-context.ts';
 import { errorMessage } from '../data/error-message.ts';
 import { demoNotice, hostNotice } from '../frame/queue-status.ts';
 
@@ -8,8 +9,15 @@ export function Notices() {
   const demo = demoNotice(info);
   const notice = hostNotice(info);
   const recovered = info?.recoveredSettings ?? null;
+  const cutOff = useConnectionProblem();
   return (
     <>
+      {cutOff && (
+        <p className="notice notice-error" role="alert" aria-label="Disconnected">
+          <strong>Disconnected from Atelier.</strong> {cutOff.reason} Reconnecting; until then what
+          is shown may be out of date and changes wait.
+        </p>
+      )}
       {demo && (
         <p className="notice notice-demo" role="note" aria-label="Demo mode">
           <strong>{demo}</strong> {DEMO_WAY_OUT[info?.host ?? 'web']}

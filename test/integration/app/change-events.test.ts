@@ -147,13 +147,19 @@ describe('every change is an event', () => {
   }, 60_000);
 
   it('hears of changes another process made to the same data folder within a second or so', async () => {
-    const here = await open({ foreignCheckMs: 50 });
-    const there = await open({ foreignCheckMs: 50 });
+    // One clock for both, as processes of one machine share one. Rows changed shortly before
+    // a look are news at the next one too (a change is dated before it commits): the test
+    // moves the clock on after each change, before the look that finds it.
+    let now = Date.now();
+    const later = () => void (now += 10_000);
+    const here = await open({ foreignCheckMs: 50, now: () => now });
+    const there = await open({ foreignCheckMs: 50, now: () => now });
     const events = listen(here.service);
     const batch = await there.api.batches.create({
       source: { kind: 'rows', rows: rows(4) },
       defaults: held,
     });
+    later();
     await events.next('batches.changed', (e) => e.payload.ids.includes(batch.id));
     const counted = events.seen.flatMap((e) =>
       e.type === 'progress' ? e.payload.batches.filter((b) => b.id === batch.id) : [],
@@ -165,15 +171,50 @@ describe('every change is an event', () => {
     await events.next('batches.changed', (e) => e.payload.ids.includes(batch.id));
     expect((await here.api.batches.get({ id: batch.id })).name).toBe('renamed elsewhere');
 
-    events.clear();
+    // held, released and moved there: which jobs, as a change made here says
     const { ids } = await there.api.jobs.ids({ batchId: batch.id });
-    await there.api.jobs.hold({ ids: ids.slice(0, 2) });
-    expect((await events.next('jobs.updated')).payload).toEqual({ ids: [], batches: [batch.id] });
+    for (const [act, changed] of [
+      [() => there.api.jobs.hold({ ids: ids.slice(0, 2) }), ids.slice(0, 2)],
+      [() => there.api.jobs.release({ ids: ids.slice(1, 2) }), ids.slice(1, 2)],
+      [() => there.api.jobs.move({ ids: ids.slice(3), position: 'front' }), ids.slice(3)],
+      [() => there.api.jobs.move({ ids: ids.slice(2, 3), position: 'back' }), ids.slice(2, 3)],
+    ] as const) {
+      events.clear();
+      await act();
+      later();
+      const updated = await events.next('jobs.updated');
+      expect(updated.payload.batches).toEqual([batch.id]);
+      expect(updated.payload.ids.toSorted()).toEqual(changed.toSorted());
+    }
+
+    // run there, then favourites and a deletion made there
+    const finished = events.next('batch.finished', (e) => e.payload.batchId === batch.id);
+    await there.api.jobs.release({ ids });
+    await there.service.startQueue();
+    await finished;
+    const images = (await there.api.images.ids({})).ids;
+    // a look after the run, the clock moved on from its last writes
+    later();
+    await there.api.batches.rename({ id: batch.id, name: 'ran elsewhere' });
+    await events.next('batches.changed', (e) => e.payload.ids.includes(batch.id));
+    events.clear();
+    await there.api.images.setFavorite({ ids: images.slice(0, 2), favorite: true });
+    later();
+    const favourited = await events.next('images.changed');
+    expect(favourited.payload.batches).toEqual([batch.id]);
+    expect(favourited.payload.ids.toSorted()).toEqual(images.slice(0, 2).toSorted());
+    // a deleted image leaves no row to say which: its batch as a whole
+    events.clear();
+    await there.api.images.delete({ ids: images.slice(3) });
+    expect((await events.next('images.changed')).payload).toEqual({
+      ids: [],
+      batches: [batch.id],
+    });
 
     events.clear();
     await there.api.batches.delete({ id: batch.id });
     expect((await events.next('batches.changed')).payload.deleted).toEqual([batch.id]);
-  });
+  }, 60_000);
 });
 
 describe('what the bulk actions apply to', () => {

@@ -94,11 +94,11 @@ describe('the gallery queries', () => {
   it('set favourites and filter on them', () => {
     const before = store.gallery.count(filter({ favorite: true }));
     const [a, b] = store.gallery.ids(filter({ favorite: false }), null, 2);
-    expect(store.gallery.setFavorite([a!, b!], true)).toBe(2);
-    expect(store.gallery.setFavorite([a!, b!], true)).toBe(0);
+    expect(store.gallery.setFavorite([a!, b!], true, 1)).toBe(2);
+    expect(store.gallery.setFavorite([a!, b!], true, 1)).toBe(0);
     expect(store.gallery.count(filter({ favorite: true }))).toBe(before + 2);
     expect(store.gallery.byIds([b!, a!, 999_999]).map((i) => i.id)).toEqual([b, a]);
-    store.gallery.setFavorite([a!, b!], false);
+    store.gallery.setFavorite([a!, b!], false, 2);
   });
 
   it('list the images written since a mark in (done_at, id) order', () => {

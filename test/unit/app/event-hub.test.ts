@@ -392,6 +392,29 @@ describe('EventHub', () => {
     expect(progress?.type === 'progress' && progress.payload.batches.map((b) => b.id)).toEqual([1]);
   });
 
+  it('never merges rows told by id with batches told as a whole (ids would hide the batches)', async () => {
+    const feed = new FakeFeed();
+    feed.addJobs(1, [1, 2]);
+    feed.addJobs(2, [3]);
+    const hub = new EventHub({ feed, now: () => now, intervalMs: 1_000 });
+    const got = collect(hub);
+    await Promise.resolve();
+    hub.imagesChanged([7], [1], false); // a download failed
+    hub.imagesChanged([], [2]); // every failed download of batch 2 retried
+    hub.jobsUpdated([], [2]);
+    hub.jobsUpdated([1], [1]);
+    advance(1);
+    const events = got.flatMap((b) => b.events);
+    expect(events.filter((e) => e.type === 'images.changed')).toEqual([
+      { type: 'images.changed', payload: { ids: [7], batches: [1] } },
+      { type: 'images.changed', payload: { ids: [], batches: [2] } },
+    ]);
+    expect(events.filter((e) => e.type === 'jobs.updated')).toEqual([
+      { type: 'jobs.updated', payload: { ids: [1], batches: [1] } },
+      { type: 'jobs.updated', payload: { ids: [], batches: [2] } },
+    ]);
+  });
+
   it("keeps the engine's download news for the next delivery, not sooner", async () => {
     const feed = new FakeFeed();
     feed.addJobs(1, [1]);

@@ -1,12 +1,19 @@
 import type { ApiError, Result } from '../../../shared/api/errors.ts';
 import { buildRawApi } from '../../../shared/api/raw-client.ts';
-import type { Api, EventListener, EventSource, RawApi } from '../../../shared/api/types.ts';
+import type {
+  Api,
+  EventListener,
+  EventSource,
+  RawApi,
+  StreamLostListener,
+} from '../../../shared/api/types.ts';
 import { unwrap } from '../../../shared/api/unwrap.ts';
 import type {
   BatchSummary,
   ImageSummary,
   JobSummary,
   Progress,
+  QueueState,
 } from '../../../renderer/src/data/types.ts';
 import type { JobState } from '../../../shared/jobs/states.ts';
 
@@ -27,6 +34,8 @@ export interface Fake {
   calls: Array<{ name: string; input: unknown }>;
   /** Delivers to every subscriber. */
   emit: EventListener;
+  /** Tells every subscriber its stream was lost, as the HTTP transport does. */
+  lose: StreamLostListener;
   subscribers: () => number;
 }
 
@@ -34,10 +43,15 @@ export interface Fake {
 export function fakeApi(handlers: Record<string, Handler> = {}): Fake {
   const calls: Fake['calls'] = [];
   const listeners = new Set<EventListener>();
+  const losers = new Set<StreamLostListener>();
   const events: EventSource = {
-    subscribe(_cursor, listener) {
+    subscribe(_cursor, listener, onLost) {
       listeners.add(listener);
-      return () => listeners.delete(listener);
+      if (onLost) losers.add(onLost);
+      return () => {
+        listeners.delete(listener);
+        if (onLost) losers.delete(onLost);
+      };
     },
   };
   const raw = buildRawApi(async (area, method, input): Promise<Result<unknown>> => {
@@ -64,6 +78,9 @@ export function fakeApi(handlers: Record<string, Handler> = {}): Fake {
     calls,
     emit: (batch) => {
       for (const listener of listeners) listener(batch);
+    },
+    lose: (lost) => {
+      for (const onLost of losers) onLost(lost);
     },
     subscribers: () => listeners.size,
   };
@@ -160,5 +177,17 @@ export function progress(jobs: Partial<Progress['jobs']> = {}): Progress {
     requestsSent: 0,
     imagesWritten: 0,
     bytesWritten: 0,
+  };
+}
+
+/** The queue's state as queue.state answers it: running, `queued` jobs waiting. */
+export function queueState(queued: number): QueueState {
+  return {
+    paused: null,
+    engine: 'running',
+    runner: null,
+    problem: null,
+    limits: { concurrency: 8, current: 8, requestsPerMinute: null },
+    progress: progress({ queued }),
   };
 }

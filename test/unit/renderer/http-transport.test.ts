@@ -37,15 +37,29 @@ function fakeStreams(status = 200) {
   return { opened, fetch };
 }
 
-/** Timers the test runs by hand. */
+/** Timers the test runs by hand: those pending (run or cancelled ones leave the list). */
 function manualTimers() {
   const timers: Array<{ run: () => void; ms: number }> = [];
   const setTimer = (run: () => void, ms: number) => {
-    timers.push({ run, ms });
-    return () => {};
+    const timer = {
+      ms,
+      run: () => {
+        cancel();
+        run();
+      },
+    };
+    const cancel = () => {
+      const at = timers.indexOf(timer);
+      if (at >= 0) timers.splice(at, 1);
+    };
+    timers.push(timer);
+    return cancel;
   };
-  return { timers, setTimer };
+  /** The pending timers but the stream's silence watch. */
+  const reopens = () => timers.filter((timer) => timer.ms !== SILENT_MS);
+  return { timers, setTimer, reopens };
 }
+const SILENT_MS = 45_000;
 
 describe('calls over HTTP', () => {
   it('posts JSON to /api/<area>/<method> and passes the Result through', async () => {
@@ -184,21 +198,70 @@ describe('events over server-sent events, read with fetch', () => {
 
   it('reopens a stream that ended from the last cursor, more slowly while it keeps failing', async () => {
     const { opened, fetch } = fakeStreams();
-    const { timers, setTimer } = manualTimers();
+    const { timers, setTimer, reopens } = manualTimers();
     const got: EventBatch[] = [];
     createHttpTransport(ORIGIN, { fetch, setTimer }).events.subscribe(null, (b) => got.push(b));
     await vi.waitFor(() => expect(opened).toHaveLength(1));
     opened[0]!.push(`id: seen-1\ndata: ${JSON.stringify([progressEvent])}\n\n`);
     await vi.waitFor(() => expect(got).toHaveLength(1));
     opened[0]!.end(); // the host restarted, a proxy closed it
-    await vi.waitFor(() => expect(timers).toHaveLength(1));
-    expect(timers[0]!.ms).toBe(1_000);
+    await vi.waitFor(() => expect(timers.map((timer) => timer.ms)).toEqual([1_000]));
     timers[0]!.run();
     await vi.waitFor(() => expect(opened).toHaveLength(2));
     expect(opened[1]!.url).toBe(`${ORIGIN}/api/events?cursor=seen-1`);
     opened[1]!.end();
-    await vi.waitFor(() => expect(timers).toHaveLength(2));
-    expect(timers[1]!.ms).toBe(2_000);
+    await vi.waitFor(() => expect(reopens()).toHaveLength(1));
+    expect(reopens()[0]!.ms).toBe(2_000);
+  });
+
+  it('tells the page its stream was lost, why, and when it tries again', async () => {
+    const { opened, fetch } = fakeStreams();
+    const { setTimer, reopens } = manualTimers();
+    const lost: Array<{ reason: string; retryInMs: number }> = [];
+    createHttpTransport(ORIGIN, { fetch, setTimer }).events.subscribe(
+      null,
+      () => {},
+      (l) => lost.push(l),
+    );
+    await vi.waitFor(() => expect(opened).toHaveLength(1));
+    opened[0]!.push(`id: c1\ndata: ${JSON.stringify([progressEvent])}\n\n`);
+    opened[0]!.end(); // the host stopped
+    await vi.waitFor(() => expect(lost).toHaveLength(1));
+    expect(lost[0]).toEqual({
+      reason: "Atelier's host closed the event stream.",
+      retryInMs: 1_000,
+    });
+    // the host is gone: opening again fails, and says so each time
+    fetch.mockImplementationOnce(async () => {
+      throw new TypeError('Failed to fetch');
+    });
+    reopens()[0]!.run();
+    await vi.waitFor(() => expect(lost).toHaveLength(2));
+    expect(lost[1]!.reason).toMatch(/not answering.*Failed to fetch/);
+    expect(lost[1]!.retryInMs).toBe(2_000);
+  });
+
+  it('takes a stream silent for longer than the keep-alives allow for dead, and reopens it', async () => {
+    const { opened, fetch } = fakeStreams();
+    const { timers, setTimer } = manualTimers();
+    const lost: string[] = [];
+    createHttpTransport(ORIGIN, { fetch, setTimer }).events.subscribe(
+      null,
+      () => {},
+      (l) => lost.push(l.reason),
+    );
+    await vi.waitFor(() => expect(opened).toHaveLength(1));
+    // a keep-alive: the watch starts over (one pending, never two)
+    opened[0]!.push(': keep-alive\n\n');
+    await vi.waitFor(() => expect(timers.map((t) => t.ms)).toEqual([SILENT_MS]));
+    // the computer slept: nothing more comes, and the watch fires
+    timers[0]!.run();
+    expect(opened[0]!.init.signal!.aborted).toBe(true);
+    await vi.waitFor(() => expect(lost).toHaveLength(1));
+    expect(lost[0]).toMatch(/Nothing came from Atelier's host for 45 s/);
+    expect(timers.map((t) => t.ms)).toEqual([1_000]);
+    timers[0]!.run();
+    await vi.waitFor(() => expect(opened).toHaveLength(2));
   });
 
   it('stops, and says so, when the host refuses the session', async () => {

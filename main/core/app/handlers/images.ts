@@ -135,7 +135,7 @@ export function imageHandlers(ctx: AppContext): Handlers['images'] {
       };
     },
     async setFavorite({ ids, favorite }) {
-      const changed = store.gallery.setFavorite(ids, favorite);
+      const changed = store.gallery.setFavorite(ids, favorite, ctx.now());
       if (changed > 0) {
         const batches = new Set(store.gallery.byIds(ids).map((image) => image.batchId));
         ctx.hub.imagesChanged(ids, [...batches]);

@@ -21,7 +21,7 @@ export function BatchCard({
 }) {
   const selected = queueUi.useSelect((s) => s.selectedBatchId === batch.id);
   const selectBatch = queueUi.useSelect((s) => s.selectBatch);
-  const queuePaused = useQueueState().data?.paused != null;
+  const queuePaused = useQueueState((queue) => queue.paused != null).data ?? false;
   const { jobs, downloads } = batch;
   const open = openOf(batch);
   const rate = useBatchRate(settledOf(batch));

@@ -16,7 +16,7 @@ import {
   verticalListSortingStrategy,
 } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
-import { useMemo } from 'react';
+import { memo, useCallback, useMemo, useRef } from 'react';
 import { errorMessage } from '../../data/error-message.ts';
 import type { BatchSummary } from '../../data/types.ts';
 import type { ConfirmRequest } from '../../views/ConfirmDialog.tsx';
@@ -36,7 +36,13 @@ export function BatchList({ confirm }: { confirm: (request: ConfirmRequest) => v
     useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
   );
 
-  const moveTo = (id: number, to: number) => void reorder.run({ order, id, to });
+  // stable, reading the newest order: a delivery re-renders only the cards whose batch moved
+  const latest = useRef({ order, reorder });
+  latest.current = { order, reorder };
+  const moveTo = useCallback((id: number, to: number) => {
+    const { order, reorder } = latest.current;
+    void reorder.run({ order, id, to });
+  }, []);
   const onDragEnd = ({ active: dragged, over }: DragEndEvent) => {
     if (over && dragged.id !== over.id) moveTo(Number(dragged.id), order.indexOf(Number(over.id)));
   };
@@ -110,7 +116,7 @@ export function BatchList({ confirm }: { confirm: (request: ConfirmRequest) => v
   );
 }
 
-function SortableBatch(props: {
+const SortableBatch = memo(function SortableBatch(props: {
   batch: BatchSummary;
   index: number;
   count: number;
@@ -161,7 +167,7 @@ function SortableBatch(props: {
       </BatchCard>
     </li>
   );
-}
+});
 
 /** What a screen reader hears while a batch is dragged: names, not ids. */
 function announcementsFor(batches: readonly BatchSummary[]): Announcements {

@@ -74,17 +74,23 @@ function Bar({
     .filter((s) => s.count > 0)
     .map((s) => `${formatCount(s.count)} ${s.label}`)
     .join(', ');
+  let start = 0;
   return (
     <div className={`state-bar${thin ? ' thin' : ''}`} role="img" aria-label={text || none}>
-      {segments.map((s) =>
-        s.count > 0 ? (
+      {segments.map((s) => {
+        const share = s.count / Math.max(total, 1);
+        const left = start;
+        start += share;
+        // moved and sized by transform, which the compositor animates: a width would be laid
+        // out again every frame of the transition, ten times a second while a batch runs
+        return s.count > 0 ? (
           <span
             key={s.key}
             className={`seg seg-${s.tone}`}
-            style={{ width: `${(s.count / Math.max(total, 1)) * 100}%` }}
+            style={{ transform: `translateX(${left * 100}%) scaleX(${share})` }}
           />
-        ) : null,
-      )}
+        ) : null;
+      })}
     </div>
   );
 }

@@ -5,7 +5,7 @@ import { useSetLimits } from './queue-actions.ts';
 
 /** Concurrency and the requests-per-minute cap, applied while the queue runs. */
 export function LimitsControl() {
-  const limits = useQueueState().data?.limits;
+  const limits = useQueueState((queue) => queue.limits).data;
   if (!limits) return null;
   // typed values start over whenever the limits change (here or in another window)
   return <LimitsForm key={`${limits.concurrency}/${limits.requestsPerMinute}`} limits={limits} />;

@@ -64,7 +64,7 @@ export function pauseAdvice(paused: PauseInfo, keyFromEnvironment: boolean): Pau
 
 /** Why the whole queue stopped, what to do, and the Resume button. */
 export function PauseBanner() {
-  const paused = useQueueState().data?.paused ?? null;
+  const paused = useQueueState((queue) => queue.paused).data ?? null;
   const fromEnv = useKeyStatus().data?.source === 'env';
   const resume = useResumeQueue();
   if (!paused) return null;

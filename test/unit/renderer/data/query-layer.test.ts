@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { QueryObserver } from '@tanstack/react-query';
+import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import type { ApiEvent } from '../../../../shared/api/events.ts';
+import type { JobState } from '../../../../shared/jobs/states.ts';
 import {
   applyEvents,
+  DETAIL_GAP_MS,
   type BatchPages,
   type GalleryList,
 } from '../../../../renderer/src/data/apply-event.ts';
@@ -11,13 +13,18 @@ import { startEventPump } from '../../../../renderer/src/data/event-pump.ts';
 import { IdLoader } from '../../../../renderer/src/data/id-loader.ts';
 import { loadIdList, newerOnTop, type IdList } from '../../../../renderer/src/data/id-lists.ts';
 import { keys } from '../../../../renderer/src/data/keys.ts';
-import type { JobSummary } from '../../../../renderer/src/data/types.ts';
+import { createQueryClient } from '../../../../renderer/src/data/query-client.ts';
+import type { RefresherClock } from '../../../../renderer/src/data/refresh.ts';
+import type { BatchDetail, JobSummary } from '../../../../renderer/src/data/types.ts';
 import { batch, fakeApi, job, progress, type Handler } from '../fake-api.ts';
 
 /** The data layer over a fake service; `watch` keeps a query on screen (observed). */
-function setup(handlers: Record<string, Handler> = {}) {
+function setup(
+  handlers: Record<string, Handler> = {},
+  options: { queries?: QueryClient; clock?: RefresherClock } = {},
+) {
   const fake = fakeApi(handlers);
-  const data = createData(fake.api);
+  const data = createData(fake.api, options.queries ?? createQueryClient(), options.clock);
   const watch = (queryKey: readonly unknown[], queryFn: () => Promise<unknown>) => {
     const observer = new QueryObserver(data.queries, { queryKey, queryFn });
     return observer.subscribe(() => undefined);
@@ -170,6 +177,108 @@ describe('the refresher', () => {
   });
 });
 
+/** A clock the test moves; its timers run when it passes them. */
+function testClock() {
+  let now = 0;
+  let timers: Array<{ at: number; run: () => void }> = [];
+  const clock: RefresherClock = {
+    now: () => now,
+    setTimer(run, ms) {
+      const timer = { at: now + ms, run };
+      timers.push(timer);
+      return () => (timers = timers.filter((t) => t !== timer));
+    },
+  };
+  const advance = (ms: number) => {
+    now += ms;
+    const due = timers.filter((t) => t.at <= now);
+    timers = timers.filter((t) => t.at > now);
+    for (const timer of due) timer.run();
+  };
+  return { clock, advance, pending: () => timers.length };
+}
+
+describe('the cost of a delivery', () => {
+  it('finds what it touches by hash, not by walking every cached key for each', () => {
+    let hashed = 0;
+    const queries = new QueryClient({
+      defaultOptions: {
+        queries: {
+          staleTime: Infinity,
+          queryKeyHashFn: (key) => {
+            hashed++;
+            return JSON.stringify(key);
+          },
+        },
+      },
+    });
+    const { data } = setup({}, { queries });
+    // a long job list scrolled through: 2,000 rows cached
+    for (let id = 1; id <= 2000; id++) data.queries.setQueryData(keys.job(id), job(id));
+    hashed = 0;
+    const images = Array.from({ length: 200 }, (_, i) => ({
+      id: i + 1,
+      jobId: i + 1,
+      batchId: 1,
+      relPath: `${i}.png`,
+      thumbRelPath: null,
+    }));
+    const changes = images.map((image): [number, JobState] => [image.jobId, 'succeeded']);
+    apply(
+      data,
+      { type: 'jobs.changed', payload: { changes, batches: [1] } },
+      { type: 'images.written', payload: { images } },
+    );
+    // a few hashes per image and per row; by walking the cache, 200 × 4 × 2,000
+    expect(hashed).toBeLessThan(10 * images.length);
+  });
+
+  it('reads a running batch’s detail at most every 1.5 s, the last change after the gap, a failure at once', async () => {
+    const { clock, advance, pending } = testClock();
+    let counts = { succeeded: 0, queued: 100, failed: 0 };
+    const detail = (): BatchDetail => ({
+      ...batch(1, counts),
+      failures: {},
+      partial: 0,
+      expiredLinks: 0,
+      requests: counts.succeeded,
+      defaults: {},
+      folder: '/library/batch-1',
+    });
+    const { data, watch, asked } = setup({ 'batches.get': detail }, { clock });
+    watch(keys.batch(1), () => data.api.batches.get({ id: 1 }));
+    await settle();
+    expect(asked('batches.get')).toBe(1);
+    const deliver = () =>
+      apply(data, {
+        type: 'progress',
+        payload: {
+          ...progress(),
+          paused: null,
+          batches: [{ id: 1, jobs: batch(1, counts).jobs, downloads: batch(1).downloads }],
+        },
+      });
+    // ten deliveries a second, each moving the counts
+    for (let i = 1; i <= 10; i++) {
+      counts = { ...counts, succeeded: i, queued: 100 - i };
+      deliver();
+      await settle();
+      advance(100);
+    }
+    expect(asked('batches.get')).toBe(2); // the first change, then nothing within the gap
+    expect(pending()).toBe(1);
+    advance(DETAIL_GAP_MS);
+    await settle();
+    expect(asked('batches.get')).toBe(3); // what changed since, once the gap ended
+    expect(data.queries.getQueryData<BatchDetail>(keys.batch(1))?.requests).toBe(10);
+    // a failure is shown within the second: its detail (failures by kind) comes at once
+    counts = { ...counts, queued: counts.queued - 1, failed: 1 };
+    deliver();
+    await settle();
+    expect(asked('batches.get')).toBe(4);
+  });
+});
+
 describe('the event pump', () => {
   it('applies each delivery at once (the service already throttles) and then tells the bus', () => {
     const { fake, data } = setup();
@@ -205,6 +314,36 @@ describe('the event pump', () => {
       ],
     });
     expect(told).toEqual(['herons']);
+  });
+});
+
+describe('a window cut off from the service', () => {
+  it('says so while the stream is lost, and reads everything shown again once it is back', async () => {
+    let name = 'herons';
+    const { fake, data, watch, asked } = setup({ 'batches.get': () => ({ id: 1, name }) });
+    startEventPump(data, () => 1_000);
+    fake.emit({ cursor: 'c1', events: [] });
+    watch(keys.batch(1), () => data.api.batches.get({ id: 1 }));
+    await settle();
+    expect(data.connection.get()).toBe('live');
+    fake.lose({ reason: "Atelier's host is not answering.", retryInMs: 2_000 });
+    expect(data.connection.get()).toBe('lost');
+    expect(data.connection.problem()).toEqual({
+      reason: "Atelier's host is not answering.",
+      retryAt: 3_000,
+    });
+    // renamed elsewhere meanwhile: no event for it reaches this window
+    name = 'egrets';
+    fake.emit({ cursor: 'c2', events: [] }); // back: the stream reopened from its cursor
+    expect(data.connection.get()).toBe('live');
+    expect(data.connection.problem()).toBeNull();
+    await settle();
+    expect(asked('batches.get')).toBe(2);
+    expect(data.queries.getQueryData<{ name: string }>(keys.batch(1))?.name).toBe('egrets');
+    // an ordinary delivery reads nothing again
+    fake.emit({ cursor: 'c3', events: [] });
+    await settle();
+    expect(asked('batches.get')).toBe(2);
   });
 });
 
