@@ -13,10 +13,13 @@ import { EstimateView } from './EstimateView.tsx';
 import { JobPreview } from './JobPreview.tsx';
 import { MatrixPanel } from './MatrixPanel.tsx';
 import { parseList } from './matrix.ts';
+import { PromptHelpPanel } from './prompt-help/PromptHelpPanel.tsx';
+import { promptHelpUi } from './prompt-help/prompt-help-state.ts';
 import { PromptsPanel } from './PromptsPanel.tsx';
 import { sourceOf } from './source.ts';
 import { useBatchCheck, type CheckInput, type CheckState } from './use-batch-check.ts';
 import './compose.css';
+import './prompt-help/prompt-help.css';
 
 /** Compose: prompts, templates and a matrix of parameters become one batch. */
 export function ComposeScreen() {
@@ -29,6 +32,7 @@ export function ComposeScreen() {
   const catalogue = catalogueData ?? null;
   const catalogueError = catalogueFailure ? errorMessage(catalogueFailure) : null;
   const settings = useSettings().data ?? null;
+  const helpOpen = promptHelpUi.useSelect((s) => s.open);
   const runBatch = useRunBatch();
   const sending = runBatch.pending;
   useStartingModel();
@@ -104,8 +108,15 @@ export function ComposeScreen() {
           The models could not be loaded: {catalogueError}
         </p>
       )}
-      <div className="compose-grid">
-        <PromptsPanel draft={draft} edit={edit} expanded={planned.expanded} ready={ready} />
+      <div className={`compose-grid${helpOpen ? ' with-help' : ''}`}>
+        <PromptsPanel
+          draft={draft}
+          edit={edit}
+          expanded={planned.expanded}
+          ready={ready}
+          entries={entries}
+        />
+        {helpOpen && <PromptHelpPanel draft={draft} entries={entries} />}
         <MatrixPanel
           draft={draft}
           edit={edit}
