@@ -483,4 +483,44 @@ describe('prompt help and video against a gateway other than the simulator', () 
     expect(problems).toEqual([]);
     await page.close();
   }, 120_000);
+
+  it('says plainly, in Compose and on the job, that the key may not use a video model', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    const problems: string[] = [];
+    await open(page, await ui.newAddress(), problems);
+    await promptsBox(page).fill('a kite over the dunes');
+    await page
+      .getByRole('radiogroup', { name: 'Make' })
+      .getByRole('radio', { name: 'Videos' })
+      .check();
+    await chooseModels(page, 'Video models', ['kling-v2']);
+    await page
+      .getByRole('group', { name: 'Size choices' })
+      .getByRole('button', { name: '1280x720' })
+      .click();
+    const said = page.getByRole('list', { name: 'What the gateway says' });
+    await eventually(() => said.textContent()).toContain(
+      "The gateway's list of models for this key leaves out kling-v2.",
+    );
+    await page
+      .getByRole('region', { name: 'Preview' })
+      .screenshot({ path: path.join(SCREENSHOTS, 'compose-video-no-access.png') });
+    // run anyway: the gateway's refusal is the job's, in its words
+    await runAndOpenQueue(page, 'kites', 1);
+    const row = page.getByRole('listbox', { name: 'Jobs' }).getByRole('option').first();
+    // a refusal of the key pauses the queue (the next job would be refused too): the job waits
+    await eventually(() => row.textContent()).toContain(
+      'This key may not use kling-v2: request access for it in the console.',
+    );
+    expect(await row.textContent()).toContain('choose another model, then resume the queue');
+    await row.click();
+    const details = page.getByRole('complementary', { name: 'Job details' });
+    await eventually(() => details.textContent()).toContain(
+      'This key may not use kling-v2: request access for it in the console.',
+    );
+    await details.screenshot({ path: path.join(SCREENSHOTS, 'video-job-no-access.png') });
+    expect(gateway.requests.filter((r) => r === 'POST /v1/video/generations')).toHaveLength(1);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 120_000);
 });
