@@ -143,7 +143,8 @@ function paramsOf(detail: JobDetail): Array<[string, unknown]> {
   const own: Array<[string, unknown]> = [
     ['model', detail.model],
     ['size', detail.size],
-    ['n', detail.n],
+    // a video job makes one video: its n says nothing
+    ['n', detail.kind === 'video' ? null : detail.n],
     ['seed', detail.seed],
   ];
   const shown = own.filter(([, value]) => value !== null);
