@@ -99,6 +99,41 @@ function Chips({
   );
 }
 
+/** The models to choose from, each a checkbox. */
+function ModelChecks({
+  legend,
+  models,
+  chosen,
+  onChange,
+  none = 'No model is known.',
+}: {
+  legend: string;
+  models: readonly { id: string }[] | null;
+  chosen: readonly string[];
+  onChange(chosen: string[]): void;
+  none?: string;
+}) {
+  const toggle = (id: string) =>
+    onChange(chosen.includes(id) ? chosen.filter((m) => m !== id) : [...chosen, id]);
+  return (
+    <fieldset className="compose-models">
+      <legend>{legend}</legend>
+      {models === null ? (
+        <p className="muted">Loading the models…</p>
+      ) : models.length === 0 ? (
+        <p className="muted">{none}</p>
+      ) : (
+        models.map((m) => (
+          <label key={m.id} className="compose-chip-check">
+            <input type="checkbox" checked={chosen.includes(m.id)} onChange={() => toggle(m.id)} />
+            <span>{m.id}</span>
+          </label>
+        ))
+      )}
+    </fieldset>
+  );
+}
+
 function CombineChoice({ draft, edit }: Pick<Props, 'draft' | 'edit'>) {
   return (
     <div className="compose-segmented" role="radiogroup" aria-label="Combine the lists">
@@ -125,35 +160,15 @@ function CombineChoice({ draft, edit }: Pick<Props, 'draft' | 'edit'>) {
 
 /** Video models × their sizes × durations. */
 function VideoMatrix({ draft, edit, videoModels, video }: Props & { video: VideoFields }) {
-  const toggleModel = (id: string) =>
-    edit({
-      videoModels: draft.videoModels.includes(id)
-        ? draft.videoModels.filter((m) => m !== id)
-        : [...draft.videoModels, id],
-    });
   return (
     <>
-      <fieldset className="compose-models">
-        <legend>Video models</legend>
-        {videoModels === null ? (
-          <p className="muted">Loading the models…</p>
-        ) : videoModels.length === 0 ? (
-          <p className="muted">
-            No video model is known: add one under Settings › Models (kind video).
-          </p>
-        ) : (
-          videoModels.map((m) => (
-            <label key={m.id} className="compose-chip-check">
-              <input
-                type="checkbox"
-                checked={draft.videoModels.includes(m.id)}
-                onChange={() => toggleModel(m.id)}
-              />
-              <span>{m.id}</span>
-            </label>
-          ))
-        )}
-      </fieldset>
+      <ModelChecks
+        legend="Video models"
+        models={videoModels}
+        chosen={draft.videoModels}
+        onChange={(videoModels) => edit({ videoModels })}
+        none="No video model is known: add one under Settings › Models (kind video)."
+      />
       <label className="compose-field">
         <span>Sizes</span>
         <input
@@ -203,12 +218,6 @@ function VideoMatrix({ draft, edit, videoModels, video }: Props & { video: Video
 
 /** Image models × sizes × seeds × n, and the fields every job shares. */
 function ImageMatrix({ draft, edit, models, fields }: Props) {
-  const toggleModel = (id: string) =>
-    edit({
-      models: draft.models.includes(id)
-        ? draft.models.filter((m) => m !== id)
-        : [...draft.models, id],
-    });
   const only = (takers: string[]) =>
     draft.models.length > 1 && takers.length < draft.models.length
       ? ` (${takers.join(', ')} only)`
@@ -216,23 +225,12 @@ function ImageMatrix({ draft, edit, models, fields }: Props) {
 
   return (
     <>
-      <fieldset className="compose-models">
-        <legend>Models</legend>
-        {models === null ? (
-          <p className="muted">Loading the models…</p>
-        ) : (
-          models.map((m) => (
-            <label key={m.id} className="compose-chip-check">
-              <input
-                type="checkbox"
-                checked={draft.models.includes(m.id)}
-                onChange={() => toggleModel(m.id)}
-              />
-              <span>{m.id}</span>
-            </label>
-          ))
-        )}
-      </fieldset>
+      <ModelChecks
+        legend="Models"
+        models={models}
+        chosen={draft.models}
+        onChange={(models) => edit({ models })}
+      />
 
       <label className="compose-field">
         <span>Sizes</span>
