@@ -494,10 +494,9 @@ describe('prompt help and video against a gateway other than the simulator', () 
       .getByRole('radio', { name: 'Videos' })
       .check();
     await chooseModels(page, 'Video models', ['kling-v2']);
-    await page
-      .getByRole('group', { name: 'Size choices' })
-      .getByRole('button', { name: '1280x720' })
-      .click();
+    // the draft kept the last test's choices: these are typed whole
+    await page.getByRole('textbox', { name: 'Sizes' }).fill('1280x720');
+    await page.getByRole('textbox', { name: 'Durations (seconds)' }).fill('5');
     const said = page.getByRole('list', { name: 'What the gateway says' });
     await eventually(() => said.textContent()).toContain(
       "The gateway's list of models for this key leaves out kling-v2.",
