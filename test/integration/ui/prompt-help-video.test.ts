@@ -276,6 +276,37 @@ describe('prompt help and video in atelier ui --demo', () => {
     await page.close();
   }, 120_000);
 
+  it("cuts each prompt to the target model's limit, and says so on its row", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    const problems: string[] = [];
+    await open(page, await ui.newAddress(), problems);
+    await call(page, 'models', 'saveUserEntries', {
+      entries: [
+        { kind: 'image', id: 'short-sdxl', protocol: 'openai', sizes: 'any', maxPromptChars: 60 },
+        // the simulator's chatty model numbers its list and forgets the length it was asked
+        { kind: 'text', id: 'qwen-plus' },
+      ],
+    });
+    await chooseModels(page, 'Models', ['short-sdxl']);
+    await page.getByRole('button', { name: 'Ideas from a theme' }).click();
+    const model = panel(page).getByRole('combobox', { name: 'Text model' });
+    await eventually(() => model.getByRole('option', { name: 'qwen-plus' }).count()).toBe(1);
+    await model.selectOption('qwen-plus');
+    expect(await panel(page).textContent()).toContain(
+      'Written for short-sdxl, each at most 60 characters.',
+    );
+    await suggest(page, 'a lighthouse keeper in winter', 3);
+    const rows = await texts(suggestions(page));
+    expect(rows).toHaveLength(3);
+    for (const text of rows) expect(Array.from(text).length).toBeLessThanOrEqual(60);
+    expect(await suggestions(page).textContent()).toMatch(
+      /Cut to \d+ characters, the prompt limit of short-sdxl \(the model wrote \d+\)\./,
+    );
+    await panel(page).screenshot({ path: path.join(SCREENSHOTS, 'prompt-help-cut.png') });
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 120_000);
+
   it('composes a video, follows its progress in the queue, and plays it in the gallery with seeking', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
     const problems: string[] = [];
@@ -297,6 +328,7 @@ describe('prompt help and video in atelier ui --demo', () => {
     await eventually(() => page.getByLabel('Job count').textContent()).toBe('1 job · 1 video');
     const preview = page.getByRole('list', { name: 'Expanded jobs' });
     expect(await preview.textContent()).toContain('sora-2 · 1280x720 · 4 s');
+    await screenshots(page, 'compose-video-mode');
 
     // every text the job's row shows, as it changes (the task takes three seconds)
     await page.evaluate(`(() => {
