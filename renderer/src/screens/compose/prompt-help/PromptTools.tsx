@@ -132,15 +132,7 @@ export function PromptTools({ draft, entries, caret }: Props) {
           >
             Expand
           </button>
-          <button
-            type="button"
-            className="ghost"
-            disabled={Boolean(disabledWhy) || howMany === null || ask.disabled}
-            aria-describedby="prompt-tools-target"
-            onClick={() => void start('vary')}
-          >
-            Variations
-          </button>
+          {/* read as one: "3 Variations" */}
           <input
             className="prompt-tools-count"
             type="number"
@@ -151,6 +143,15 @@ export function PromptTools({ draft, entries, caret }: Props) {
             value={variations}
             onChange={(e) => set({ variations: e.target.value })}
           />
+          <button
+            type="button"
+            className="ghost"
+            disabled={Boolean(disabledWhy) || howMany === null || ask.disabled}
+            aria-describedby="prompt-tools-target"
+            onClick={() => void start('vary')}
+          >
+            Variations
+          </button>
           <span id="prompt-tools-target" className="prompt-tools-target muted">
             {disabledWhy ??
               `${draft.split === 'line' ? 'Line' : 'Prompt at line'} ${block!.line}: ${block!.text}`}
