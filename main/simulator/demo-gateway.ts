@@ -12,9 +12,15 @@ export interface DemoGateway {
 
 /** A little latency, so progress has something to show. */
 export const DEMO_LATENCY = { fixedMs: 150, jitterMs: 250 };
+/** A text model's pace, about 80 tokens a second: prompt help is seen streaming in. */
+export const DEMO_TOKEN_MS = 12;
 
 export async function startDemoGateway(): Promise<DemoGateway> {
   const { startGateway } = await import('./index.ts');
-  const gateway = await startGateway({ host: '127.0.0.1', latency: DEMO_LATENCY });
+  const gateway = await startGateway({
+    host: '127.0.0.1',
+    latency: DEMO_LATENCY,
+    tokenMs: DEMO_TOKEN_MS,
+  });
   return { url: gateway.url, key: gateway.key, close: () => gateway.close() };
 }

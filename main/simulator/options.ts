@@ -27,6 +27,8 @@ export interface GatewayOptions {
   slowBodyMs?: number;
   /** How long a video task takes from submit to SUCCESS. */
   videoDurationMs?: number;
+  /** The pause between a text stream's frames (a model writing); 0: as fast as the socket takes them. */
+  tokenMs?: number;
   /** Gateway-specific names (interface: "svc" stands in for the service's own name). */
   requestIdHeader?: string;
   advancedSegment?: string;
@@ -66,6 +68,7 @@ export interface ResolvedOptions {
   retryAfterSeconds: number;
   slowBodyMs: number;
   videoDurationMs: number;
+  tokenMs: number;
   requestIdHeader: string;
   advancedSegment: string;
   partialKey: string;
@@ -94,6 +97,7 @@ export function resolveOptions(options: GatewayOptions): ResolvedOptions {
     retryAfterSeconds: options.retryAfterSeconds ?? 1,
     slowBodyMs: options.slowBodyMs ?? 1000,
     videoDurationMs: options.videoDurationMs ?? 3000,
+    tokenMs: options.tokenMs ?? 0,
     requestIdHeader: options.requestIdHeader ?? 'X-Svc-Request-Id',
     advancedSegment: options.advancedSegment ?? 'svc',
     partialKey: options.partialKey ?? 'svc_partial',

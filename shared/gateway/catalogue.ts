@@ -69,6 +69,7 @@ export const ModelEntrySchema = z.discriminatedUnion('kind', [
 export type ModelEntry = z.infer<typeof ModelEntrySchema>;
 export type ModelEntryInput = z.input<typeof ModelEntrySchema>;
 export type ImageModelEntry = z.infer<typeof ImageEntrySchema>;
+export type VideoModelEntry = z.infer<typeof VideoEntrySchema>;
 
 const MB = 1024 * 1024;
 

@@ -1,4 +1,4 @@
-import type { ImageModelEntry, ModelEntry } from './catalogue.ts';
+import type { ImageModelEntry, ModelEntry, VideoModelEntry } from './catalogue.ts';
 
 /**
  * What a model takes, in the words the person reads: the one set of rules that Compose checks
@@ -151,6 +151,23 @@ export function defaultSize(entry: ModelEntry): string | null {
   if (entry.sizes !== 'any') return entry.sizes[0] ?? null;
   const side = Math.min(Math.max(1024, entry.minSide), entry.maxSide);
   return `${side}x${side}`;
+}
+
+/** A duration the video model's entry does not list (none listed: any is sent). */
+export function videoSecondsProblem(entry: VideoModelEntry, seconds: string): string | null {
+  return entry.seconds.length === 0 || entry.seconds.includes(seconds)
+    ? null
+    : `${entry.id} makes videos of ${entry.seconds.join(', ')} seconds; ${seconds} was asked.`;
+}
+
+/** A size written with ×, or one the video model's entry does not list. */
+export function videoSizeProblem(entry: VideoModelEntry, size: string): string | null {
+  if (size.includes('×')) {
+    return `Size "${size}" uses the multiplication sign ×; write a lowercase x, as in 1280x720.`;
+  }
+  return entry.sizes.length === 0 || entry.sizes.includes(size)
+    ? null
+    : `${entry.id} makes videos of size ${entry.sizes.join(', ')}; ${size} was asked.`;
 }
 
 export function orList(values: readonly string[]): string {

@@ -31,7 +31,7 @@ const WRAPPERS: Array<[string, string]> = [
 /**
  * One line of a model's answer as a prompt, or null when it is not one: blank, a heading, a
  * code fence or rule, or the model's own preamble ("Here are 5 prompts:"). List numbers,
- * bullets, emphasis and quotes around the whole line are stripped.
+ * bullets, emphasis and quotes around the whole line are stripped, and bold marks inside it.
  */
 export function cleanPromptLine(line: string): string | null {
   let text = line.replace(/\s+/g, ' ').trim();
@@ -53,7 +53,8 @@ export function cleanPromptLine(line: string): string | null {
       }
     }
   }
-  text = dropLoneQuote(text);
+  // bold inside the line ("**Lantern stalls**, rain"): the words stay, the marks go
+  text = dropLoneQuote(text.replace(/\*\*(?=\S)(.+?)(?<=\S)\*\*/g, '$1'));
   return text === '' ? null : text;
 }
 

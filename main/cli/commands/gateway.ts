@@ -14,7 +14,7 @@ export const gatewayCommand: Command = {
   summary: 'run the embedded gateway (simulator) on this machine',
   help: `Usage: atelier gateway [--port 8700] [--latency-ms 300] [--per-image-ms 0] [--jitter-ms 0]
                        [--faults SPEC] [--seed 1] [--url-ttl-s 600] [--host 127.0.0.1]
-                       [--video-duration-ms 3000] [--image-response as-asked|both]
+                       [--video-duration-ms 3000] [--token-ms 0] [--image-response as-asked|both]
                        [--partial-placement metadata|top-level|nested]
                        [--edit-image-field any|image|image[]]
                        [--keys keys.json] [--balance QUOTA]
@@ -25,6 +25,7 @@ It prints its base URL and a demo key; point Atelier (or any OpenAI client) at <
 --keys FILE     a JSON array of keys: [{"key": "sk-…", "quotaCap": 100000, "expiresAt": "2027-01-01",
                 "models": ["flux-schnell"]}]; the first is printed as the demo key.
 --balance N     the account's quota; calls beyond it fail with insufficient_user_quota.
+--token-ms N    the pause between a text stream's frames, as a model writes (the demo: 12).
 --edit-image-field NAME
                 the only name a multipart edit's picture may have, as a strict gateway reads
                 one: image or image[] (default: any of the two; both at once are refused).
@@ -42,6 +43,7 @@ ${faultList}`,
       seed: { type: 'string' },
       'url-ttl-s': { type: 'string' },
       'video-duration-ms': { type: 'string' },
+      'token-ms': { type: 'string' },
       'image-response': { type: 'string' },
       'partial-placement': { type: 'string' },
       'edit-image-field': { type: 'string' },
@@ -62,6 +64,7 @@ ${faultList}`,
       0,
       3_600_000,
     );
+    const tokenMs = intFlag(values['token-ms'], '--token-ms', 0, 60_000);
     const imageResponse = oneOf(values['image-response'], '--image-response', [
       'as-asked',
       'both',
@@ -88,6 +91,7 @@ ${faultList}`,
       seed: intFlag(values.seed, '--seed', 0, 4_294_967_295) ?? 1,
       ...(ttl ? { urlTtlMs: ttl * 1000 } : {}),
       ...(videoDurationMs !== undefined ? { videoDurationMs } : {}),
+      ...(tokenMs !== undefined ? { tokenMs } : {}),
       ...(imageResponse ? { imageResponse } : {}),
       ...(partialPlacement ? { partialPlacement } : {}),
       ...(editImageField ? { editImageField } : {}),

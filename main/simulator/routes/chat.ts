@@ -45,7 +45,12 @@ export function chatRoutes(_state: GatewayState): Route[] {
         };
         await billedTextCall(ctx, spec, ENDPOINT, call.usage, maxTokens, () =>
           stream
-            ? writeEventStream(ctx, chatStreamFrames(call, includeUsage), chatStreamError())
+            ? writeEventStream(
+                ctx,
+                chatStreamFrames(call, includeUsage),
+                chatStreamError(),
+                ctx.state.options.tokenMs,
+              )
             : sendJson(ctx, 200, chatCompletionBody(call)),
         );
       },

@@ -44,7 +44,12 @@ export function responsesRoutes(_state: GatewayState): Route[] {
         };
         await billedTextCall(ctx, spec, ENDPOINT, call.usage, maxTokens, () =>
           stream
-            ? writeEventStream(ctx, responseStreamFrames(call), responseStreamError())
+            ? writeEventStream(
+                ctx,
+                responseStreamFrames(call),
+                responseStreamError(),
+                ctx.state.options.tokenMs,
+              )
             : sendJson(ctx, 200, responseBody(call)),
         );
       },

@@ -24,7 +24,8 @@ function ended(res: ServerResponse): Promise<boolean> {
 }
 
 /**
- * Streams server-sent event frames one at a time, applying the transport faults: `reset` drops
+ * Streams server-sent event frames one at a time, `paceMs` apart (a model writing its answer),
+ * applying the transport faults: `reset` drops
  * the connection half-way, `slow` spreads the frames over slowBodyMs, `stream-error` sends
  * `errorFrame` half-way and ends there. Resolves true when every frame reached the socket,
  * false when the stream was cut, broke off or the client went away.
@@ -33,6 +34,7 @@ export async function writeEventStream(
   target: ResponseTarget,
   frames: readonly string[],
   errorFrame: string,
+  paceMs = 0,
 ): Promise<boolean> {
   const { res, fault } = target;
   if (res.destroyed) return false;
@@ -42,7 +44,7 @@ export async function writeEventStream(
   });
   const broken = fault === 'reset' || fault === 'stream-error';
   const count = broken ? Math.floor(frames.length / 2) : frames.length;
-  const pauseMs = fault === 'slow' ? target.slowBodyMs / frames.length : 0;
+  const pauseMs = fault === 'slow' ? target.slowBodyMs / frames.length : paceMs;
   for (const frame of frames.slice(0, count)) {
     if (res.destroyed) return false;
     if (!res.write(frame)) await flushed(res);

@@ -117,11 +117,16 @@ const key = (text: string) =>
     .replace(/[\s.,]+/g, ' ')
     .trim();
 
-/** Cuts at a word, as a model told "under N characters" would write shorter. */
+/**
+ * Shorter, as a model told "under N characters" writes: whole phrases left out (cut at the last
+ * comma that fits), or at a word when not even the first phrase fits.
+ */
 function within(text: string, maxChars: number | null): string {
   if (maxChars === null || text.length <= maxChars) return text;
   const cut = text.slice(0, maxChars - 1);
-  return `${cut.slice(0, cut.lastIndexOf(' ')).replace(/[,\s]+$/, '')}.`;
+  const phrase = cut.lastIndexOf(',');
+  const end = phrase > 0 ? phrase : cut.lastIndexOf(' ');
+  return `${cut.slice(0, end).replace(/[,\s]+$/, '')}.`;
 }
 
 /**

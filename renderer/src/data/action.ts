@@ -1,5 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { toast } from 'sonner';
+import { ApiRequestError } from '../../../shared/api/api-request-error.ts';
+import type { ApiErrorCode } from '../../../shared/api/errors.ts';
 import { useConnection } from './data-context.ts';
 import { errorMessage } from './error-message.ts';
 
@@ -19,7 +21,9 @@ export interface Action<I, O> {
    * Runs it for a form: the success toast as `run`, but a refusal comes back as text for the
    * form to show beside its field, not as a toast.
    */
-  attempt(input: I): Promise<{ ok: true; value: O } | { ok: false; message: string }>;
+  attempt(
+    input: I,
+  ): Promise<{ ok: true; value: O } | { ok: false; message: string; code: ApiErrorCode | null }>;
   /** While it runs, or while the window cannot reach the service. */
   disabled: boolean;
   pending: boolean;
@@ -41,7 +45,8 @@ export function useAction<I = void, O = unknown>(options: ActionOptions<I, O>): 
       if (said) toast.success(said);
       return { ok: true as const, value };
     } catch (error) {
-      return { ok: false as const, message: errorMessage(error) };
+      const code = error instanceof ApiRequestError ? error.code : null;
+      return { ok: false as const, message: errorMessage(error), code };
     }
   };
   return {

@@ -13,8 +13,11 @@ import type {
   JobDetail,
   JobSummary,
   KeyStatus,
+  PromptHelp,
+  PromptHelpProgress,
   QueueState,
 } from './types.ts';
+import { withProgress } from './prompt-progress.ts';
 
 /** A gallery view's list: its ids, its group headers, and how many images were written since. */
 export interface GalleryList extends IdList {
@@ -91,8 +94,7 @@ function applyEvent(data: Data, event: ApiEvent): void {
       return;
     }
     case 'prompts.progress':
-      // prompt help follows its own request's events (no query holds them)
-      return;
+      return promptProgress(data, event.payload);
     case 'batches.changed': {
       const { ids, deleted } = event.payload;
       refresher.refresh(areas.batchList);
@@ -154,6 +156,23 @@ function applyEvent(data: Data, event: ApiEvent): void {
       refresher.refresh([]);
       return;
   }
+}
+
+/**
+ * A prompt-help request's prompts, written into its query: only a request this window started
+ * is cached (another window's events pass by). An event during its `prompts.get` asks once
+ * more when that ends (the answer may predate it); one that shows prompts were missed asks now.
+ */
+function promptProgress(data: Data, event: PromptHelpProgress): void {
+  const { queries, refresher } = data;
+  const key = keys.promptHelp(event.id);
+  const query = queries.getQueryCache().find({ queryKey: key, exact: true });
+  const help = query?.state.data as PromptHelp | undefined;
+  if (!query) return;
+  if (!help || query.state.fetchStatus === 'fetching') return refresher.refreshKey(key);
+  const next = withProgress(help, event);
+  if (next.gap) return refresher.refreshKey(key);
+  if (next.help !== help) queries.setQueryData<PromptHelp>(key, next.help);
 }
 
 const jobTotal = (jobs: BatchSummary['jobs']) => Object.values(jobs).reduce((a, b) => a + b, 0);

@@ -36,6 +36,8 @@ export const keys = {
   imageCount: (query: ImageQueryInput) => ['images', 'count', { query }] as const,
   /** The Compose draft as last saved (read once: then the window's own state leads). */
   composeDraft: () => ['compose', 'draft'] as const,
+  /** A prompt-help request this window started: `prompts.get`, then its prompts.progress events. */
+  promptHelp: (id: string) => ['prompts', 'get', { id }] as const,
   /** Exports this window has heard of, by id (fed by export.progress events). */
   exports: () => ['exports', 'progress'] as const,
 };

@@ -153,6 +153,22 @@ describe('POST /v1/chat/completions, streamed', () => {
     expect(entry.state).toBe('settled');
     expect(entry.charged).toBeGreaterThan(chatPromptTokens);
   });
+
+  it('writes at the pace of tokenMs: the frames arrive spread out, as a model writes', async () => {
+    gateway = await startGateway({ tokenMs: 20 });
+    const response = await post('/v1/chat/completions', { ...chat, stream: true });
+    const reader = response.body!.getReader();
+    const arrivals: number[] = [];
+    let raw = '';
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      arrivals.push(performance.now());
+      raw += new TextDecoder().decode(read.value);
+    }
+    const frames = parseSse(raw).length;
+    // one frame a read, each about 20 ms after the last (the lower bound holds on a busy machine)
+    expect(arrivals.length).toBeGreaterThan(frames / 2);
+    expect(arrivals.at(-1)! - arrivals[0]!).toBeGreaterThanOrEqual((frames - 2) * 20 * 0.9);
+  });
 });
 
 describe('billing of text calls under faults (interface 1, charging rule)', () => {

@@ -54,6 +54,8 @@ describe('cleanPromptLine', () => {
     ['「灯台、夕暮れ」', '灯台、夕暮れ'],
     ['**a lighthouse at dusk**', 'a lighthouse at dusk'],
     ['1. **"a lighthouse at dusk"**', 'a lighthouse at dusk'],
+    ['2. **A lighthouse** at dusk, **waves** below', 'A lighthouse at dusk, waves below'],
+    ['a * b ** c', 'a * b ** c'],
     ['"a lighthouse at dusk', 'a lighthouse at dusk'],
     ['a lighthouse at dusk"', 'a lighthouse at dusk'],
     ['   a   lighthouse\tat dusk  ', 'a lighthouse at dusk'],

@@ -74,7 +74,7 @@ describe('parameters per model', () => {
       'multiply',
     );
     if ('error' in result) throw new Error(result.error);
-    const source = sourceOf(result.plan, { extra: { g: 3 } }, model);
+    const source = sourceOf(result.plan, (job) => rowOf(job, { extra: { g: 3 } }, model));
     expect(source.kind).toBe('text');
     if (source.kind !== 'text') return;
     expect(source.fileName).toBe('composed.jsonl');

@@ -1,7 +1,7 @@
 import { useCallback, useMemo } from 'react';
 import { useHotkeys } from 'react-hotkeys-hook';
 import { toast } from 'sonner';
-import type { ImageModelEntry } from '../../../../shared/gateway/catalogue.ts';
+import type { ImageModelEntry, VideoModelEntry } from '../../../../shared/gateway/catalogue.ts';
 import { useCatalogue, useSettings } from '../../data/app-queries.ts';
 import { errorMessage } from '../../data/error-message.ts';
 import { useRunBatch, useStartingModel } from './compose-actions.ts';
@@ -13,10 +13,13 @@ import { EstimateView } from './EstimateView.tsx';
 import { JobPreview } from './JobPreview.tsx';
 import { MatrixPanel } from './MatrixPanel.tsx';
 import { parseList } from './matrix.ts';
+import { PromptHelpPanel } from './prompt-help/PromptHelpPanel.tsx';
+import { promptHelpUi } from './prompt-help/prompt-help-state.ts';
 import { PromptsPanel } from './PromptsPanel.tsx';
 import { sourceOf } from './source.ts';
 import { useBatchCheck, type CheckInput, type CheckState } from './use-batch-check.ts';
 import './compose.css';
+import './prompt-help/prompt-help.css';
 
 /** Compose: prompts, templates and a matrix of parameters become one batch. */
 export function ComposeScreen() {
@@ -29,6 +32,7 @@ export function ComposeScreen() {
   const catalogue = catalogueData ?? null;
   const catalogueError = catalogueFailure ? errorMessage(catalogueFailure) : null;
   const settings = useSettings().data ?? null;
+  const helpOpen = promptHelpUi.useSelect((s) => s.open);
   const runBatch = useRunBatch();
   const sending = runBatch.pending;
   useStartingModel();
@@ -38,6 +42,11 @@ export function ComposeScreen() {
     () => (catalogue ? entries.filter((e): e is ImageModelEntry => e.kind === 'image') : null),
     [catalogue, entries],
   );
+  const videoModels = useMemo(
+    () => (catalogue ? entries.filter((e): e is VideoModelEntry => e.kind === 'video') : null),
+    [catalogue, entries],
+  );
+  const unit = draft.mode === 'video' && !draft.file ? 'video' : 'image';
   const planned = useMemo(() => composePlan(draft, entries), [draft, entries]);
   const input = useMemo(() => checkInputOf(draft, planned), [draft, planned]);
   const check = useBatchCheck(input);
@@ -89,6 +98,7 @@ export function ComposeScreen() {
     : (planned.plan?.count ?? 0);
 
   const listed = problems(planned, check);
+  const warnings = check.status === 'done' ? (check.check.warnings ?? []) : [];
 
   return (
     <div className="screen compose">
@@ -98,20 +108,41 @@ export function ComposeScreen() {
           The models could not be loaded: {catalogueError}
         </p>
       )}
-      <div className="compose-grid">
-        <PromptsPanel draft={draft} edit={edit} expanded={planned.expanded} ready={ready} />
-        <MatrixPanel draft={draft} edit={edit} models={imageModels} fields={planned.fields} />
+      <div className={`compose-grid${helpOpen ? ' with-help' : ''}`}>
+        <PromptsPanel
+          draft={draft}
+          edit={edit}
+          expanded={planned.expanded}
+          ready={ready}
+          entries={entries}
+        />
+        {helpOpen && <PromptHelpPanel draft={draft} entries={entries} />}
+        <MatrixPanel
+          draft={draft}
+          edit={edit}
+          models={imageModels}
+          videoModels={videoModels}
+          fields={planned.fields}
+          video={planned.video}
+        />
         <section className="panel compose-result" aria-labelledby="preview-heading">
           <div className="compose-heading-row">
             <h2 id="preview-heading">Preview</h2>
             <p className="compose-count" aria-live="polite" aria-label="Job count">
-              {count === null ? 'Checking…' : countText(count, imagesByModel)}
+              {count === null ? 'Checking…' : countText(count, imagesByModel, unit)}
             </p>
           </div>
           {listed.length > 0 && (
             <ul className="compose-errors" aria-label="Problems">
               {listed.map((p) => (
                 <li key={p}>{p}</li>
+              ))}
+            </ul>
+          )}
+          {warnings.length > 0 && (
+            <ul className="compose-warnings" aria-label="What the gateway says">
+              {warnings.map((w) => (
+                <li key={w.model}>{w.message}</li>
               ))}
             </ul>
           )}
@@ -129,7 +160,11 @@ export function ComposeScreen() {
         </section>
       </div>
       <section className="panel compose-run" aria-label="Run">
-        {cost ? <EstimateView estimate={cost} /> : <p className="muted">No estimate yet.</p>}
+        {cost ? (
+          <EstimateView estimate={cost} unit={unit} />
+        ) : (
+          <p className="muted">No estimate yet.</p>
+        )}
         <div className="compose-run-actions">
           <input
             className="compose-name"
@@ -172,29 +207,40 @@ export function ComposeScreen() {
 function checkInputOf(draft: ComposeDraft, planned: ComposePlan): (() => CheckInput) | null {
   if (draft.file) {
     const file = draft.file;
-    const model = draft.models[0];
-    const size = parseList(draft.sizes)[0];
+    const video = draft.mode === 'video';
+    // the rows that name no model, size or duration take the first chosen here
+    const model = (video ? draft.videoModels : draft.models)[0];
+    const size = parseList(video ? draft.videoSizes : draft.sizes)[0];
+    const seconds = video ? parseList(draft.seconds)[0] : undefined;
     return () => ({
       source: { kind: 'text', fileName: file.name, text: file.text },
-      defaults: { ...(model ? { model } : {}), ...(size ? { size } : {}) },
+      defaults: {
+        ...(model ? { model } : {}),
+        ...(size ? { size } : {}),
+        ...(seconds ? { seconds } : {}),
+      },
     });
   }
-  const { plan, shared, lookup } = planned;
+  const { plan } = planned;
   if (!plan || plan.count === 0 || planned.inputErrors.length || planned.refusals.length) {
     return null;
   }
-  return () => ({ source: sourceOf(plan, shared, lookup) });
+  return () => ({ source: sourceOf(plan, planned.row) });
 }
 
 function imagesOf(models: Record<string, { images: number }>): Record<string, number> {
   return Object.fromEntries(Object.entries(models).map(([m, { images }]) => [m, images]));
 }
 
-function countText(jobs: number, images: Record<string, number> | null): string {
+function countText(
+  jobs: number,
+  images: Record<string, number> | null,
+  unit: 'image' | 'video',
+): string {
   const total = images ? Object.values(images).reduce((a, b) => a + b, 0) : jobs;
   const plural = (n: number, word: string) =>
     `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
-  return `${plural(jobs, 'job')} · ${plural(total, 'image')}`;
+  return `${plural(jobs, 'job')} · ${plural(total, unit)}`;
 }
 
 /** What stops the batch, besides the template errors shown under the prompts. */
@@ -229,7 +275,9 @@ function blockers(
         `Fix the template (${planned.expanded.errors.length} error${planned.expanded.errors.length === 1 ? '' : 's'}).`,
       );
     } else if (planned.expanded.count === 0) reasons.push('Type a prompt or open a prompt file.');
-    if (draft.models.length === 0) reasons.push('Choose a model.');
+    const chosen = draft.mode === 'video' ? draft.videoModels : draft.models;
+    if (chosen.length === 0)
+      reasons.push(`Choose ${draft.mode === 'video' ? 'a video' : 'a'} model.`);
   }
   const inputProblems = planned.inputErrors.filter((e) => e !== 'Choose at least one model.');
   if (inputProblems.length + planned.refusals.length > 0) {

@@ -1,7 +1,14 @@
 import { formatMoney, formatUnits, type Estimate } from './estimate.ts';
 
 /** The cost before running: the total, per model, and the models whose price is unknown. */
-export function EstimateView({ estimate }: { estimate: Estimate }) {
+export function EstimateView({
+  estimate,
+  unit = 'image',
+}: {
+  estimate: Estimate;
+  /** What each job makes: the price is per image, or per video. */
+  unit?: 'image' | 'video';
+}) {
   return (
     <section className="compose-estimate" aria-label="Estimate">
       <p className="compose-total" aria-label="Estimated total">
@@ -13,7 +20,7 @@ export function EstimateView({ estimate }: { estimate: Estimate }) {
       <ul className="compose-estimate-lines" aria-label="Estimate per model">
         {estimate.lines.map((line) => (
           <li key={line.model}>
-            {line.model}: {line.images.toLocaleString('en-US')} image
+            {line.model}: {line.images.toLocaleString('en-US')} {unit}
             {line.images === 1 ? '' : 's'}{' '}
             {line.perImage === null ? (
               <span className="compose-unknown">× price unknown (set one in Settings)</span>

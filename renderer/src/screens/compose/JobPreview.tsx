@@ -60,6 +60,7 @@ export function JobPreview({ plan, rowErrors }: Props) {
                         {job.size && ` · ${job.size}`}
                         {job.seed !== undefined && ` · seed ${job.seed}`}
                         {job.n > 1 && ` · n ${job.n}`}
+                        {job.seconds !== undefined && ` · ${job.seconds} s`}
                       </>
                     )}
                   </span>

@@ -1,53 +1,236 @@
-import type { ImageModelEntry } from '../../../../shared/gateway/catalogue.ts';
-import type { ComposeDraft } from './draft.ts';
-import type { FieldsShown } from './compose-plan.ts';
+import type { ImageModelEntry, VideoModelEntry } from '../../../../shared/gateway/catalogue.ts';
+import type { ComposeDraft, ComposeMode } from './draft.ts';
+import type { FieldsShown, VideoFields } from './compose-plan.ts';
 import { parseList } from './matrix.ts';
 
 interface Props {
   draft: ComposeDraft;
   edit(patch: Partial<ComposeDraft>): void;
   models: readonly ImageModelEntry[] | null;
+  videoModels: readonly VideoModelEntry[] | null;
   fields: FieldsShown;
+  video: VideoFields | null;
 }
 
-/** Models × sizes × seeds × n, multiplied or zipped, and the fields every job shares. */
-export function MatrixPanel({ draft, edit, models, fields }: Props) {
-  const toggleModel = (id: string) =>
-    edit({
-      models: draft.models.includes(id)
-        ? draft.models.filter((m) => m !== id)
-        : [...draft.models, id],
-    });
-  const sizes = parseList(draft.sizes);
-  const toggleSize = (size: string) =>
-    edit({
-      sizes: (sizes.includes(size) ? sizes.filter((s) => s !== size) : [...sizes, size]).join(', '),
-    });
+/**
+ * What the jobs make (images or videos), and their matrix: models × sizes × seeds × n for
+ * images, models × sizes × durations for videos, multiplied or zipped; and the fields every
+ * image job shares.
+ */
+export function MatrixPanel(props: Props) {
+  const { draft, edit, videoModels } = props;
+  const setMode = (mode: ComposeMode) => {
+    if (mode === draft.mode) return;
+    // a first switch to video starts with a video model, as Compose starts with an image model
+    const first = videoModels?.[0]?.id;
+    edit(
+      mode === 'video' && draft.videoModels.length === 0 && first
+        ? { mode, videoModels: [first] }
+        : { mode },
+    );
+  };
+  return (
+    <section className="panel compose-matrix" aria-labelledby="matrix-heading">
+      <div className="compose-heading-row">
+        <h2 id="matrix-heading">Models and parameters</h2>
+        <div className="compose-segmented" role="radiogroup" aria-label="Make">
+          {(
+            [
+              ['image', 'Images'],
+              ['video', 'Videos'],
+            ] as const
+          ).map(([mode, label]) => (
+            <label key={mode}>
+              <input
+                type="radio"
+                name="compose-mode"
+                value={mode}
+                checked={draft.mode === mode}
+                onChange={() => setMode(mode)}
+              />
+              <span>{label}</span>
+            </label>
+          ))}
+        </div>
+      </div>
+      {draft.mode === 'video' && props.video ? (
+        <VideoMatrix {...props} video={props.video} />
+      ) : (
+        <ImageMatrix {...props} />
+      )}
+    </section>
+  );
+}
+
+/** Toggles one item of a comma-separated list typed in a field. */
+function toggled(text: string, item: string): string {
+  const items = parseList(text);
+  return (items.includes(item) ? items.filter((s) => s !== item) : [...items, item]).join(', ');
+}
+
+function Chips({
+  label,
+  choices,
+  chosen,
+  show = (c) => c,
+  onToggle,
+}: {
+  label: string;
+  choices: readonly string[];
+  chosen: readonly string[];
+  show?: (choice: string) => string;
+  onToggle(choice: string): void;
+}) {
+  if (choices.length === 0) return null;
+  return (
+    <div className="compose-chips" role="group" aria-label={label}>
+      {choices.map((choice) => (
+        <button
+          key={choice}
+          type="button"
+          className="compose-chip"
+          aria-pressed={chosen.includes(choice)}
+          onClick={() => onToggle(choice)}
+        >
+          {show(choice)}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/** The models to choose from, each a checkbox. */
+function ModelChecks({
+  legend,
+  models,
+  chosen,
+  onChange,
+  none = 'No model is known.',
+}: {
+  legend: string;
+  models: readonly { id: string }[] | null;
+  chosen: readonly string[];
+  onChange(chosen: string[]): void;
+  none?: string;
+}) {
+  const toggle = (id: string) =>
+    onChange(chosen.includes(id) ? chosen.filter((m) => m !== id) : [...chosen, id]);
+  return (
+    <fieldset className="compose-models">
+      <legend>{legend}</legend>
+      {models === null ? (
+        <p className="muted">Loading the models…</p>
+      ) : models.length === 0 ? (
+        <p className="muted">{none}</p>
+      ) : (
+        models.map((m) => (
+          <label key={m.id} className="compose-chip-check">
+            <input type="checkbox" checked={chosen.includes(m.id)} onChange={() => toggle(m.id)} />
+            <span>{m.id}</span>
+          </label>
+        ))
+      )}
+    </fieldset>
+  );
+}
+
+function CombineChoice({ draft, edit }: Pick<Props, 'draft' | 'edit'>) {
+  return (
+    <div className="compose-segmented" role="radiogroup" aria-label="Combine the lists">
+      {(
+        [
+          ['multiply', 'Every combination'],
+          ['zip', 'Zip: prompt i with item i'],
+        ] as const
+      ).map(([mode, label]) => (
+        <label key={mode}>
+          <input
+            type="radio"
+            name="combine"
+            value={mode}
+            checked={draft.combine === mode}
+            onChange={() => edit({ combine: mode })}
+          />
+          <span>{label}</span>
+        </label>
+      ))}
+    </div>
+  );
+}
+
+/** Video models × their sizes × durations. */
+function VideoMatrix({ draft, edit, videoModels, video }: Props & { video: VideoFields }) {
+  return (
+    <>
+      <ModelChecks
+        legend="Video models"
+        models={videoModels}
+        chosen={draft.videoModels}
+        onChange={(videoModels) => edit({ videoModels })}
+        none="No video model is known: add one under Settings › Models (kind video)."
+      />
+      <label className="compose-field">
+        <span>Sizes</span>
+        <input
+          value={draft.videoSizes}
+          placeholder="the model's default"
+          aria-describedby="video-sizes-help"
+          onChange={(e) => edit({ videoSizes: e.target.value })}
+        />
+      </label>
+      <div id="video-sizes-help" className="compose-help muted">
+        Comma-separated{video.sizeChoices.length > 0 ? '; or pick:' : '.'}
+      </div>
+      <Chips
+        label="Size choices"
+        choices={video.sizeChoices}
+        chosen={parseList(draft.videoSizes)}
+        onToggle={(size) => edit({ videoSizes: toggled(draft.videoSizes, size) })}
+      />
+      <label className="compose-field">
+        <span>Durations (seconds)</span>
+        <input
+          value={draft.seconds}
+          placeholder="the model's default"
+          inputMode="numeric"
+          aria-describedby="video-seconds-help"
+          onChange={(e) => edit({ seconds: e.target.value })}
+        />
+      </label>
+      <div id="video-seconds-help" className="compose-help muted">
+        Whole seconds, comma-separated{video.secondsChoices.length > 0 ? '; or pick:' : '.'}
+      </div>
+      <Chips
+        label="Duration choices"
+        choices={video.secondsChoices}
+        chosen={parseList(draft.seconds)}
+        show={(s) => `${s} s`}
+        onToggle={(s) => edit({ seconds: toggled(draft.seconds, s) })}
+      />
+      <CombineChoice draft={draft} edit={edit} />
+      <p className="compose-help muted">
+        One video per job. Video models are often controlled-access: when the gateway does not list
+        one for your key, the preview says so before anything runs.
+      </p>
+    </>
+  );
+}
+
+/** Image models × sizes × seeds × n, and the fields every job shares. */
+function ImageMatrix({ draft, edit, models, fields }: Props) {
   const only = (takers: string[]) =>
     draft.models.length > 1 && takers.length < draft.models.length
       ? ` (${takers.join(', ')} only)`
       : '';
 
   return (
-    <section className="panel compose-matrix" aria-labelledby="matrix-heading">
-      <h2 id="matrix-heading">Models and parameters</h2>
-      <fieldset className="compose-models">
-        <legend>Models</legend>
-        {models === null ? (
-          <p className="muted">Loading the models…</p>
-        ) : (
-          models.map((m) => (
-            <label key={m.id} className="compose-chip-check">
-              <input
-                type="checkbox"
-                checked={draft.models.includes(m.id)}
-                onChange={() => toggleModel(m.id)}
-              />
-              <span>{m.id}</span>
-            </label>
-          ))
-        )}
-      </fieldset>
+    <>
+      <ModelChecks
+        legend="Models"
+        models={models}
+        chosen={draft.models}
+        onChange={(models) => edit({ models })}
+      />
 
       <label className="compose-field">
         <span>Sizes</span>
@@ -62,21 +245,12 @@ export function MatrixPanel({ draft, edit, models, fields }: Props) {
         {fields.sizeHint ? `Comma-separated; ${fields.sizeHint}.` : 'Comma-separated.'}
         {fields.sizeChoices.length > 0 && ' Or pick:'}
       </div>
-      {fields.sizeChoices.length > 0 && (
-        <div className="compose-chips" role="group" aria-label="Size choices">
-          {fields.sizeChoices.map((size) => (
-            <button
-              key={size}
-              type="button"
-              className="compose-chip"
-              aria-pressed={sizes.includes(size)}
-              onClick={() => toggleSize(size)}
-            >
-              {size}
-            </button>
-          ))}
-        </div>
-      )}
+      <Chips
+        label="Size choices"
+        choices={fields.sizeChoices}
+        chosen={parseList(draft.sizes)}
+        onToggle={(size) => edit({ sizes: toggled(draft.sizes, size) })}
+      />
 
       <div className="compose-row">
         {(fields.seed || draft.seeds.trim() !== '') && (
@@ -107,25 +281,7 @@ export function MatrixPanel({ draft, edit, models, fields }: Props) {
         </label>
       </div>
 
-      <div className="compose-segmented" role="radiogroup" aria-label="Combine the lists">
-        {(
-          [
-            ['multiply', 'Every combination'],
-            ['zip', 'Zip: prompt i with item i'],
-          ] as const
-        ).map(([mode, label]) => (
-          <label key={mode}>
-            <input
-              type="radio"
-              name="combine"
-              value={mode}
-              checked={draft.combine === mode}
-              onChange={() => edit({ combine: mode })}
-            />
-            <span>{label}</span>
-          </label>
-        ))}
-      </div>
+      <CombineChoice draft={draft} edit={edit} />
 
       {fields.quality && (
         <label className="compose-field">
@@ -180,6 +336,6 @@ export function MatrixPanel({ draft, edit, models, fields }: Props) {
           />
         </label>
       )}
-    </section>
+    </>
   );
 }

@@ -1,5 +1,8 @@
+import { useState } from 'react';
+import type { ModelEntry } from '../../../../shared/gateway/catalogue.ts';
 import type { ComposeDraft } from './draft.ts';
 import { FileImport } from './FileImport.tsx';
+import { PromptTools } from './prompt-help/PromptTools.tsx';
 import { suggestSplitMode } from './split-prompts.ts';
 import type { ExpandedPrompts } from './template.ts';
 
@@ -13,10 +16,14 @@ interface Props {
   expanded: ExpandedPrompts;
   /** The saved draft was read: until then typing would be lost to it. */
   ready: boolean;
+  /** The catalogue, for prompt help's target model. */
+  entries: readonly ModelEntry[];
 }
 
 /** The prompts: typed or pasted (each line or paragraph a template), or a prompt file. */
-export function PromptsPanel({ draft, edit, expanded, ready }: Props) {
+export function PromptsPanel({ draft, edit, expanded, ready, entries }: Props) {
+  // where the caret is: prompt help's expand and variations work on the prompt there
+  const [caret, setCaret] = useState(0);
   if (draft.file) return <FileCard file={draft.file} onRemove={() => edit({ file: null })} />;
   const empty = draft.text.trim() === '';
   return (
@@ -50,7 +57,11 @@ export function PromptsPanel({ draft, edit, expanded, ready }: Props) {
         placeholder={
           ready ? 'a {red|blue} {fox|owl} in the snow\na lighthouse at dusk' : 'Loading your draft…'
         }
-        onChange={(e) => edit({ text: e.target.value })}
+        onChange={(e) => {
+          edit({ text: e.target.value });
+          setCaret(e.target.selectionStart);
+        }}
+        onSelect={(e) => setCaret(e.currentTarget.selectionStart)}
         onPaste={(e) => {
           // pasted paragraphs of several lines are meant as one prompt each
           const pasted = e.clipboardData.getData('text');
@@ -59,6 +70,7 @@ export function PromptsPanel({ draft, edit, expanded, ready }: Props) {
           }
         }}
       />
+      <PromptTools draft={draft} entries={entries} caret={caret} />
       <p id="prompts-help" className="compose-help muted">
         {draft.split === 'line'
           ? 'Each line is a prompt.'

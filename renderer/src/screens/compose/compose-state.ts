@@ -10,12 +10,17 @@ export interface ComposeUi {
   name: string;
   /** The saved draft was read (or there was none): typing may start. */
   ready: boolean;
-  /** What Re-run or "Generate again" replaced, until undone or edited over. */
-  replaced: { draft: ComposeDraft; name: string } | null;
+  /**
+   * What Re-run, "Generate again" or prompt help replaced, until undone or edited over;
+   * `what` names the change for the Undo button ("expand line 2").
+   */
+  replaced: { draft: ComposeDraft; name: string; what: string | null } | null;
   edit(patch: Partial<ComposeDraft>): void;
   setName(name: string): void;
   /** Another draft in place of this one; `undo` brings this one back. */
   replace(draft: ComposeDraft): void;
+  /** A change made for the person (prompt help's prompts); `undo` brings the draft before it back. */
+  revise(patch: Partial<ComposeDraft>, what: string): void;
   undo(): void;
   /** The saved draft, once read. */
   load(saved: Saved | null): void;
@@ -43,11 +48,15 @@ export function createComposeUi(save: (saved: Saved) => Promise<unknown>) {
       setName: (name) => changed({ name }),
       replace(draft) {
         const { draft: old, name } = get();
-        changed({ draft, name: '', replaced: { draft: old, name } });
+        changed({ draft, name: '', replaced: { draft: old, name, what: null } });
+      },
+      revise(patch, what) {
+        const { draft: old, name } = get();
+        changed({ draft: { ...old, ...patch }, replaced: { draft: old, name, what } });
       },
       undo() {
         const { replaced } = get();
-        if (replaced) changed({ ...replaced, replaced: null });
+        if (replaced) changed({ draft: replaced.draft, name: replaced.name, replaced: null });
       },
       load(saved) {
         if (get().ready) return;

@@ -1,8 +1,12 @@
 import type { CombineMode } from './matrix.ts';
 import type { SplitMode } from './split-prompts.ts';
 
+/** What the jobs make: pictures, or videos (video models, their sizes and durations). */
+export type ComposeMode = 'image' | 'video';
+
 /** What the person composed: kept by the service as it is typed (compose.saveDraft). */
 export interface ComposeDraft {
+  mode: ComposeMode;
   text: string;
   split: SplitMode;
   /** Typed values per variable name, one per line. */
@@ -20,9 +24,15 @@ export interface ComposeDraft {
   extra: string;
   /** An opened or dropped prompt file: it replaces the composed prompts until removed. */
   file: { name: string; text: string } | null;
+  /** Video mode's own choices, kept apart so a switch of mode loses neither side. */
+  videoModels: readonly string[];
+  /** Typed lists: "1280x720, 720x1280"; durations in whole seconds, "4, 8". */
+  videoSizes: string;
+  seconds: string;
 }
 
 export const EMPTY_DRAFT: ComposeDraft = {
+  mode: 'image',
   text: '',
   split: 'line',
   variables: {},
@@ -36,11 +46,21 @@ export const EMPTY_DRAFT: ComposeDraft = {
   negativePrompt: '',
   extra: '',
   file: null,
+  videoModels: [],
+  videoSizes: '',
+  seconds: '',
 };
 
 /** Nothing the person would miss if it were replaced (the models alone are not a draft). */
 export function isBlank(draft: ComposeDraft): boolean {
-  const { models: _models, split: _split, combine: _combine, ...rest } = draft;
+  const {
+    models: _models,
+    videoModels: _videoModels,
+    mode: _mode,
+    split: _split,
+    combine: _combine,
+    ...rest
+  } = draft;
   return Object.entries(rest).every(([key, value]) =>
     key === 'variables'
       ? Object.values(value as Record<string, string>).every((v) => v.trim() === '')
@@ -57,11 +77,14 @@ export function draftFrom(saved: Readonly<Record<string, unknown>>): ComposeDraf
       ? Object.fromEntries(Object.entries(saved.variables).filter(([, v]) => typeof v === 'string'))
       : {};
   const file = saved.file as { name?: unknown; text?: unknown } | null | undefined;
+  const list = (value: unknown) =>
+    Array.isArray(value) ? value.filter((m): m is string => typeof m === 'string') : [];
   return {
+    mode: saved.mode === 'video' ? 'video' : 'image',
     text: text(saved.text, ''),
     split: saved.split === 'paragraph' ? 'paragraph' : 'line',
     variables: variables as Record<string, string>,
-    models: Array.isArray(saved.models) ? saved.models.filter((m) => typeof m === 'string') : [],
+    models: list(saved.models),
     sizes: text(saved.sizes, ''),
     seeds: text(saved.seeds, ''),
     ns: text(saved.ns, ''),
@@ -74,5 +97,8 @@ export function draftFrom(saved: Readonly<Record<string, unknown>>): ComposeDraf
       file && typeof file.name === 'string' && typeof file.text === 'string'
         ? { name: file.name, text: file.text }
         : null,
+    videoModels: list(saved.videoModels),
+    videoSizes: text(saved.videoSizes, ''),
+    seconds: text(saved.seconds, ''),
   };
 }

@@ -1,6 +1,7 @@
 /**
- * The matrix: prompts combined with models × sizes × seeds × n, either multiplied (every
- * combination) or zipped (prompt i with item i of each list), as InvokeAI's batches do.
+ * The matrix: prompts combined with models × sizes × seeds × n (× durations, for videos),
+ * either multiplied (every combination) or zipped (prompt i with item i of each list), as
+ * InvokeAI's batches do.
  */
 export type CombineMode = 'multiply' | 'zip';
 
@@ -11,6 +12,8 @@ export interface Matrix {
   seeds: readonly number[];
   /** Empty: n = 1. */
   ns: readonly number[];
+  /** A video's durations in whole seconds; empty or left out: none sent (the model's default). */
+  seconds?: readonly string[];
 }
 
 /** One expanded job, before the parameters every job shares. */
@@ -20,6 +23,7 @@ export interface PlannedJob {
   size?: string;
   seed?: number;
   n: number;
+  seconds?: string;
 }
 
 export interface JobPlan {
@@ -35,6 +39,7 @@ const LISTS = [
   ['sizes', 'sizes'],
   ['seeds', 'seeds'],
   ['ns', 'values of n'],
+  ['seconds', 'durations'],
 ] as const;
 
 /** The plan, or why the lists cannot be combined. */
@@ -49,6 +54,7 @@ export function planJobs(
     sizes: matrix.sizes.length ? matrix.sizes : [undefined],
     seeds: matrix.seeds.length ? matrix.seeds : [undefined],
     ns: matrix.ns.length ? matrix.ns : [1],
+    seconds: matrix.seconds?.length ? matrix.seconds : [undefined],
   };
   if (mode === 'zip') {
     for (const [key, label] of LISTS) {
@@ -71,23 +77,26 @@ export function planJobs(
           item(lists.sizes, i),
           item(lists.seeds, i),
           item(lists.ns, i),
+          item(lists.seconds, i),
         ),
       ),
     };
   }
-  const { models, sizes, seeds, ns } = lists;
-  const per = models.length * sizes.length * seeds.length * ns.length;
+  const { models, sizes, seeds, ns, seconds } = lists;
+  const per = models.length * sizes.length * seeds.length * ns.length * seconds.length;
   return {
     plan: makePlan(prompts.length * per, (i) => {
       // prompt outermost, n fastest: a prompt's variations sit together in the preview
       const n = ns[i % ns.length]!;
       let rest = Math.floor(i / ns.length);
+      const duration = seconds[rest % seconds.length];
+      rest = Math.floor(rest / seconds.length);
       const seed = seeds[rest % seeds.length];
       rest = Math.floor(rest / seeds.length);
       const size = sizes[rest % sizes.length];
       rest = Math.floor(rest / sizes.length);
       const model = models[rest % models.length]!;
-      return job(prompts[Math.floor(rest / models.length)]!, model, size, seed, n);
+      return job(prompts[Math.floor(rest / models.length)]!, model, size, seed, n, duration);
     }),
   };
 }
@@ -98,6 +107,7 @@ function job(
   size: string | undefined,
   seed: number | undefined,
   n: number,
+  seconds?: string,
 ): PlannedJob {
   return {
     prompt,
@@ -105,6 +115,7 @@ function job(
     n,
     ...(size !== undefined ? { size } : {}),
     ...(seed !== undefined ? { seed } : {}),
+    ...(seconds !== undefined ? { seconds } : {}),
   };
 }
 

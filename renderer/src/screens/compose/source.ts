@@ -40,16 +40,21 @@ export function rowOf(
   return row;
 }
 
+/** One video job as the service reads it: the prompt, the model, its size and duration. */
+export function videoRowOf(job: PlannedJob): PromptRow {
+  const row: PromptRow = { prompt: job.prompt, model: job.model };
+  if (job.size !== undefined) row.size = job.size;
+  if (job.seconds !== undefined) row.seconds = job.seconds;
+  return row;
+}
+
 /**
- * The plan as a batch source: rows up to MAX_ROWS, past it the same rows as JSON Lines text
- * built here (the service reads it as it reads a dropped .jsonl file).
+ * The plan as a batch source, each job made a row by `row`: rows up to MAX_ROWS, past it the
+ * same rows as JSON Lines text built here (the service reads it as it reads a dropped .jsonl
+ * file).
  */
-export function sourceOf(
-  plan: JobPlan,
-  shared: SharedParams,
-  lookup: (model: string) => ImageModelEntry,
-): BatchSource {
-  const rows = Array.from({ length: plan.count }, (_, i) => rowOf(plan.at(i), shared, lookup));
+export function sourceOf(plan: JobPlan, row: (job: PlannedJob) => PromptRow): BatchSource {
+  const rows = Array.from({ length: plan.count }, (_, i) => row(plan.at(i)));
   if (rows.length <= MAX_ROWS) return { kind: 'rows', rows };
   const text = rows
     .map(({ extra, ...columns }) => JSON.stringify({ ...extra, ...columns }))

@@ -24,6 +24,11 @@ export interface TemplateError {
 
 export type Variables = Readonly<Record<string, readonly string[]>>;
 
+/** `{`, `}`, `|` and `\` are template syntax in Compose: escaped, a prompt stays literal. */
+export function escapeTemplate(prompt: string): string {
+  return prompt.replace(/[\\{}|]/g, (ch) => `\\${ch}`);
+}
+
 const NAME = /^[A-Za-z_][\w-]*$/;
 
 /** Reads one prompt's template; the first problem stops it. */

@@ -5,6 +5,7 @@ import type { JobDetail } from '../../data/types.ts';
 import { copyText } from '../../views/copy-text.ts';
 import { formatDuration, formatTime } from '../../format.ts';
 import { useAttempts, useJobDetail } from './queue-queries.ts';
+import { VideoChips, VideoTaskDetails } from './VideoTask.tsx';
 
 /** One job as support asks for it: prompt, parameters, attempts and request ids. */
 export function JobDetails({ jobId, onClose }: { jobId: number; onClose: () => void }) {
@@ -43,6 +44,9 @@ export function JobDetails({ jobId, onClose }: { jobId: number; onClose: () => v
             <span className={`chip chip-${detail.state}`}>{detail.state}</span>
             {detail.paused && <span className="chip">held</span>}
             {detail.failureKind && <span className="chip chip-failed">{detail.failureKind}</span>}
+            {detail.video && (
+              <VideoChips video={detail.video} state={detail.state} withElapsed={false} />
+            )}
             <span className="muted">
               {detail.tries} {detail.tries === 1 ? 'try' : 'tries'}
             </span>
@@ -59,6 +63,14 @@ export function JobDetails({ jobId, onClose }: { jobId: number; onClose: () => v
               </div>
             ))}
           </dl>
+          {detail.video && (
+            <VideoTaskDetails
+              video={detail.video}
+              state={detail.state}
+              model={detail.model}
+              copyRow={(label, value) => <CopyRow label={label} value={value} />}
+            />
+          )}
           <h3>Request ids</h3>
           <CopyRow label="Request id" value={detail.lastRequestId} />
           <CopyRow label="Upstream id" value={detail.lastUpstreamRequestId} />
@@ -131,7 +143,8 @@ function paramsOf(detail: JobDetail): Array<[string, unknown]> {
   const own: Array<[string, unknown]> = [
     ['model', detail.model],
     ['size', detail.size],
-    ['n', detail.n],
+    // a video job makes one video: its n says nothing
+    ['n', detail.kind === 'video' ? null : detail.n],
     ['seed', detail.seed],
   ];
   const shown = own.filter(([, value]) => value !== null);

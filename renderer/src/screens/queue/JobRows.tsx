@@ -11,6 +11,7 @@ import {
 import { useData } from '../../data/data-context.ts';
 import { keys } from '../../data/keys.ts';
 import { useJob } from './queue-queries.ts';
+import { VideoChips } from './VideoTask.tsx';
 
 const ROW_HEIGHT = 56;
 /** The rows on screen are asked for once the list has rested this long (not while it flies). */
@@ -188,6 +189,7 @@ function JobCells({ job }: { job: JobSummary }) {
           {job.failureKind === 'uncertain' ? 'uncertain' : job.state}
         </span>
         {job.paused && <span className="chip">held</span>}
+        {job.video && <VideoChips video={job.video} state={job.state} />}
       </span>
     </>
   );

@@ -11,10 +11,13 @@ export function priceProblem(text: string): string | null {
   return Number.isFinite(value) && value >= 0 ? null : 'A price is a number, 0 or more.';
 }
 
-/** Prices per image for the estimate, in the gateway's quota units; a currency to show too. */
+/**
+ * Prices per image (per video for video models) for the estimate, in the gateway's quota
+ * units; a currency to show too.
+ */
 export function PricesForm({ settings, models }: { settings: Settings; models: ModelEntry[] }) {
   const save = useSave();
-  const images = models.filter((m) => m.kind === 'image');
+  const priced = models.filter((m) => m.kind !== 'text');
   const [prices, setPrices] = useState<Record<string, string>>(() =>
     Object.fromEntries(Object.entries(settings.prices).map(([id, p]) => [id, `${p.perImage}`])),
   );
@@ -58,14 +61,23 @@ export function PricesForm({ settings, models }: { settings: Settings; models: M
     <form className="panel settings-panel" aria-labelledby={headingId} onSubmit={submit}>
       <h3 id={headingId}>Prices for the estimate</h3>
       <p className="field-hint">
-        What one image costs on your gateway, in its quota units. Empty: the catalogue’s figure.
+        What one image (or one video) costs on your gateway, in its quota units. Empty: the
+        catalogue’s figure.
       </p>
       <div className="prices">
-        {images.map((model) => (
+        {priced.map((model) => (
           <Field
             key={model.id}
             className="price-field"
-            label={<code>{model.id}</code>}
+            label={
+              model.kind === 'video' ? (
+                <>
+                  <code>{model.id}</code> per video
+                </>
+              ) : (
+                <code>{model.id}</code>
+              )
+            }
             error={problems[model.id]}
           >
             {(control) => (
@@ -73,7 +85,11 @@ export function PricesForm({ settings, models }: { settings: Settings; models: M
                 {...control}
                 inputMode="decimal"
                 value={prices[model.id] ?? ''}
-                placeholder={model.pricePerImage === null ? 'unknown' : `${model.pricePerImage}`}
+                placeholder={
+                  model.kind !== 'image' || model.pricePerImage === null
+                    ? 'unknown'
+                    : `${model.pricePerImage}`
+                }
                 onChange={(e) => setPrices((p) => ({ ...p, [model.id]: e.target.value }))}
               />
             )}

@@ -1,4 +1,5 @@
-import type { ComposeDraft } from '../../compose/draft.ts';
+import { EMPTY_DRAFT, type ComposeDraft } from '../../compose/draft.ts';
+import { escapeTemplate } from '../../compose/template.ts';
 import type { ImageDetail } from '../../../data/types.ts';
 
 export type { ImageDetail };
@@ -14,11 +15,8 @@ const NOT_EXTRA = new Set([
   'response_format',
   'extra',
 ]);
-
-/** `{`, `}`, `|` and `\` are template syntax in Compose: escaped, the prompt stays literal. */
-export function escapeTemplate(prompt: string): string {
-  return prompt.replace(/[\\{}|]/g, (ch) => `\\${ch}`);
-}
+/** A video's own parameters: the draft's video fields hold them. */
+const VIDEO_OWN = new Set(['seconds']);
 
 const extraLine = (key: string, value: unknown) =>
   `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`;
@@ -29,6 +27,7 @@ const extraLine = (key: string, value: unknown) =>
  */
 export function rerunDraft(detail: ImageDetail): ComposeDraft {
   const params = detail.params;
+  const video = detail.kind === 'video';
   const text = (key: string) => (typeof params[key] === 'string' ? params[key] : '');
   const extra =
     params.extra && typeof params.extra === 'object' && !Array.isArray(params.extra)
@@ -36,15 +35,30 @@ export function rerunDraft(detail: ImageDetail): ComposeDraft {
       : {};
   const lines = [
     // stored apart from extra by the importer (`seconds` of a video, `response_format`)
-    ...Object.entries(params).filter(([key]) => !NOT_EXTRA.has(key)),
+    ...Object.entries(params).filter(
+      ([key]) => !NOT_EXTRA.has(key) && !(video && VIDEO_OWN.has(key)),
+    ),
     ...Object.entries(extra),
   ].map(([key, value]) => extraLine(key, value));
   // a blank line would split it in two prompts as paragraphs
   const prompt = escapeTemplate(detail.prompt.replace(/\n(?:[ \t]*\n)+/g, '\n'));
+  // a multi-line prompt stays one prompt as a paragraph
+  const split = prompt.includes('\n') ? 'paragraph' : 'line';
+  if (video) {
+    return {
+      ...EMPTY_DRAFT,
+      mode: 'video',
+      text: prompt,
+      split,
+      videoModels: [detail.model],
+      videoSizes: detail.size ?? '',
+      seconds: text('seconds'),
+    };
+  }
   return {
+    ...EMPTY_DRAFT,
     text: prompt,
-    // a multi-line prompt stays one prompt as a paragraph
-    split: prompt.includes('\n') ? 'paragraph' : 'line',
+    split,
     variables: {},
     models: [detail.model],
     sizes: detail.size ?? '',
