@@ -4,6 +4,7 @@ import type { Api } from '../../shared/api/types.ts';
 import { useData } from './data/data-context.ts';
 import { keys } from './data/keys.ts';
 import { composeUi, createComposeUi } from './screens/compose/compose-state.ts';
+import { createEditUi, editUi } from './screens/edit/edit-state.ts';
 import { createGalleryUi, galleryUi } from './screens/gallery/gallery-state.ts';
 import { createQueueUi, queueUi } from './screens/queue/queue-state.ts';
 
@@ -14,6 +15,7 @@ export function createUiStores(api: Api) {
     queue: createQueueUi(),
     gallery: createGalleryUi(),
     compose: createComposeUi((saved) => api.compose.saveDraft(saved)),
+    edit: createEditUi(),
   };
 }
 
@@ -43,7 +45,9 @@ export function UiStateProvider({ children, given }: { children: ReactNode; give
   return (
     <queueUi.Context value={stores.queue}>
       <galleryUi.Context value={stores.gallery}>
-        <composeUi.Context value={stores.compose}>{children}</composeUi.Context>
+        <composeUi.Context value={stores.compose}>
+          <editUi.Context value={stores.edit}>{children}</editUi.Context>
+        </composeUi.Context>
       </galleryUi.Context>
     </queueUi.Context>
   );
