@@ -5,4 +5,6 @@ export interface GridCommands {
   retry(ids: readonly number[]): void;
   generateAgain(id: number): void;
   remove(ids: readonly number[]): void;
+  /** Opens the editor on these images (a mask over one, or one prompt for many). */
+  edit(ids: readonly number[]): void;
 }

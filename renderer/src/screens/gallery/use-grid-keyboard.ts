@@ -16,7 +16,7 @@ const GRID_KEYS = new Set<string>([
 /**
  * The grid's keys: arrows, Page Up/Down, Home/End move the focus (Shift extends the
  * selection); Space selects, Enter opens, Ctrl+A selects all, Escape clears, F favourites,
- * Delete deletes after asking.
+ * E edits, Delete deletes after asking.
  */
 export function useGridKeyboard(options: {
   ids: readonly number[];
@@ -85,6 +85,11 @@ export function useGridKeyboard(options: {
     } else if (event.key === 'Delete' || event.key === 'Backspace') {
       const chosen = selectedOrActive();
       if (chosen.length > 0) commands.remove(chosen);
+    } else if (event.key.toLowerCase() === 'e' && !mod && !event.altKey) {
+      const chosen = selectedOrActive();
+      if (chosen.length === 0) return;
+      event.preventDefault();
+      commands.edit(chosen);
     } else if (event.key.toLowerCase() === 'f' && !mod) {
       const chosen = selectedOrActive();
       if (chosen.length === 0) return;
