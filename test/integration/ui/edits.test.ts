@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type RunningGateway } from '../../../main/simulator/index.ts';
 import { SCREENSHOTS, startUiAgainst, type RunningUi } from '../../support/atelier-ui.ts';
 import { launchChromium } from '../../support/browser.ts';
-import { pixels } from '../../support/edit-pictures.ts';
+import { pixels, rectMask } from '../../support/edit-pictures.ts';
 import { call, eventually, screenshots } from '../../support/page-helpers.ts';
 
 // Edits from the window, against `atelier ui` on a simulator in this process: a mask painted by
@@ -61,6 +61,13 @@ async function pictures(page: Page, name: string, rows: Array<{ prompt: string; 
 }
 
 const grid = (page: Page) => page.getByRole('grid', { name: 'Images' });
+
+/** Searches the gallery; done once every tile shown marks the words (the search is applied). */
+async function search(page: Page, text: string, count: number) {
+  await page.getByRole('searchbox', { name: 'Search prompts' }).fill(text);
+  await eventually(() => grid(page).locator('[role="gridcell"]:has(mark)').count()).toBe(count);
+  await eventually(() => grid(page).getByRole('gridcell').count()).toBe(count);
+}
 const tile = (page: Page, prompt: string) =>
   grid(page).getByRole('gridcell', { name: new RegExp(`^${prompt}`) });
 
@@ -172,6 +179,126 @@ describe('edits in the window', () => {
     await eventually(() =>
       shown.getByRole('complementary', { name: 'Image details' }).textContent(),
     ).toMatch(/Edits2 made from this picture/);
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 180_000);
+
+  it('edits three selected images with one prompt, the mask scaled to each and a shape that differs named', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 820 } });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    await openGallery(page, problems);
+    await pictures(page, 'fields', [
+      { prompt: 'a wheat field', size: '512x384' },
+      { prompt: 'a barley field', size: '256x192' },
+      { prompt: 'a square field', size: '384x384' },
+    ]);
+    await search(page, 'field', 3);
+    // newest first: the square one, the barley, the wheat
+    await tile(page, 'a wheat field').click();
+    await tile(page, 'a square field').click({ modifiers: ['Shift'] });
+    const actions = page.getByRole('toolbar', { name: 'Selected images' });
+    await eventually(() => actions.textContent()).toContain('3 selected');
+    await actions.getByRole('button', { name: 'Edit…' }).click();
+    const editor = page.getByRole('dialog', { name: 'Edit 3 images' });
+    await editor.waitFor();
+    const strip = editor.getByRole('region', { name: 'Pictures' });
+    await eventually(() => strip.getByRole('listitem').count()).toBe(3);
+
+    // painted over the first of the selection, in the grid's order
+    const mask = editor.getByRole('region', { name: 'Mask' });
+    await mask.getByText('Painted at the picture’s own size, 384 × 384.').waitFor();
+    await drag(page, editor.getByRole('img', { name: 'a square field' }), [0.1, 0.2], [0.9, 0.2]);
+    await editor.getByRole('combobox', { name: 'Model' }).selectOption('flux-schnell');
+    await editor.getByRole('textbox', { name: 'Prompt' }).fill('golden hour light');
+    const warnings = editor.getByRole('list', { name: 'Warnings' });
+    await eventually(() => warnings.getByRole('listitem').count()).toBe(2);
+    for (const text of await warnings.getByRole('listitem').allTextContents()) {
+      expect(text).toMatch(
+        /^Image \d+ \(fields\/.*\): The mask is 1:1 and this picture 4:3: the mask is stretched/,
+      );
+    }
+    await editor.getByText('Ready: 3 jobs, 3 images.').waitFor();
+    await screenshots(page, 'edit-many');
+
+    const before = gateway.receivedEdits().length;
+    await editor.getByRole('button', { name: 'Run 3 edits' }).click();
+    await editor.waitFor({ state: 'detached' });
+    await eventually(() => gateway.receivedEdits().length).toBe(before + 3);
+    const sent = gateway
+      .receivedEdits()
+      .slice(before)
+      .map((edit) => ({
+        prompt: edit.fields['prompt'],
+        image: `${edit.image.width}x${edit.image.height}`,
+        mask: edit.mask && `${edit.mask.width}x${edit.mask.height}`,
+        hard: edit.mask?.partial === 0 && edit.mask.hasAlpha,
+      }))
+      .sort((a, b) => a.image.localeCompare(b.image));
+    expect(sent).toEqual([
+      { prompt: 'golden hour light', image: '256x192', mask: '256x192', hard: true },
+      { prompt: 'golden hour light', image: '384x384', mask: '384x384', hard: true },
+      { prompt: 'golden hour light', image: '512x384', mask: '512x384', hard: true },
+    ]);
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 180_000);
+
+  it('opens from the tile menu; a mask loads from a file and saves to one at the picture’s size', async () => {
+    const context = await browser.newContext({
+      viewport: { width: 1280, height: 820 },
+      acceptDownloads: true,
+    });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    await openGallery(page, problems);
+    await pictures(page, 'towers', [{ prompt: 'a tower of stones', size: '320x240' }]);
+    await search(page, 'tower', 1);
+    await tile(page, 'a tower of stones').click({ button: 'right' });
+    const menu = page.getByRole('menu', { name: 'Image' });
+    await menu.getByRole('menuitem', { name: /^Edit…/ }).click();
+    const editor = page.getByRole('dialog', { name: 'Edit image' });
+    const mask = editor.getByRole('region', { name: 'Mask' });
+    await mask.getByText('Painted at the picture’s own size, 320 × 240.').waitFor();
+
+    // a mask file of another size but the same shape: its transparent quarter is what may change
+    const file = path.join(dir, 'quarter.png');
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(file, await rectMask(640, 480, { left: 0, top: 0, width: 320, height: 240 }));
+    await mask.getByLabel('Mask file').setInputFiles(file);
+    await eventually(() => mask.getByRole('status').textContent()).toBe(
+      '25% of the picture may change: the painted part.',
+    );
+    await page.getByText(/^Mask loaded from quarter.png: its transparent parts/).waitFor();
+
+    const download = page.waitForEvent('download');
+    await mask.getByRole('button', { name: 'Save' }).click();
+    const saved = await download;
+    expect(saved.suggestedFilename()).toMatch(/^mask-\d+-320x240\.png$/);
+    const savedPath = path.join(dir, 'saved-mask.png');
+    await saved.saveAs(savedPath);
+    const png = await pixels(readFileSync(savedPath));
+    expect([png.width, png.height, png.channels]).toEqual([320, 240, 4]);
+    expect(png.at(10, 10)).toEqual([0, 0, 0, 0]);
+    expect(png.at(300, 200)).toEqual([0, 0, 0, 255]);
+    // hard-edged: nothing between
+    const alphas = new Set<number>();
+    for (let i = 3; i < png.data.length; i += 4) alphas.add(png.data[i]!);
+    expect([...alphas].sort((a, b) => a - b)).toEqual([0, 255]);
+
+    // undo brings the empty mask back; the kept mask returns when the editor opens again
+    await page.keyboard.press('Control+z');
+    await eventually(() => mask.getByRole('status').textContent()).toMatch(/^No mask/);
+    // (Save went disabled with the mask and the focus with it: the keys still reach the editor)
+    await page.keyboard.press('Control+Shift+z');
+    await eventually(() => mask.getByRole('status').textContent()).toMatch(/^25%/);
+    await page.keyboard.press('Escape');
+    await editor.waitFor({ state: 'detached' });
+    await tile(page, 'a tower of stones').click();
+    await page.keyboard.press('e');
+    await eventually(() => mask.getByRole('status').textContent()).toBe(
+      '25% of the picture may change: the painted part.',
+    );
     expect(problems).toEqual([]);
     await context.close();
   }, 180_000);

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { useClient } from '../../api/client-context.ts';
 import { useCatalogue, useSettings } from '../../data/app-queries.ts';
@@ -22,7 +22,7 @@ import {
   runBlockers,
   type EditInput,
 } from './edit-form.ts';
-import { editCommandOf, inField, type EditCommand } from './edit-keys.ts';
+import { editCommandOf, inField, type EditCommand, type KeyLike } from './edit-keys.ts';
 import { editUi } from './edit-state.ts';
 import { EditPanel } from './EditPanel.tsx';
 import { EditTools } from './EditTools.tsx';
@@ -145,6 +145,20 @@ function Editor({ ids, onClose }: { ids: readonly number[]; onClose(): void }) {
     run: () => void run('back'),
   };
 
+  const onEditorKey = (event: KeyLike & { preventDefault(): void; stopPropagation(): void }) => {
+    if (event.key === ' ' && !inField(event.target) && !isControl(event.target)) {
+      event.preventDefault();
+      setMoving(true);
+      return;
+    }
+    const command = editCommandOf(event);
+    if (!command) return;
+    event.preventDefault();
+    event.stopPropagation();
+    onKey[command]();
+  };
+  useKeysWithoutFocus(onEditorKey);
+
   const loadMask = async (file: File) => {
     if (!layer) return;
     let bitmap: ImageBitmap;
@@ -180,22 +194,7 @@ function Editor({ ids, onClose }: { ids: readonly number[]; onClose(): void }) {
 
   const title = ids.length === 1 ? 'Edit image' : `Edit ${ids.length} images`;
   return (
-    <LightboxFrame
-      className="lightbox editor"
-      onClose={onClose}
-      onKeyDown={(event) => {
-        if (event.key === ' ' && !inField(event.target) && !isControl(event.target)) {
-          event.preventDefault();
-          setMoving(true);
-          return;
-        }
-        const command = editCommandOf(event);
-        if (!command) return;
-        event.preventDefault();
-        event.stopPropagation();
-        onKey[command]();
-      }}
-    >
+    <LightboxFrame className="lightbox editor" onClose={onClose} onKeyDown={onEditorKey}>
       <LightboxToolbar title={title} description={KEYS_HELP} label="Mask tools">
         <EditTools
           brush={brush}
@@ -290,6 +289,26 @@ function useToolCommands(
     }),
     [layer, setBrush, toggleMask],
   );
+}
+
+/**
+ * Keys pressed while the focus fell to the page (the focused button went disabled: Save once
+ * the mask is undone) still go to the editor, as they would in any editor window.
+ */
+function useKeysWithoutFocus(onKey: (event: KeyboardEvent) => void): void {
+  const latest = useRef(onKey);
+  useEffect(() => {
+    latest.current = onKey;
+  });
+  useEffect(() => {
+    const lost = (event: KeyboardEvent) => {
+      if (document.activeElement === null || document.activeElement === document.body) {
+        latest.current(event);
+      }
+    };
+    document.addEventListener('keydown', lost);
+    return () => document.removeEventListener('keydown', lost);
+  }, []);
 }
 
 /** Space held (outside a field or a button): a drag moves the view, as in image editors. */

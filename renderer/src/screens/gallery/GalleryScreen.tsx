@@ -9,6 +9,7 @@ import { ConfirmDialog, type ConfirmRequest } from '../../views/ConfirmDialog.ts
 import { useOpenInCompose } from '../compose/use-open-in-compose.tsx';
 import { useBatches } from '../queue/queue-queries.ts';
 import { ExportPanel } from './ExportPanel.tsx';
+import { SelectionMenu } from './SelectionMenu.tsx';
 import {
   useDeleteImages,
   useRetryImageDownloads,
@@ -53,10 +54,12 @@ export function GalleryScreen() {
   const [lightbox, setLightbox] = useState<LightboxAt | null>(null);
   const [compare, setCompare] = useState<{ ids: readonly number[]; slider: boolean } | null>(null);
   const [reveal, setReveal] = useState<{ index: number } | null>(null);
+  const [menu, setMenu] = useState<{ x: number; y: number } | null>(null);
   const commands = useGalleryCommands(
     setRequest,
     (index) => setLightbox({ index, ids: null }),
     (ids) => setCompare({ ids, slider: false }),
+    setMenu,
   );
   const ids = list.data?.ids ?? NO_IDS;
   const links = useEditLinks(ids, lightbox, setLightbox, setCompare);
@@ -100,6 +103,9 @@ export function GalleryScreen() {
           </div>
         )}
       </GalleryGrid>
+      {menu && (
+        <SelectionMenu at={menu} ids={ids} commands={commands} onClose={() => setMenu(null)} />
+      )}
       <ExportPanel />
       <ConfirmDialog request={request} onClose={() => setRequest(null)} />
       {lightbox !== null && (
@@ -155,6 +161,7 @@ function useGalleryCommands(
   confirm: (request: ConfirmRequest) => void,
   open: (index: number) => void,
   compare: (ids: readonly number[]) => void,
+  menu: (at: { x: number; y: number }) => void,
 ): GridCommands & SelectionCommands {
   const { api, queries } = useData();
   const view = galleryUi.useSelect((s) => s.view);
@@ -167,6 +174,7 @@ function useGalleryCommands(
   return {
     open,
     edit,
+    menu,
     compare,
     favorite: (ids, on) => void favorite.run({ ids, favorite: on }),
     retry: (ids) => void retry.run(ids),
