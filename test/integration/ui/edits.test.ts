@@ -302,4 +302,144 @@ describe('edits in the window', () => {
     expect(problems).toEqual([]);
     await context.close();
   }, 180_000);
+
+  it('the tools by their keys (eraser, sizes, invert, clear, zoom and move), the brush remembered, a model without a mask refused per row, two prompts kept outside the mask', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 820 } });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    await openGallery(page, problems);
+    await pictures(page, 'ponds', [{ prompt: 'a quiet pond', size: '512x384' }]);
+    await search(page, 'pond', 1);
+    await tile(page, 'a quiet pond').click();
+    await page.keyboard.press('e');
+    const editor = page.getByRole('dialog', { name: 'Edit image' });
+    const mask = editor.getByRole('region', { name: 'Mask' });
+    await mask.getByText('Painted at the picture’s own size, 512 × 384.').waitFor();
+    const tools = editor.getByRole('toolbar', { name: 'Mask tools' });
+    const sizeShown = () => tools.locator('output.ed-size-value').textContent();
+    const share = async () => {
+      const text = (await mask.getByRole('status').textContent()) ?? '';
+      return /^No mask/.test(text) ? 0 : Number(/^(\d+)%/.exec(text)?.[1] ?? NaN);
+    };
+    const settled = async (expected: (value: number) => boolean) => {
+      await eventually(async () => expected(await share())).toBe(true);
+      return share();
+    };
+
+    // [ and ] step the size by about a sixth
+    expect(await sizeShown()).toBe('64 px');
+    await page.keyboard.press(']');
+    await page.keyboard.press(']');
+    await page.keyboard.press('[');
+    expect(await sizeShown()).toBe('72 px');
+
+    const picture = editor.getByRole('img', { name: 'a quiet pond' });
+    await drag(page, picture, [0.2, 0.5], [0.8, 0.5]);
+    const painted = await settled((v) => v > 0);
+    // the eraser takes half the stroke away
+    await page.keyboard.press('e');
+    await eventually(() =>
+      tools.getByRole('button', { name: 'Eraser' }).getAttribute('aria-pressed'),
+    ).toBe('true');
+    await drag(page, picture, [0.15, 0.5], [0.5, 0.5]);
+    const erased = await settled((v) => v > 0 && v < painted);
+    // inverted: what was kept may change, and back the other way
+    await page.keyboard.press('i');
+    const inverted = await settled((v) => Math.abs(v - (100 - erased)) <= 1);
+    await page.keyboard.press('Delete');
+    await settled((v) => v === 0);
+    await page.keyboard.press('Control+z');
+    await settled((v) => v === inverted);
+    await page.keyboard.press('i');
+    await settled((v) => v === erased);
+
+    // zoom in, move by the arrows and by Space held, fit again
+    const fitted = (await picture.boundingBox())!;
+    await page.keyboard.press('+');
+    await eventually(() => tools.getByRole('status', { name: 'Zoom' }).textContent()).not.toBe(
+      'Fit',
+    );
+    const zoomed = (await picture.boundingBox())!;
+    expect(zoomed.width).toBeGreaterThan(fitted.width * 1.1);
+    await page.keyboard.press('ArrowRight');
+    await eventually(async () => (await picture.boundingBox())!.x).not.toBe(zoomed.x);
+    const arrowed = (await picture.boundingBox())!;
+    await page.keyboard.down(' ');
+    await drag(page, picture, [0.5, 0.5], [0.6, 0.6]);
+    await page.keyboard.up(' ');
+    const moved = (await picture.boundingBox())!;
+    expect(moved.y).toBeGreaterThan(arrowed.y + 10);
+    // (moving paints nothing)
+    expect(await share()).toBe(erased);
+    await page.keyboard.press('0');
+    await eventually(() => tools.getByRole('status', { name: 'Zoom' }).textContent()).toBe('Fit');
+
+    // the brush is remembered by the next window
+    await page.keyboard.press('Escape');
+    await editor.waitFor({ state: 'detached' });
+    const again = await context.newPage();
+    await openGallery(again, problems);
+    await search(again, 'pond', 1);
+    await tile(again, 'a quiet pond').click();
+    await again.keyboard.press('e');
+    const second = again.getByRole('dialog', { name: 'Edit image' });
+    const secondTools = second.getByRole('toolbar', { name: 'Mask tools' });
+    await eventually(() =>
+      secondTools.getByRole('button', { name: 'Eraser' }).getAttribute('aria-pressed'),
+    ).toBe('true');
+    expect(await secondTools.locator('output.ed-size-value').textContent()).toBe('72 px');
+    await page.close();
+
+    // a model that takes no mask: the row it fails is named, Run waits
+    await again.keyboard.press('b');
+    const secondMask = second.getByRole('region', { name: 'Mask' });
+    await drag(again, second.getByRole('img', { name: 'a quiet pond' }), [0.3, 0.3], [0.7, 0.3]);
+    await eventually(() => secondMask.getByRole('status').textContent()).toMatch(/^\d+%/);
+    await second.getByRole('textbox', { name: 'Prompts' }).fill('a lily pad\na small frog');
+    await second.getByRole('combobox', { name: 'Model' }).selectOption('qwen-image-edit');
+    const refused = second.getByRole('list', { name: 'Problems' }).getByRole('listitem');
+    await eventually(() => refused.count()).toBeGreaterThan(0);
+    expect(await refused.first().textContent()).toBe(
+      'The settings: qwen-image-edit takes no mask; describe the change in the prompt instead.',
+    );
+    expect(await second.getByRole('button', { name: 'Run 2 edits' }).isDisabled()).toBe(true);
+
+    await second.getByRole('combobox', { name: 'Model' }).selectOption('flux-schnell');
+    await second.getByRole('checkbox', { name: /Keep the picture outside the mask/ }).check();
+    await second.getByText('Ready: 2 jobs, 2 images.').waitFor();
+    const before = gateway.receivedEdits().length;
+    await second.getByRole('button', { name: 'Run 2 edits' }).click();
+    await second.waitFor({ state: 'detached' });
+    await eventually(() => gateway.receivedEdits().length).toBe(before + 2);
+    const prompts = gateway
+      .receivedEdits()
+      .slice(before)
+      .map((edit) => edit.fields['prompt'])
+      .sort();
+    expect(prompts).toEqual(['a lily pad', 'a small frog']);
+
+    // outside the mask the results are the source's own pixels (the gateway drifted them)
+    const sourceId = Number(
+      (await tile(again, 'a quiet pond').getAttribute('id'))?.replace('image-', ''),
+    );
+    const source = await call<{ relPath: string }>(again, 'images', 'get', { id: sourceId });
+    let results: Array<{ relPath: string | null }> = [];
+    await eventually(async () => {
+      results = (
+        await call<{ items: Array<{ relPath: string | null }> }>(again, 'images', 'page', {
+          query: { editedFrom: sourceId },
+        })
+      ).items;
+      return results.length;
+    }).toBe(2);
+    const library = path.join(dir, 'library');
+    const original = await pixels(readFileSync(path.join(library, source.relPath)));
+    for (const result of results) {
+      const edited = await pixels(readFileSync(path.join(library, result.relPath!)));
+      expect(edited.at(10, 370).slice(0, 3)).toEqual(original.at(10, 370).slice(0, 3));
+      expect(edited.at(500, 10).slice(0, 3)).toEqual(original.at(500, 10).slice(0, 3));
+    }
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 180_000);
 });

@@ -88,17 +88,16 @@ export function EditPanel({
           onLoadMask={onLoadMask}
           onSaveMask={onSaveMask}
         />
-        <section className="ed-section" aria-label="Estimate">
-          {estimate ? (
-            <EstimateView estimate={estimate} />
-          ) : (
-            <p className="muted">
-              {jobs.ok ? 'No estimate yet.' : 'The estimate follows the prompt.'}
-            </p>
-          )}
-        </section>
       </div>
       <div className="ed-run">
+        {/* the cost beside Run, never scrolled away */}
+        {estimate ? (
+          <EstimateView estimate={estimate} />
+        ) : (
+          <p className="ed-estimate-none muted">
+            {jobs.ok ? 'No estimate yet.' : 'The estimate follows the prompt.'}
+          </p>
+        )}
         <Checks check={check} jobs={jobs} />
         <ul id={blockersId} className="ed-blockers" aria-label="Why Run is disabled">
           {blockers.map((reason) => (
