@@ -105,8 +105,10 @@ export class MaskLayer {
     this.stroke = null;
     this.ctx.globalCompositeOperation = 'source-over';
     if (!stroke.rect) return;
+    const start = performance.now();
     this.history.record({ kind: 'pixels', rect: stroke.rect, alpha: this.readBefore(stroke.rect) });
     this.copyToBefore(stroke.rect);
+    measured('atelier:mask-stroke-end', start);
     this.changed();
   }
 
@@ -167,6 +169,7 @@ export class MaskLayer {
    */
   async export(): Promise<MaskExport> {
     this.end();
+    const start = performance.now();
     const { width, height } = this;
     const version = this.version;
     const out = new ImageData(width, height);
@@ -181,6 +184,7 @@ export class MaskLayer {
     const png = await new Promise<Blob | null>((resolve) => encoder.toBlob(resolve, 'image/png'));
     release(encoder);
     if (!png) throw new Error('the browser could not encode the mask as a PNG');
+    measured('atelier:mask-export', start);
     return { png, painted, total: width * height, version };
   }
 
@@ -243,6 +247,11 @@ export class MaskLayer {
     this.ctx.drawImage(this.before, 0, 0);
     this.ctx.globalCompositeOperation = 'source-over';
   }
+}
+
+/** A user-timing entry from `start` to now: the editor bench reads them (test/bench/editor-bench.ts). */
+function measured(name: string, start: number): void {
+  performance.measure(name, { start, end: performance.now() });
 }
 
 function canvasOf(width: number, height: number): HTMLCanvasElement {
