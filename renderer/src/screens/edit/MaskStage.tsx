@@ -10,6 +10,7 @@ import {
 } from '../gallery/lightbox/zoom-pan.ts';
 import type { BrushSettings, Point } from './brush.ts';
 import type { MaskLayer } from './mask-layer.ts';
+import { useMaskVersion } from './use-mask.ts';
 
 export interface StagePicture {
   src: string;
@@ -47,7 +48,7 @@ export function MaskStage({
   onNaturalSize(size: Size): void;
 }) {
   const stageRef = useRef<HTMLDivElement>(null);
-  const holderRef = useRef<HTMLDivElement>(null);
+  const viewRef = useRef<HTMLCanvasElement>(null);
   const cursorRef = useRef<HTMLDivElement>(null);
   const viewport = useViewportSize(stageRef);
   const [natural, setNatural] = useState<Size | null>(null);
@@ -67,14 +68,27 @@ export function MaskStage({
     });
   }, [imageWidth, imageHeight, viewWidth, viewHeight, setGeometry]);
 
-  // the layer's own canvas goes into the page, inside the transformed holder
+  // the mask on screen: a canvas the view's size (a 4096² layer in the page costs every frame),
+  // redrawn from the layer when the view moves or the layer changes; strokes draw on it as well
+  const version = useMaskVersion(layer);
+  const dpr = typeof window === 'undefined' ? 1 : window.devicePixelRatio || 1;
+  const pixelWidth = Math.round(viewWidth * dpr);
+  const pixelHeight = Math.round(viewHeight * dpr);
   useLayoutEffect(() => {
-    const holder = holderRef.current;
-    if (!layer || !holder) return;
-    layer.canvas.className = 'mask-canvas';
-    holder.appendChild(layer.canvas);
-    return () => layer.canvas.remove();
-  }, [layer]);
+    const view = viewRef.current;
+    const ctx = view?.getContext('2d');
+    if (!layer || !view || !ctx || !showMask) return;
+    if (view.width !== pixelWidth) view.width = pixelWidth;
+    if (view.height !== pixelHeight) view.height = pixelHeight;
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.globalCompositeOperation = 'source-over';
+    ctx.clearRect(0, 0, view.width, view.height);
+    ctx.setTransform(dpr * t.scale, 0, 0, dpr * t.scale, dpr * t.x, dpr * t.y);
+    ctx.imageSmoothingEnabled = true;
+    ctx.drawImage(layer.canvas, 0, 0);
+    layer.setView(ctx);
+    return () => layer.setView(null);
+  }, [layer, version, showMask, t.x, t.y, t.scale, dpr, pixelWidth, pixelHeight]);
 
   // a native listener: React's wheel listeners are passive and cannot stop the page scrolling
   useEffect(() => {
@@ -190,8 +204,8 @@ export function MaskStage({
           }}
           onError={() => setBroken(true)}
         />
-        <div ref={holderRef} className="mask-holder" hidden={!showMask} />
       </div>
+      <canvas ref={viewRef} className="mask-view" hidden={!showMask} aria-hidden="true" />
       {ready && !moveTool && (
         <div
           ref={cursorRef}

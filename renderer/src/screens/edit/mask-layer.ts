@@ -23,17 +23,22 @@ const PAINT = `rgb(${PAINT_RGB.join(' ')})`;
 export class MaskLayer {
   readonly width: number;
   readonly height: number;
-  /** The painted layer the stage puts in the page, scaled by its transform. */
+  /** The painted layer at the picture's size: what is exported; the stage shows it through a view. */
   readonly canvas: HTMLCanvasElement;
   private readonly ctx: CanvasRenderingContext2D;
   private readonly before: HTMLCanvasElement;
   private readonly beforeCtx: CanvasRenderingContext2D;
   private readonly history = new MaskHistory();
-  private stroke: { last: Point; size: number; rect: Rect | null } | null = null;
+  private stroke: { last: Point; size: number; erase: boolean; rect: Rect | null } | null = null;
   private readonly listeners = new Set<() => void>();
   private version = 0;
   /** False only while the layer is surely empty (an export then reads nothing). */
   private maybePainted = false;
+  /**
+   * The screen's canvas, its transform mapping the picture's pixels onto it: a stroke is drawn
+   * there too, so a frame repaints a canvas the size of the view, never the picture's 64 MB.
+   */
+  private view: CanvasRenderingContext2D | null = null;
 
   constructor(width: number, height: number) {
     this.width = width;
@@ -61,23 +66,28 @@ export class MaskLayer {
     return this.history.canRedo;
   }
 
+  /**
+   * Where the layer is shown (null: nowhere). Its transform must map the picture's pixels onto
+   * it; the stage redraws it from `canvas` whenever the view moves or the layer changes.
+   */
+  setView(view: CanvasRenderingContext2D | null): void {
+    this.view = view;
+  }
+
   /** A stroke starts with a dab at `point` (the picture's pixels); `erase` takes paint away. */
   begin(point: Point, size: number, erase: boolean): void {
     this.end();
-    const ctx = this.ctx;
-    ctx.globalCompositeOperation = erase ? 'destination-out' : 'source-over';
-    ctx.fillStyle = PAINT;
-    ctx.strokeStyle = PAINT;
-    ctx.lineWidth = size;
-    ctx.lineCap = 'round';
-    ctx.lineJoin = 'round';
-    ctx.beginPath();
-    ctx.arc(point.x, point.y, size / 2, 0, Math.PI * 2);
-    ctx.fill();
+    for (const ctx of this.drawn()) {
+      brushOn(ctx, size, erase);
+      ctx.beginPath();
+      ctx.arc(point.x, point.y, size / 2, 0, Math.PI * 2);
+      ctx.fill();
+    }
     if (!erase) this.maybePainted = true;
     this.stroke = {
       last: point,
       size,
+      erase,
       rect: segmentRect(point, point, size, this.width, this.height),
     };
   }
@@ -86,11 +96,14 @@ export class MaskLayer {
   extend(point: Point): void {
     const stroke = this.stroke;
     if (!stroke) return;
-    const ctx = this.ctx;
-    ctx.beginPath();
-    ctx.moveTo(stroke.last.x, stroke.last.y);
-    ctx.lineTo(point.x, point.y);
-    ctx.stroke();
+    for (const ctx of this.drawn()) {
+      // (the view may have been redrawn since, its settings reset)
+      if (ctx === this.view) brushOn(ctx, stroke.size, stroke.erase);
+      ctx.beginPath();
+      ctx.moveTo(stroke.last.x, stroke.last.y);
+      ctx.lineTo(point.x, point.y);
+      ctx.stroke();
+    }
     stroke.rect = unionRect(
       stroke.rect,
       segmentRect(stroke.last, point, stroke.size, this.width, this.height),
@@ -104,6 +117,7 @@ export class MaskLayer {
     if (!stroke) return;
     this.stroke = null;
     this.ctx.globalCompositeOperation = 'source-over';
+    if (this.view) this.view.globalCompositeOperation = 'source-over';
     if (!stroke.rect) return;
     const start = performance.now();
     this.history.record({ kind: 'pixels', rect: stroke.rect, alpha: this.readBefore(stroke.rect) });
@@ -190,6 +204,7 @@ export class MaskLayer {
 
   /** Lets the canvases' memory go (the layer is not used again). */
   dispose(): void {
+    this.view = null;
     this.listeners.clear();
     this.history.clear();
     release(this.canvas);
@@ -201,6 +216,11 @@ export class MaskLayer {
     write: (rect, alpha) => this.writeAlpha(rect, alpha),
     invert: () => this.invertPixels(),
   };
+
+  /** The canvases a stroke is drawn on: the layer's own, and the view's when it is shown. */
+  private drawn(): CanvasRenderingContext2D[] {
+    return this.view ? [this.ctx, this.view] : [this.ctx];
+  }
 
   private afterStep(): void {
     this.maybePainted = true; // (what came back may be paint)
@@ -247,6 +267,16 @@ export class MaskLayer {
     this.ctx.drawImage(this.before, 0, 0);
     this.ctx.globalCompositeOperation = 'source-over';
   }
+}
+
+/** The brush's settings on a context: paint, or take paint away. */
+function brushOn(ctx: CanvasRenderingContext2D, size: number, erase: boolean): void {
+  ctx.globalCompositeOperation = erase ? 'destination-out' : 'source-over';
+  ctx.fillStyle = PAINT;
+  ctx.strokeStyle = PAINT;
+  ctx.lineWidth = size;
+  ctx.lineCap = 'round';
+  ctx.lineJoin = 'round';
 }
 
 /** A user-timing entry from `start` to now: the editor bench reads them (test/bench/editor-bench.ts). */
