@@ -180,9 +180,11 @@ try {
     exports.push(performance.now() - saving);
   }
   const encoded = (await page.evaluate(IN_PAGE.measures('atelier:mask-export'))) as number[];
+  const inWorker = page.workers().some((w) => w.url().includes('mask-export-worker'));
   console.log(
     `Mask export at ${SIDE}×${SIDE} (read, cut hard, PNG-encode): median ${ms(quantile(encoded.slice(-3), 0.5))} ` +
-      `over the last 3; Save to the download: median ${ms(quantile(exports, 0.5))}`,
+      `over the last 3 (${inWorker ? 'in its worker' : 'on the window’s thread'}); ` +
+      `Save to the download: median ${ms(quantile(exports, 0.5))}`,
   );
 
   // a whole-picture step: invert, then undo it

@@ -279,6 +279,10 @@ describe('edits in the window', () => {
     await saved.saveAs(savedPath);
     const png = await pixels(readFileSync(savedPath));
     expect([png.width, png.height, png.channels]).toEqual([320, 240, 4]);
+    // encoded off the window's thread
+    expect(page.workers().map((w) => path.basename(new URL(w.url()).pathname))).toEqual([
+      expect.stringMatching(/^mask-export-worker/),
+    ]);
     expect(png.at(10, 10)).toEqual([0, 0, 0, 0]);
     expect(png.at(300, 200)).toEqual([0, 0, 0, 255]);
     // hard-edged: nothing between

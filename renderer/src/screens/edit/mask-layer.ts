@@ -1,4 +1,5 @@
 import { segmentRect, unionRect, type Point } from './brush.ts';
+import { exportInWorker } from './mask-export.ts';
 import { MaskHistory, type Rect, type StepTarget } from './mask-history.ts';
 import { alphaOf, hardMask, paintFromMaskFile, paintOf, PAINT_RGB } from './mask-pixels.ts';
 
@@ -186,6 +187,16 @@ export class MaskLayer {
     const start = performance.now();
     const { width, height } = this;
     const version = this.version;
+    const made =
+      (await exportInWorker(this.maybePainted ? this.canvas : null, width, height)) ??
+      (await this.exportHere());
+    measured('atelier:mask-export', start);
+    return { ...made, total: width * height, version };
+  }
+
+  /** The export on the window's thread, where no worker can do it. */
+  private async exportHere(): Promise<{ png: Blob; painted: number }> {
+    const { width, height } = this;
     const out = new ImageData(width, height);
     let painted = 0;
     if (this.maybePainted) {
@@ -198,8 +209,7 @@ export class MaskLayer {
     const png = await new Promise<Blob | null>((resolve) => encoder.toBlob(resolve, 'image/png'));
     release(encoder);
     if (!png) throw new Error('the browser could not encode the mask as a PNG');
-    measured('atelier:mask-export', start);
-    return { png, painted, total: width * height, version };
+    return { png, painted };
   }
 
   /** Lets the canvases' memory go (the layer is not used again). */
