@@ -8,6 +8,7 @@ import {
   createPromptHelpUi,
   promptHelpUi,
 } from './screens/compose/prompt-help/prompt-help-state.ts';
+import { createEditUi, editUi } from './screens/edit/edit-state.ts';
 import { createGalleryUi, galleryUi } from './screens/gallery/gallery-state.ts';
 import { createQueueUi, queueUi } from './screens/queue/queue-state.ts';
 
@@ -19,6 +20,7 @@ export function createUiStores(api: Api) {
     gallery: createGalleryUi(),
     compose: createComposeUi((saved) => api.compose.saveDraft(saved)),
     promptHelp: createPromptHelpUi(),
+    edit: createEditUi(),
   };
 }
 
@@ -49,7 +51,9 @@ export function UiStateProvider({ children, given }: { children: ReactNode; give
     <queueUi.Context value={stores.queue}>
       <galleryUi.Context value={stores.gallery}>
         <composeUi.Context value={stores.compose}>
-          <promptHelpUi.Context value={stores.promptHelp}>{children}</promptHelpUi.Context>
+          <promptHelpUi.Context value={stores.promptHelp}>
+            <editUi.Context value={stores.edit}>{children}</editUi.Context>
+          </promptHelpUi.Context>
         </composeUi.Context>
       </galleryUi.Context>
     </queueUi.Context>

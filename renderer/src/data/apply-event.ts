@@ -114,6 +114,8 @@ function applyEvent(data: Data, event: ApiEvent): void {
         { queryKey: areas.imageLists },
         (list) => list && { ...list, written: list.written + images.length },
       );
+      // an edit written counts among its source's edits
+      refresher.refresh(areas.imageCounts, countsEdits);
       return;
     }
     case 'images.deleted':
@@ -298,6 +300,13 @@ function imagesDeleted(data: Data, ids: readonly number[]): void {
     queries.removeQueries({ queryKey: keys.image(id), exact: true });
     queries.removeQueries({ queryKey: keys.imageDetail(id), exact: true });
   }
+  data.refresher.refresh(areas.imageCounts, countsEdits);
+}
+
+/** A count of edits (an image's edits in its details): images written or deleted change it. */
+function countsEdits(query: Query): boolean {
+  const filter = imageQueryOf(query);
+  return filter?.edits !== undefined || filter?.editedFrom !== undefined;
 }
 
 function imagesChanged(data: Data, { ids, batches }: ApiEventOf<'images.changed'>['payload']) {

@@ -8,7 +8,11 @@ export const SHORTCUTS = [
   { keys: 'mod+2', label: 'Ctrl/⌘ 2', what: 'Go to Queue' },
   { keys: 'mod+3', label: 'Ctrl/⌘ 3', what: 'Go to Gallery' },
   { keys: 'mod+4', label: 'Ctrl/⌘ 4', what: 'Go to Settings' },
-  { keys: 'mod+enter', label: 'Ctrl/⌘ Enter', what: 'Run the composed batch (Compose)' },
+  {
+    keys: 'mod+enter',
+    label: 'Ctrl/⌘ Enter',
+    what: 'Run the composed batch (Compose), or the edit (Editor)',
+  },
   {
     keys: 'mod+shift+enter',
     label: 'Ctrl/⌘ Shift Enter',
@@ -29,8 +33,19 @@ export const SHORTCUTS = [
   { keys: 'left, right', label: '← →', what: 'Previous or next image (Lightbox)' },
   { keys: 'home, end', label: 'Home End', what: 'First or last image (Gallery, Lightbox)' },
   { keys: 'f', label: 'F', what: 'Favourite the selection (Gallery) or the image (Lightbox)' },
-  { keys: 'i', label: 'I', what: 'Show or hide the details (Lightbox)' },
+  {
+    keys: 'i',
+    label: 'I',
+    what: 'Show or hide the details (Lightbox); invert the mask (Editor)',
+  },
   { keys: 'plus, minus, 0', label: '+ − 0', what: 'Zoom in, out, fit (Lightbox, Compare)' },
+  { keys: 'e', label: 'E', what: 'Edit the selection or the image (Gallery, Lightbox)' },
   { keys: 'delete', label: 'Delete', what: 'Delete the selection or the image, after asking' },
   { keys: 'escape', label: 'Esc', what: 'Clear the selection; close the lightbox or compare' },
+  // the editor's own keys (renderer/src/screens/edit/edit-keys.ts)
+  { keys: 'b, e, h', label: 'B E H', what: 'Brush, eraser, move (Editor); Space held moves too' },
+  { keys: 'bracketleft, bracketright', label: '[ ]', what: 'Smaller or larger brush (Editor)' },
+  { keys: 'delete, backspace', label: 'Delete', what: 'Clear the mask (Editor)' },
+  { keys: 'mod+z', label: 'Ctrl/⌘ Z', what: 'Undo a stroke (Editor)' },
+  { keys: 'mod+shift+z', label: 'Ctrl/⌘ Shift Z', what: 'Redo it (Editor)' },
 ] as const;

@@ -1,3 +1,4 @@
+import { MAX_EDIT_IMAGES } from '../../../../shared/api/schemas/edits.ts';
 import { formatCount, plural } from '../../format.ts';
 import { EMPTY_SELECTION, selectAll, selectedInOrder } from '../../views/selection.ts';
 import { galleryUi } from './gallery-state.ts';
@@ -10,11 +11,12 @@ export interface SelectionCommands {
   exportIds(ids: readonly number[]): void;
   exportView(): void;
   compare(ids: readonly number[]): void;
+  edit(ids: readonly number[]): void;
 }
 
 /**
  * What can be done to the selection, or to everything the view matches: select all, favourite,
- * compare, export, retry downloads, delete.
+ * compare, edit, export, retry downloads, delete.
  */
 export function GalleryActions({ commands }: { commands: SelectionCommands }) {
   const selection = galleryUi.useSelect((s) => s.selection);
@@ -77,6 +79,19 @@ export function GalleryActions({ commands }: { commands: SelectionCommands }) {
             onClick={() => commands.compare(chosen())}
           >
             Compare
+          </button>
+          <button
+            type="button"
+            className="ghost small"
+            disabled={n > MAX_EDIT_IMAGES}
+            title={
+              n > MAX_EDIT_IMAGES
+                ? `One edit takes at most ${MAX_EDIT_IMAGES} images`
+                : 'Edit them with one prompt (E)'
+            }
+            onClick={() => commands.edit(chosen())}
+          >
+            Edit…
           </button>
           <button
             type="button"

@@ -3,9 +3,14 @@ import { useCatalogue } from '../../data/app-queries.ts';
 import { formatSize } from '../../format.ts';
 import { useBatches } from '../queue/queue-queries.ts';
 import { galleryUi } from './gallery-state.ts';
-import { SHOW_LABELS, type GalleryShow } from './gallery-view.ts';
+import {
+  ORIGIN_LABELS,
+  SHOW_LABELS,
+  type GalleryOrigin,
+  type GalleryShow,
+} from './gallery-view.ts';
 
-/** What to show, which batch, model, size and days. */
+/** What to show, edits or not, which batch, model, size and days. */
 export function GalleryFilters() {
   const view = galleryUi.useSelect((s) => s.view);
   const setView = galleryUi.useSelect((s) => s.setView);
@@ -41,6 +46,27 @@ export function GalleryFilters() {
           </option>
         ))}
       </select>
+      <select
+        aria-label="Origin"
+        value={view.origin}
+        onChange={(event) => setView({ origin: event.target.value as GalleryOrigin })}
+      >
+        {(Object.keys(ORIGIN_LABELS) as GalleryOrigin[]).map((origin) => (
+          <option key={origin} value={origin}>
+            {ORIGIN_LABELS[origin]}
+          </option>
+        ))}
+      </select>
+      {view.editedFrom !== null && (
+        <button
+          type="button"
+          className="ghost small gallery-chip"
+          aria-label={`Edits of image ${view.editedFrom}: show every image`}
+          onClick={() => setView({ editedFrom: null })}
+        >
+          Edits of image {view.editedFrom} <span aria-hidden>✕</span>
+        </button>
+      )}
       <select
         aria-label="Batch"
         value={view.batchId ?? ''}

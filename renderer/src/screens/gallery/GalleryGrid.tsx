@@ -278,6 +278,13 @@ function useTileActions(
       },
       onOpen: (index) => latest.current.commands.open(index),
       onFavorite: (id, favorite) => latest.current.commands.favorite([id], favorite),
+      onMenu(id, index, at) {
+        setActive(index);
+        // a tile outside the selection becomes the selection, as in a file manager
+        const { selection, setSelection } = store.getState();
+        if (!selection.selected.has(id)) setSelection({ selected: new Set([id]), anchor: id });
+        latest.current.commands.menu(at);
+      },
       onRetry: (id) => latest.current.commands.retry([id]),
       onGenerateAgain: (id) => latest.current.commands.generateAgain(id),
     }),

@@ -9,6 +9,7 @@ import { ConfirmDialog, type ConfirmRequest } from '../../views/ConfirmDialog.ts
 import { useOpenInCompose } from '../compose/use-open-in-compose.tsx';
 import { useBatches } from '../queue/queue-queries.ts';
 import { ExportPanel } from './ExportPanel.tsx';
+import { SelectionMenu } from './SelectionMenu.tsx';
 import {
   useDeleteImages,
   useRetryImageDownloads,
@@ -24,10 +25,23 @@ import type { GridCommands } from './grid-commands.ts';
 import { GalleryToolbar, TILE_SIZES } from './GalleryToolbar.tsx';
 import { Compare } from './lightbox/Compare.tsx';
 import { Lightbox } from './lightbox/Lightbox.tsx';
+import type { EditLinks } from './lightbox/MetadataPanel.tsx';
 import { rerunDraft } from './lightbox/rerun-draft.ts';
+import { EditDialog } from '../edit/EditDialog.tsx';
+import { editUi } from '../edit/edit-state.ts';
 import './gallery.css';
 
 const TILE_KEY = 'atelier.gallery.tile';
+const NO_IDS: readonly number[] = [];
+
+/**
+ * Where the lightbox is: at an index of the view's list, or of a list of its own (an edit's
+ * source that the view does not show, with the edit after it).
+ */
+interface LightboxAt {
+  index: number;
+  ids: readonly number[] | null;
+}
 
 /** Everything the queue made: find, select, compare, export, retry downloads, delete. */
 export function GalleryScreen() {
@@ -37,10 +51,18 @@ export function GalleryScreen() {
   const total = list.data?.total ?? null;
   const [tile, setTile] = useTileSize();
   const [request, setRequest] = useState<ConfirmRequest | null>(null);
-  const [lightbox, setLightbox] = useState<number | null>(null);
-  const [compare, setCompare] = useState<readonly number[] | null>(null);
+  const [lightbox, setLightbox] = useState<LightboxAt | null>(null);
+  const [compare, setCompare] = useState<{ ids: readonly number[]; slider: boolean } | null>(null);
   const [reveal, setReveal] = useState<{ index: number } | null>(null);
-  const commands = useGalleryCommands(setRequest, setLightbox, setCompare);
+  const [menu, setMenu] = useState<{ x: number; y: number } | null>(null);
+  const commands = useGalleryCommands(
+    setRequest,
+    (index) => setLightbox({ index, ids: null }),
+    (ids) => setCompare({ ids, slider: false }),
+    setMenu,
+  );
+  const ids = list.data?.ids ?? NO_IDS;
+  const links = useEditLinks(ids, lightbox, setLightbox, setCompare);
 
   const filtered = activeFilters(view) > 0 || view.text.trim() !== '';
   // no batch yet: no tools, there is nothing to find (one whose downloads all failed has tools:
@@ -81,23 +103,57 @@ export function GalleryScreen() {
           </div>
         )}
       </GalleryGrid>
+      {menu && (
+        <SelectionMenu at={menu} ids={ids} commands={commands} onClose={() => setMenu(null)} />
+      )}
       <ExportPanel />
       <ConfirmDialog request={request} onClose={() => setRequest(null)} />
       {lightbox !== null && (
         <Lightbox
-          ids={list.data?.ids ?? []}
-          total={total ?? 0}
-          index={lightbox}
-          onIndexChange={setLightbox}
+          ids={lightbox.ids ?? ids}
+          total={lightbox.ids ? lightbox.ids.length : (total ?? 0)}
+          index={lightbox.index}
+          onIndexChange={(index) => setLightbox({ ...lightbox, index })}
           onClose={() => {
-            setReveal({ index: lightbox });
+            if (!lightbox.ids) setReveal({ index: lightbox.index });
             setLightbox(null);
           }}
+          links={links}
         />
       )}
-      {compare !== null && <Compare ids={compare} onClose={() => setCompare(null)} />}
+      {compare !== null && (
+        <Compare ids={compare.ids} slider={compare.slider} onClose={() => setCompare(null)} />
+      )}
+      <EditDialog />
     </section>
   );
+}
+
+/**
+ * Where an edit's details lead: its source (in the view's list when it is there, else on its
+ * own with the edit after it), before and after in compare's slider, a picture's edits.
+ */
+function useEditLinks(
+  ids: readonly number[],
+  lightbox: LightboxAt | null,
+  setLightbox: (at: LightboxAt | null) => void,
+  setCompare: (compare: { ids: readonly number[]; slider: boolean }) => void,
+): EditLinks {
+  const setView = galleryUi.useSelect((s) => s.setView);
+  const view = galleryUi.useSelect((s) => s.view);
+  return {
+    showImage(id) {
+      const at = ids.indexOf(id);
+      if (at >= 0) return setLightbox({ index: at, ids: null });
+      const current = lightbox ? (lightbox.ids ?? ids)[lightbox.index] : undefined;
+      setLightbox({ index: 0, ids: current === undefined ? [id] : [id, current] });
+    },
+    compare: (source, edit) => setCompare({ ids: [source, edit], slider: true }),
+    showEdits(id) {
+      setLightbox(null);
+      setView({ ...DEFAULT_VIEW, order: view.order, group: view.group, editedFrom: id });
+    },
+  };
 }
 
 /** What the grid and the selection bar do, each through its one action. */
@@ -105,6 +161,7 @@ function useGalleryCommands(
   confirm: (request: ConfirmRequest) => void,
   open: (index: number) => void,
   compare: (ids: readonly number[]) => void,
+  menu: (at: { x: number; y: number }) => void,
 ): GridCommands & SelectionCommands {
   const { api, queries } = useData();
   const view = galleryUi.useSelect((s) => s.view);
@@ -113,8 +170,11 @@ function useGalleryCommands(
   const remove = useDeleteImages();
   const startExport = useStartExport();
   const openInCompose = useOpenInCompose(confirm);
+  const edit = editUi.useSelect((s) => s.open);
   return {
     open,
+    edit,
+    menu,
     compare,
     favorite: (ids, on) => void favorite.run({ ids, favorite: on }),
     retry: (ids) => void retry.run(ids),

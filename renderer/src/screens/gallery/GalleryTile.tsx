@@ -14,6 +14,8 @@ export interface TileActions {
   onFavorite(id: number, favorite: boolean): void;
   onRetry(id: number): void;
   onGenerateAgain(id: number): void;
+  /** The tile's menu, at the pointer. */
+  onMenu(id: number, index: number, at: { x: number; y: number }): void;
 }
 
 interface TileProps {
@@ -75,6 +77,14 @@ function TileView({
       style={{ width: size }}
       onClick={id === undefined ? undefined : (event) => actions.onClick(id, index, event)}
       onDoubleClick={() => actions.onOpen(index)}
+      onContextMenu={
+        id === undefined
+          ? undefined
+          : (event) => {
+              event.preventDefault();
+              actions.onMenu(id, index, { x: event.clientX, y: event.clientY });
+            }
+      }
     >
       <div className="tile-frame" style={{ height: size }}>
         {image ? <TileBody image={image} actions={actions} /> : <div className="tile-skeleton" />}

@@ -72,6 +72,17 @@ export function useImageDetail(id: number | undefined) {
   });
 }
 
+/** How many written images were edited from this one (its details link to them). */
+export function useEditCount(id: number | undefined) {
+  const { api } = useData();
+  const query = { editedFrom: id ?? 0 };
+  return useQuery({
+    queryKey: keys.imageCount(query),
+    queryFn: async () => (await api.images.count({ query })).total,
+    enabled: id !== undefined,
+  });
+}
+
 /** Several images' details, in the order of `ids`. */
 export function useImageDetails(ids: readonly number[]) {
   const { api } = useData();

@@ -5,6 +5,8 @@ export type { ImageQueryInput };
 /** Which images the gallery shows, by what became of their download. */
 export type GalleryShow = 'written' | 'failed' | 'expired' | 'partial' | 'all';
 export type GalleryGrouping = 'none' | 'batch' | 'day';
+/** Whether the gallery shows what edits made, what generations made, or both. */
+export type GalleryOrigin = 'any' | 'edits' | 'generated';
 
 /** What the gallery's toolbar sets: the person's words, not yet the service's query. */
 export interface GalleryView {
@@ -17,6 +19,9 @@ export interface GalleryView {
   to: string | null;
   favorite: boolean;
   show: GalleryShow;
+  origin: GalleryOrigin;
+  /** Only the edits of this image (its details' "Show its edits"). */
+  editedFrom: number | null;
   order: 'newest' | 'oldest';
   group: GalleryGrouping;
 }
@@ -30,6 +35,8 @@ export const DEFAULT_VIEW: GalleryView = {
   to: null,
   favorite: false,
   show: 'written',
+  origin: 'any',
+  editedFrom: null,
   order: 'newest',
   group: 'none',
 };
@@ -40,6 +47,12 @@ export const SHOW_LABELS: Readonly<Record<GalleryShow, string>> = {
   expired: 'Link expired',
   partial: 'Partial results',
   all: 'Everything',
+};
+
+export const ORIGIN_LABELS: Readonly<Record<GalleryOrigin, string>> = {
+  any: 'Generated and edited',
+  edits: 'Edits only',
+  generated: 'Generated only',
 };
 
 /** The download failure code of an expired link (the core's URL_EXPIRED_CODE). */
@@ -58,6 +71,8 @@ export function toImageQuery(view: GalleryView): ImageQueryInput {
   if (from !== null) query.from = from;
   if (to !== null) query.to = to;
   if (view.favorite) query.favorite = true;
+  if (view.origin !== 'any') query.edits = view.origin === 'edits';
+  if (view.editedFrom !== null) query.editedFrom = view.editedFrom;
   switch (view.show) {
     case 'failed':
       query.downloadStates = ['failed'];
@@ -97,6 +112,8 @@ export function activeFilters(view: GalleryView): number {
     Number(Boolean(view.size)) +
     Number(Boolean(view.from) || Boolean(view.to)) +
     Number(view.favorite) +
-    Number(view.show !== 'written')
+    Number(view.show !== 'written') +
+    Number(view.origin !== 'any') +
+    Number(view.editedFrom !== null)
   );
 }

@@ -16,7 +16,7 @@ const GRID_KEYS = new Set<string>([
 /**
  * The grid's keys: arrows, Page Up/Down, Home/End move the focus (Shift extends the
  * selection); Space selects, Enter opens, Ctrl+A selects all, Escape clears, F favourites,
- * Delete deletes after asking.
+ * E edits, Delete deletes after asking; the Menu key (or Shift+F10) opens the tile's menu.
  */
 export function useGridKeyboard(options: {
   ids: readonly number[];
@@ -70,6 +70,19 @@ export function useGridKeyboard(options: {
       return moveTo(moveIndex(rows, active, event.key as GridKey, count), event, mod);
     }
     const id = ids[active];
+    if (
+      (event.key === 'ContextMenu' || (event.key === 'F10' && event.shiftKey)) &&
+      id !== undefined
+    ) {
+      event.preventDefault();
+      if (!selection.selected.has(id)) setSelection({ selected: new Set([id]), anchor: id });
+      // at the tile's middle, where a pointer would have opened it
+      const box = document.getElementById(`image-${id}`)?.getBoundingClientRect();
+      commands.menu(
+        box ? { x: box.left + box.width / 2, y: box.top + box.height / 2 } : { x: 0, y: 0 },
+      );
+      return;
+    }
     if (event.key === 'Enter' && active >= 0) {
       event.preventDefault();
       commands.open(active);
@@ -85,6 +98,11 @@ export function useGridKeyboard(options: {
     } else if (event.key === 'Delete' || event.key === 'Backspace') {
       const chosen = selectedOrActive();
       if (chosen.length > 0) commands.remove(chosen);
+    } else if (event.key.toLowerCase() === 'e' && !mod && !event.altKey) {
+      const chosen = selectedOrActive();
+      if (chosen.length === 0) return;
+      event.preventDefault();
+      commands.edit(chosen);
     } else if (event.key.toLowerCase() === 'f' && !mod) {
       const chosen = selectedOrActive();
       if (chosen.length === 0) return;

@@ -54,6 +54,18 @@ describe('the gallery view as the service query', () => {
     expect(toImageQuery({ ...DEFAULT_VIEW, show: 'all' }).downloadStates).toHaveLength(4);
   });
 
+  it('shows edits only, generations only, or the edits of one image', () => {
+    expect(toImageQuery({ ...DEFAULT_VIEW, origin: 'edits' })).toMatchObject({ edits: true });
+    expect(toImageQuery({ ...DEFAULT_VIEW, origin: 'generated' })).toMatchObject({
+      edits: false,
+    });
+    expect(toImageQuery(DEFAULT_VIEW)).not.toHaveProperty('edits');
+    const ofOne = toImageQuery({ ...DEFAULT_VIEW, editedFrom: 42 });
+    expect(ofOne).toMatchObject({ editedFrom: 42 });
+    expect(ImageQuery.safeParse(ofOne).success).toBe(true);
+    expect(activeFilters({ ...DEFAULT_VIEW, origin: 'edits', editedFrom: 42 })).toBe(2);
+  });
+
   it('leaves out an empty search and a date that is no date', () => {
     const query = toImageQuery({ ...DEFAULT_VIEW, text: '   ', from: 'soon' });
     expect(query).not.toHaveProperty('text');

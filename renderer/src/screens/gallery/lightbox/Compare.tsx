@@ -15,6 +15,8 @@ export interface CompareProps {
   /** 2 to 4 images. */
   ids: readonly number[];
   onClose(): void;
+  /** Two images open one over the other (an edit's before and after). */
+  slider?: boolean;
 }
 
 const LETTERS = ['A', 'B', 'C', 'D'];
@@ -81,12 +83,12 @@ function layerOf(loaded: Loaded, mediaUrl: Client['mediaUrl']): Layer | null {
 }
 
 /** Two to four images side by side under one zoom and pan; two also one over the other. */
-export function Compare({ ids, onClose }: CompareProps): React.JSX.Element {
+export function Compare({ ids, onClose, slider: sliderFirst }: CompareProps): React.JSX.Element {
   const { mediaUrl } = useClient();
   const shown = ids.slice(0, 4);
   const details = useDetails(shown);
   const zoom = useZoom();
-  const [slider, setSlider] = useState(false);
+  const [slider, setSlider] = useState(sliderFirst ?? false);
   const [divider, setDivider] = useState(0.5);
   const layers = details.map((d) => layerOf(d, mediaUrl));
   const canSlide = shown.length === 2 && layers.every((l) => l !== null);

@@ -1,19 +1,40 @@
 import type { Host } from '../../../api/client.ts';
 import { useHostAction } from '../gallery-actions.ts';
-import { RerunIcon, TrashIcon } from './icons.tsx';
+import { EditIcon, RerunIcon, TrashIcon } from './icons.tsx';
 import type { ImageDetail } from './rerun-draft.ts';
 
 /**
- * What can be done to one image, in one row at the top of its details: make it again, or delete
- * it. Copying sits beside what it copies (MetadataPanel), the file's actions beside the file.
+ * What can be done to one image, in one row at the top of its details: make it again, edit it
+ * (a picture on disk only), or delete it. Copying sits beside what it copies (MetadataPanel), the
+ * file's actions beside the file.
  */
-export function ImageActions({ onRerun, onDelete }: { onRerun(): void; onDelete(): void }) {
+export function ImageActions({
+  onRerun,
+  onEdit,
+  onDelete,
+}: {
+  onRerun(): void;
+  /** Null when the image cannot be edited (a video, not downloaded). */
+  onEdit: (() => void) | null;
+  onDelete(): void;
+}) {
   return (
     <div className="lb-actions" role="group" aria-label="Actions">
       <button type="button" className="ghost" title="Generate again in Compose" onClick={onRerun}>
         <RerunIcon />
         Re-run
       </button>
+      {onEdit && (
+        <button
+          type="button"
+          className="ghost"
+          title="Paint a mask and edit with a prompt (E)"
+          onClick={onEdit}
+        >
+          <EditIcon />
+          Edit
+        </button>
+      )}
       <button type="button" className="ghost lb-danger" title="Delete (Del)" onClick={onDelete}>
         <TrashIcon />
         Delete

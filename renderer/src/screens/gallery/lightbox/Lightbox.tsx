@@ -10,7 +10,7 @@ import { FileActions, ImageActions } from './ImageActions.tsx';
 import { commandOf } from './keys.ts';
 import { LightboxFrame, LightboxToolbar } from './LightboxFrame.tsx';
 import { LightboxStage, showsPicture } from './LightboxStage.tsx';
-import { MetadataPanel } from './MetadataPanel.tsx';
+import { MetadataPanel, type EditLinks } from './MetadataPanel.tsx';
 import { useLightboxCommands } from './use-lightbox-commands.ts';
 import { useZoom, ZoomControls } from './ZoomControls.tsx';
 import './lightbox.css';
@@ -23,11 +23,13 @@ export interface LightboxProps {
   index: number;
   onIndexChange(index: number): void;
   onClose(): void;
+  /** Where an edit's details lead (its source, before and after, a picture's edits). */
+  links?: EditLinks;
 }
 
 /** One image at a time over the gallery, with its zoom, its details and what can be done to it. */
 export function Lightbox(props: LightboxProps): React.JSX.Element {
-  const { ids, total, index, onClose } = props;
+  const { ids, total, index, onClose, links } = props;
   const client = useClient();
   const id = ids[index];
   const query = useImageDetail(id);
@@ -61,7 +63,7 @@ export function Lightbox(props: LightboxProps): React.JSX.Element {
     >
       <LightboxToolbar
         title={title}
-        description="Arrow keys step through the gallery, F marks a favourite, I shows the details, plus and minus zoom, Escape closes."
+        description="Arrow keys step through the gallery, F marks a favourite, E edits, I shows the details, plus and minus zoom, Escape closes."
         label="Image tools"
       >
         <LightboxTools
@@ -88,10 +90,15 @@ export function Lightbox(props: LightboxProps): React.JSX.Element {
           <aside className="lb-info" aria-label="Image details">
             {detail ? (
               <>
-                <ImageActions onRerun={commands.rerun} onDelete={commands.askDelete} />
+                <ImageActions
+                  onRerun={commands.rerun}
+                  onEdit={showsPicture(detail) ? commands.edit : null}
+                  onDelete={commands.askDelete}
+                />
                 <MetadataPanel
                   detail={detail}
                   fileActions={<FileActions detail={detail} host={client.host} />}
+                  links={links}
                 />
               </>
             ) : (

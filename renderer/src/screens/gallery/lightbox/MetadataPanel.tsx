@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { toast } from 'sonner';
 import { formatBytes, formatSize, formatWhole } from '../../../format.ts';
 import { copyText } from '../../../views/copy-text.ts';
+import { useEditCount } from '../gallery-queries.ts';
 import { CopyIcon } from './icons.tsx';
 import { parametersJson, type ImageDetail } from './rerun-draft.ts';
 
@@ -85,14 +86,26 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
+/** Where the details lead: the picture an edit was made from, its edits. */
+export interface EditLinks {
+  /** Shows another image in the lightbox (the source of an edit). */
+  showImage(id: number): void;
+  /** The source and its edit side by side, the slider over them: before and after. */
+  compare(source: number, edit: number): void;
+  /** The gallery filtered to the edits of this image. */
+  showEdits(id: number): void;
+}
+
 /** Everything known about one image: what made it, and where and what its file is. */
 export function MetadataPanel({
   detail,
   fileActions,
+  links,
 }: {
   detail: ImageDetail;
   /** Shown beside the file's heading (the desktop's folder and viewer). */
   fileActions?: ReactNode;
+  links?: EditLinks;
 }) {
   const pixels = detail.width && detail.height ? `${detail.width} × ${detail.height}` : null;
   const params = parameterRows(detail.params);
@@ -145,6 +158,7 @@ export function MetadataPanel({
       <section aria-label="Origin">
         <Heading title="Origin" />
         <dl className="lb-dl">
+          <EditRows detail={detail} links={links} />
           <Row label="Batch">{detail.batchName || `#${detail.batchId}`}</Row>
           <Row label="Created">{new Date(detail.createdAt).toLocaleString()}</Row>
           <Row label="Request id">
@@ -177,5 +191,72 @@ export function MetadataPanel({
         </dl>
       </section>
     </div>
+  );
+}
+
+/**
+ * What an edit was made from (a link to the picture, before and after), with its mask; for any
+ * other picture, how many edits were made of it, with a way to them.
+ */
+function EditRows({ detail, links }: { detail: ImageDetail; links: EditLinks | undefined }) {
+  const from = detail.editedFrom ?? null;
+  const edits = useEditCount(from ? undefined : detail.id).data ?? 0;
+  if (from) {
+    const source = from.imageId;
+    return (
+      <>
+        <Row label="Edited from">
+          {source !== null && links ? (
+            <span className="lb-edited-from">
+              <button
+                type="button"
+                className="lb-link"
+                title="Show the picture this was made from"
+                onClick={() => links.showImage(source)}
+              >
+                {from.label}
+              </button>
+              <button
+                type="button"
+                className="ghost lb-small"
+                title="The original and this edit, one over the other"
+                onClick={() => links.compare(source, detail.id)}
+              >
+                Before / after
+              </button>
+            </span>
+          ) : (
+            <span>
+              {from.label}
+              {source === null && <span className="muted"> (no longer in the gallery)</span>}
+            </span>
+          )}
+        </Row>
+        <Row label="Mask">
+          {from.mask
+            ? from.keepOutsideMask
+              ? 'The painted part; the rest kept from the original'
+              : 'The painted part'
+            : 'None: the whole picture'}
+        </Row>
+      </>
+    );
+  }
+  if (edits === 0) return null;
+  return (
+    <Row label="Edits">
+      <span className="lb-edited-from">
+        {formatWhole(edits)} made from this picture
+        {links && (
+          <button
+            type="button"
+            className="ghost lb-small"
+            onClick={() => links.showEdits(detail.id)}
+          >
+            Show
+          </button>
+        )}
+      </span>
+    </Row>
   );
 }

@@ -179,13 +179,13 @@ export function ZoomView({
   );
 }
 
-function pointIn(element: Element, event: { clientX: number; clientY: number }) {
+export function pointIn(element: Element, event: { clientX: number; clientY: number }) {
   const box = element.getBoundingClientRect();
   return { x: event.clientX - box.left, y: event.clientY - box.top };
 }
 
 /** The element's size, kept current as the window or the info panel changes it. */
-function useViewportSize(ref: React.RefObject<HTMLElement | null>): Size {
+export function useViewportSize(ref: React.RefObject<HTMLElement | null>): Size {
   const [size, setSize] = useState<Size>(ZERO);
   useLayoutEffect(() => {
     const element = ref.current;

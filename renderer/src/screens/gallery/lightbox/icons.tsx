@@ -37,6 +37,18 @@ export function RerunIcon() {
   );
 }
 
+export function EditIcon() {
+  return (
+    <svg {...svg} width={14} height={14}>
+      <path
+        d="M11.2 2.3a1.5 1.5 0 0 1 2.1 0l.4.4a1.5 1.5 0 0 1 0 2.1L6 12.5l-3 .8.8-3Z"
+        strokeLinejoin="round"
+      />
+      <path d="m10 3.5 2.5 2.5" />
+    </svg>
+  );
+}
+
 export function TrashIcon() {
   return (
     <svg {...svg} width={14} height={14}>

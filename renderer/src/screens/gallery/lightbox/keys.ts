@@ -10,6 +10,7 @@ export type LightboxCommand =
   | 'fit'
   | 'info'
   | 'delete'
+  | 'edit'
   | 'pan-left'
   | 'pan-right'
   | 'pan-up'
@@ -29,6 +30,8 @@ const BY_KEY: Record<string, LightboxCommand> = {
   '0': 'fit',
   i: 'info',
   I: 'info',
+  e: 'edit',
+  E: 'edit',
   Delete: 'delete',
   // the Mac's delete key
   Backspace: 'delete',

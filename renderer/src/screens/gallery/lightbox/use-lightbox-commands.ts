@@ -2,8 +2,10 @@ import { useEffect, useState } from 'react';
 import type { ImageDetail } from '../../../data/types.ts';
 import type { ConfirmRequest } from '../../../views/ConfirmDialog.tsx';
 import { useOpenInCompose } from '../../compose/use-open-in-compose.tsx';
+import { editUi } from '../../edit/edit-state.ts';
 import { useDeleteImages, useRetryImageDownloads, useSetFavorite } from '../gallery-actions.ts';
 import type { LightboxCommand } from './keys.ts';
+import { showsPicture } from './LightboxStage.tsx';
 import { rerunDraft } from './rerun-draft.ts';
 import { panKeys, type Zoom } from './ZoomControls.tsx';
 
@@ -27,6 +29,7 @@ export function useLightboxCommands(options: {
   const remove = useDeleteImages();
   const retry = useRetryImageDownloads();
   const openInCompose = useOpenInCompose(confirm);
+  const openEditor = editUi.useSelect((s) => s.open);
 
   // a deleted image leaves the list: the next one takes its place, or the lightbox closes
   useEffect(() => {
@@ -59,6 +62,10 @@ export function useLightboxCommands(options: {
     onClose();
     openInCompose(rerunDraft(detail), 'this image’s prompt and parameters');
   };
+  // the editor opens over the lightbox: closing it comes back here
+  const edit = () => {
+    if (showsPicture(detail)) openEditor([detail!.id]);
+  };
   const retryDownload = () => {
     if (detail) void retry.run([detail.id]);
   };
@@ -74,6 +81,7 @@ export function useLightboxCommands(options: {
     fit: zoom.fit,
     info: () => setInfoOpen((open) => !open),
     delete: askDelete,
+    edit,
     ...panKeys(zoom),
   };
   return {
@@ -83,6 +91,7 @@ export function useLightboxCommands(options: {
     toggleFavorite,
     askDelete,
     rerun,
+    edit,
     retryDownload,
     favoriteBusy: favorite.disabled,
   };
