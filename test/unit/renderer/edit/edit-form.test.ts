@@ -10,11 +10,20 @@ import {
   type EditCheck,
 } from '../../../../renderer/src/screens/edit/edit-form.ts';
 import { EMPTY_FORM } from '../../../../renderer/src/screens/edit/edit-state.ts';
+import { NO_SPEND_CHECK } from '../../../support/spend-fixtures.ts';
 
 const models = editModels(BUILT_IN_MODELS);
 const model = (id: string) => models.find((m) => m.id === id)!;
 
-const ready: EditCheck = { jobs: 2, images: 2, errors: [], bad: 0, warnings: [], models: {} };
+const ready: EditCheck = {
+  jobs: 2,
+  images: 2,
+  errors: [],
+  bad: 0,
+  warnings: [],
+  models: {},
+  spend: NO_SPEND_CHECK,
+};
 
 describe('the edit form', () => {
   it('offers only the models that edit, as the catalogue says', () => {
