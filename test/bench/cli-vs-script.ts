@@ -12,7 +12,7 @@
  *                                     the same turns: before and after, side by side
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -125,6 +125,9 @@ try {
           '--out',
           join(run, 'library'),
           '--json',
+          // past the confirmation threshold (500 requests) since the spend ledger; a checkout
+          // older than it has no such flag
+          ...(existsSync(join(checkout, 'main/cli/spend.ts')) ? ['--yes'] : []),
         ],
         { ATELIER_API_KEY: simulator.key },
       );
