@@ -4,8 +4,8 @@
  * spawn: when the first and the 32nd generation request reach the gateway, and how much CPU
  * the process had used by the 32nd (all its threads, and its main thread alone, from /proc).
  * The gateway is the simulator behind a proxy in this process that notes each arrival; the
- * process is killed once its 32nd request arrived. Contenders run in turns (A B A B …); the
- * figures are medians.
+ * process is stopped (SIGTERM) once its 32nd request arrived. Contenders run in turns (A B A B
+ * …) after a first round that is not counted; the figures are medians.
  *
  *   npm run bench:cli-start                  9 rounds
  *   npm run bench:cli-start -- --other DIR   also another checkout's atelier, in the same turns
@@ -108,7 +108,9 @@ function measure(args: string[], env: NodeJS.ProcessEnv): Promise<Start> {
         mainCpuMs: threadCpuMs(pid, pid),
       };
       onGeneration = null;
-      child.kill('SIGKILL');
+      // (atelier pauses and exits cleanly: Node writes its compile cache at exit, as after a
+      // real run, so the next start of that checkout is a warm one)
+      child.kill('SIGTERM');
     };
     child.on('exit', (code) => {
       if (result) done(result);
@@ -194,14 +196,16 @@ try {
       `request. ${rounds} rounds. Load average ${load()}.`,
   );
   const results = new Map<string, Start[]>(contenders.map(([name]) => [name, []]));
-  for (let round = 1; round <= rounds; round++) {
+  // a first round not counted: each checkout's compile cache written, as on a used machine
+  for (let round = 0; round <= rounds; round++) {
     const line: string[] = [];
     for (const [name, run] of contenders) {
       const start = await run();
+      if (round === 0) continue;
       results.get(name)!.push(start);
       line.push(`${name} ${said(start)}`);
     }
-    console.log(`  round ${round}: ${line.join('; ')}; load ${load()}`);
+    if (round > 0) console.log(`  round ${round}: ${line.join('; ')}; load ${load()}`);
   }
   for (const [name, starts] of results) {
     const cpu = starts.every((s) => s.cpuMs !== null)
