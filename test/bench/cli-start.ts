@@ -11,12 +11,13 @@
  *   npm run bench:cli-start -- --other DIR   also another checkout's atelier, in the same turns
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request, createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { atelierRunArgs, scriptArgs } from './cli-contenders.ts';
 import { processCpuMs, startSimulatorProcess } from './simulator-process.ts';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -83,6 +84,7 @@ const proxy = createServer((incoming: IncomingMessage, answer: ServerResponse) =
 });
 await new Promise<void>((ready) => proxy.listen(0, '127.0.0.1', ready));
 const gateway = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+const contest = { prompts, gateway, key: simulator.key, concurrency };
 
 function measure(args: string[], env: NodeJS.ProcessEnv): Promise<Start> {
   return new Promise((done, fail) => {
@@ -131,28 +133,9 @@ const load = () =>
 const atelier = (checkout: string) => async () => {
   const run = mkdtempSync(join(dir, 'run-'));
   try {
-    return await measure(
-      [
-        join(checkout, 'bin/atelier.js'),
-        'run',
-        prompts,
-        '--gateway',
-        gateway,
-        '--model',
-        'flux-schnell',
-        '--size',
-        '64x64',
-        '--concurrency',
-        String(concurrency),
-        '--data',
-        join(run, 'data'),
-        '--out',
-        join(run, 'library'),
-        '--json',
-        ...(existsSync(join(checkout, 'main/cli/spend.ts')) ? ['--yes'] : []),
-      ],
-      { ATELIER_API_KEY: simulator.key },
-    );
+    return await measure(atelierRunArgs(checkout, contest, run), {
+      ATELIER_API_KEY: simulator.key,
+    });
   } finally {
     rmSync(run, { recursive: true, force: true });
   }
@@ -167,24 +150,7 @@ const contenders: Array<[string, () => Promise<Start>]> = [
         ],
       ]
     : []),
-  [
-    'script',
-    () =>
-      measure(
-        [
-          join(root, 'test/bench/script-baseline.ts'),
-          '--gateway',
-          gateway,
-          '--key',
-          simulator.key,
-          '--prompts',
-          prompts,
-          '--concurrency',
-          String(concurrency),
-        ],
-        {},
-      ),
-  ],
+  ['script', () => measure(scriptArgs(contest), {})],
 ];
 
 const said = (start: Start) =>
