@@ -111,7 +111,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const command = await entry.load();
   // Once the command's modules are loaded: loading them in a young generation kept at its
-  // starting size (2 MB) took 47 scavenges instead of 11, some 70 ms of CPU at every start.
+  // starting size (2 MB) took 47 scavenges instead of 11, 30-70 ms of CPU at every start.
   if (entry.runsEngine) keepYoungGenerationSmall();
   if (rest.includes('--help') || rest.includes('-h')) {
     console.log(command.help);

@@ -41,7 +41,7 @@ export interface GatewayContext {
   profile: GatewayProfile;
   apiKey: KeySource;
   catalogue: Catalogue;
-  /** Null when nobody reads the lines: none is made (each is scrubbed of the key first). */
+  /** Null when nobody reads the lines: then none is scrubbed of the key for nothing. */
   log: ((line: string) => void) | null;
   request: SendRequest;
   now: () => number;
