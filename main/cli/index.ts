@@ -109,8 +109,10 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`atelier: unknown command "${printable(name)}".\n\n${usage()}`);
     return 2;
   }
-  if (entry.runsEngine) keepYoungGenerationSmall();
   const command = await entry.load();
+  // Once the command's modules are loaded: loading them in a young generation kept at its
+  // starting size (2 MB) took 47 scavenges instead of 11, 30-70 ms of CPU at every start.
+  if (entry.runsEngine) keepYoungGenerationSmall();
   if (rest.includes('--help') || rest.includes('-h')) {
     console.log(command.help);
     return 0;

@@ -69,19 +69,24 @@ export function confirmationAsked(error: unknown): SpendCheckValue | null {
 }
 
 /**
- * Creates through `create`; past the threshold, again with the estimate confirmed when the
- * flags consent, else refused with it.
+ * What --yes or --max-spend confirms: any estimate (the cap, if given, is what bounds the run).
+ * Said up front, so a consented run is not read and estimated twice, once only to be refused.
+ */
+const ANY_ESTIMATE = { units: Number.MAX_SAFE_INTEGER, requests: Number.MAX_SAFE_INTEGER };
+
+/**
+ * Creates through `create`: confirmed whatever the estimate when the flags consent, else
+ * refused with the estimate past the threshold.
  */
 export async function createConfirmed<T>(
   flags: SpendFlags,
   create: (confirmedSpend?: { units: number; requests: number }) => Promise<T>,
 ): Promise<T> {
+  if (consentsTo(flags)) return create(ANY_ESTIMATE);
   try {
     return await create();
   } catch (error) {
     const spend = confirmationAsked(error);
-    if (!spend) throw error;
-    if (!consentsTo(flags)) throw confirmationRefusal(spend);
-    return create({ units: spend.units, requests: spend.requests });
+    throw spend ? confirmationRefusal(spend) : error;
   }
 }

@@ -16,6 +16,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { atelierRunArgs, scriptArgs } from './cli-contenders.ts';
 import { startSimulatorProcess } from './simulator-process.ts';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -85,6 +86,7 @@ const load = () =>
     .map((l) => l.toFixed(2))
     .join(' ');
 const simulator = await startSimulatorProcess(['--latency-ms', String(latencyMs)]);
+const contest = { prompts, gateway: simulator.url, key: simulator.key, concurrency };
 try {
   console.log(
     `${jobs} prompts, latency ${latencyMs} ms, ${concurrency} in flight, images as links: ` +
@@ -107,46 +109,13 @@ try {
     const line: string[] = [];
     for (const [name, checkout] of contenders) {
       const run = mkdtempSync(join(dir, 'run-'));
-      const a = timed(
-        [
-          join(checkout, 'bin/atelier.js'),
-          'run',
-          prompts,
-          '--gateway',
-          simulator.url,
-          '--model',
-          'flux-schnell',
-          '--size',
-          '64x64',
-          '--concurrency',
-          String(concurrency),
-          '--data',
-          join(run, 'data'),
-          '--out',
-          join(run, 'library'),
-          '--json',
-        ],
-        { ATELIER_API_KEY: simulator.key },
-      );
+      const a = timed(atelierRunArgs(checkout, contest, run), { ATELIER_API_KEY: simulator.key });
       const summary = JSON.parse(a.stdout) as { images: { onDisk: number } };
       if (summary.images.onDisk !== jobs) throw new Error(`${name} wrote ${summary.images.onDisk}`);
       results.get(name)!.push(a);
       line.push(said(name, a));
     }
-    const b = timed(
-      [
-        join(root, 'test/bench/script-baseline.ts'),
-        '--gateway',
-        simulator.url,
-        '--key',
-        simulator.key,
-        '--prompts',
-        prompts,
-        '--concurrency',
-        String(concurrency),
-      ],
-      {},
-    );
+    const b = timed(scriptArgs(contest), {});
     results.get('script')!.push(b);
     line.push(said('script', b));
     console.log(`  round ${round}: ${line.join(', ')}; load ${load()}`);

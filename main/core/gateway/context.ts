@@ -41,7 +41,8 @@ export interface GatewayContext {
   profile: GatewayProfile;
   apiKey: KeySource;
   catalogue: Catalogue;
-  log: (line: string) => void;
+  /** Null when nobody reads the lines: then none is scrubbed of the key for nothing. */
+  log: ((line: string) => void) | null;
   request: SendRequest;
   now: () => number;
   pool: Pool;
@@ -54,7 +55,7 @@ export function createGatewayContext(options: GatewayContextOptions): GatewayCon
     profile,
     apiKey: options.apiKey,
     catalogue: options.catalogue ?? createCatalogue(),
-    log: options.log ?? (() => {}),
+    log: options.log ?? null,
     request: options.request ?? sendRequest,
     now: options.now ?? Date.now,
     pool: createPool(profile.timeouts),

@@ -46,6 +46,21 @@ describe('what a command may spend', () => {
     expect(JSON.parse(status.stdout)).toMatchObject({ batches: [] });
   });
 
+  it('--yes confirms whatever the estimate: the whole batch runs', async () => {
+    gateway = await startGateway({ latencyMs: 0 });
+    ws = workspace({ 'p.txt': prompts(12) });
+    mkdirSync(ws.path('.atelier-data'));
+    writeFileSync(
+      ws.path('.atelier-data', 'settings.json'),
+      JSON.stringify({ version: 2, confirmSpend: { requests: 5 } }),
+    );
+    expect((await run(['run', 'p.txt'])).stderr).toContain('more than 5 requests need');
+    const confirmed = await run(['run', 'p.txt', '--yes']);
+    expect(confirmed.code).toBe(0);
+    expect(summaryOf(confirmed)).toMatchObject({ outcome: 'done', jobs: { succeeded: 12 } });
+    expect(await ledgerCharged()).toBe(12 * PRICE);
+  });
+
   it('--max-spend confirms and caps the run: it pauses before passing it, charged nothing past it', async () => {
     gateway = await startGateway({ latencyMs: 0 });
     ws = workspace({ 'p.txt': prompts(600) });

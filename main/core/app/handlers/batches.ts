@@ -88,10 +88,7 @@ export function batchHandlers(ctx: AppContext): Handlers['batches'] {
         // a held batch spends nothing yet: its resume asks instead
         beforeInsert: (check) => {
           if (paused) return;
-          requireConfirmation(
-            spendCheck(check.models, ctx.settings.read(), catalogue),
-            confirmedSpend,
-          );
+          requireConfirmation(check.models, ctx.settings.read(), catalogue, confirmedSpend);
         },
       });
       if (position === 'front') {
@@ -125,7 +122,7 @@ export function batchHandlers(ctx: AppContext): Handlers['batches'] {
       const batch = require(id);
       if (batch.paused) {
         const left = store.jobs.workLeftByModel(id);
-        requireConfirmation(spendCheck(left, ctx.settings.read(), ctx.catalogue()), confirmedSpend);
+        requireConfirmation(left, ctx.settings.read(), ctx.catalogue(), confirmedSpend);
       }
       ctx.controls().pauseBatch(id, false);
       ctx.hub.reopen([id]);

@@ -43,8 +43,7 @@ export function editHandlers(ctx: AppContext): Handlers['edits'] {
           now: ctx.now(),
           beforeCreate: (check) => {
             if (paused) return;
-            const spend = spendCheck(check.models, ctx.settings.read(), catalogue);
-            requireConfirmation(spend, confirmedSpend);
+            requireConfirmation(check.models, ctx.settings.read(), catalogue, confirmedSpend);
           },
         });
       } catch (error) {

@@ -12,6 +12,6 @@ export function refuse(context: GatewayContext, what: string, problems: string[]
       nowMs: context.now(),
     },
   );
-  context.log(`${what} → not sent: ${failure.message}`);
+  context.log?.(`${what} → not sent: ${failure.message}`);
   return failure;
 }

@@ -159,7 +159,7 @@ function classifyIn(
 }
 
 function logIn(exchange: Exchange, line: string): void {
-  exchange.context.log(redact(line, exchange.secret));
+  exchange.context.log?.(redact(line, exchange.secret));
 }
 
 /** Reads the key when this address gets it; a missing one is a failure, nothing sent. */

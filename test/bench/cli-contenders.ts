@@ -1,0 +1,53 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+/**
+ * The two sides of bench:cli and bench:cli-start: `atelier run` from a checkout, and the
+ * hand-written script (script-baseline.ts), each given the same prompts, gateway and slots.
+ */
+export interface Contest {
+  prompts: string;
+  gateway: string;
+  key: string;
+  concurrency: number;
+}
+
+/** `atelier run`'s arguments, from `checkout`, writing its data and library under `run`. */
+export function atelierRunArgs(checkout: string, contest: Contest, run: string): string[] {
+  return [
+    join(checkout, 'bin/atelier.js'),
+    'run',
+    contest.prompts,
+    '--gateway',
+    contest.gateway,
+    '--model',
+    'flux-schnell',
+    '--size',
+    '64x64',
+    '--concurrency',
+    String(contest.concurrency),
+    '--data',
+    join(run, 'data'),
+    '--out',
+    join(run, 'library'),
+    '--json',
+    // past the confirmation threshold (500 requests) since the spend ledger; a checkout older
+    // than it has no such flag
+    ...(existsSync(join(checkout, 'main/cli/spend.ts')) ? ['--yes'] : []),
+  ];
+}
+
+/** The script's arguments. */
+export function scriptArgs(contest: Contest): string[] {
+  return [
+    resolve(import.meta.dirname, 'script-baseline.ts'),
+    '--gateway',
+    contest.gateway,
+    '--key',
+    contest.key,
+    '--prompts',
+    contest.prompts,
+    '--concurrency',
+    String(contest.concurrency),
+  ];
+}
