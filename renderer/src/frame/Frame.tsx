@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useHotkeys } from 'react-hotkeys-hook';
 import { Toaster } from 'sonner';
 import { ComposeScreen } from '../screens/compose/ComposeScreen.tsx';
@@ -14,6 +14,7 @@ import { ShortcutsDialog } from './ShortcutsDialog.tsx';
 import { Sidebar } from './Sidebar.tsx';
 import { StatusBar } from './StatusBar.tsx';
 import { useTheme } from './theme.ts';
+import { useQuestionMark } from './use-question-mark.ts';
 import { WindowTitle } from './window-title.ts';
 
 const SCREEN_VIEWS: Record<ScreenId, () => React.JSX.Element> = {
@@ -27,9 +28,10 @@ const SCREEN_VIEWS: Record<ScreenId, () => React.JSX.Element> = {
 export function Frame() {
   const screen = useScreen();
   const [shortcutsOpen, setShortcutsOpen] = useState(false);
+  const openCheatSheet = useCallback(() => setShortcutsOpen(true), []);
   const theme = useSettings().data?.theme;
   useTheme(theme);
-  useFrameShortcuts(() => setShortcutsOpen(true));
+  useFrameShortcuts(openCheatSheet);
   const Screen = SCREEN_VIEWS[screen];
   return (
     <div className="frame">
@@ -57,7 +59,7 @@ function useFrameShortcuts(openCheatSheet: () => void): void {
   const paused = useQueueState().data?.paused ?? null;
   const pause = usePauseQueue();
   const resume = useResumeQueue();
-  useHotkeys('shift+slash', openCheatSheet, { useKey: true });
+  useQuestionMark(openCheatSheet);
   useHotkeys('mod+1', () => navigate('compose'), { preventDefault: true, enableOnFormTags: true });
   useHotkeys('mod+2', () => navigate('queue'), { preventDefault: true, enableOnFormTags: true });
   useHotkeys('mod+3', () => navigate('gallery'), { preventDefault: true, enableOnFormTags: true });

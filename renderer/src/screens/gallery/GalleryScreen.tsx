@@ -25,6 +25,7 @@ import { GalleryToolbar, TILE_SIZES } from './GalleryToolbar.tsx';
 import { Compare } from './lightbox/Compare.tsx';
 import { Lightbox } from './lightbox/Lightbox.tsx';
 import { rerunDraft } from './lightbox/rerun-draft.ts';
+import { useTileDisplay } from './tile-display.ts';
 import './gallery.css';
 
 const TILE_KEY = 'atelier.gallery.tile';
@@ -36,6 +37,7 @@ export function GalleryScreen() {
   const list = useGalleryList(view);
   const total = list.data?.total ?? null;
   const [tile, setTile] = useTileSize();
+  const [display, setDisplay] = useTileDisplay();
   const [request, setRequest] = useState<ConfirmRequest | null>(null);
   const [lightbox, setLightbox] = useState<number | null>(null);
   const [compare, setCompare] = useState<readonly number[] | null>(null);
@@ -51,11 +53,13 @@ export function GalleryScreen() {
     <section className="screen gallery-screen" aria-labelledby="gallery-heading">
       <div className="gallery-head">
         <h1 id="gallery-heading">Gallery</h1>
-        {!bare && <GalleryToolbar tile={tile} setTile={setTile} />}
+        {!bare && (
+          <GalleryToolbar tile={tile} setTile={setTile} display={display} setDisplay={setDisplay} />
+        )}
       </div>
       {!bare && <GalleryActions commands={commands} />}
       {list.error && <p className="notice notice-error">{errorMessage(list.error)}</p>}
-      <GalleryGrid tile={tile} commands={commands} reveal={reveal}>
+      <GalleryGrid tile={tile} display={display} commands={commands} reveal={reveal}>
         {total === 0 && (
           <div className="gallery-empty">
             {filtered ? (

@@ -7,12 +7,41 @@ import type { ImageDetail } from './rerun-draft.ts';
  * What can be done to one image, in one row at the top of its details: make it again, or delete
  * it. Copying sits beside what it copies (MetadataPanel), the file's actions beside the file.
  */
-export function ImageActions({ onRerun, onDelete }: { onRerun(): void; onDelete(): void }) {
+export function ImageActions({
+  seeded,
+  onRerun,
+  onMoreLikeThis,
+  onDelete,
+}: {
+  /** The image's seed is known: generating again makes the same picture. */
+  seeded: boolean;
+  onRerun(): void;
+  onMoreLikeThis(): void;
+  onDelete(): void;
+}) {
   return (
     <div className="lb-actions" role="group" aria-label="Actions">
-      <button type="button" className="ghost" title="Generate again in Compose" onClick={onRerun}>
+      <button
+        type="button"
+        className="ghost"
+        aria-label={seeded ? 'Generate again with the same seed' : 'Generate again'}
+        title={
+          seeded
+            ? 'Its prompt, parameters and seed in Compose'
+            : 'Its prompt and parameters in Compose (no seed is known for it)'
+        }
+        onClick={onRerun}
+      >
         <RerunIcon />
-        Re-run
+        {seeded ? 'Same seed' : 'Again'}
+      </button>
+      <button
+        type="button"
+        className="ghost"
+        title={`Its prompt and parameters in Compose${seeded ? ', with new seeds' : ''}`}
+        onClick={onMoreLikeThis}
+      >
+        More like this
       </button>
       <button type="button" className="ghost lb-danger" title="Delete (Del)" onClick={onDelete}>
         <TrashIcon />

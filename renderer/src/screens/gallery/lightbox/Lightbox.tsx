@@ -88,7 +88,12 @@ export function Lightbox(props: LightboxProps): React.JSX.Element {
           <aside className="lb-info" aria-label="Image details">
             {detail ? (
               <>
-                <ImageActions onRerun={commands.rerun} onDelete={commands.askDelete} />
+                <ImageActions
+                  seeded={detail.seed !== null}
+                  onRerun={commands.rerun}
+                  onMoreLikeThis={commands.moreLikeThis}
+                  onDelete={commands.askDelete}
+                />
                 <MetadataPanel
                   detail={detail}
                   fileActions={<FileActions detail={detail} host={client.host} />}

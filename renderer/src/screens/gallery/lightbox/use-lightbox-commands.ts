@@ -4,6 +4,7 @@ import type { ConfirmRequest } from '../../../views/ConfirmDialog.tsx';
 import { useOpenInCompose } from '../../compose/use-open-in-compose.tsx';
 import { useDeleteImages, useRetryImageDownloads, useSetFavorite } from '../gallery-actions.ts';
 import type { LightboxCommand } from './keys.ts';
+import { moreLikeThisDraft } from './more-like-this.ts';
 import { rerunDraft } from './rerun-draft.ts';
 import { panKeys, type Zoom } from './ZoomControls.tsx';
 
@@ -57,7 +58,12 @@ export function useLightboxCommands(options: {
   const rerun = () => {
     if (!detail) return;
     onClose();
-    openInCompose(rerunDraft(detail), 'this image’s prompt and parameters');
+    openInCompose(rerunDraft(detail), 'this image’s prompt, parameters and seed');
+  };
+  const moreLikeThis = () => {
+    if (!detail) return;
+    onClose();
+    openInCompose(moreLikeThisDraft(detail), 'this image’s prompt with new seeds');
   };
   const retryDownload = () => {
     if (detail) void retry.run([detail.id]);
@@ -83,6 +89,7 @@ export function useLightboxCommands(options: {
     toggleFavorite,
     askDelete,
     rerun,
+    moreLikeThis,
     retryDownload,
     favoriteBusy: favorite.disabled,
   };
