@@ -12,7 +12,8 @@ import { estimate } from './estimate.ts';
 import { EstimateView } from './EstimateView.tsx';
 import { JobPreview } from './JobPreview.tsx';
 import { MatrixPanel } from './MatrixPanel.tsx';
-import { parseList } from './matrix.ts';
+import { describeModel } from './model-params.ts';
+import { defaultSize } from '../../../../shared/gateway/params.ts';
 import { PromptsPanel } from './PromptsPanel.tsx';
 import { sourceOf } from './source.ts';
 import { useBatchCheck, type CheckInput, type CheckState } from './use-batch-check.ts';
@@ -55,6 +56,20 @@ export function ComposeScreen() {
         currency: settings?.currency ?? null,
       }),
     [imagesByModel, settings, planned],
+  );
+
+  // what each model will get, beside its line of the estimate
+  const gets = useMemo(
+    () =>
+      draft.file
+        ? {}
+        : Object.fromEntries(
+            planned.perModel.map((p, i) => [
+              p.model,
+              describeModel(p, defaultSize(planned.entries[i]!)),
+            ]),
+          ),
+    [draft.file, planned],
   );
 
   const reasons = useMemo(
@@ -100,7 +115,14 @@ export function ComposeScreen() {
       )}
       <div className="compose-grid">
         <PromptsPanel draft={draft} edit={edit} expanded={planned.expanded} ready={ready} />
-        <MatrixPanel draft={draft} edit={edit} models={imageModels} fields={planned.fields} />
+        <MatrixPanel
+          draft={draft}
+          edit={edit}
+          models={imageModels}
+          fields={planned.fields}
+          entries={planned.entries}
+          perModel={planned.perModel}
+        />
         <section className="panel compose-result" aria-labelledby="preview-heading">
           <div className="compose-heading-row">
             <h2 id="preview-heading">Preview</h2>
@@ -129,7 +151,11 @@ export function ComposeScreen() {
         </section>
       </div>
       <section className="panel compose-run" aria-label="Run">
-        {cost ? <EstimateView estimate={cost} /> : <p className="muted">No estimate yet.</p>}
+        {cost ? (
+          <EstimateView estimate={cost} gets={gets} />
+        ) : (
+          <p className="muted">No estimate yet.</p>
+        )}
         <div className="compose-run-actions">
           <input
             className="compose-name"
@@ -173,7 +199,8 @@ function checkInputOf(draft: ComposeDraft, planned: ComposePlan): (() => CheckIn
   if (draft.file) {
     const file = draft.file;
     const model = draft.models[0];
-    const size = parseList(draft.sizes)[0];
+    // the file's rows name their own; these go to the rows that do not
+    const size = planned.perModel[0]?.sizes[0];
     return () => ({
       source: { kind: 'text', fileName: file.name, text: file.text },
       defaults: { ...(model ? { model } : {}), ...(size ? { size } : {}) },

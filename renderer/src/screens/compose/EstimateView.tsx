@@ -1,7 +1,14 @@
 import { formatMoney, formatUnits, type Estimate } from './estimate.ts';
 
 /** The cost before running: the total, per model, and the models whose price is unknown. */
-export function EstimateView({ estimate }: { estimate: Estimate }) {
+export function EstimateView({
+  estimate,
+  gets = {},
+}: {
+  estimate: Estimate;
+  /** What each model will get ("1024x1024 · n 2 · hd"), by model. */
+  gets?: Readonly<Record<string, string>>;
+}) {
   return (
     <section className="compose-estimate" aria-label="Estimate">
       <p className="compose-total" aria-label="Estimated total">
@@ -23,6 +30,7 @@ export function EstimateView({ estimate }: { estimate: Estimate }) {
                 {line.from === 'catalogue' ? ' (list price)' : ''} = {formatUnits(line.cost ?? 0)}
               </>
             )}
+            {gets[line.model] && <span className="compose-gets"> · {gets[line.model]}</span>}
           </li>
         ))}
       </ul>

@@ -60,6 +60,8 @@ export function JobPreview({ plan, rowErrors }: Props) {
                         {job.size && ` · ${job.size}`}
                         {job.seed !== undefined && ` · seed ${job.seed}`}
                         {job.n > 1 && ` · n ${job.n}`}
+                        {job.quality && ` · ${job.quality}`}
+                        {job.outputFormat && ` · ${job.outputFormat}`}
                       </>
                     )}
                   </span>

@@ -1,27 +1,26 @@
 import type { ImageModelEntry } from '../../../../shared/gateway/catalogue.ts';
 import type { ComposeDraft } from './draft.ts';
 import type { FieldsShown } from './compose-plan.ts';
-import { parseList } from './matrix.ts';
+import type { ModelParams } from './model-params.ts';
+import { ModelParamsGroup } from './ModelParamsGroup.tsx';
 
 interface Props {
   draft: ComposeDraft;
   edit(patch: Partial<ComposeDraft>): void;
   models: readonly ImageModelEntry[] | null;
   fields: FieldsShown;
+  /** The chosen models' entries, and what each gets (in the same order). */
+  entries: readonly ImageModelEntry[];
+  perModel: readonly ModelParams[];
 }
 
-/** Models × sizes × seeds × n, multiplied or zipped, and the fields every job shares. */
-export function MatrixPanel({ draft, edit, models, fields }: Props) {
+/** Models, each with its own sizes × n (and quality, format), × seeds, multiplied or zipped. */
+export function MatrixPanel({ draft, edit, models, fields, entries, perModel }: Props) {
   const toggleModel = (id: string) =>
     edit({
       models: draft.models.includes(id)
         ? draft.models.filter((m) => m !== id)
         : [...draft.models, id],
-    });
-  const sizes = parseList(draft.sizes);
-  const toggleSize = (size: string) =>
-    edit({
-      sizes: (sizes.includes(size) ? sizes.filter((s) => s !== size) : [...sizes, size]).join(', '),
     });
   const only = (takers: string[]) =>
     draft.models.length > 1 && takers.length < draft.models.length
@@ -49,34 +48,23 @@ export function MatrixPanel({ draft, edit, models, fields }: Props) {
         )}
       </fieldset>
 
-      <label className="compose-field">
-        <span>Sizes</span>
-        <input
-          value={draft.sizes}
-          placeholder="the model's default"
-          aria-describedby="sizes-help"
-          onChange={(e) => edit({ sizes: e.target.value })}
+      {entries.map((entry, i) => (
+        <ModelParamsGroup
+          key={entry.id}
+          entry={entry}
+          params={perModel[i]!}
+          own={draft.perModel[entry.id] ?? {}}
+          edit={(patch) =>
+            edit({
+              perModel: {
+                ...draft.perModel,
+                [entry.id]: { ...draft.perModel[entry.id], ...patch },
+              },
+            })
+          }
+          titled={entries.length > 1}
         />
-      </label>
-      <div id="sizes-help" className="compose-help muted">
-        {fields.sizeHint ? `Comma-separated; ${fields.sizeHint}.` : 'Comma-separated.'}
-        {fields.sizeChoices.length > 0 && ' Or pick:'}
-      </div>
-      {fields.sizeChoices.length > 0 && (
-        <div className="compose-chips" role="group" aria-label="Size choices">
-          {fields.sizeChoices.map((size) => (
-            <button
-              key={size}
-              type="button"
-              className="compose-chip"
-              aria-pressed={sizes.includes(size)}
-              onClick={() => toggleSize(size)}
-            >
-              {size}
-            </button>
-          ))}
-        </div>
-      )}
+      ))}
 
       <div className="compose-row">
         {(fields.seed || draft.seeds.trim() !== '') && (
@@ -91,20 +79,6 @@ export function MatrixPanel({ draft, edit, models, fields }: Props) {
             />
           </label>
         )}
-        <label className="compose-field">
-          <span>
-            Images each{' '}
-            {fields.n.min === fields.n.max
-              ? `(n: ${fields.n.max} only)`
-              : `(n, ${fields.n.min}–${fields.n.max})`}
-          </span>
-          <input
-            value={draft.ns}
-            placeholder="1"
-            inputMode="numeric"
-            onChange={(e) => edit({ ns: e.target.value })}
-          />
-        </label>
       </div>
 
       <div className="compose-segmented" role="radiogroup" aria-label="Combine the lists">
@@ -127,39 +101,6 @@ export function MatrixPanel({ draft, edit, models, fields }: Props) {
         ))}
       </div>
 
-      {fields.quality && (
-        <label className="compose-field">
-          <span>Quality{only(fields.quality.takers)}</span>
-          {fields.quality.values === 'any' ? (
-            <input value={draft.quality} onChange={(e) => edit({ quality: e.target.value })} />
-          ) : (
-            <select value={draft.quality} onChange={(e) => edit({ quality: e.target.value })}>
-              <option value="">Model default</option>
-              {fields.quality.values.map((q) => (
-                <option key={q} value={q}>
-                  {q}
-                </option>
-              ))}
-            </select>
-          )}
-        </label>
-      )}
-      {fields.outputFormat && (
-        <label className="compose-field">
-          <span>Output format{only(fields.outputFormat.takers)}</span>
-          <select
-            value={draft.outputFormat}
-            onChange={(e) => edit({ outputFormat: e.target.value })}
-          >
-            <option value="">Model default</option>
-            {fields.outputFormat.values.map((f) => (
-              <option key={f} value={f}>
-                {f}
-              </option>
-            ))}
-          </select>
-        </label>
-      )}
       {fields.negativePrompt && (
         <label className="compose-field">
           <span>Negative prompt{only(fields.negativePrompt)}</span>

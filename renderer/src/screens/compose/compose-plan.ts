@@ -5,23 +5,17 @@ import {
 } from '../../../../shared/gateway/catalogue.ts';
 import type { ComposeDraft } from './draft.ts';
 import { parseList, parseWholeNumbers, planJobs, type JobPlan } from './matrix.ts';
+import { modelParams, type ModelParams } from './model-params.ts';
 import { SEED_MAX } from '../../../../shared/gateway/params.ts';
-import { composeProblems, parseExtra, visibilityOf } from './params.ts';
+import { parseExtra } from './params.ts';
 import { MAX_JOBS, type SharedParams } from './source.ts';
 import { expandPrompts, valuesOf, type ExpandedPrompts } from './template.ts';
 
-/** The fields the chosen models take, and which of them take each (for "only X" labels). */
+/** The fields every chosen model shares, and which of them take each (for "only X" labels). */
 export interface FieldsShown {
-  /** Suggested sizes: the listed sizes of the chosen models, and the advanced names. */
-  sizeChoices: string[];
-  /** Free sizes allowed: "any WxH, sides 16 to 2048". */
-  sizeHint: string | null;
-  quality: { values: string[] | 'any'; takers: string[] } | null;
-  outputFormat: { values: string[]; takers: string[] } | null;
   seed: string[] | null;
   negativePrompt: string[] | null;
   extra: string[] | null;
-  n: { min: number; max: number };
 }
 
 /** Everything the screen derives from the draft, pure so it is tested without a browser. */
@@ -34,6 +28,8 @@ export interface ComposePlan {
   refusals: string[];
   shared: SharedParams;
   fields: FieldsShown;
+  /** What each chosen model gets (its group in Compose, its line in the estimate). */
+  perModel: ModelParams[];
   entries: ImageModelEntry[];
   lookup: (model: string) => ImageModelEntry;
 }
@@ -51,12 +47,18 @@ export function composePlan(draft: ComposeDraft, catalogue: readonly ModelEntry[
   const ns = parseWholeNumbers(draft.ns, 'n', 1, 10_000);
   const extra = parseExtra(draft.extra);
   for (const parsed of [seeds, ns, extra]) if ('error' in parsed) inputErrors.push(parsed.error);
-  const matrix = {
-    models: draft.models,
-    sizes: parseList(draft.sizes),
-    seeds: 'values' in seeds ? seeds.values : [],
-    ns: 'values' in ns ? ns.values : [],
-  };
+  const models = modelParams(
+    entries,
+    {
+      sizes: parseList(draft.sizes),
+      seeds: 'values' in seeds ? seeds.values : [],
+      ns: 'values' in ns ? ns.values : [],
+      quality: draft.quality,
+      outputFormat: draft.outputFormat,
+    },
+    draft.perModel,
+  );
+  inputErrors.push(...models.inputErrors);
   if (!draft.file && expanded.count > MAX_JOBS) {
     inputErrors.push(
       `The prompts make ${expanded.count.toLocaleString('en-US')} jobs; the most in one batch is ${MAX_JOBS.toLocaleString('en-US')}.`,
@@ -64,7 +66,7 @@ export function composePlan(draft: ComposeDraft, catalogue: readonly ModelEntry[
   }
   let plan: JobPlan | null = null;
   if (!draft.file && expanded.errors.length === 0 && expanded.prompts.length > 0) {
-    const planned = planJobs(expanded.prompts, matrix, draft.combine);
+    const planned = planJobs(expanded.prompts, { models: models.models }, draft.combine);
     if ('error' in planned) inputErrors.push(planned.error);
     else if (planned.plan.count > MAX_JOBS) {
       inputErrors.push(
@@ -73,19 +75,17 @@ export function composePlan(draft: ComposeDraft, catalogue: readonly ModelEntry[
     } else plan = planned.plan;
   }
   const shared: SharedParams = {
-    quality: draft.quality || undefined,
-    outputFormat: draft.outputFormat || undefined,
     negativePrompt: draft.negativePrompt.trim() || undefined,
     extra: 'extra' in extra ? extra.extra : undefined,
   };
-  const refusals = composeProblems(entries, { ...matrix, quality: shared.quality });
   return {
     expanded,
     plan,
     inputErrors,
-    refusals,
+    refusals: models.problems,
     shared,
-    fields: fieldsOf(entries, matrix.seeds.length > 0),
+    fields: fieldsOf(entries),
+    perModel: models.models,
     entries,
     lookup,
   };
@@ -93,44 +93,14 @@ export function composePlan(draft: ComposeDraft, catalogue: readonly ModelEntry[
 
 const isImage = (e: ModelEntry): e is ImageModelEntry => e.kind === 'image';
 
-function fieldsOf(entries: readonly ImageModelEntry[], withSeed: boolean): FieldsShown {
-  const views = entries.map((e) => ({ id: e.id, v: visibilityOf(e, withSeed) }));
-  const takers = (test: (v: ReturnType<typeof visibilityOf>) => boolean) => {
-    const ids = views.filter(({ v }) => test(v)).map(({ id }) => id);
+function fieldsOf(entries: readonly ImageModelEntry[]): FieldsShown {
+  const takers = (test: (e: ImageModelEntry) => boolean) => {
+    const ids = entries.filter(test).map((e) => e.id);
     return ids.length ? ids : null;
   };
-  const sizeChoices = new Set<string>();
-  const free: string[] = [];
-  for (const { v } of views) {
-    if (v.size.kind === 'list') v.size.sizes.forEach((s) => sizeChoices.add(s));
-    else {
-      free.push(`any WxH with sides from ${v.size.minSide} to ${v.size.maxSide} px`);
-      v.size.named.forEach((s) => sizeChoices.add(s));
-    }
-  }
-  const qualityTakers = takers((v) => v.quality !== null);
-  const qualityValues = views.some(({ v }) => v.quality === 'any')
-    ? 'any'
-    : [...new Set(views.flatMap(({ v }) => (Array.isArray(v.quality) ? v.quality : [])))];
-  const formatTakers = takers((v) => v.outputFormats.length > 0);
   return {
-    sizeChoices: [...sizeChoices],
-    sizeHint: free.length ? [...new Set(free)].join('; ') : null,
-    quality: qualityTakers ? { values: qualityValues, takers: qualityTakers } : null,
-    outputFormat: formatTakers
-      ? {
-          values: [...new Set(views.flatMap(({ v }) => [...v.outputFormats]))],
-          takers: formatTakers,
-        }
-      : null,
-    seed: takers((v) => v.seed),
-    negativePrompt: takers((v) => v.negativePrompt),
-    extra: takers((v) => v.extra),
-    n: views.length
-      ? {
-          min: Math.max(...views.map(({ v }) => v.n.min)),
-          max: Math.min(...views.map(({ v }) => v.n.max)),
-        }
-      : { min: 1, max: 10 },
+    seed: takers((e) => e.seed),
+    negativePrompt: takers((e) => e.negativePrompt),
+    extra: takers((e) => e.extra),
   };
 }

@@ -1,4 +1,5 @@
 import type { CombineMode } from './matrix.ts';
+import type { ModelParamsDraft } from './model-params.ts';
 import type { SplitMode } from './split-prompts.ts';
 
 /** What the person composed: kept by the service as it is typed (compose.saveDraft). */
@@ -18,6 +19,11 @@ export interface ComposeDraft {
   negativePrompt: string;
   /** key=value lines. */
   extra: string;
+  /**
+   * Each model's own values, where the person set them (its group in Compose); the fields
+   * above are shared by the models that take them.
+   */
+  perModel: Readonly<Record<string, ModelParamsDraft>>;
   /** An opened or dropped prompt file: it replaces the composed prompts until removed. */
   file: { name: string; text: string } | null;
 }
@@ -35,12 +41,13 @@ export const EMPTY_DRAFT: ComposeDraft = {
   outputFormat: '',
   negativePrompt: '',
   extra: '',
+  perModel: {},
   file: null,
 };
 
 /** Nothing the person would miss if it were replaced (the models alone are not a draft). */
 export function isBlank(draft: ComposeDraft): boolean {
-  const { models: _models, split: _split, combine: _combine, ...rest } = draft;
+  const { models: _models, split: _split, combine: _combine, perModel: _perModel, ...rest } = draft;
   return Object.entries(rest).every(([key, value]) =>
     key === 'variables'
       ? Object.values(value as Record<string, string>).every((v) => v.trim() === '')
@@ -70,9 +77,28 @@ export function draftFrom(saved: Readonly<Record<string, unknown>>): ComposeDraf
     outputFormat: text(saved.outputFormat, ''),
     negativePrompt: text(saved.negativePrompt, ''),
     extra: text(saved.extra, ''),
+    perModel: perModelFrom(saved.perModel),
     file:
       file && typeof file.name === 'string' && typeof file.text === 'string'
         ? { name: file.name, text: file.text }
         : null,
   };
+}
+
+const PER_MODEL_FIELDS = ['sizes', 'ns', 'quality', 'outputFormat'] as const;
+
+/** A saved draft's per-model values: string fields of plain objects only. */
+function perModelFrom(saved: unknown): Record<string, ModelParamsDraft> {
+  if (!saved || typeof saved !== 'object' || Array.isArray(saved)) return {};
+  const out: Record<string, ModelParamsDraft> = {};
+  for (const [model, values] of Object.entries(saved)) {
+    if (!values || typeof values !== 'object') continue;
+    const own: ModelParamsDraft = {};
+    for (const field of PER_MODEL_FIELDS) {
+      const value = (values as Record<string, unknown>)[field];
+      if (typeof value === 'string') own[field] = value;
+    }
+    out[model] = own;
+  }
+  return out;
 }

@@ -4,9 +4,12 @@ import type { TileDisplay, TileShape } from './tile-display.ts';
 export function TileDisplayControls({
   display,
   setDisplay,
+  children,
 }: {
   display: TileDisplay;
   setDisplay: (patch: Partial<TileDisplay>) => void;
+  /** The thumbnail size, beside them. */
+  children?: React.ReactNode;
 }) {
   return (
     <span className="gallery-display">
@@ -28,6 +31,7 @@ export function TileDisplayControls({
       >
         Captions
       </button>
+      {children}
     </span>
   );
 }
