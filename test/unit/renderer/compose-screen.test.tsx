@@ -134,8 +134,8 @@ describe('Compose', () => {
     type('a {red|blue} fox');
     expect(screen.getByLabelText('Job count').textContent).toBe('4 jobs · 8 images');
     const lines = screen.getByRole('list', { name: 'Estimate per model' }).textContent;
-    expect(lines).toContain('flux-pro: 4 images × 10 = 40');
-    expect(lines).toContain('my-own-model: 4 images × price unknown');
+    expect(lines).toContain('flux-pro (default 1024x1024 · n 2): 4 images × 10 = 40');
+    expect(lines).toContain('my-own-model (default 1024x1024 · n 2): 4 images × price unknown');
     expect(screen.getByLabelText('Estimated total').textContent).toBe(
       'Estimate 40 quota units + unknown',
     );

@@ -392,7 +392,7 @@ describe('Lightbox', () => {
   });
 
   it('asks before a re-run replaces a typed draft, and undoes it', async () => {
-    const { ui, user } = mountLightbox();
+    const { ui, spies, user } = mountLightbox();
     await waitFor(() => expect(ui.compose.getState().ready).toBe(true));
     act(() => ui.compose.getState().edit({ text: 'my own careful prompt' }));
     await user.click(
@@ -401,6 +401,8 @@ describe('Lightbox', () => {
     const ask = await screen.findByRole('dialog', { name: 'Replace your draft in Compose?' });
     await user.click(within(ask).getByRole('button', { name: 'Keep' }));
     expect(ui.compose.getState().draft.text).toBe('my own careful prompt');
+    // the lightbox stays while asking (its dialog is the question) and after Keep
+    expect(spies.onClose).not.toHaveBeenCalled();
     await user.click(screen.getByRole('button', { name: 'Generate again with the same seed' }));
     await user.click(
       within(

@@ -130,13 +130,6 @@ export function ComposeScreen() {
               {count === null ? 'Checking…' : countText(count, imagesByModel)}
             </p>
           </div>
-          {listed.length > 0 && (
-            <ul className="compose-errors" aria-label="Problems">
-              {listed.map((p) => (
-                <li key={p}>{p}</li>
-              ))}
-            </ul>
-          )}
           {planned.plan && planned.plan.count > 0 && (
             <JobPreview plan={planned.plan} rowErrors={rowErrors} />
           )}
@@ -151,6 +144,14 @@ export function ComposeScreen() {
         </section>
       </div>
       <section className="panel compose-run" aria-label="Run">
+        {/* in the sticky bar, beside Run: never scrolled under it, whatever the window's size */}
+        {listed.length > 0 && (
+          <ul className="compose-errors" aria-label="Problems">
+            {listed.map((p) => (
+              <li key={p}>{p}</li>
+            ))}
+          </ul>
+        )}
         {cost ? (
           <EstimateView estimate={cost} gets={gets} />
         ) : (
@@ -260,7 +261,7 @@ function blockers(
   }
   const inputProblems = planned.inputErrors.filter((e) => e !== 'Choose at least one model.');
   if (inputProblems.length + planned.refusals.length > 0) {
-    reasons.push('Fix the problems listed in the preview.');
+    reasons.push('Fix the problems listed above.');
   }
   if (reasons.length > 0) return reasons;
   if (check.status === 'checking') reasons.push('Checking with the service…');

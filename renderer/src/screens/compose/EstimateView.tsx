@@ -20,7 +20,9 @@ export function EstimateView({
       <ul className="compose-estimate-lines" aria-label="Estimate per model">
         {estimate.lines.map((line) => (
           <li key={line.model}>
-            {line.model}: {line.images.toLocaleString('en-US')} image
+            <span className="compose-estimate-model">{line.model}</span>
+            {gets[line.model] && <span className="compose-gets"> ({gets[line.model]})</span>}:{' '}
+            {line.images.toLocaleString('en-US')} image
             {line.images === 1 ? '' : 's'}{' '}
             {line.perImage === null ? (
               <span className="compose-unknown">× price unknown (set one in Settings)</span>
@@ -30,7 +32,6 @@ export function EstimateView({
                 {line.from === 'catalogue' ? ' (list price)' : ''} = {formatUnits(line.cost ?? 0)}
               </>
             )}
-            {gets[line.model] && <span className="compose-gets"> · {gets[line.model]}</span>}
           </li>
         ))}
       </ul>

@@ -194,7 +194,9 @@ export function describeModel(params: ModelParams, defaultSize: string | null): 
   const parts = [
     params.sizes.length
       ? params.sizes.join(', ')
-      : `its default size${defaultSize ? ` (${defaultSize})` : ''}`,
+      : defaultSize
+        ? `default ${defaultSize}`
+        : 'default size',
     `n ${params.ns.length ? params.ns.join(', ') : 1}`,
   ];
   if (params.seeds.length)

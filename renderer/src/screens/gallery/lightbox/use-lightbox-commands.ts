@@ -56,14 +56,13 @@ export function useLightboxCommands(options: {
     });
   };
   const rerun = () => {
-    if (!detail) return;
-    onClose();
-    openInCompose(rerunDraft(detail), 'this image’s prompt, parameters and seed');
+    // closed once the draft is in Compose: the question, if any, is the lightbox's own dialog
+    if (detail)
+      openInCompose(rerunDraft(detail), 'this image’s prompt, parameters and seed', onClose);
   };
   const moreLikeThis = () => {
-    if (!detail) return;
-    onClose();
-    openInCompose(moreLikeThisDraft(detail), 'this image’s prompt with new seeds');
+    if (detail)
+      openInCompose(moreLikeThisDraft(detail), 'this image’s prompt with new seeds', onClose);
   };
   const retryDownload = () => {
     if (detail) void retry.run([detail.id]);
