@@ -31,16 +31,17 @@ describe('the parameter rules', () => {
       { model: 'gpt-image-1', quality: 'ultra' },
     ];
     for (const { model, size, n, quality } of cases) {
+      // set in the model's own group, as a person types them
       const compose = modelParams(
         [entry(model)],
+        { sizes: [], seeds: [], ns: [], quality: '', outputFormat: '' },
         {
-          sizes: size ? [size] : [],
-          seeds: [],
-          ns: n ? [n] : [],
-          quality: quality ?? '',
-          outputFormat: '',
+          [model]: {
+            ...(size ? { sizes: size } : {}),
+            ...(n ? { ns: String(n) } : {}),
+            ...(quality ? { quality } : {}),
+          },
         },
-        {},
       ).problems;
       const check = await opened.api.batches.check({
         source: {

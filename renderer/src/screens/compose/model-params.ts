@@ -2,7 +2,7 @@ import type { ImageModelEntry } from '../../../../shared/gateway/catalogue.ts';
 import {
   nMaxOf,
   nProblem,
-  orList,
+  outputFormatProblem,
   parseSize,
   qualityProblem,
   sentAdvanced,
@@ -124,11 +124,7 @@ export function modelParams(
     const formats = entry.outputFormats as readonly string[];
     const outputFormat =
       formats.length > 0
-        ? pick(mine.outputFormat, shared.outputFormat, (f) =>
-            formats.includes(f)
-              ? null
-              : `Model ${entry.id} makes ${orList(formats)}; "${f}" is not one of them.`,
-          )
+        ? pick(mine.outputFormat, shared.outputFormat, (f) => outputFormatProblem(entry, f))
         : {};
     for (const [what, choice] of [
       ['quality', quality],

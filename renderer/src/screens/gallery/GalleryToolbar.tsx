@@ -78,25 +78,22 @@ export function GalleryToolbar({
             <option value="day">By day</option>
           </select>
         </span>
+        <TileDisplayControls display={display} setDisplay={setDisplay} />
+        <label className="gallery-tile-size">
+          <span aria-hidden>▫</span>
+          <input
+            type="range"
+            aria-label="Thumbnail size"
+            min={TILE_SIZES.min}
+            max={TILE_SIZES.max}
+            step={TILE_SIZES.step}
+            value={tile}
+            onChange={(event) => setTile(Number(event.target.value))}
+          />
+          <span aria-hidden>◻</span>
+        </label>
       </div>
-      <div className="gallery-view-row">
-        <GalleryFilters />
-        <TileDisplayControls display={display} setDisplay={setDisplay}>
-          <label className="gallery-tile-size">
-            <span aria-hidden>▫</span>
-            <input
-              type="range"
-              aria-label="Thumbnail size"
-              min={TILE_SIZES.min}
-              max={TILE_SIZES.max}
-              step={TILE_SIZES.step}
-              value={tile}
-              onChange={(event) => setTile(Number(event.target.value))}
-            />
-            <span aria-hidden>◻</span>
-          </label>
-        </TileDisplayControls>
-      </div>
+      <GalleryFilters />
     </div>
   );
 }
