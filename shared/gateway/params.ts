@@ -1,4 +1,9 @@
-import type { ImageModelEntry, ModelEntry, VideoModelEntry } from './catalogue.ts';
+import {
+  OUTPUT_FORMATS,
+  type ImageModelEntry,
+  type ModelEntry,
+  type VideoModelEntry,
+} from './catalogue.ts';
 
 /**
  * What a model takes, in the words the person reads: the one set of rules that Compose checks
@@ -139,6 +144,18 @@ export function qualityProblem(entry: ImageModelEntry, quality: string): string 
   return entry.quality.includes(quality)
     ? null
     : `Model ${entry.id} takes quality ${orList(entry.quality)}; "${quality}" is not one of them.`;
+}
+
+export function outputFormatProblem(entry: ImageModelEntry, format: string): string | null {
+  if (!(OUTPUT_FORMATS as readonly string[]).includes(format)) {
+    return `The output format must be png, jpeg or webp; "${format}" is not one of them.`;
+  }
+  if (entry.outputFormats.length === 0) {
+    return `Model ${entry.id} always makes PNG images; remove the output format.`;
+  }
+  return (entry.outputFormats as readonly string[]).includes(format)
+    ? null
+    : `Model ${entry.id} makes ${orList(entry.outputFormats)} images, not ${format}.`;
 }
 
 /**

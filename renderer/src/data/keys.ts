@@ -34,6 +34,8 @@ export const keys = {
   image: (id: number) => ['images', 'byIds', id] as const,
   imageDetail: (id: number) => ['images', 'get', { id }] as const,
   imageCount: (query: ImageQueryInput) => ['images', 'count', { query }] as const,
+  /** The sizes and models the library's images have (read again when a filter is opened). */
+  imageFacets: () => ['images', 'facets'] as const,
   /** The Compose draft as last saved (read once: then the window's own state leads). */
   composeDraft: () => ['compose', 'draft'] as const,
   /** A prompt-help request this window started: `prompts.get`, then its prompts.progress events. */

@@ -1,4 +1,4 @@
-import { memo, useState } from 'react';
+import { memo, useCallback, useState } from 'react';
 import { useHotkeys } from 'react-hotkeys-hook';
 import { Toaster } from 'sonner';
 import { ComposeScreen } from '../screens/compose/ComposeScreen.tsx';
@@ -14,6 +14,7 @@ import { ShortcutsDialog } from './ShortcutsDialog.tsx';
 import { Sidebar } from './Sidebar.tsx';
 import { StatusBar } from './StatusBar.tsx';
 import { useTheme } from './theme.ts';
+import { useQuestionMark } from './use-question-mark.ts';
 import { WindowTitle } from './window-title.ts';
 
 const SCREEN_VIEWS: Record<ScreenId, () => React.JSX.Element> = {
@@ -27,6 +28,7 @@ const SCREEN_VIEWS: Record<ScreenId, () => React.JSX.Element> = {
 export function Frame() {
   const screen = useScreen();
   const [shortcutsOpen, setShortcutsOpen] = useState(false);
+  const openCheatSheet = useCallback(() => setShortcutsOpen(true), []);
   const theme = useSettings().data?.theme;
   useTheme(theme);
   const Screen = SCREEN_VIEWS[screen];
@@ -40,7 +42,7 @@ export function Frame() {
       </main>
       <StatusBar onShortcuts={() => setShortcutsOpen(true)} />
       <ShortcutsDialog open={shortcutsOpen} onOpenChange={setShortcutsOpen} />
-      <FrameShortcuts openCheatSheet={setShortcutsOpen} />
+      <FrameShortcuts openCheatSheet={openCheatSheet} />
       <FinishedToasts />
       <Toasts theme={theme ?? 'system'} />
     </div>
@@ -60,11 +62,11 @@ const OFFSET = { bottom: '3.5rem', right: '1rem' };
  * The frame's shortcuts, in a component of their own: the pause shortcut follows the queue's
  * pause, which must not re-render the frame and the screen under it.
  */
-function FrameShortcuts({ openCheatSheet }: { openCheatSheet: (open: true) => void }): null {
+function FrameShortcuts({ openCheatSheet }: { openCheatSheet: () => void }): null {
   const paused = useQueueState((queue) => queue.paused).data ?? null;
   const pause = usePauseQueue();
   const resume = useResumeQueue();
-  useHotkeys('shift+slash', () => openCheatSheet(true), { useKey: true });
+  useQuestionMark(openCheatSheet);
   useHotkeys('mod+1', () => navigate('compose'), { preventDefault: true, enableOnFormTags: true });
   useHotkeys('mod+2', () => navigate('queue'), { preventDefault: true, enableOnFormTags: true });
   useHotkeys('mod+3', () => navigate('gallery'), { preventDefault: true, enableOnFormTags: true });

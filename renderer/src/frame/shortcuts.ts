@@ -3,7 +3,7 @@
  * handlers are registered from it, so the two cannot disagree. `mod` is Ctrl, or Cmd on a Mac.
  */
 export const SHORTCUTS = [
-  { keys: 'shift+slash', label: '?', what: 'Show these shortcuts' },
+  { keys: '?', label: '?', what: 'Show these shortcuts (Shift and the key that makes ?)' },
   { keys: 'mod+1', label: 'Ctrl/⌘ 1', what: 'Go to Compose' },
   { keys: 'mod+2', label: 'Ctrl/⌘ 2', what: 'Go to Queue' },
   { keys: 'mod+3', label: 'Ctrl/⌘ 3', what: 'Go to Gallery' },

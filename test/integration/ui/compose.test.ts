@@ -99,7 +99,11 @@ describe('Compose in atelier ui --demo', () => {
       .toContain('Line 1, column 3');
     await page.getByRole('textbox', { name: 'Prompts or templates' }).fill('a fox');
     await page.getByRole('checkbox', { name: 'dall-e-3' }).check();
-    await page.getByRole('textbox', { name: /^Images each/ }).fill('2');
+    // n set for dall-e-3 itself (its group): refused with its reason
+    await page
+      .getByRole('group', { name: 'dall-e-3', exact: true })
+      .getByRole('textbox', { name: /^Images each/ })
+      .fill('2');
     await expect
       .poll(() => page.getByRole('list', { name: 'Problems' }).textContent())
       .toContain('Model dall-e-3 makes exactly 1 image per request; n = 2 was asked.');

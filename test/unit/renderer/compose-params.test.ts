@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BUILT_IN_MODELS, type ImageModelEntry } from '../../../shared/gateway/catalogue.ts';
-import {
-  composeProblems,
-  parseExtra,
-  visibilityOf,
-} from '../../../renderer/src/screens/compose/params.ts';
+import { parseExtra, visibilityOf } from '../../../renderer/src/screens/compose/params.ts';
+import { describeModel, modelParams } from '../../../renderer/src/screens/compose/model-params.ts';
 import { rowOf, sourceOf } from '../../../renderer/src/screens/compose/source.ts';
 import { planJobs } from '../../../renderer/src/screens/compose/matrix.ts';
 
@@ -29,34 +26,83 @@ describe('parameters per model', () => {
     expect(flux.size.kind === 'any' && flux.size.named).toContain('16:9');
   });
 
-  it('refuses what the gateway would, with the reason', () => {
-    expect(
-      composeProblems([model('dall-e-3'), model('flux-schnell')], {
-        sizes: ['1024x1024', '4096x4096', '512×512'],
-        seeds: [1],
-        ns: [2],
-      }),
-    ).toEqual([
-      'Model dall-e-3 does not offer size 4096x4096. Choose one of: 1024x1024, 1792x1024, 1024x1792.',
-      'Size "512×512" uses the multiplication sign ×; the gateway only accepts a lowercase x, as in 1024x1024. Write it as 512x512.',
-      'Model dall-e-3 makes exactly 1 image per request; n = 2 was asked.',
-      'Model dall-e-3 does not take a seed: clear the seeds or leave it out.',
-      'Size 4096x4096 is outside what model flux-schnell makes: each side must be from 16 to 2048 pixels.',
+  it('gives each model the shared values it takes, and says what it leaves out', () => {
+    const shared = {
+      sizes: ['1024x1024', '1536x1024'],
+      seeds: [],
+      ns: [4],
+      quality: 'hd',
+      outputFormat: '',
+    };
+    // today's complaint: gpt-image-1 + dall-e-3 with these blocked the whole batch
+    const planned = modelParams([model('gpt-image-1'), model('dall-e-3')], shared, {});
+    expect(planned.problems).toEqual([]);
+    expect(planned.models).toEqual([
+      {
+        model: 'gpt-image-1',
+        sizes: ['1024x1024', '1536x1024'],
+        seeds: [],
+        ns: [4],
+        leftOut: ['quality hd: it does not take it'],
+      },
+      {
+        model: 'dall-e-3',
+        sizes: ['1024x1024'],
+        seeds: [],
+        ns: [1],
+        quality: 'hd',
+        leftOut: [
+          '1536x1024: not one of its sizes',
+          'n 4: it makes exactly 1 per request (n 1 sent)',
+        ],
+      },
     ]);
-    expect(
-      composeProblems([model('flux-schnell')], { sizes: ['256x256'], seeds: [1, 2], ns: [] }),
-    ).toEqual([]);
+    expect(describeModel(planned.models[1]!, '1024x1024')).toBe('1024x1024 · n 1 · hd');
   });
 
-  it('sends shared fields only to the models that take them', () => {
-    const shared = { quality: 'hd', outputFormat: 'webp', negativePrompt: 'blur', extra: { g: 3 } };
-    expect(rowOf({ prompt: 'p', model: 'dall-e-3', n: 1 }, shared, model)).toEqual({
+  it('refuses what no chosen model takes, and what is set for a model that refuses it', () => {
+    const planned = modelParams(
+      [model('dall-e-3'), model('flux-schnell')],
+      {
+        sizes: ['1024x1024', '4096x4096', '512×512'],
+        seeds: [1],
+        ns: [],
+        quality: '',
+        outputFormat: '',
+      },
+      { 'dall-e-3': {}, 'flux-schnell': { ns: '12', quality: 'hd' } },
+    );
+    expect(planned.problems).toEqual([
+      'Size "512×512" uses the multiplication sign ×; the gateway only accepts a lowercase x, as in 1024x1024. Write it as 512x512.',
+      'The number of images (n) must be a whole number from 1 to 10 for flux-schnell; 12 was asked.',
+      'Model dall-e-3 does not offer size 4096x4096. Choose one of: 1024x1024, 1792x1024, 1024x1792.',
+      'Size 4096x4096 is outside what model flux-schnell makes: each side must be from 16 to 2048 pixels.',
+    ]);
+    // the seed goes to flux-schnell only
+    expect(planned.models.map((m) => m.seeds)).toEqual([[], [1]]);
+    expect(planned.models[0]!.leftOut).toContain('seeds: it takes none');
+    expect(
+      modelParams(
+        [model('dall-e-3')],
+        { sizes: [], seeds: [1], ns: [], quality: '', outputFormat: '' },
+        {},
+      ).problems,
+    ).toEqual([
+      'Model dall-e-3 does not take a seed: clear the seeds or choose a model that takes one.',
+    ]);
+  });
+
+  it('sends negative prompt and extra fields only to the models that take them', () => {
+    const shared = { negativePrompt: 'blur', extra: { g: 3 } };
+    expect(rowOf({ prompt: 'p', model: 'dall-e-3', n: 1, quality: 'hd' }, shared, model)).toEqual({
       prompt: 'p',
       model: 'dall-e-3',
       n: 1,
       quality: 'hd',
     });
-    expect(rowOf({ prompt: 'p', model: 'flux-pro', n: 1, seed: 4 }, shared, model)).toEqual({
+    expect(
+      rowOf({ prompt: 'p', model: 'flux-pro', n: 1, seed: 4, outputFormat: 'webp' }, shared, model),
+    ).toEqual({
       prompt: 'p',
       model: 'flux-pro',
       n: 1,
@@ -70,7 +116,7 @@ describe('parameters per model', () => {
     const prompts = Array.from({ length: 10_001 }, (_, i) => `p${i}`);
     const result = planJobs(
       prompts,
-      { models: ['flux-pro'], sizes: [], seeds: [], ns: [] },
+      { models: [{ model: 'flux-pro', sizes: [], seeds: [], ns: [] }] },
       'multiply',
     );
     if ('error' in result) throw new Error(result.error);

@@ -134,8 +134,8 @@ describe('Compose', () => {
     type('a {red|blue} fox');
     expect(screen.getByLabelText('Job count').textContent).toBe('4 jobs · 8 images');
     const lines = screen.getByRole('list', { name: 'Estimate per model' }).textContent;
-    expect(lines).toContain('flux-pro: 4 images × 10 = 40');
-    expect(lines).toContain('my-own-model: 4 images × price unknown');
+    expect(lines).toContain('flux-pro (default 1024x1024 · n 2): 4 images × 10 = 40');
+    expect(lines).toContain('my-own-model (default 1024x1024 · n 2): 4 images × price unknown');
     expect(screen.getByLabelText('Estimated total').textContent).toBe(
       'Estimate 40 quota units + unknown',
     );
@@ -163,10 +163,19 @@ describe('Compose', () => {
     await user.click(screen.getByRole('checkbox', { name: 'qwen-image' }));
     expect(screen.getByRole('textbox', { name: 'Seeds (qwen-image only)' })).toBeTruthy();
     expect(screen.getByRole('textbox', { name: 'Negative prompt (qwen-image only)' })).toBeTruthy();
-    expect(screen.getByRole('combobox', { name: 'Quality (dall-e-3 only)' })).toBeTruthy();
+    // each model its own group: dall-e-3's quality, none for qwen-image, which takes none
+    const dalle = screen.getByRole('group', { name: 'dall-e-3' });
+    const qwen = screen.getByRole('group', { name: 'qwen-image' });
+    expect(within(dalle).getByRole('combobox', { name: 'Quality' })).toBeTruthy();
+    expect(within(qwen).queryByRole('combobox', { name: 'Quality' })).toBeNull();
+    expect(
+      within(within(dalle).getByRole('group', { name: 'Sizes of dall-e-3' }))
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['1024x1024', '1792x1024', '1024x1792']);
 
     type('a fox');
-    fireEvent.change(screen.getByRole('textbox', { name: /^Images each/ }), {
+    fireEvent.change(within(dalle).getByRole('textbox', { name: /^Images each/ }), {
       target: { value: '2' },
     });
     expect(screen.getByRole('list', { name: 'Problems' }).textContent).toContain(

@@ -365,7 +365,9 @@ describe('Lightbox', () => {
     window.location.hash = '#/gallery';
     const { ui, spies, user } = mountLightbox();
     await waitFor(() => expect(ui.compose.getState().ready).toBe(true));
-    await user.click(await screen.findByRole('button', { name: 'Re-run' }));
+    await user.click(
+      await screen.findByRole('button', { name: 'Generate again with the same seed' }),
+    );
     expect(ui.compose.getState().draft).toMatchObject({
       text: 'prompt of 12',
       models: ['my-model'],
@@ -376,15 +378,32 @@ describe('Lightbox', () => {
     expect(spies.onClose).toHaveBeenCalled();
   });
 
-  it('asks before a re-run replaces a typed draft, and undoes it', async () => {
+  it('offers more like this: the same prompt and parameters with four new seeds', async () => {
+    window.location.hash = '#/gallery';
     const { ui, user } = mountLightbox();
     await waitFor(() => expect(ui.compose.getState().ready).toBe(true));
+    await user.click(await screen.findByRole('button', { name: 'More like this' }));
+    const { draft } = ui.compose.getState();
+    expect(draft).toMatchObject({ text: 'prompt of 12', models: ['my-model'], ns: '1' });
+    const seeds = draft.seeds.split(', ').map(Number);
+    expect(new Set(seeds).size).toBe(4);
+    expect(seeds).not.toContain(42);
+    expect(window.location.hash).toBe('#/compose');
+  });
+
+  it('asks before a re-run replaces a typed draft, and undoes it', async () => {
+    const { ui, spies, user } = mountLightbox();
+    await waitFor(() => expect(ui.compose.getState().ready).toBe(true));
     act(() => ui.compose.getState().edit({ text: 'my own careful prompt' }));
-    await user.click(await screen.findByRole('button', { name: 'Re-run' }));
+    await user.click(
+      await screen.findByRole('button', { name: 'Generate again with the same seed' }),
+    );
     const ask = await screen.findByRole('dialog', { name: 'Replace your draft in Compose?' });
     await user.click(within(ask).getByRole('button', { name: 'Keep' }));
     expect(ui.compose.getState().draft.text).toBe('my own careful prompt');
-    await user.click(screen.getByRole('button', { name: 'Re-run' }));
+    // the lightbox stays while asking (its dialog is the question) and after Keep
+    expect(spies.onClose).not.toHaveBeenCalled();
+    await user.click(screen.getByRole('button', { name: 'Generate again with the same seed' }));
     await user.click(
       within(
         await screen.findByRole('dialog', { name: 'Replace your draft in Compose?' }),

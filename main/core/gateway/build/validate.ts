@@ -1,10 +1,9 @@
 import type { ImageModelEntry } from '../../../../shared/gateway/catalogue.ts';
-import { OUTPUT_FORMATS } from '../../../../shared/gateway/catalogue.ts';
 import type { ImageRequest } from '../../../../shared/gateway/requests.ts';
 import { BODY_FIELDS, BODY_NAMES, type ImageBody, type OptionalField } from './body-fields.ts';
 import {
   nProblem,
-  orList,
+  outputFormatProblem,
   qualityProblem,
   seedProblem,
   sizeProblem,
@@ -76,14 +75,8 @@ export function imageRequestProblems(
   }
 
   if (sendable('output_format')) {
-    const format = String(request.output_format);
-    if (!(OUTPUT_FORMATS as readonly string[]).includes(format)) {
-      problems.push(`The output format must be png, jpeg or webp; "${format}" is not one of them.`);
-    } else if (entry.outputFormats.length === 0) {
-      problems.push(`Model ${model} always makes PNG images; remove the output format.`);
-    } else if (!(entry.outputFormats as string[]).includes(format)) {
-      problems.push(`Model ${model} makes ${orList(entry.outputFormats)} images, not ${format}.`);
-    }
+    const problem = outputFormatProblem(entry, String(request.output_format));
+    if (problem) problems.push(problem);
   }
 
   if (

@@ -15,6 +15,8 @@ import { MatrixPanel } from './MatrixPanel.tsx';
 import { parseList } from './matrix.ts';
 import { PromptHelpPanel } from './prompt-help/PromptHelpPanel.tsx';
 import { promptHelpUi } from './prompt-help/prompt-help-state.ts';
+import { describeModel } from './model-params.ts';
+import { defaultSize } from '../../../../shared/gateway/params.ts';
 import { PromptsPanel } from './PromptsPanel.tsx';
 import { sourceOf } from './source.ts';
 import { useBatchCheck, type CheckInput, type CheckState } from './use-batch-check.ts';
@@ -64,6 +66,20 @@ export function ComposeScreen() {
         currency: settings?.currency ?? null,
       }),
     [imagesByModel, settings, planned],
+  );
+
+  // what each model will get, beside its line of the estimate
+  const gets = useMemo(
+    () =>
+      draft.file
+        ? {}
+        : Object.fromEntries(
+            planned.perModel.map((p, i) => [
+              p.model,
+              describeModel(p, defaultSize(planned.entries[i]!)),
+            ]),
+          ),
+    [draft.file, planned],
   );
 
   const reasons = useMemo(
@@ -124,6 +140,8 @@ export function ComposeScreen() {
           videoModels={videoModels}
           fields={planned.fields}
           video={planned.video}
+          entries={planned.entries}
+          perModel={planned.perModel}
         />
         <section className="panel compose-result" aria-labelledby="preview-heading">
           <div className="compose-heading-row">
@@ -132,20 +150,6 @@ export function ComposeScreen() {
               {count === null ? 'Checking…' : countText(count, imagesByModel, unit)}
             </p>
           </div>
-          {listed.length > 0 && (
-            <ul className="compose-errors" aria-label="Problems">
-              {listed.map((p) => (
-                <li key={p}>{p}</li>
-              ))}
-            </ul>
-          )}
-          {warnings.length > 0 && (
-            <ul className="compose-warnings" aria-label="What the gateway says">
-              {warnings.map((w) => (
-                <li key={w.model}>{w.message}</li>
-              ))}
-            </ul>
-          )}
           {planned.plan && planned.plan.count > 0 && (
             <JobPreview plan={planned.plan} rowErrors={rowErrors} />
           )}
@@ -160,8 +164,23 @@ export function ComposeScreen() {
         </section>
       </div>
       <section className="panel compose-run" aria-label="Run">
+        {/* in the sticky bar, beside Run: never scrolled under it, whatever the window's size */}
+        {listed.length > 0 && (
+          <ul className="compose-errors" aria-label="Problems">
+            {listed.map((p) => (
+              <li key={p}>{p}</li>
+            ))}
+          </ul>
+        )}
+        {warnings.length > 0 && (
+          <ul className="compose-warnings" aria-label="What the gateway says">
+            {warnings.map((w) => (
+              <li key={w.model}>{w.message}</li>
+            ))}
+          </ul>
+        )}
         {cost ? (
-          <EstimateView estimate={cost} unit={unit} />
+          <EstimateView estimate={cost} unit={unit} gets={gets} />
         ) : (
           <p className="muted">No estimate yet.</p>
         )}
@@ -208,9 +227,10 @@ function checkInputOf(draft: ComposeDraft, planned: ComposePlan): (() => CheckIn
   if (draft.file) {
     const file = draft.file;
     const video = draft.mode === 'video';
-    // the rows that name no model, size or duration take the first chosen here
+    // the rows that name no model, size or duration take the first chosen here (an image
+    // model's own first size)
     const model = (video ? draft.videoModels : draft.models)[0];
-    const size = parseList(video ? draft.videoSizes : draft.sizes)[0];
+    const size = video ? parseList(draft.videoSizes)[0] : planned.perModel[0]?.sizes[0];
     const seconds = video ? parseList(draft.seconds)[0] : undefined;
     return () => ({
       source: { kind: 'text', fileName: file.name, text: file.text },
@@ -281,7 +301,7 @@ function blockers(
   }
   const inputProblems = planned.inputErrors.filter((e) => e !== 'Choose at least one model.');
   if (inputProblems.length + planned.refusals.length > 0) {
-    reasons.push('Fix the problems listed in the preview.');
+    reasons.push('Fix the problems listed above.');
   }
   if (reasons.length > 0) return reasons;
   if (check.status === 'checking') reasons.push('Checking with the service…');

@@ -4,10 +4,13 @@ import { formatMoney, formatUnits, type Estimate } from './estimate.ts';
 export function EstimateView({
   estimate,
   unit = 'image',
+  gets = {},
 }: {
   estimate: Estimate;
   /** What each job makes: the price is per image, or per video. */
   unit?: 'image' | 'video';
+  /** What each model will get ("1024x1024 · n 2 · hd"), by model. */
+  gets?: Readonly<Record<string, string>>;
 }) {
   return (
     <section className="compose-estimate" aria-label="Estimate">
@@ -20,7 +23,9 @@ export function EstimateView({
       <ul className="compose-estimate-lines" aria-label="Estimate per model">
         {estimate.lines.map((line) => (
           <li key={line.model}>
-            {line.model}: {line.images.toLocaleString('en-US')} {unit}
+            <span className="compose-estimate-model">{line.model}</span>
+            {gets[line.model] && <span className="compose-gets"> ({gets[line.model]})</span>}:{' '}
+            {line.images.toLocaleString('en-US')} {unit}
             {line.images === 1 ? '' : 's'}{' '}
             {line.perImage === null ? (
               <span className="compose-unknown">× price unknown (set one in Settings)</span>

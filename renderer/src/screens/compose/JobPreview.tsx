@@ -61,6 +61,8 @@ export function JobPreview({ plan, rowErrors }: Props) {
                         {job.seed !== undefined && ` · seed ${job.seed}`}
                         {job.n > 1 && ` · n ${job.n}`}
                         {job.seconds !== undefined && ` · ${job.seconds} s`}
+                        {job.quality && ` · ${job.quality}`}
+                        {job.outputFormat && ` · ${job.outputFormat}`}
                       </>
                     )}
                   </span>

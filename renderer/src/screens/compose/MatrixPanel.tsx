@@ -2,6 +2,8 @@ import type { ImageModelEntry, VideoModelEntry } from '../../../../shared/gatewa
 import type { ComposeDraft, ComposeMode } from './draft.ts';
 import type { FieldsShown, VideoFields } from './compose-plan.ts';
 import { parseList } from './matrix.ts';
+import type { ModelParams } from './model-params.ts';
+import { ModelParamsGroup } from './ModelParamsGroup.tsx';
 
 interface Props {
   draft: ComposeDraft;
@@ -10,11 +12,14 @@ interface Props {
   videoModels: readonly VideoModelEntry[] | null;
   fields: FieldsShown;
   video: VideoFields | null;
+  /** The chosen image models' entries, and what each gets (in the same order). */
+  entries: readonly ImageModelEntry[];
+  perModel: readonly ModelParams[];
 }
 
 /**
  * What the jobs make (images or videos), and their matrix: models × sizes × seeds × n for
- * images, models × sizes × durations for videos, multiplied or zipped; and the fields every
+ * images (each model its own), models × sizes × durations for videos, multiplied or zipped; and the fields every
  * image job shares.
  */
 export function MatrixPanel(props: Props) {
@@ -216,8 +221,11 @@ function VideoMatrix({ draft, edit, videoModels, video }: Props & { video: Video
   );
 }
 
-/** Image models × sizes × seeds × n, and the fields every job shares. */
-function ImageMatrix({ draft, edit, models, fields }: Props) {
+/**
+ * Image models, each with its own sizes × n (and quality, format), × seeds; and the fields
+ * every job shares.
+ */
+function ImageMatrix({ draft, edit, models, fields, entries, perModel }: Props) {
   const only = (takers: string[]) =>
     draft.models.length > 1 && takers.length < draft.models.length
       ? ` (${takers.join(', ')} only)`
@@ -232,28 +240,26 @@ function ImageMatrix({ draft, edit, models, fields }: Props) {
         onChange={(models) => edit({ models })}
       />
 
-      <label className="compose-field">
-        <span>Sizes</span>
-        <input
-          value={draft.sizes}
-          placeholder="the model's default"
-          aria-describedby="sizes-help"
-          onChange={(e) => edit({ sizes: e.target.value })}
+      {entries.map((entry, i) => (
+        <ModelParamsGroup
+          key={entry.id}
+          entry={entry}
+          params={perModel[i]!}
+          own={draft.perModel[entry.id] ?? {}}
+          edit={(patch) =>
+            edit({
+              perModel: {
+                ...draft.perModel,
+                [entry.id]: { ...draft.perModel[entry.id], ...patch },
+              },
+            })
+          }
+          titled={entries.length > 1}
         />
-      </label>
-      <div id="sizes-help" className="compose-help muted">
-        {fields.sizeHint ? `Comma-separated; ${fields.sizeHint}.` : 'Comma-separated.'}
-        {fields.sizeChoices.length > 0 && ' Or pick:'}
-      </div>
-      <Chips
-        label="Size choices"
-        choices={fields.sizeChoices}
-        chosen={parseList(draft.sizes)}
-        onToggle={(size) => edit({ sizes: toggled(draft.sizes, size) })}
-      />
+      ))}
 
-      <div className="compose-row">
-        {(fields.seed || draft.seeds.trim() !== '') && (
+      {(fields.seed || draft.seeds.trim() !== '') && (
+        <div className="compose-row">
           <label className="compose-field">
             {/* kept while it holds seeds no chosen model takes, so they can be cleared */}
             <span>Seeds{fields.seed ? only(fields.seed) : ' (no chosen model takes one)'}</span>
@@ -264,58 +270,11 @@ function ImageMatrix({ draft, edit, models, fields }: Props) {
               onChange={(e) => edit({ seeds: e.target.value })}
             />
           </label>
-        )}
-        <label className="compose-field">
-          <span>
-            Images each{' '}
-            {fields.n.min === fields.n.max
-              ? `(n: ${fields.n.max} only)`
-              : `(n, ${fields.n.min}–${fields.n.max})`}
-          </span>
-          <input
-            value={draft.ns}
-            placeholder="1"
-            inputMode="numeric"
-            onChange={(e) => edit({ ns: e.target.value })}
-          />
-        </label>
-      </div>
+        </div>
+      )}
 
       <CombineChoice draft={draft} edit={edit} />
 
-      {fields.quality && (
-        <label className="compose-field">
-          <span>Quality{only(fields.quality.takers)}</span>
-          {fields.quality.values === 'any' ? (
-            <input value={draft.quality} onChange={(e) => edit({ quality: e.target.value })} />
-          ) : (
-            <select value={draft.quality} onChange={(e) => edit({ quality: e.target.value })}>
-              <option value="">Model default</option>
-              {fields.quality.values.map((q) => (
-                <option key={q} value={q}>
-                  {q}
-                </option>
-              ))}
-            </select>
-          )}
-        </label>
-      )}
-      {fields.outputFormat && (
-        <label className="compose-field">
-          <span>Output format{only(fields.outputFormat.takers)}</span>
-          <select
-            value={draft.outputFormat}
-            onChange={(e) => edit({ outputFormat: e.target.value })}
-          >
-            <option value="">Model default</option>
-            {fields.outputFormat.values.map((f) => (
-              <option key={f} value={f}>
-                {f}
-              </option>
-            ))}
-          </select>
-        </label>
-      )}
       {fields.negativePrompt && (
         <label className="compose-field">
           <span>Negative prompt{only(fields.negativePrompt)}</span>

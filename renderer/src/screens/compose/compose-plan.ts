@@ -10,30 +10,24 @@ import {
   parseWholeNumbers,
   planJobs,
   type JobPlan,
-  type Matrix,
+  type ModelLists,
   type PlannedJob,
 } from './matrix.ts';
+import { modelParams, type ModelParams } from './model-params.ts';
 import {
   SEED_MAX,
   videoSecondsProblem,
   videoSizeProblem,
 } from '../../../../shared/gateway/params.ts';
-import { composeProblems, parseExtra, visibilityOf } from './params.ts';
+import { parseExtra } from './params.ts';
 import { MAX_JOBS, rowOf, videoRowOf, type PromptRow, type SharedParams } from './source.ts';
 import { expandPrompts, valuesOf, type ExpandedPrompts } from './template.ts';
 
-/** The fields the chosen models take, and which of them take each (for "only X" labels). */
+/** The fields every chosen model shares, and which of them take each (for "only X" labels). */
 export interface FieldsShown {
-  /** Suggested sizes: the listed sizes of the chosen models, and the advanced names. */
-  sizeChoices: string[];
-  /** Free sizes allowed: "any WxH, sides 16 to 2048". */
-  sizeHint: string | null;
-  quality: { values: string[] | 'any'; takers: string[] } | null;
-  outputFormat: { values: string[]; takers: string[] } | null;
   seed: string[] | null;
   negativePrompt: string[] | null;
   extra: string[] | null;
-  n: { min: number; max: number };
 }
 
 /** Video mode's choices: the chosen video models' sizes and durations. */
@@ -54,6 +48,8 @@ export interface ComposePlan {
   fields: FieldsShown;
   /** Video mode's sizes and durations; null in image mode. */
   video: VideoFields | null;
+  /** What each chosen image model gets (its group in Compose, its line in the estimate). */
+  perModel: ModelParams[];
   entries: ImageModelEntry[];
   lookup: (model: string) => ImageModelEntry;
   /** One planned job as the service reads it (the fields its model takes). */
@@ -77,13 +73,27 @@ export function composePlan(draft: ComposeDraft, catalogue: readonly ModelEntry[
   for (const parsed of [seeds, ns, seconds, extra]) {
     if ('error' in parsed) inputErrors.push(parsed.error);
   }
-  const matrix: Matrix = {
-    models: video ? draft.videoModels : draft.models,
-    sizes: parseList(video ? draft.videoSizes : draft.sizes),
-    seeds: 'values' in seeds ? seeds.values : [],
-    ns: 'values' in ns ? ns.values : [],
+  const images = modelParams(
+    entries,
+    {
+      sizes: parseList(draft.sizes),
+      seeds: 'values' in seeds ? seeds.values : [],
+      ns: 'values' in ns ? ns.values : [],
+      quality: draft.quality,
+      outputFormat: draft.outputFormat,
+    },
+    draft.perModel,
+  );
+  inputErrors.push(...images.inputErrors);
+  // a video model's own sizes and durations are checked against its entry (videoProblems)
+  const videoLists: ModelLists[] = draft.videoModels.map((model) => ({
+    model,
+    sizes: parseList(draft.videoSizes),
+    seeds: [],
+    ns: [],
     seconds: 'values' in seconds ? seconds.values.map(String) : [],
-  };
+  }));
+  const models: readonly ModelLists[] = video ? videoLists : images.models;
   if (!draft.file && expanded.count > MAX_JOBS) {
     inputErrors.push(
       `The prompts make ${expanded.count.toLocaleString('en-US')} jobs; the most in one batch is ${MAX_JOBS.toLocaleString('en-US')}.`,
@@ -91,7 +101,7 @@ export function composePlan(draft: ComposeDraft, catalogue: readonly ModelEntry[
   }
   let plan: JobPlan | null = null;
   if (!draft.file && expanded.errors.length === 0 && expanded.prompts.length > 0) {
-    const planned = planJobs(expanded.prompts, matrix, draft.combine);
+    const planned = planJobs(expanded.prompts, { models }, draft.combine);
     if ('error' in planned) inputErrors.push(planned.error);
     else if (planned.plan.count > MAX_JOBS) {
       inputErrors.push(
@@ -102,23 +112,19 @@ export function composePlan(draft: ComposeDraft, catalogue: readonly ModelEntry[
   const shared: SharedParams = video
     ? {}
     : {
-        quality: draft.quality || undefined,
-        outputFormat: draft.outputFormat || undefined,
         negativePrompt: draft.negativePrompt.trim() || undefined,
         extra: 'extra' in extra ? extra.extra : undefined,
       };
   const videoEntries = new Map(catalogue.filter(isVideo).map((e) => [e.id, e]));
-  const refusals = video
-    ? videoProblems(draft.videoModels, videoEntries, matrix)
-    : composeProblems(entries, { ...matrix, quality: shared.quality });
   return {
     expanded,
     plan,
     inputErrors,
-    refusals,
+    refusals: video ? videoProblems(videoLists, videoEntries) : images.problems,
     shared,
-    fields: fieldsOf(entries, matrix.seeds.length > 0),
+    fields: fieldsOf(entries),
     video: video ? videoFieldsOf(draft.videoModels, videoEntries) : null,
+    perModel: video ? [] : images.models,
     entries,
     lookup,
     row: video ? videoRowOf : (job) => rowOf(job, shared, lookup),
@@ -134,12 +140,11 @@ const isVideo = (e: ModelEntry): e is VideoModelEntry => e.kind === 'video';
  * would send it to the image endpoint).
  */
 function videoProblems(
-  models: readonly string[],
+  models: readonly ModelLists[],
   entries: ReadonlyMap<string, VideoModelEntry>,
-  matrix: Matrix,
 ): string[] {
   const problems = new Set<string>();
-  for (const model of models) {
+  for (const { model, sizes, seconds } of models) {
     const entry = entries.get(model);
     if (!entry) {
       problems.add(
@@ -147,11 +152,11 @@ function videoProblems(
       );
       continue;
     }
-    for (const size of matrix.sizes) {
+    for (const size of sizes) {
       const problem = videoSizeProblem(entry, size);
       if (problem) problems.add(problem);
     }
-    for (const duration of matrix.seconds ?? []) {
+    for (const duration of seconds ?? []) {
       const problem = videoSecondsProblem(entry, duration);
       if (problem) problems.add(problem);
     }
@@ -172,44 +177,14 @@ function videoFieldsOf(
   };
 }
 
-function fieldsOf(entries: readonly ImageModelEntry[], withSeed: boolean): FieldsShown {
-  const views = entries.map((e) => ({ id: e.id, v: visibilityOf(e, withSeed) }));
-  const takers = (test: (v: ReturnType<typeof visibilityOf>) => boolean) => {
-    const ids = views.filter(({ v }) => test(v)).map(({ id }) => id);
+function fieldsOf(entries: readonly ImageModelEntry[]): FieldsShown {
+  const takers = (test: (e: ImageModelEntry) => boolean) => {
+    const ids = entries.filter(test).map((e) => e.id);
     return ids.length ? ids : null;
   };
-  const sizeChoices = new Set<string>();
-  const free: string[] = [];
-  for (const { v } of views) {
-    if (v.size.kind === 'list') v.size.sizes.forEach((s) => sizeChoices.add(s));
-    else {
-      free.push(`any WxH with sides from ${v.size.minSide} to ${v.size.maxSide} px`);
-      v.size.named.forEach((s) => sizeChoices.add(s));
-    }
-  }
-  const qualityTakers = takers((v) => v.quality !== null);
-  const qualityValues = views.some(({ v }) => v.quality === 'any')
-    ? 'any'
-    : [...new Set(views.flatMap(({ v }) => (Array.isArray(v.quality) ? v.quality : [])))];
-  const formatTakers = takers((v) => v.outputFormats.length > 0);
   return {
-    sizeChoices: [...sizeChoices],
-    sizeHint: free.length ? [...new Set(free)].join('; ') : null,
-    quality: qualityTakers ? { values: qualityValues, takers: qualityTakers } : null,
-    outputFormat: formatTakers
-      ? {
-          values: [...new Set(views.flatMap(({ v }) => [...v.outputFormats]))],
-          takers: formatTakers,
-        }
-      : null,
-    seed: takers((v) => v.seed),
-    negativePrompt: takers((v) => v.negativePrompt),
-    extra: takers((v) => v.extra),
-    n: views.length
-      ? {
-          min: Math.max(...views.map(({ v }) => v.n.min)),
-          max: Math.min(...views.map(({ v }) => v.n.max)),
-        }
-      : { min: 1, max: 10 },
+    seed: takers((e) => e.seed),
+    negativePrompt: takers((e) => e.negativePrompt),
+    extra: takers((e) => e.extra),
   };
 }

@@ -1,4 +1,5 @@
 import type { CombineMode } from './matrix.ts';
+import type { ModelParamsDraft } from './model-params.ts';
 import type { SplitMode } from './split-prompts.ts';
 
 /** What the jobs make: pictures, or videos (video models, their sizes and durations). */
@@ -22,6 +23,11 @@ export interface ComposeDraft {
   negativePrompt: string;
   /** key=value lines. */
   extra: string;
+  /**
+   * Each model's own values, where the person set them (its group in Compose); the fields
+   * above are shared by the models that take them.
+   */
+  perModel: Readonly<Record<string, ModelParamsDraft>>;
   /** An opened or dropped prompt file: it replaces the composed prompts until removed. */
   file: { name: string; text: string } | null;
   /** Video mode's own choices, kept apart so a switch of mode loses neither side. */
@@ -45,6 +51,7 @@ export const EMPTY_DRAFT: ComposeDraft = {
   outputFormat: '',
   negativePrompt: '',
   extra: '',
+  perModel: {},
   file: null,
   videoModels: [],
   videoSizes: '',
@@ -59,6 +66,7 @@ export function isBlank(draft: ComposeDraft): boolean {
     mode: _mode,
     split: _split,
     combine: _combine,
+    perModel: _perModel,
     ...rest
   } = draft;
   return Object.entries(rest).every(([key, value]) =>
@@ -93,6 +101,7 @@ export function draftFrom(saved: Readonly<Record<string, unknown>>): ComposeDraf
     outputFormat: text(saved.outputFormat, ''),
     negativePrompt: text(saved.negativePrompt, ''),
     extra: text(saved.extra, ''),
+    perModel: perModelFrom(saved.perModel),
     file:
       file && typeof file.name === 'string' && typeof file.text === 'string'
         ? { name: file.name, text: file.text }
@@ -101,4 +110,22 @@ export function draftFrom(saved: Readonly<Record<string, unknown>>): ComposeDraf
     videoSizes: text(saved.videoSizes, ''),
     seconds: text(saved.seconds, ''),
   };
+}
+
+const PER_MODEL_FIELDS = ['sizes', 'ns', 'quality', 'outputFormat'] as const;
+
+/** A saved draft's per-model values: string fields of plain objects only. */
+function perModelFrom(saved: unknown): Record<string, ModelParamsDraft> {
+  if (!saved || typeof saved !== 'object' || Array.isArray(saved)) return {};
+  const out: Record<string, ModelParamsDraft> = {};
+  for (const [model, values] of Object.entries(saved)) {
+    if (!values || typeof values !== 'object') continue;
+    const own: ModelParamsDraft = {};
+    for (const field of PER_MODEL_FIELDS) {
+      const value = (values as Record<string, unknown>)[field];
+      if (typeof value === 'string') own[field] = value;
+    }
+    out[model] = own;
+  }
+  return out;
 }

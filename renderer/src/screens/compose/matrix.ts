@@ -1,12 +1,14 @@
 /**
- * The matrix: prompts combined with models × sizes × seeds × n (× durations, for videos),
- * either multiplied (every combination) or zipped (prompt i with item i of each list), as
- * InvokeAI's batches do.
+ * The matrix: prompts combined with models, each with its own sizes × seeds × n (× durations,
+ * for videos), either multiplied (every combination) or zipped (prompt i with item i of each list), as InvokeAI's
+ * batches do.
  */
 export type CombineMode = 'multiply' | 'zip';
 
-export interface Matrix {
-  models: readonly string[];
+/** One model's lists and fields (model-params.ts decides them from the draft). */
+export interface ModelLists {
+  model: string;
+  /** Empty: the model's default size. */
   sizes: readonly string[];
   /** Empty: no seed sent (the model picks one). */
   seeds: readonly number[];
@@ -14,6 +16,12 @@ export interface Matrix {
   ns: readonly number[];
   /** A video's durations in whole seconds; empty or left out: none sent (the model's default). */
   seconds?: readonly string[];
+  quality?: string;
+  outputFormat?: string;
+}
+
+export interface Matrix {
+  models: readonly ModelLists[];
 }
 
 /** One expanded job, before the parameters every job shares. */
@@ -24,6 +32,8 @@ export interface PlannedJob {
   seed?: number;
   n: number;
   seconds?: string;
+  quality?: string;
+  outputFormat?: string;
 }
 
 export interface JobPlan {
@@ -35,12 +45,30 @@ export interface JobPlan {
 }
 
 const LISTS = [
-  ['models', 'models'],
   ['sizes', 'sizes'],
   ['seeds', 'seeds'],
   ['ns', 'values of n'],
   ['seconds', 'durations'],
 ] as const;
+
+interface Lists {
+  lists: ModelLists;
+  sizes: readonly (string | undefined)[];
+  seeds: readonly (number | undefined)[];
+  ns: readonly number[];
+  seconds: readonly (string | undefined)[];
+  /** Jobs per prompt when multiplied. */
+  per: number;
+}
+
+const listsOf = (lists: ModelLists): Lists => {
+  const sizes = lists.sizes.length ? lists.sizes : [undefined];
+  const seeds = lists.seeds.length ? lists.seeds : [undefined];
+  const ns = lists.ns.length ? lists.ns : [1];
+  const seconds = lists.seconds?.length ? lists.seconds : [undefined];
+  const per = sizes.length * seeds.length * ns.length * seconds.length;
+  return { lists, sizes, seeds, ns, seconds, per };
+};
 
 /** The plan, or why the lists cannot be combined. */
 export function planJobs(
@@ -49,73 +77,69 @@ export function planJobs(
   mode: CombineMode,
 ): { plan: JobPlan } | { error: string } {
   if (matrix.models.length === 0) return { error: 'Choose at least one model.' };
-  const lists = {
-    models: matrix.models,
-    sizes: matrix.sizes.length ? matrix.sizes : [undefined],
-    seeds: matrix.seeds.length ? matrix.seeds : [undefined],
-    ns: matrix.ns.length ? matrix.ns : [1],
-    seconds: matrix.seconds?.length ? matrix.seconds : [undefined],
-  };
+  const models = matrix.models.map(listsOf);
   if (mode === 'zip') {
-    for (const [key, label] of LISTS) {
-      const length = lists[key].length;
-      if (length > 1 && length !== prompts.length) {
-        return {
-          error:
-            `Zip pairs prompt i with item i of each list: there are ${prompts.length} ` +
-            `prompt${prompts.length === 1 ? '' : 's'} but ${length} ${label}. Give ` +
-            `${prompts.length} ${label} (or one, used for every prompt), or multiply instead.`,
-        };
+    const count = prompts.length;
+    const unequal = (length: number) => length > 1 && length !== count;
+    const zipError = (length: number, label: string, of = '') =>
+      `Zip pairs prompt i with item i of each list: there are ${count} ` +
+      `prompt${count === 1 ? '' : 's'} but ${length} ${label}${of}. Give ` +
+      `${count} ${label} (or one, used for every prompt), or multiply instead.`;
+    if (unequal(models.length)) return { error: zipError(models.length, 'models') };
+    for (const { lists } of models) {
+      for (const [key, label] of LISTS) {
+        const length = lists[key]?.length ?? 0;
+        if (unequal(length)) {
+          return { error: zipError(length, label, models.length > 1 ? ` for ${lists.model}` : '') };
+        }
       }
     }
     const item = <T>(list: readonly T[], i: number): T => list[list.length === 1 ? 0 : i]!;
     return {
-      plan: makePlan(prompts.length, (i) =>
-        job(
-          prompts[i]!,
-          item(lists.models, i),
-          item(lists.sizes, i),
-          item(lists.seeds, i),
-          item(lists.ns, i),
-          item(lists.seconds, i),
-        ),
-      ),
+      plan: makePlan(count, (i) => {
+        const m = item(models, i);
+        const at = { size: item(m.sizes, i), seed: item(m.seeds, i), seconds: item(m.seconds, i) };
+        return job(prompts[i]!, m.lists, at, item(m.ns, i));
+      }),
     };
   }
-  const { models, sizes, seeds, ns, seconds } = lists;
-  const per = models.length * sizes.length * seeds.length * ns.length * seconds.length;
+  const block = models.reduce((sum, m) => sum + m.per, 0);
   return {
-    plan: makePlan(prompts.length * per, (i) => {
-      // prompt outermost, n fastest: a prompt's variations sit together in the preview
-      const n = ns[i % ns.length]!;
-      let rest = Math.floor(i / ns.length);
-      const duration = seconds[rest % seconds.length];
-      rest = Math.floor(rest / seconds.length);
-      const seed = seeds[rest % seeds.length];
-      rest = Math.floor(rest / seeds.length);
-      const size = sizes[rest % sizes.length];
-      rest = Math.floor(rest / sizes.length);
-      const model = models[rest % models.length]!;
-      return job(prompts[Math.floor(rest / models.length)]!, model, size, seed, n, duration);
+    plan: makePlan(prompts.length * block, (i) => {
+      // prompt outermost, then model, n fastest: a prompt's variations sit together
+      let rest = i % block;
+      let m = models[0]!;
+      for (const next of models) {
+        m = next;
+        if (rest < next.per) break;
+        rest -= next.per;
+      }
+      const n = m.ns[rest % m.ns.length]!;
+      rest = Math.floor(rest / m.ns.length);
+      const seconds = m.seconds[rest % m.seconds.length];
+      rest = Math.floor(rest / m.seconds.length);
+      const seed = m.seeds[rest % m.seeds.length];
+      const size = m.sizes[Math.floor(rest / m.seeds.length)];
+      return job(prompts[Math.floor(i / block)]!, m.lists, { size, seed, seconds }, n);
     }),
   };
 }
 
 function job(
   prompt: string,
-  model: string,
-  size: string | undefined,
-  seed: number | undefined,
+  lists: ModelLists,
+  { size, seed, seconds }: { size?: string; seed?: number; seconds?: string },
   n: number,
-  seconds?: string,
 ): PlannedJob {
   return {
     prompt,
-    model,
+    model: lists.model,
     n,
     ...(size !== undefined ? { size } : {}),
     ...(seed !== undefined ? { seed } : {}),
     ...(seconds !== undefined ? { seconds } : {}),
+    ...(lists.quality ? { quality: lists.quality } : {}),
+    ...(lists.outputFormat ? { outputFormat: lists.outputFormat } : {}),
   };
 }
 

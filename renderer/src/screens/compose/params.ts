@@ -3,10 +3,7 @@ import {
   ADVANCED_NAMED_SIZES,
   ADVANCED_RATIOS,
   nMaxOf,
-  nProblem,
-  qualityProblem,
   sentAdvanced,
-  sizeProblem,
 } from '../../../../shared/gateway/params.ts';
 
 /**
@@ -51,41 +48,6 @@ export function visibilityOf(entry: ImageModelEntry, withSeed = false): Visibili
     extra: entry.extra,
     n: { min: entry.nMin, max: nMaxOf(entry, advanced) },
   };
-}
-
-/** What the composer asks of every job (the matrix) and what it shares with all of them. */
-export interface ComposedParams {
-  sizes: readonly string[];
-  seeds: readonly number[];
-  ns: readonly number[];
-  quality?: string | undefined;
-  outputFormat?: string | undefined;
-}
-
-/**
- * Every reason one of the chosen models would refuse the composed parameters, once each, as
- * the service says it. Quality, format, negative prompt and extra fields go only to the models
- * that take them, so only a seed or a quality given to a model that takes none is refused.
- */
-export function composeProblems(
-  entries: readonly ImageModelEntry[],
-  params: ComposedParams,
-): string[] {
-  const problems = new Set<string>();
-  const add = (problem: string | null) => problem && problems.add(problem);
-  const withSeed = params.seeds.length > 0;
-  for (const entry of entries) {
-    const advanced = sentAdvanced(entry, withSeed);
-    for (const size of params.sizes) add(sizeProblem(entry, size, advanced));
-    for (const n of params.ns) add(nProblem(entry, n, advanced));
-    if (withSeed && !entry.seed) {
-      problems.add(`Model ${entry.id} does not take a seed: clear the seeds or leave it out.`);
-    }
-    if (params.quality && visibilityOf(entry).quality !== null) {
-      add(qualityProblem(entry, params.quality));
-    }
-  }
-  return [...problems];
 }
 
 /** Extra fields typed as `key=value`, one per line: values read as JSON when they parse. */

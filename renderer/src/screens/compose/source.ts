@@ -28,11 +28,9 @@ export function rowOf(
   const row: PromptRow = { prompt: job.prompt, model: job.model, n: job.n };
   if (job.size !== undefined) row.size = job.size;
   if (job.seed !== undefined) row.seed = job.seed;
-  if (shared.quality && (entry.quality === 'any' || entry.quality.includes(shared.quality))) {
-    row.quality = shared.quality;
-  }
-  const format = shared.outputFormat as PromptRow['output_format'];
-  if (format && (entry.outputFormats as string[]).includes(format)) row.output_format = format;
+  // quality and format: the model's own (model-params.ts chose them for it)
+  if (job.quality) row.quality = job.quality;
+  if (job.outputFormat) row.output_format = job.outputFormat as PromptRow['output_format'];
   if (shared.negativePrompt && entry.negativePrompt) row.negative_prompt = shared.negativePrompt;
   if (shared.extra && entry.extra && Object.keys(shared.extra).length > 0) {
     row.extra = { ...shared.extra };

@@ -10,8 +10,10 @@ import { isBlank, type ComposeDraft } from './draft.ts';
  */
 export function useOpenInCompose(confirm: (request: ConfirmRequest) => void) {
   const store = composeUi.useStoreApi();
-  return (draft: ComposeDraft, what: string) => {
+  /** `leaving`: done as Compose takes the draft (the lightbox closes then, not before asking). */
+  return (draft: ComposeDraft, what: string, leaving?: () => void) => {
     const go = () => {
+      leaving?.();
       store.getState().replace(draft);
       toast.success(`Compose holds ${what}`, {
         action: {

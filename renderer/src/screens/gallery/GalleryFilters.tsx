@@ -1,7 +1,8 @@
-import { useMemo } from 'react';
-import { useCatalogue } from '../../data/app-queries.ts';
+import { useEffect } from 'react';
 import { formatSize } from '../../format.ts';
 import { useBatches } from '../queue/queue-queries.ts';
+import { facetOptions } from './filter-options.ts';
+import { useGalleryList, useImageFacets } from './gallery-queries.ts';
 import { galleryUi } from './gallery-state.ts';
 import {
   ORIGIN_LABELS,
@@ -15,23 +16,15 @@ export function GalleryFilters() {
   const view = galleryUi.useSelect((s) => s.view);
   const setView = galleryUi.useSelect((s) => s.setView);
   const { batches } = useBatches();
-  const models = useCatalogue().data;
-  const sizes = useMemo(() => {
-    const all = new Set<string>();
-    for (const { entry } of models ?? []) {
-      if ('sizes' in entry && Array.isArray(entry.sizes))
-        for (const size of entry.sizes) all.add(size);
-    }
-    if (view.size) all.add(view.size);
-    return [...all].sort((a, b) => area(a) - area(b) || a.localeCompare(b));
-  }, [models, view.size]);
-  const modelIds = useMemo(() => {
-    const ids = new Set(
-      (models ?? []).flatMap(({ entry }) => (entry.kind === 'text' ? [] : [entry.id])),
-    );
-    if (view.model) ids.add(view.model);
-    return [...ids].sort();
-  }, [models, view.model]);
+  const facets = useImageFacets();
+  const total = useGalleryList(view).data?.total;
+  const { refetch } = facets;
+  // the view took in new images (or lost some): the library may hold a new size or model
+  useEffect(() => void refetch(), [total, refetch]);
+  const sizes = facetOptions(facets.data?.sizes, view.size, formatSize);
+  const models = facetOptions(facets.data?.models, view.model);
+  // what the library holds changes as images are written: read again as a filter opens
+  const fresh = () => void facets.refetch();
 
   return (
     <div className="gallery-filters" role="group" aria-label="Filters">
@@ -87,24 +80,28 @@ export function GalleryFilters() {
       <select
         aria-label="Model"
         value={view.model ?? ''}
+        onFocus={fresh}
+        onPointerDown={fresh}
         onChange={(event) => setView({ model: event.target.value || null })}
       >
         <option value="">All models</option>
-        {modelIds.map((id) => (
-          <option key={id} value={id}>
-            {id}
+        {models.map(({ value, label }) => (
+          <option key={value} value={value}>
+            {label}
           </option>
         ))}
       </select>
       <select
         aria-label="Size"
         value={view.size ?? ''}
+        onFocus={fresh}
+        onPointerDown={fresh}
         onChange={(event) => setView({ size: event.target.value || null })}
       >
         <option value="">All sizes</option>
-        {sizes.map((size) => (
-          <option key={size} value={size}>
-            {formatSize(size)}
+        {sizes.map(({ value, label }) => (
+          <option key={value} value={value}>
+            {label}
           </option>
         ))}
       </select>
@@ -127,9 +124,4 @@ export function GalleryFilters() {
       </span>
     </div>
   );
-}
-
-function area(size: string): number {
-  const [w, h] = size.split('x').map(Number);
-  return (w ?? 0) * (h ?? 0);
 }

@@ -12,6 +12,7 @@ import { toImageQuery } from './gallery-view.ts';
 import { GalleryTile, type TileActions } from './GalleryTile.tsx';
 import { rowOf, type GridRow } from './grid-layout.ts';
 import { searchTerms } from './highlight.ts';
+import type { TileDisplay } from './tile-display.ts';
 import { useGridKeyboard } from './use-grid-keyboard.ts';
 import { GAP, HEADER_HEIGHT, PADDING, useGridLayout } from './use-grid-layout.ts';
 
@@ -27,11 +28,13 @@ const AT_TOP_PX = 8;
  */
 export function GalleryGrid({
   tile,
+  display,
   commands,
   reveal,
   children,
 }: {
   tile: number;
+  display: TileDisplay;
   commands: GridCommands;
   /** An image to focus and scroll to (the lightbox closed on it); a new object each time. */
   reveal: { index: number } | null;
@@ -52,7 +55,7 @@ export function GalleryGrid({
     count,
     groups: view.group === 'none' ? null : (list?.groups ?? null),
     // failed downloads show their prompt below them too
-    captions: terms !== null || view.show !== 'written',
+    captions: display.captions || terms !== null || view.show !== 'written',
   });
 
   const virtualizer = useVirtualizer({
@@ -148,6 +151,7 @@ export function GalleryGrid({
               ids={ids}
               size={size}
               terms={terms}
+              display={display}
               wanted={!virtualizer.isScrolling}
               selected={selection.selected}
               active={active}
@@ -170,6 +174,7 @@ function GridRowView({
   ids,
   size,
   terms,
+  display,
   wanted,
   selected,
   active,
@@ -181,6 +186,7 @@ function GridRowView({
   ids: readonly number[];
   size: number;
   terms: ReturnType<typeof searchTerms> | null;
+  display: TileDisplay;
   wanted: boolean;
   selected: ReadonlySet<number>;
   active: number;
@@ -212,6 +218,7 @@ function GridRowView({
         index={at}
         size={size}
         captionTerms={terms}
+        display={display}
         wanted={wanted}
         selected={id !== undefined && selected.has(id)}
         active={at === active}

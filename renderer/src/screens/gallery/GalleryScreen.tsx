@@ -29,6 +29,7 @@ import type { EditLinks } from './lightbox/MetadataPanel.tsx';
 import { rerunDraft } from './lightbox/rerun-draft.ts';
 import { EditDialog } from '../edit/EditDialog.tsx';
 import { editUi } from '../edit/edit-state.ts';
+import { useTileDisplay } from './tile-display.ts';
 import './gallery.css';
 
 const TILE_KEY = 'atelier.gallery.tile';
@@ -50,6 +51,7 @@ export function GalleryScreen() {
   const list = useGalleryList(view);
   const total = list.data?.total ?? null;
   const [tile, setTile] = useTileSize();
+  const [display, setDisplay] = useTileDisplay();
   const [request, setRequest] = useState<ConfirmRequest | null>(null);
   const [lightbox, setLightbox] = useState<LightboxAt | null>(null);
   const [compare, setCompare] = useState<{ ids: readonly number[]; slider: boolean } | null>(null);
@@ -73,11 +75,13 @@ export function GalleryScreen() {
     <section className="screen gallery-screen" aria-labelledby="gallery-heading">
       <div className="gallery-head">
         <h1 id="gallery-heading">Gallery</h1>
-        {!bare && <GalleryToolbar tile={tile} setTile={setTile} />}
+        {!bare && (
+          <GalleryToolbar tile={tile} setTile={setTile} display={display} setDisplay={setDisplay} />
+        )}
       </div>
       {!bare && <GalleryActions commands={commands} />}
       {list.error && <p className="notice notice-error">{errorMessage(list.error)}</p>}
-      <GalleryGrid tile={tile} commands={commands} reveal={reveal}>
+      <GalleryGrid tile={tile} display={display} commands={commands} reveal={reveal}>
         {total === 0 && (
           <div className="gallery-empty">
             {filtered ? (

@@ -3,9 +3,11 @@ import { useClient } from '../../api/client-context.ts';
 import type { ImageSummary } from '../../data/types.ts';
 import { useData } from '../../data/data-context.ts';
 import { keys } from '../../data/keys.ts';
+import { formatSize } from '../../format.ts';
 import { useImage } from './gallery-queries.ts';
 import { EXPIRED_CODE } from './gallery-view.ts';
 import { highlight, type searchTerms } from './highlight.ts';
+import { pictureBox, type TileDisplay } from './tile-display.ts';
 import { TileThumbnail } from './TileThumbnail.tsx';
 
 export interface TileActions {
@@ -24,6 +26,8 @@ interface TileProps {
   size: number;
   /** The search's words when captions show (a search is on), else null. */
   captionTerms: ReturnType<typeof searchTerms> | null;
+  /** Whole pictures or squares; the prompt and model below each. */
+  display: TileDisplay;
   /** The grid rests here: fetch the details if they are not known. */
   wanted: boolean;
   selected: boolean;
@@ -57,12 +61,15 @@ function TileView({
   index,
   size,
   captionTerms,
+  display,
   selected,
   active,
   actions,
   image,
 }: TileProps & { image: ImageSummary | undefined }) {
   const label = image ? tileLabel(image) : 'Loading';
+  const whole = display.shape === 'whole' && image?.downloadState === 'done';
+  const box = whole ? pictureBox(image.width, image.height, size) : null;
   return (
     // The grid holds the focus and the keys (aria-activedescendant names the active tile, as
     // the ARIA grid pattern has it): a tile takes clicks only, its keys are the grid's.
@@ -73,7 +80,7 @@ function TileView({
       aria-selected={selected}
       aria-label={label}
       data-index={index}
-      className={`tile${selected ? ' selected' : ''}${active ? ' active' : ''}`}
+      className={`tile${selected ? ' selected' : ''}${active ? ' active' : ''}${whole ? ' whole' : ''}`}
       style={{ width: size }}
       onClick={id === undefined ? undefined : (event) => actions.onClick(id, index, event)}
       onDoubleClick={() => actions.onOpen(index)}
@@ -87,36 +94,70 @@ function TileView({
       }
     >
       <div className="tile-frame" style={{ height: size }}>
-        {image ? <TileBody image={image} actions={actions} /> : <div className="tile-skeleton" />}
-        {selected && (
-          <span className="tile-check" aria-hidden>
-            ✓
-          </span>
-        )}
-        {image && image.downloadState === 'done' && (
-          <button
-            type="button"
-            className={`tile-star${image.favorite ? ' on' : ''}`}
-            aria-label="Favourite"
-            aria-pressed={image.favorite}
-            tabIndex={-1}
-            onClick={(event) => {
-              event.stopPropagation();
-              actions.onFavorite(image.id, !image.favorite);
-            }}
-            onDoubleClick={(event) => event.stopPropagation()}
-          >
-            {image.favorite ? '★' : '☆'}
-          </button>
-        )}
-      </div>
-      {image && (captionTerms || image.downloadState !== 'done') && (
-        <p className="tile-caption" title={image.prompt}>
-          {highlight(image.prompt, captionTerms ?? []).map((segment, i) =>
-            segment.match ? <mark key={i}>{segment.text}</mark> : segment.text,
+        <div className="tile-picture" style={box ?? undefined}>
+          {image ? <TileBody image={image} actions={actions} /> : <div className="tile-skeleton" />}
+          {selected && (
+            <span className="tile-check" aria-hidden>
+              ✓
+            </span>
           )}
-        </p>
+          {image && image.downloadState === 'done' && (
+            <button
+              type="button"
+              className={`tile-star${image.favorite ? ' on' : ''}`}
+              aria-label="Favourite"
+              aria-pressed={image.favorite}
+              tabIndex={-1}
+              onClick={(event) => {
+                event.stopPropagation();
+                actions.onFavorite(image.id, !image.favorite);
+              }}
+              onDoubleClick={(event) => event.stopPropagation()}
+            >
+              {image.favorite ? '★' : '☆'}
+            </button>
+          )}
+        </div>
+      </div>
+      {image && display.captions ? (
+        <TileCaption image={image} terms={captionTerms} />
+      ) : (
+        image &&
+        (captionTerms || image.downloadState !== 'done') && (
+          <p className="tile-caption" title={image.prompt}>
+            {highlight(image.prompt, captionTerms ?? []).map((segment, i) =>
+              segment.match ? <mark key={i}>{segment.text}</mark> : segment.text,
+            )}
+          </p>
+        )
       )}
+    </div>
+  );
+}
+
+/** The captions option: the prompt on one line (the search's words marked), the model below. */
+function TileCaption({
+  image,
+  terms,
+}: {
+  image: ImageSummary;
+  terms: ReturnType<typeof searchTerms> | null;
+}) {
+  return (
+    <div className="tile-caption tile-caption-full" title={image.prompt}>
+      <p className="tile-caption-prompt">
+        {highlight(image.prompt, terms ?? []).map((segment, i) =>
+          segment.match ? <mark key={i}>{segment.text}</mark> : segment.text,
+        )}
+      </p>
+      <p className="tile-caption-model">
+        {image.model}
+        {image.width && image.height
+          ? ` · ${image.width} × ${image.height}`
+          : image.size
+            ? ` · ${formatSize(image.size)}`
+            : ''}
+      </p>
     </div>
   );
 }

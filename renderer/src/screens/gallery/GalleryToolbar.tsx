@@ -5,6 +5,8 @@ import { useGalleryList } from './gallery-queries.ts';
 import { activeFilters, DEFAULT_VIEW, type GalleryGrouping } from './gallery-view.ts';
 import { GalleryFilters } from './GalleryFilters.tsx';
 import { SearchBox } from './SearchBox.tsx';
+import type { TileDisplay } from './tile-display.ts';
+import { TileDisplayControls } from './TileDisplayControls.tsx';
 
 export const TILE_SIZES = { min: 96, max: 360, step: 8 } as const;
 
@@ -12,9 +14,13 @@ export const TILE_SIZES = { min: 96, max: 360, step: 8 } as const;
 export function GalleryToolbar({
   tile,
   setTile,
+  display,
+  setDisplay,
 }: {
   tile: number;
   setTile: (size: number) => void;
+  display: TileDisplay;
+  setDisplay: (patch: Partial<TileDisplay>) => void;
 }) {
   const view = galleryUi.useSelect((s) => s.view);
   const setView = galleryUi.useSelect((s) => s.setView);
@@ -72,6 +78,7 @@ export function GalleryToolbar({
             <option value="day">By day</option>
           </select>
         </span>
+        <TileDisplayControls display={display} setDisplay={setDisplay} />
         <label className="gallery-tile-size">
           <span aria-hidden>▫</span>
           <input

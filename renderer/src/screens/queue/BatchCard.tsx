@@ -2,6 +2,7 @@ import { useQueueState } from '../../data/app-queries.ts';
 import type { BatchSummary } from '../../data/types.ts';
 import { formatCount, formatEta, formatRate, plural } from '../../format.ts';
 import type { ConfirmRequest } from '../../views/ConfirmDialog.tsx';
+import { useShowBatchImages } from '../gallery/show-batch-images.ts';
 import { useBatchRate } from './batch-rate.ts';
 import { batchState, openOf, settledOf } from './batch-state.ts';
 import { BatchProgress } from './BatchProgress.tsx';
@@ -68,6 +69,7 @@ export function BatchCard({
         </span>
         <span className="batch-actions">
           {children}
+          {downloads.done > 0 && <ImagesButton batch={batch} />}
           {open > 0 && <HoldButton batch={batch} />}
           {open > 0 && <CancelButton batch={batch} open={open} confirm={confirm} />}
         </span>
@@ -80,6 +82,21 @@ export function BatchCard({
 function RequestsSent({ id }: { id: number }) {
   const requests = useBatchDetail(id).data?.requests;
   return requests === undefined ? null : <> · {plural(requests, 'request')} sent</>;
+}
+
+function ImagesButton({ batch }: { batch: BatchSummary }) {
+  const show = useShowBatchImages();
+  return (
+    <button
+      type="button"
+      className="ghost"
+      aria-label={`Show the images of ${batch.name}`}
+      title="Show this batch's images in the gallery"
+      onClick={() => show(batch.id)}
+    >
+      Images
+    </button>
+  );
 }
 
 function HoldButton({ batch }: { batch: BatchSummary }) {

@@ -4,25 +4,49 @@ import { EditIcon, RerunIcon, TrashIcon } from './icons.tsx';
 import type { ImageDetail } from './rerun-draft.ts';
 
 /**
- * What can be done to one image, in one row at the top of its details: make it again, edit it
+ * What can be done to one image, in one row at the top of its details: make it again (the same
+ * seed, or more like it with new seeds), edit it
  * (a picture on disk only), or delete it. Copying sits beside what it copies (MetadataPanel), the
  * file's actions beside the file.
  */
 export function ImageActions({
+  seeded,
   onRerun,
+  onMoreLikeThis,
   onEdit,
   onDelete,
 }: {
+  /** The image's seed is known: generating again makes the same picture. */
+  seeded: boolean;
   onRerun(): void;
+  onMoreLikeThis(): void;
   /** Null when the image cannot be edited (a video, not downloaded). */
   onEdit: (() => void) | null;
   onDelete(): void;
 }) {
   return (
     <div className="lb-actions" role="group" aria-label="Actions">
-      <button type="button" className="ghost" title="Generate again in Compose" onClick={onRerun}>
+      <button
+        type="button"
+        className="ghost"
+        aria-label={seeded ? 'Generate again with the same seed' : 'Generate again'}
+        title={
+          seeded
+            ? 'Its prompt, parameters and seed in Compose'
+            : 'Its prompt and parameters in Compose (no seed is known for it)'
+        }
+        onClick={onRerun}
+      >
         <RerunIcon />
-        Re-run
+        {seeded ? 'Same seed' : 'Again'}
+      </button>
+      <button
+        type="button"
+        className="ghost"
+        title={`Its prompt and parameters in Compose${seeded ? ', with new seeds' : ''}`}
+        onClick={onMoreLikeThis}
+      >
+        More like this
       </button>
       {onEdit && (
         <button

@@ -91,7 +91,9 @@ export function Lightbox(props: LightboxProps): React.JSX.Element {
             {detail ? (
               <>
                 <ImageActions
+                  seeded={detail.seed !== null}
                   onRerun={commands.rerun}
+                  onMoreLikeThis={commands.moreLikeThis}
                   onEdit={showsPicture(detail) ? commands.edit : null}
                   onDelete={commands.askDelete}
                 />

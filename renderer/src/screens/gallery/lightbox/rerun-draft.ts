@@ -69,6 +69,8 @@ export function rerunDraft(detail: ImageDetail): ComposeDraft {
     outputFormat: text('output_format'),
     negativePrompt: detail.negativePrompt ?? text('negative_prompt'),
     extra: lines.join('\n'),
+    // no model's own values from an earlier draft: the image's own are the ones sent
+    perModel: {},
     file: null,
   };
 }

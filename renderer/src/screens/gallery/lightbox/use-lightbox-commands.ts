@@ -6,6 +6,7 @@ import { editUi } from '../../edit/edit-state.ts';
 import { useDeleteImages, useRetryImageDownloads, useSetFavorite } from '../gallery-actions.ts';
 import type { LightboxCommand } from './keys.ts';
 import { showsPicture } from './LightboxStage.tsx';
+import { moreLikeThisDraft } from './more-like-this.ts';
 import { rerunDraft } from './rerun-draft.ts';
 import { panKeys, type Zoom } from './ZoomControls.tsx';
 
@@ -58,9 +59,13 @@ export function useLightboxCommands(options: {
     });
   };
   const rerun = () => {
-    if (!detail) return;
-    onClose();
-    openInCompose(rerunDraft(detail), 'this image’s prompt and parameters');
+    // closed once the draft is in Compose: the question, if any, is the lightbox's own dialog
+    if (detail)
+      openInCompose(rerunDraft(detail), 'this image’s prompt, parameters and seed', onClose);
+  };
+  const moreLikeThis = () => {
+    if (detail)
+      openInCompose(moreLikeThisDraft(detail), 'this image’s prompt with new seeds', onClose);
   };
   // the editor opens over the lightbox: closing it comes back here
   const edit = () => {
@@ -92,6 +97,7 @@ export function useLightboxCommands(options: {
     askDelete,
     rerun,
     edit,
+    moreLikeThis,
     retryDownload,
     favoriteBusy: favorite.disabled,
   };
