@@ -41,6 +41,47 @@ describe("Compose's video mode", () => {
     });
   });
 
+  it('gives each video model the sizes × durations, durations fastest; zip pairs them by prompt', () => {
+    const multiplied = composePlan(
+      draft({
+        text: 'a paper boat',
+        videoModels: ['sora-2'],
+        videoSizes: '1280x720, 720x1280',
+        seconds: '4, 8',
+      }),
+      BUILT_IN_MODELS,
+    );
+    expect(multiplied.refusals).toEqual([]);
+    expect(sourceOf(multiplied.plan!, multiplied.row)).toEqual({
+      kind: 'rows',
+      rows: [
+        { prompt: 'a paper boat', model: 'sora-2', size: '1280x720', seconds: '4' },
+        { prompt: 'a paper boat', model: 'sora-2', size: '1280x720', seconds: '8' },
+        { prompt: 'a paper boat', model: 'sora-2', size: '720x1280', seconds: '4' },
+        { prompt: 'a paper boat', model: 'sora-2', size: '720x1280', seconds: '8' },
+      ],
+    });
+    const zipped = composePlan(
+      draft({ videoModels: ['sora-2'], seconds: '4, 8', combine: 'zip' }),
+      BUILT_IN_MODELS,
+    );
+    expect(sourceOf(zipped.plan!, zipped.row)).toEqual({
+      kind: 'rows',
+      rows: [
+        { prompt: 'a paper boat', model: 'sora-2', seconds: '4' },
+        { prompt: 'a red kite', model: 'sora-2', seconds: '8' },
+      ],
+    });
+    expect(
+      composePlan(
+        draft({ videoModels: ['sora-2'], seconds: '4, 8, 12', combine: 'zip' }),
+        BUILT_IN_MODELS,
+      ).inputErrors,
+    ).toEqual([
+      'Zip pairs prompt i with item i of each list: there are 2 prompts but 3 durations. Give 2 durations (or one, used for every prompt), or multiply instead.',
+    ]);
+  });
+
   it("refuses what a model's entry does not list, in the words the submission uses", () => {
     const planned = composePlan(
       draft({ videoModels: ['sora-2'], videoSizes: '1024x1024, 1280×720', seconds: '4, 5' }),
