@@ -66,8 +66,8 @@ export function MatrixPanel({ draft, edit, models, fields, entries, perModel }: 
         />
       ))}
 
-      <div className="compose-row">
-        {(fields.seed || draft.seeds.trim() !== '') && (
+      {(fields.seed || draft.seeds.trim() !== '') && (
+        <div className="compose-row">
           <label className="compose-field">
             {/* kept while it holds seeds no chosen model takes, so they can be cleared */}
             <span>Seeds{fields.seed ? only(fields.seed) : ' (no chosen model takes one)'}</span>
@@ -78,8 +78,8 @@ export function MatrixPanel({ draft, edit, models, fields, entries, perModel }: 
               onChange={(e) => edit({ seeds: e.target.value })}
             />
           </label>
-        )}
-      </div>
+        </div>
+      )}
 
       <div className="compose-segmented" role="radiogroup" aria-label="Combine the lists">
         {(
