@@ -19,8 +19,8 @@ interface Props {
 
 /**
  * What the jobs make (images or videos), and their matrix: models × sizes × seeds × n for
- * images (each model its own), models × sizes × durations for videos, multiplied or zipped; and the fields every
- * image job shares.
+ * images (each model its own), models × sizes × durations for videos, multiplied or zipped;
+ * and the fields every image job shares.
  */
 export function MatrixPanel(props: Props) {
   const { draft, edit, videoModels } = props;

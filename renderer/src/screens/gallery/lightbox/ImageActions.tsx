@@ -5,9 +5,8 @@ import type { ImageDetail } from './rerun-draft.ts';
 
 /**
  * What can be done to one image, in one row at the top of its details: make it again (the same
- * seed, or more like it with new seeds), edit it
- * (a picture on disk only), or delete it. Copying sits beside what it copies (MetadataPanel), the
- * file's actions beside the file.
+ * seed, or more like it with new seeds), edit it (a picture on disk only), or delete it. Copying
+ * sits beside what it copies (MetadataPanel), the file's actions beside the file.
  */
 export function ImageActions({
   seeded,
