@@ -43,7 +43,9 @@ function applyEvent(data: Data, event: ApiEvent): void {
     case 'progress': {
       const { paused, batches, ...progress } = event.payload;
       queries.setQueryData<QueueState>(keys.queueState(), (q) => q && { ...q, progress, paused });
-      for (const { id, jobs, downloads } of batches) setCounts(data, id, { jobs, downloads });
+      for (const { id, jobs, downloads, spent } of batches) {
+        setCounts(data, id, spent ? { jobs, downloads, spent } : { jobs, downloads });
+      }
       return;
     }
     case 'batch.finished': {
@@ -156,7 +158,8 @@ function sameCounts(a: BatchCounts, b: BatchCounts): boolean {
   for (const key of Object.keys(a.downloads) as Array<keyof BatchCounts['downloads']>) {
     if (a.downloads[key] !== b.downloads[key]) return false;
   }
-  return true;
+  // (what was spent moves with the counts; only a progress event carries it)
+  return b.spent === undefined || a.spent?.units === b.spent.units;
 }
 
 /** A batch's counts as an event says them: the list and its detail follow at once. */

@@ -4,6 +4,7 @@ import { toast } from 'sonner';
 import type { ImageModelEntry } from '../../../../shared/gateway/catalogue.ts';
 import { useCatalogue, useSettings } from '../../data/app-queries.ts';
 import { errorMessage } from '../../data/error-message.ts';
+import { useSpendConfirm } from '../../views/SpendConfirm.tsx';
 import { useRunBatch, useStartingModel } from './compose-actions.ts';
 import { composePlan, type ComposePlan } from './compose-plan.ts';
 import { composeUi } from './compose-state.ts';
@@ -29,7 +30,8 @@ export function ComposeScreen() {
   const catalogue = catalogueData ?? null;
   const catalogueError = catalogueFailure ? errorMessage(catalogueFailure) : null;
   const settings = useSettings().data ?? null;
-  const runBatch = useRunBatch();
+  const spendConfirm = useSpendConfirm();
+  const runBatch = useRunBatch(spendConfirm.ask);
   const sending = runBatch.pending;
   useStartingModel();
 
@@ -69,9 +71,10 @@ export function ComposeScreen() {
         return;
       }
       const name = batchName.trim();
-      await runBatch.run({ ...input(), position, ...(name ? { name } : {}) });
+      const spend = check.status === 'done' ? check.check.spend : null;
+      await runBatch.run({ input: { ...input(), position, ...(name ? { name } : {}) }, spend });
     },
-    [input, reasons, batchName, runBatch],
+    [input, reasons, batchName, runBatch, check],
   );
   const hotkey = { enableOnFormTags: true, preventDefault: true } as const;
   useHotkeys('mod+enter', () => void run('back'), hotkey, [run]);
@@ -164,6 +167,7 @@ export function ComposeScreen() {
           ))}
         </ul>
       </section>
+      {spendConfirm.dialog}
     </div>
   );
 }

@@ -1,0 +1,225 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  SCREENSHOTS,
+  startDemoUi,
+  startUiAgainst,
+  type RunningUi,
+} from '../../support/atelier-ui.ts';
+import { startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.ts';
+import { call, eventually, screenshots } from '../../support/page-helpers.ts';
+
+/** Ten letters four times: 10,000 prompts. */
+const TEN_THOUSAND = Array.from({ length: 4 }, () => '{a|b|c|d|e|f|g|h|i|j}').join(' ');
+
+let ui: RunningUi;
+let browser: Browser;
+let stop: () => Promise<void>;
+
+beforeAll(async () => {
+  ({ ui, browser, stop } = await startDemoUi('spend'));
+}, 120_000);
+
+afterAll(async () => {
+  await stop?.();
+});
+
+interface Listed {
+  items: Array<{ id: number; name: string; jobCount: number }>;
+}
+const batches = (page: Page) =>
+  call<Listed>(page, 'batches', 'list', {}).then((list) => list.items);
+
+/** 10,000 jobs of gpt-image-1 (4,000 quota units an image, its list price): 40,000,000 units. */
+async function composeTenThousand(page: Page): Promise<void> {
+  await page.getByRole('textbox', { name: 'Prompts or templates' }).fill(TEN_THOUSAND);
+  const models = page.getByRole('group', { name: 'Models' }).getByRole('checkbox');
+  await eventually(() => models.count()).toBeGreaterThan(0);
+  for (const box of await models.all()) if (await box.isChecked()) await box.uncheck();
+  await page.getByRole('checkbox', { name: 'gpt-image-1', exact: true }).check();
+  await page.getByRole('textbox', { name: /^Images each/ }).fill('');
+  await page.getByRole('textbox', { name: 'Sizes' }).fill('1024x1024');
+  await page.getByRole('textbox', { name: 'Batch name' }).fill('ten thousand');
+  await eventually(() => page.getByLabel('Job count').textContent()).toBe(
+    '10,000 jobs · 10,000 images',
+  );
+  await eventually(() => page.getByRole('button', { name: /^Run Ctrl/ }).isEnabled()).toBe(true);
+}
+
+describe('spend under control in atelier ui --demo', () => {
+  it('a 10,000-job batch over the threshold starts only once the person confirms what it spends', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+    page.on('pageerror', (e) => problems.push(e.message));
+    await page.goto(await ui.newAddress());
+    await eventually(() =>
+      page.getByRole('checkbox', { name: 'gpt-image-1', exact: true }).isVisible(),
+    ).toBe(true);
+    await call(page, 'settings', 'update', { currency: { code: 'USD', perUnit: 0.000002 } });
+    await composeTenThousand(page);
+    const prompts = page.getByRole('textbox', { name: 'Prompts or templates' });
+
+    // Ctrl+Shift+P pauses the queue from inside a text field, where a person composing is
+    await prompts.press('Control+Shift+P');
+    await eventually(() =>
+      call<{ paused: { kind: string } | null }>(page, 'queue', 'state', {}).then(
+        (q) => q.paused?.kind ?? null,
+      ),
+    ).toBe('manual');
+
+    // Ctrl+Enter asks first: what it spends, in units and money, and how many requests
+    await prompts.press('Control+Enter');
+    const dialog = page.getByRole('dialog', { name: 'Spend about $80.00?' });
+    await eventually(() => dialog.isVisible()).toBe(true);
+    const facts = dialog.getByRole('definition');
+    expect(await facts.allTextContents()).toEqual([
+      '10,000',
+      '10,000',
+      '40,000,000 quota units (≈ $80.00)',
+    ]);
+    expect(await dialog.textContent()).toContain('more than 500,000 quota units and 500 requests');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'spend-confirm-light.png') });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'spend-confirm-dark.png') });
+    await page.setViewportSize({ width: 420, height: 800 });
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'spend-confirm-narrow.png') });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.emulateMedia({ colorScheme: 'light' });
+
+    // declined: nothing is queued
+    await dialog.getByRole('button', { name: 'Not now' }).click();
+    await eventually(() => dialog.isVisible()).toBe(false);
+    expect(await batches(page)).toEqual([]);
+    // nor can any other way start it unasked: the service refuses without the confirmation
+    await expect(
+      call(page, 'batches', 'create', {
+        source: {
+          kind: 'rows',
+          rows: Array.from({ length: 600 }, (_, i) => ({ prompt: `p${i}` })),
+        },
+        defaults: { model: 'gpt-image-1', size: '1024x1024' },
+      }),
+    ).rejects.toThrow(/confirmation-required/);
+    expect(await batches(page)).toEqual([]);
+
+    // confirmed: the 10,000 jobs are queued
+    await page.getByRole('button', { name: /^Run Ctrl/ }).click();
+    await eventually(() => dialog.isVisible()).toBe(true);
+    await dialog.getByRole('button', { name: 'Run and spend $80.00' }).click();
+    await eventually(() =>
+      page.getByText('Batch “ten thousand” queued: 10,000 jobs').isVisible(),
+    ).toBe(true);
+    const [queued] = await batches(page);
+    expect(queued).toMatchObject({ name: 'ten thousand', jobCount: 10_000 });
+    await call(page, 'batches', 'cancel', { id: queued!.id });
+
+    // and Ctrl+Shift+P from the text field resumes
+    await prompts.press('Control+Shift+P');
+    await eventually(() =>
+      call<{ paused: unknown }>(page, 'queue', 'state', {}).then((q) => q.paused),
+    ).toBe(null);
+    // (the one refusal asked for on purpose above)
+    expect(problems.filter((p) => !p.includes('status of 422'))).toEqual([]);
+    await context.close();
+  }, 180_000);
+});
+
+/** flux-schnell: 300 quota units an image, in the catalogue and on the simulator's ledger. */
+const PRICE = 300;
+
+describe('a budget cap against the simulator', () => {
+  let gateway: GatewayProcess;
+  let capped: RunningUi;
+  let dir: string;
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'atelier-budget-'));
+    gateway = await startGatewayProcess(['--latency-ms', '20']);
+    capped = await startUiAgainst(gateway, path.join(dir, 'data'), path.join(dir, 'library'));
+  }, 60_000);
+  afterAll(async () => {
+    await capped?.stop();
+    await gateway?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const charged = async () =>
+    ((await gateway.ledger()) as unknown as Array<{ charged: number }>).reduce(
+      (sum, entry) => sum + entry.charged,
+      0,
+    );
+
+  it('pauses the queue before the request that would pass it; raise the cap, or run anyway', async () => {
+    const context = await browser.newContext({ viewport: { width: 1180, height: 860 } });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (e) => problems.push(e.message));
+    await page.goto(await capped.newAddress('/queue'));
+    await eventually(() =>
+      page.getByRole('heading', { name: 'Queue', exact: true }).isVisible(),
+    ).toBe(true);
+    await call(page, 'settings', 'update', {
+      currency: { code: 'USD', perUnit: 0.000002 },
+      budget: { perBatch: 10 * PRICE + 100, perDay: null, perGatewayDay: {} },
+    });
+    await call(page, 'batches', 'create', {
+      name: 'capped',
+      source: {
+        kind: 'rows',
+        rows: Array.from({ length: 30 }, (_, i) => ({ prompt: `a lantern, study ${i + 1}` })),
+      },
+      defaults: { model: 'flux-schnell', size: '256x256' },
+    });
+
+    const banner = page.getByRole('region', { name: 'Queue paused' });
+    await eventually(() => banner.textContent()).toContain(
+      'Paused: the next request would pass the cap of the batch "capped".',
+    );
+    const budget = banner.getByRole('definition');
+    await eventually(() => budget.allTextContents()).toEqual([
+      '3,000 quota units (≈ $0.006)',
+      '3,100 quota units (≈ $0.0062)',
+      'about 300 quota units (≈ $0.0006)',
+    ]);
+    // the simulator's ledger: nothing charged past the cap
+    expect(await charged()).toBe(10 * PRICE);
+    await screenshots(page, 'budget-pause');
+
+    // raise the cap: saved in Settings, and the queue resumes until the new one
+    await banner.getByRole('button', { name: 'Raise the cap' }).click();
+    const field = banner.getByRole('textbox', { name: 'New cap, in quota units' });
+    await field.fill('3000');
+    expect(await banner.getByRole('alert').textContent()).toBe(
+      'The next request needs a cap of at least 3,300 quota units.',
+    );
+    expect(await banner.getByRole('button', { name: 'Save and resume' }).isDisabled()).toBe(true);
+    await field.fill('6,100');
+    await page.setViewportSize({ width: 420, height: 860 });
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'budget-pause-narrow.png') });
+    await page.setViewportSize({ width: 1180, height: 860 });
+    await banner.getByRole('button', { name: 'Save and resume' }).click();
+    await eventually(() =>
+      call<{ budget: { perBatch: number } }>(page, 'settings', 'get', {}).then(
+        (s) => s.budget.perBatch,
+      ),
+    ).toBe(6100);
+    await eventually(() => budget.first().textContent()).toBe('6,000 quota units (≈ $0.012)');
+    expect(await charged()).toBe(20 * PRICE);
+
+    // run anyway: past this batch's cap, to the end
+    await banner.getByRole('button', { name: 'Run anyway' }).click();
+    await eventually(() => banner.isVisible()).toBe(false);
+    const row = page.getByRole('listitem', { name: 'capped' });
+    await eventually(() => row.textContent()).toContain('Finished');
+    expect(await charged()).toBe(30 * PRICE);
+    // what it spent, on its row
+    await eventually(() => row.textContent()).toContain('9,000 quota units (≈ $0.018)');
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 180_000);
+});
