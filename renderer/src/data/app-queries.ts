@@ -40,6 +40,12 @@ export function useLibraryInfo() {
   return useQuery({ queryKey: keys.libraryInfo(), queryFn: () => api.library.info() });
 }
 
+/** Spent today, over the last 30 days, by model and gateway, and the caps as they stand. */
+export function useSpendSummary() {
+  const { api } = useData();
+  return useQuery({ queryKey: keys.spendSummary(), queryFn: () => api.spend.summary({}) });
+}
+
 /** Exports this window heard of (started here or elsewhere), by id. */
 export function useExports(): ReadonlyMap<string, ExportProgress> {
   const { queries } = useData();

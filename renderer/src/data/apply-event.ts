@@ -52,6 +52,7 @@ function applyEvent(data: Data, event: ApiEvent): void {
       const { batchId, jobs, downloads } = event.payload;
       setCounts(data, batchId, { jobs, downloads });
       refresher.refreshKey(keys.batch(batchId));
+      refresher.refreshKey(keys.spendSummary());
       return;
     }
     case 'jobs.changed':
@@ -121,6 +122,7 @@ function applyEvent(data: Data, event: ApiEvent): void {
         keys.queueState(),
         (q) => q && { ...q, paused: event.payload },
       );
+      refresher.refreshKey(keys.spendSummary()); // a budget pause: what its caps stand at
       return;
     case 'queue.resumed':
       queries.setQueryData<QueueState>(keys.queueState(), (q) => q && { ...q, paused: null });
@@ -132,7 +134,14 @@ function applyEvent(data: Data, event: ApiEvent): void {
       );
       return;
     case 'settings.changed':
-      for (const key of [keys.settings(), keys.catalogue(), keys.libraryInfo(), keys.appInfo()]) {
+      // (prices, the currency and the caps change what the spend says)
+      for (const key of [
+        keys.settings(),
+        keys.catalogue(),
+        keys.libraryInfo(),
+        keys.appInfo(),
+        keys.spendSummary(),
+      ]) {
         refresher.refreshKey(key);
       }
       refresher.refreshKey(keys.queueState()); // a new gateway or library restarts the queue

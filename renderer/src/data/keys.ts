@@ -34,6 +34,8 @@ export const keys = {
   image: (id: number) => ['images', 'byIds', id] as const,
   imageDetail: (id: number) => ['images', 'get', { id }] as const,
   imageCount: (query: ImageQueryInput) => ['images', 'count', { query }] as const,
+  /** What was spent: today, the last days, by model and gateway; the caps as they stand. */
+  spendSummary: () => ['spend', 'summary'] as const,
   /** The Compose draft as last saved (read once: then the window's own state leads). */
   composeDraft: () => ['compose', 'draft'] as const,
   /** Exports this window has heard of, by id (fed by export.progress events). */

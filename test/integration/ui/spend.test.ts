@@ -163,10 +163,34 @@ describe('a budget cap against the simulator', () => {
     await eventually(() =>
       page.getByRole('heading', { name: 'Queue', exact: true }).isVisible(),
     ).toBe(true);
-    await call(page, 'settings', 'update', {
-      currency: { code: 'USD', perUnit: 0.000002 },
-      budget: { perBatch: 10 * PRICE + 100, perDay: null, perGatewayDay: {} },
-    });
+    await call(page, 'settings', 'update', { currency: { code: 'USD', perUnit: 0.000002 } });
+    // the cap, set in Settings › Spending as a person does
+    await page
+      .getByRole('navigation', { name: 'Atelier' })
+      .getByRole('link', { name: 'Settings' })
+      .click();
+    await page.getByRole('tab', { name: 'Spending' }).click();
+    const caps = page.getByRole('form', { name: 'Spending caps' });
+    await caps.getByRole('textbox', { name: 'Per batch' }).fill('3,100');
+    await eventually(() =>
+      caps.getByText('About 3,100 quota units (≈ $0.0062). Empty: no cap.').isVisible(),
+    ).toBe(true);
+    await caps.getByRole('button', { name: 'Save caps' }).click();
+    await eventually(() =>
+      call<{ budget: unknown }>(page, 'settings', 'get', {}).then((s) => s.budget),
+    ).toEqual({ perBatch: 10 * PRICE + 100, perDay: null, perGatewayDay: {} });
+    // and when to ask: over 1,000,000 units or 2,000 requests
+    const ask = page.getByRole('form', { name: 'Ask before spending' });
+    await ask.getByRole('textbox', { name: 'More than, in quota units' }).fill('1,000,000');
+    await ask.getByRole('textbox', { name: 'More than, in requests' }).fill('2000');
+    await ask.getByRole('button', { name: 'Save' }).click();
+    await eventually(() =>
+      call<{ confirmSpend: unknown }>(page, 'settings', 'get', {}).then((s) => s.confirmSpend),
+    ).toEqual({ units: 1_000_000, requests: 2000 });
+    await page
+      .getByRole('navigation', { name: 'Atelier' })
+      .getByRole('link', { name: 'Queue' })
+      .click();
     await call(page, 'batches', 'create', {
       name: 'capped',
       source: {
@@ -218,7 +242,25 @@ describe('a budget cap against the simulator', () => {
     await eventually(() => row.textContent()).toContain('Finished');
     expect(await charged()).toBe(30 * PRICE);
     // what it spent, on its row
-    await eventually(() => row.textContent()).toContain('9,000 quota units (≈ $0.018)');
+    await eventually(() => row.textContent()).toContain('spent 9,000 quota units (≈ $0.018)');
+
+    // Settings › Spending: today, and by model
+    await page
+      .getByRole('navigation', { name: 'Atelier' })
+      .getByRole('link', { name: 'Settings' })
+      .click();
+    await page.getByRole('tab', { name: 'Spending' }).click();
+    const byModel = page.getByRole('table', { name: 'Spent by model' });
+    await eventually(() => byModel.getByRole('row', { name: /flux-schnell/ }).textContent()).toBe(
+      'flux-schnell309,000 quota units (≈ $0.018)',
+    );
+    await eventually(() =>
+      page
+        .getByRole('table', { name: 'Spent by day' })
+        .getByRole('row', { name: /Today/ })
+        .textContent(),
+    ).toBe('Today309,000 quota units (≈ $0.018)');
+    await screenshots(page, 'settings-spending');
     expect(problems).toEqual([]);
     await context.close();
   }, 180_000);

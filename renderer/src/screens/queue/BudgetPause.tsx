@@ -5,6 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useQueueState, useSettings } from '../../data/app-queries.ts';
 import { useData } from '../../data/data-context.ts';
 import { keys } from '../../data/keys.ts';
+import { parseAmount } from '../../views/spend-fields.ts';
 import type { Settings } from '../../data/types.ts';
 import { useRaiseCap, useRunOverBudget } from './queue-actions.ts';
 
@@ -65,10 +66,8 @@ export function budgetWithCap(
 
 /** A cap as typed: a number of quota units that lets the next request through. */
 export function newCapProblem(text: string, needed: number): string | null {
-  const value = Number(text.replace(/[,\s]/g, ''));
-  if (text.trim() === '' || !Number.isFinite(value) || value < 0) {
-    return 'A number of quota units, as 10,000.';
-  }
+  const value = parseAmount(text);
+  if (value === null || value === undefined) return 'A number of quota units, as 10,000.';
   if (value < needed) {
     return `The next request needs a cap of at least ${formatUnits(needed)} quota units.`;
   }
@@ -95,7 +94,7 @@ export function BudgetPause({ stop }: { stop: BudgetStop }) {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (problem || !settings) return;
-    const budget = budgetWithCap(settings.budget, stop, Number(text.replace(/[,\s]/g, '')));
+    const budget = budgetWithCap(settings.budget, stop, parseAmount(text)!);
     if (!budget) return;
     const result = await raise.attempt(budget);
     setSaveError(result.ok ? null : result.message);
