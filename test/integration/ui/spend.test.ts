@@ -130,6 +130,56 @@ describe('spend under control in atelier ui --demo', () => {
   }, 180_000);
 });
 
+describe('a prompt file with bad rows in Compose', () => {
+  it('words every bad row in the window, and runs the valid rows when asked', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(await ui.newAddress());
+    await eventually(() =>
+      page.getByRole('checkbox', { name: 'flux-schnell', exact: true }).isVisible(),
+    ).toBe(true);
+    const models = page.getByRole('group', { name: 'Models' }).getByRole('checkbox');
+    for (const box of await models.all()) if (await box.isChecked()) await box.uncheck();
+    await page.getByRole('checkbox', { name: 'flux-schnell', exact: true }).check();
+    await page.getByRole('textbox', { name: 'Sizes' }).fill('256x256');
+    await page.getByRole('textbox', { name: 'Batch name' }).fill('valid rows');
+
+    // a picture renamed .txt: not a text file (not "save it as UTF-8")
+    const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
+    await page.getByLabel('Prompt file').setInputFiles({
+      name: 'prompts.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.concat([png, Buffer.alloc(64)]),
+    });
+    const listed = page.getByRole('list', { name: 'Problems' });
+    await eventually(() => listed.textContent()).toContain('prompts.txt is not a text file');
+    expect(await listed.textContent()).not.toContain('UTF-8');
+
+    // row 3 too long, row 4 a quote never closed: each listed, and rows 2 and 5 valid
+    const long = 'a lighthouse '.repeat(3000);
+    await page.getByRole('button', { name: 'Remove the file' }).click();
+    const csv = `prompt\na fox\n${long}\n"an owl\na hare\n`;
+    await page.getByLabel('Prompt file').setInputFiles({
+      name: 'animals.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(csv),
+    });
+    await eventually(() => listed.getByRole('listitem').allTextContents()).toEqual([
+      'Line 3: The prompt is longer than 32,000 characters, the most Atelier sends: shorten it.',
+      expect.stringMatching(/^Line 4: A quoted field opens here and is never closed/),
+    ]);
+    expect(await listed.textContent()).not.toContain('--max-prompt-chars');
+    expect(await page.locator('#run-blockers').textContent()).not.toContain('holds no prompt');
+    await page.getByRole('button', { name: 'Run the 2 valid rows' }).click();
+    await eventually(() => page.getByText('Batch “valid rows” queued: 2 jobs').isVisible()).toBe(
+      true,
+    );
+    const [batch] = await batches(page);
+    expect(batch).toMatchObject({ name: 'valid rows', jobCount: 2 });
+    await context.close();
+  }, 120_000);
+});
+
 /** flux-schnell: 300 quota units an image, in the catalogue and on the simulator's ledger. */
 const PRICE = 300;
 
