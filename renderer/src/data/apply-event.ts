@@ -147,7 +147,9 @@ function applyEvent(data: Data, event: ApiEvent): void {
       refresher.refreshKey(keys.queueState()); // a new gateway or library restarts the queue
       return;
     case 'key.changed':
-      queries.setQueryData<KeyStatus>(keys.keyStatus(), event.payload);
+      if (!event.payload.profile) queries.setQueryData<KeyStatus>(keys.keyStatus(), event.payload);
+      // each gateway's key: its own, or the shared one that serves it
+      refresher.refresh(keys.keyStatus(), (q) => q.queryKey.length > 2);
       refresher.refreshKey(keys.appInfo());
       refresher.refreshKey(keys.queueState());
       return;

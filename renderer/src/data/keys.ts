@@ -10,6 +10,8 @@ export const keys = {
   appInfo: () => ['app', 'info'] as const,
   settings: () => ['settings', 'get'] as const,
   keyStatus: () => ['key', 'status'] as const,
+  /** A gateway profile's key (its own, or the shared one serving it). */
+  profileKeyStatus: (profile: string) => ['key', 'status', { profile }] as const,
   queueState: () => ['queue', 'state'] as const,
   catalogue: () => ['models', 'catalogue'] as const,
   libraryInfo: () => ['library', 'info'] as const,

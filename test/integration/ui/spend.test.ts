@@ -314,4 +314,42 @@ describe('a budget cap against the simulator', () => {
     expect(problems).toEqual([]);
     await context.close();
   }, 180_000);
+
+  it('says beforehand that ATELIER_API_KEY decides the key, and adds the models the gateway lists', async () => {
+    const context = await browser.newContext({ viewport: { width: 1180, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(await capped.newAddress());
+    await page
+      .getByRole('navigation', { name: 'Atelier' })
+      .getByRole('link', { name: 'Settings' })
+      .click();
+    await page.getByRole('tab', { name: 'Gateway & key' }).click();
+    // before any click: the controls say the environment decides, and are off
+    await eventually(() => page.getByRole('note').textContent()).toContain('ATELIER_API_KEY');
+    expect(await page.getByLabel('Replace the key').isDisabled()).toBe(true);
+
+    await page.getByRole('button', { name: 'Test connection' }).click();
+    const form = page.getByRole('form', {
+      name: 'Models the gateway lists that Atelier does not know',
+    });
+    await eventually(() => form.isVisible()).toBe(true);
+    const unknown = await form.getByRole('rowheader').allTextContents();
+    expect(unknown.length).toBeGreaterThan(0);
+    await page.screenshot({
+      path: path.join(SCREENSHOTS, 'settings-unknown-models-light.png'),
+      fullPage: true,
+    });
+    for (const id of unknown.slice(1)) await form.getByLabel(`Add ${id}`).uncheck();
+    await form.getByLabel(`Kind of ${unknown[0]}`).selectOption('text');
+    await form.getByRole('button', { name: 'Add 1 model to the catalogue' }).click();
+    await eventually(() =>
+      call<{ entries: Array<{ origin: string; entry: { id: string } }> }>(
+        page,
+        'models',
+        'catalogue',
+        {},
+      ).then((c) => c.entries.filter((e) => e.origin === 'user').map((e) => e.entry.id)),
+    ).toEqual([unknown[0]]);
+    await context.close();
+  }, 120_000);
 });
