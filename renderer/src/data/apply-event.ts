@@ -153,6 +153,11 @@ function applyEvent(data: Data, event: ApiEvent): void {
       refresher.refreshKey(keys.appInfo());
       refresher.refreshKey(keys.queueState());
       return;
+    case 'library.move':
+      queries.setQueryData(keys.libraryMove(), event.payload);
+      // once it is done the library is the new folder
+      if (event.payload.state !== 'running') refresher.refreshKey(keys.libraryInfo());
+      return;
     case 'resync':
       // events were missed: everything shown is read again
       refresher.refresh([]);

@@ -15,6 +15,8 @@ export const keys = {
   queueState: () => ['queue', 'state'] as const,
   catalogue: () => ['models', 'catalogue'] as const,
   libraryInfo: () => ['library', 'info'] as const,
+  /** The library move under way, the last one, or one interrupted (fed by library.move). */
+  libraryMove: () => ['library', 'moveStatus'] as const,
   batches: () => ['batches', 'list'] as const,
   batch: (id: number) => ['batches', 'get', { id }] as const,
   /** A batch's job ids in some states (every state: none given), all pages. */

@@ -18,9 +18,10 @@ const TEN_THOUSAND = Array.from({ length: 4 }, () => '{a|b|c|d|e|f|g|h|i|j}').jo
 let ui: RunningUi;
 let browser: Browser;
 let stop: () => Promise<void>;
+let demoDir: string;
 
 beforeAll(async () => {
-  ({ ui, browser, stop } = await startDemoUi('spend'));
+  ({ ui, browser, stop, dir: demoDir } = await startDemoUi('spend'));
 }, 120_000);
 
 afterAll(async () => {
@@ -176,6 +177,42 @@ describe('a prompt file with bad rows in Compose', () => {
     );
     const [batch] = await batches(page);
     expect(batch).toMatchObject({ name: 'valid rows', jobCount: 2 });
+    await context.close();
+  }, 120_000);
+});
+
+describe('moving the library in atelier ui --demo', () => {
+  it('moves the files to a new, empty folder with its progress, and the library follows', async () => {
+    const context = await browser.newContext({ viewport: { width: 1180, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(await ui.newAddress());
+    await eventually(() =>
+      page.getByRole('checkbox', { name: 'flux-schnell', exact: true }).isVisible(),
+    ).toBe(true);
+    await call(page, 'batches', 'create', {
+      name: 'to move',
+      source: { kind: 'rows', rows: [{ prompt: 'a moth' }, { prompt: 'a kite' }] },
+      defaults: { model: 'flux-schnell', size: '256x256' },
+    });
+    await eventually(() =>
+      call<{ total: number }>(page, 'images', 'count', {}).then((c) => c.total),
+    ).toBeGreaterThanOrEqual(2);
+    await page
+      .getByRole('navigation', { name: 'Atelier' })
+      .getByRole('link', { name: 'Settings' })
+      .click();
+    await page.getByRole('tab', { name: 'Library' }).click();
+    const to = path.join(demoDir, 'moved-library');
+    const form = page.getByRole('form', { name: 'Move the library' });
+    await form.getByRole('textbox', { name: 'New, empty folder' }).fill(to);
+    await form.getByRole('button', { name: 'Move the files there' }).click();
+    const status = form.getByRole('status', { name: 'Library move' });
+    await eventually(() => status.textContent()).toMatch(
+      new RegExp(`^Moved \\d+ files to ${to.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`),
+    );
+    await eventually(() =>
+      call<{ libraryDir: string }>(page, 'library', 'info', {}).then((i) => i.libraryDir),
+    ).toBe(to);
     await context.close();
   }, 120_000);
 });
