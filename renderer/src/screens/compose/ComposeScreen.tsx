@@ -70,8 +70,9 @@ export function ComposeScreen() {
     draft.file && check.status === 'done' && check.check.bad > 0 ? check.check.jobs : 0;
   const run = useCallback(
     async (position: 'back' | 'front', skipBadRows = false) => {
+      // (running the valid rows leaves the bad ones out: they no longer stop it)
       const blocked = skipBadRows
-        ? reasons.some((r) => !r.endsWith('the service refuses.'))
+        ? blockers(draft, planned, check, sending, true).length > 0
         : reasons.length > 0;
       if (!input || blocked) {
         // the shortcut works from anywhere: say why nothing happened
@@ -90,7 +91,7 @@ export function ComposeScreen() {
         spend,
       });
     },
-    [input, reasons, batchName, runBatch, check],
+    [input, reasons, batchName, runBatch, check, draft, planned, sending],
   );
   const hotkey = { enableOnFormTags: true, preventDefault: true } as const;
   useHotkeys('mod+enter', () => void run('back'), hotkey, [run]);
@@ -251,6 +252,7 @@ function blockers(
   planned: ComposePlan,
   check: CheckState,
   sending: boolean,
+  skipBadRows = false,
 ): string[] {
   const reasons: string[] = [];
   if (sending) return ['Sending the batch…'];
@@ -269,7 +271,7 @@ function blockers(
   if (reasons.length > 0) return reasons;
   if (check.status === 'checking') reasons.push('Checking with the service…');
   if (check.status === 'failed') reasons.push('The service could not check the batch.');
-  if (check.status === 'done' && check.check.bad > 0) {
+  if (check.status === 'done' && check.check.bad > 0 && !skipBadRows) {
     reasons.push(
       `${check.check.bad.toLocaleString('en-US')} row${check.check.bad === 1 ? '' : 's'} the service refuses.`,
     );
