@@ -20,6 +20,35 @@ export function SpendingSection({ settings }: { settings: Settings }) {
   );
 }
 
+/** A field of quota units (or a count), as typed: empty for none. */
+function AmountField({
+  value,
+  placeholder,
+  onChange,
+  ...field
+}: {
+  label: string;
+  hint: string;
+  error: string | null | undefined;
+  value: string;
+  placeholder: string;
+  onChange: (text: string) => void;
+}) {
+  return (
+    <Field {...field}>
+      {(control) => (
+        <input
+          {...control}
+          inputMode="numeric"
+          value={value}
+          placeholder={placeholder}
+          onChange={(e) => onChange(e.target.value)}
+        />
+      )}
+    </Field>
+  );
+}
+
 function SpentCell({ spent }: { spent: Spent }) {
   return <>{spentText(spent) ?? 'nothing'}</>;
 }
@@ -147,7 +176,7 @@ function ConfirmPanel({ settings }: { settings: Settings }) {
         A batch above either amount starts only once you confirm what it will spend.
       </p>
       <div className="form-grid">
-        <Field
+        <AmountField
           label="More than, in quota units"
           hint={
             parseAmount(units)
@@ -155,32 +184,18 @@ function ConfirmPanel({ settings }: { settings: Settings }) {
               : 'Empty: never asked for units.'
           }
           error={unitsError}
-        >
-          {(control) => (
-            <input
-              {...control}
-              inputMode="numeric"
-              value={units}
-              placeholder="never"
-              onChange={(e) => setUnits(e.target.value)}
-            />
-          )}
-        </Field>
-        <Field
+          value={units}
+          placeholder="never"
+          onChange={setUnits}
+        />
+        <AmountField
           label="More than, in requests"
           hint="Empty: never asked for a count."
           error={requestsError}
-        >
-          {(control) => (
-            <input
-              {...control}
-              inputMode="numeric"
-              value={requests}
-              placeholder="never"
-              onChange={(e) => setRequests(e.target.value)}
-            />
-          )}
-        </Field>
+          value={requests}
+          placeholder="never"
+          onChange={setRequests}
+        />
       </div>
       {saveError && (
         <p className="field-error form-error" role="alert">
@@ -255,45 +270,32 @@ function CapsPanel({ settings }: { settings: Settings }) {
         run anyway. Counted in quota units, with what may have been charged.
       </p>
       <div className="form-grid">
-        <Field label="Per batch" hint={hint(perBatch)} error={errors[0]}>
-          {(control) => (
-            <input
-              {...control}
-              inputMode="numeric"
-              value={perBatch}
-              placeholder="no cap"
-              onChange={(e) => setPerBatch(e.target.value)}
-            />
-          )}
-        </Field>
-        <Field label="Per day, every gateway" hint={hint(perDay)} error={errors[1]}>
-          {(control) => (
-            <input
-              {...control}
-              inputMode="numeric"
-              value={perDay}
-              placeholder="no cap"
-              onChange={(e) => setPerDay(e.target.value)}
-            />
-          )}
-        </Field>
+        <AmountField
+          label="Per batch"
+          hint={hint(perBatch)}
+          error={errors[0]}
+          value={perBatch}
+          placeholder="no cap"
+          onChange={setPerBatch}
+        />
+        <AmountField
+          label="Per day, every gateway"
+          hint={hint(perDay)}
+          error={errors[1]}
+          value={perDay}
+          placeholder="no cap"
+          onChange={setPerDay}
+        />
         {gateways.map((gateway, i) => (
-          <Field
+          <AmountField
             key={gateway}
             label={`Per day on ${gateway === 'demo' ? 'the demo simulator' : `“${gateway}”`}`}
             hint={hint(perGateway[gateway] ?? '')}
             error={errors[i + 2]}
-          >
-            {(control) => (
-              <input
-                {...control}
-                inputMode="numeric"
-                value={perGateway[gateway] ?? ''}
-                placeholder="no cap"
-                onChange={(e) => setPerGateway({ ...perGateway, [gateway]: e.target.value })}
-              />
-            )}
-          </Field>
+            value={perGateway[gateway] ?? ''}
+            placeholder="no cap"
+            onChange={(text) => setPerGateway({ ...perGateway, [gateway]: text })}
+          />
         ))}
       </div>
       {saveError && (
