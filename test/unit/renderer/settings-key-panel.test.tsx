@@ -179,7 +179,7 @@ describe('the key panel', () => {
     );
     const user = userEvent.setup();
     await screen.findByText(
-      'No key of its own: the shared key serves it, ending in …sh4r (kept in memory until Atelier stops).',
+      'A key is set: the shared one (it has none of its own), ending in …sh4r (kept in memory until Atelier stops).',
     );
     expect(screen.getByLabelText<HTMLSelectElement>('Key for').value).toBe('lab');
     await user.type(screen.getByLabelText('Paste the key'), KEY);

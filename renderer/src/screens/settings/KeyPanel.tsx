@@ -25,7 +25,7 @@ export function keyStatusText(status: KeyStatus | null): string {
     return status.profile ? 'No key for this gateway, and no shared key.' : 'No key is set.';
   const where = status.source ? ` (${WHERE[status.source]})` : '';
   const ending = `ending in …${status.last4 ?? ''}${where}`;
-  if (status.shared) return `No key of its own: the shared key serves it, ${ending}.`;
+  if (status.shared) return `A key is set: the shared one (it has none of its own), ${ending}.`;
   return `A key is set, ${ending}.`;
 }
 
