@@ -39,8 +39,17 @@ async function composeTenThousand(page: Page): Promise<void> {
   await page.getByRole('textbox', { name: 'Prompts or templates' }).fill(TEN_THOUSAND);
   const models = page.getByRole('group', { name: 'Models' }).getByRole('checkbox');
   await eventually(() => models.count()).toBeGreaterThan(0);
-  for (const box of await models.all()) if (await box.isChecked()) await box.uncheck();
-  await page.getByRole('checkbox', { name: 'gpt-image-1', exact: true }).check();
+  // the one wanted first: a window left with no model is given one (useStartingModel)
+  const wanted = page.getByRole('checkbox', { name: 'gpt-image-1', exact: true });
+  await wanted.check();
+  for (const box of await models.all()) {
+    if (
+      (await box.isChecked()) &&
+      !(await box.evaluate((el, w) => el === w, await wanted.elementHandle()))
+    ) {
+      await box.uncheck();
+    }
+  }
   await page.getByRole('textbox', { name: /^Images each/ }).fill('');
   await page.getByRole('textbox', { name: 'Sizes' }).fill('1024x1024');
   await page.getByRole('textbox', { name: 'Batch name' }).fill('ten thousand');
@@ -140,8 +149,17 @@ describe('a prompt file with bad rows in Compose', () => {
       page.getByRole('checkbox', { name: 'flux-schnell', exact: true }).isVisible(),
     ).toBe(true);
     const models = page.getByRole('group', { name: 'Models' }).getByRole('checkbox');
-    for (const box of await models.all()) if (await box.isChecked()) await box.uncheck();
-    await page.getByRole('checkbox', { name: 'flux-schnell', exact: true }).check();
+    // the one wanted first: a window left with no model is given one (useStartingModel)
+    const wanted = page.getByRole('checkbox', { name: 'flux-schnell', exact: true });
+    await wanted.check();
+    for (const box of await models.all()) {
+      if (
+        (await box.isChecked()) &&
+        !(await box.evaluate((el, w) => el === w, await wanted.elementHandle()))
+      ) {
+        await box.uncheck();
+      }
+    }
     await page.getByRole('textbox', { name: 'Sizes' }).fill('256x256');
     await page.getByRole('textbox', { name: 'Batch name' }).fill('valid rows');
 
