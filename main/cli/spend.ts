@@ -1,10 +1,6 @@
-import type { z } from 'zod';
-import type { SpendCheck } from '../../shared/api/schemas/spend.ts';
-import { ApiRequestError } from '../../shared/api/api-request-error.ts';
+import { confirmationAsked, type SpendCheckValue } from '../../shared/api/spend-refusal.ts';
 import { formatSpend } from '../../shared/spend/money.ts';
 import { ConfigError, intFlag } from './command.ts';
-
-type SpendCheckValue = z.infer<typeof SpendCheck>;
 
 /** What a command may spend: flags shared by run, edit, resume and retry. */
 export const SPEND_FLAGS = {
@@ -60,12 +56,6 @@ export function confirmationRefusal(spend: SpendCheckValue): ConfigError {
       `${formatSpend(spend.units, spend.money)}${unknown}. Add --yes to spend it, or ` +
       '--max-spend UNITS to cap what this command spends (the queue pauses before passing it).',
   );
-}
-
-/** The estimate a `confirmation-required` refusal carries; null for any other error. */
-export function confirmationAsked(error: unknown): SpendCheckValue | null {
-  if (!(error instanceof ApiRequestError) || error.code !== 'confirmation-required') return null;
-  return (error.details?.spend as SpendCheckValue | undefined) ?? null;
 }
 
 /**

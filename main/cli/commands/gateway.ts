@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { KeyConfig } from '../../simulator/keys.ts';
 import { startGateway } from '../../simulator/index.ts';
+import { DEFAULT_MODELS, type ModelSpec } from '../../simulator/models.ts';
 import { DOWNLOAD_FAULTS, parseFaultSpec, WORK_FAULTS } from '../../simulator/faults.ts';
 import { intFlag, oneOf, parseFlags, UsageError, type Command } from '../command.ts';
 
@@ -16,7 +17,7 @@ export const gatewayCommand: Command = {
                        [--faults SPEC] [--seed 1] [--url-ttl-s 600] [--host 127.0.0.1]
                        [--video-duration-ms 3000] [--token-ms 0] [--image-response as-asked|both]
                        [--partial-placement metadata|top-level|nested]
-                       [--edit-image-field any|image|image[]]
+                       [--edit-image-field any|image|image[]] [--text-models ID,ID]
                        [--keys keys.json] [--balance QUOTA]
 
 Runs a faithful implementation of the gateway interface for demos, tests and benchmarks.
@@ -29,6 +30,9 @@ It prints its base URL and a demo key; point Atelier (or any OpenAI client) at <
 --edit-image-field NAME
                 the only name a multipart edit's picture may have, as a strict gateway reads
                 one: image or image[] (default: any of the two; both at once are refused).
+--text-models IDS
+                more text models to list and serve, comma-separated: a gateway with models
+                Atelier's catalogue has no entry for (its connection test names them).
 --faults SPEC   comma-separated "name:probability" or "name@n+n" (the n-th requests), e.g.
                 "429:0.1,504@3,url-404:0.05". Reproducible with --seed. Faults:
 ${faultList}`,
@@ -47,6 +51,7 @@ ${faultList}`,
       'image-response': { type: 'string' },
       'partial-placement': { type: 'string' },
       'edit-image-field': { type: 'string' },
+      'text-models': { type: 'string' },
       keys: { type: 'string' },
       balance: { type: 'string' },
     });
@@ -95,6 +100,7 @@ ${faultList}`,
       ...(imageResponse ? { imageResponse } : {}),
       ...(partialPlacement ? { partialPlacement } : {}),
       ...(editImageField ? { editImageField } : {}),
+      ...(values['text-models'] ? { models: withTextModels(values['text-models']) } : {}),
       ...(values.keys ? { keys: readKeys(values.keys) } : {}),
       ...(values.balance
         ? { balance: intFlag(values.balance, '--balance', 0, Number.MAX_SAFE_INTEGER) }
@@ -140,4 +146,18 @@ function readKeys(path: string): KeyConfig[] {
     ...k,
     expiresAt: typeof k.expiresAt === 'string' ? Date.parse(k.expiresAt) : (k.expiresAt ?? null),
   }));
+}
+
+/** The simulator's models and the text models named (`a,b`), each priced a unit a token. */
+function withTextModels(list: string): ModelSpec[] {
+  const ids = list
+    .split(',')
+    .map((id) => id.trim())
+    .filter((id) => id !== '');
+  const known = new Set(DEFAULT_MODELS.map((model) => model.id));
+  for (const id of ids) {
+    if (!/^[\w.:/-]+$/.test(id)) throw new UsageError(`--text-models: "${id}" is not a model id.`);
+    if (known.has(id)) throw new UsageError(`--text-models: the simulator serves ${id} already.`);
+  }
+  return [...DEFAULT_MODELS, ...ids.map((id) => ({ kind: 'text' as const, id, pricePerToken: 1 }))];
 }

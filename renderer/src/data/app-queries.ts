@@ -15,9 +15,13 @@ export function useSettings() {
   return useQuery({ queryKey: keys.settings(), queryFn: () => api.settings.get() });
 }
 
-export function useKeyStatus() {
+/** The shared key's status, or (given a profile) that gateway's key. */
+export function useKeyStatus(profile: string | null = null) {
   const { api } = useData();
-  return useQuery({ queryKey: keys.keyStatus(), queryFn: () => api.key.status() });
+  return useQuery({
+    queryKey: profile === null ? keys.keyStatus() : keys.profileKeyStatus(profile),
+    queryFn: () => api.key.status(profile === null ? {} : { profile }),
+  });
 }
 
 /** The queue: engine, runner, limits, and (from events) progress and pause. */
@@ -41,6 +45,12 @@ export function useCatalogue() {
 export function useLibraryInfo() {
   const { api } = useData();
   return useQuery({ queryKey: keys.libraryInfo(), queryFn: () => api.library.info() });
+}
+
+/** Spent today, over the last 30 days, by model and gateway, and the caps as they stand. */
+export function useSpendSummary() {
+  const { api } = useData();
+  return useQuery({ queryKey: keys.spendSummary(), queryFn: () => api.spend.summary({}) });
 }
 
 /** Exports this window heard of (started here or elsewhere), by id. */

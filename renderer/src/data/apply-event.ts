@@ -55,13 +55,16 @@ function applyEvent(data: Data, event: ApiEvent): void {
     case 'progress': {
       const { paused, batches, ...progress } = event.payload;
       queries.setQueryData<QueueState>(keys.queueState(), (q) => q && { ...q, progress, paused });
-      for (const { id, jobs, downloads } of batches) setCounts(data, id, { jobs, downloads });
+      for (const { id, jobs, downloads, spent } of batches) {
+        setCounts(data, id, spent ? { jobs, downloads, spent } : { jobs, downloads });
+      }
       return;
     }
     case 'batch.finished': {
       const { batchId, jobs, downloads } = event.payload;
       setCounts(data, batchId, { jobs, downloads });
       refresher.refreshKey(keys.batch(batchId));
+      refresher.refreshKey(keys.spendSummary());
       return;
     }
     case 'jobs.changed':
@@ -132,6 +135,7 @@ function applyEvent(data: Data, event: ApiEvent): void {
         keys.queueState(),
         (q) => q && { ...q, paused: event.payload },
       );
+      refresher.refreshKey(keys.spendSummary()); // a budget pause: what its caps stand at
       return;
     case 'queue.resumed':
       queries.setQueryData<QueueState>(keys.queueState(), (q) => q && { ...q, paused: null });
@@ -143,15 +147,29 @@ function applyEvent(data: Data, event: ApiEvent): void {
       );
       return;
     case 'settings.changed':
-      for (const key of [keys.settings(), keys.catalogue(), keys.libraryInfo(), keys.appInfo()]) {
+      // (prices, the currency and the caps change what the spend says)
+      for (const key of [
+        keys.settings(),
+        keys.catalogue(),
+        keys.libraryInfo(),
+        keys.appInfo(),
+        keys.spendSummary(),
+      ]) {
         refresher.refreshKey(key);
       }
       refresher.refreshKey(keys.queueState()); // a new gateway or library restarts the queue
       return;
     case 'key.changed':
-      queries.setQueryData<KeyStatus>(keys.keyStatus(), event.payload);
+      if (!event.payload.profile) queries.setQueryData<KeyStatus>(keys.keyStatus(), event.payload);
+      // each gateway's key: its own, or the shared one that serves it
+      refresher.refresh(keys.keyStatus(), (q) => q.queryKey.length > 2);
       refresher.refreshKey(keys.appInfo());
       refresher.refreshKey(keys.queueState());
+      return;
+    case 'library.move':
+      queries.setQueryData(keys.libraryMove(), event.payload);
+      // once it is done the library is the new folder
+      if (event.payload.state !== 'running') refresher.refreshKey(keys.libraryInfo());
       return;
     case 'resync':
       // events were missed: everything shown is read again
@@ -186,7 +204,8 @@ function sameCounts(a: BatchCounts, b: BatchCounts): boolean {
   for (const key of Object.keys(a.downloads) as Array<keyof BatchCounts['downloads']>) {
     if (a.downloads[key] !== b.downloads[key]) return false;
   }
-  return true;
+  // (what was spent moves with the counts; only a progress event carries it)
+  return b.spent === undefined || a.spent?.units === b.spent.units;
 }
 
 /** A batch's counts as an event says them: the list and its detail follow at once. */

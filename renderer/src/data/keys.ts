@@ -10,9 +10,13 @@ export const keys = {
   appInfo: () => ['app', 'info'] as const,
   settings: () => ['settings', 'get'] as const,
   keyStatus: () => ['key', 'status'] as const,
+  /** A gateway profile's key (its own, or the shared one serving it). */
+  profileKeyStatus: (profile: string) => ['key', 'status', { profile }] as const,
   queueState: () => ['queue', 'state'] as const,
   catalogue: () => ['models', 'catalogue'] as const,
   libraryInfo: () => ['library', 'info'] as const,
+  /** The library move under way, the last one, or one interrupted (fed by library.move). */
+  libraryMove: () => ['library', 'moveStatus'] as const,
   batches: () => ['batches', 'list'] as const,
   batch: (id: number) => ['batches', 'get', { id }] as const,
   /** A batch's job ids in some states (every state: none given), all pages. */
@@ -36,6 +40,8 @@ export const keys = {
   imageCount: (query: ImageQueryInput) => ['images', 'count', { query }] as const,
   /** The sizes and models the library's images have (read again when a filter is opened). */
   imageFacets: () => ['images', 'facets'] as const,
+  /** What was spent: today, the last days, by model and gateway; the caps as they stand. */
+  spendSummary: () => ['spend', 'summary'] as const,
   /** The Compose draft as last saved (read once: then the window's own state leads). */
   composeDraft: () => ['compose', 'draft'] as const,
   /** A prompt-help request this window started: `prompts.get`, then its prompts.progress events. */

@@ -74,7 +74,8 @@ function FrameShortcuts({ openCheatSheet }: { openCheatSheet: () => void }): nul
   useHotkeys(
     'mod+shift+p',
     () => void (paused ? resume.run() : pause.run('Paused by you')),
-    { preventDefault: true },
+    // in a text field too: a person typing in Compose is where a pause is needed at once
+    { preventDefault: true, enableOnFormTags: true },
     [paused, pause, resume],
   );
   return null;

@@ -57,6 +57,7 @@ function profileOf<H extends z.ZodType<{ name: string }>>(header: H) {
     requestIdHeader: true,
     advancedSegment: true,
     partialKey: true,
+    multipartImageField: true,
   }).extend({
     headers: z
       .array(header)

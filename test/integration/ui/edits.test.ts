@@ -199,6 +199,8 @@ describe('edits in the window', () => {
     await tile(page, 'a square field').click({ modifiers: ['Shift'] });
     const actions = page.getByRole('toolbar', { name: 'Selected images' });
     await eventually(() => actions.textContent()).toContain('3 selected');
+    // past the confirmation threshold (2 requests here), the edit asks before it spends
+    await call(page, 'settings', 'update', { confirmSpend: { units: null, requests: 2 } });
     await actions.getByRole('button', { name: 'Edit…' }).click();
     const editor = page.getByRole('dialog', { name: 'Edit 3 images' });
     await editor.waitFor();
@@ -223,7 +225,12 @@ describe('edits in the window', () => {
 
     const before = gateway.receivedEdits().length;
     await editor.getByRole('button', { name: 'Run 3 edits' }).click();
+    const ask = page.getByRole('dialog', { name: /^Spend about / });
+    await ask.waitFor();
+    expect(gateway.receivedEdits().length).toBe(before); // nothing sent while it asks
+    await ask.getByRole('button', { name: /^Run and spend / }).click();
     await editor.waitFor({ state: 'detached' });
+    await call(page, 'settings', 'update', { confirmSpend: { units: null, requests: null } });
     await eventually(() => gateway.receivedEdits().length).toBe(before + 3);
     const sent = gateway
       .receivedEdits()

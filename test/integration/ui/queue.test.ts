@@ -233,6 +233,15 @@ describe('the queue screen against a gateway with faults', () => {
     await page.getByRole('listbox', { name: 'Jobs' }).getByRole('option').first().click();
     const details = page.getByRole('complementary', { name: 'Job details' });
     await eventually(() => details.textContent()).toContain('Request id');
+    // the queue's codes in a person's words: the failure kind, each request's outcome, counts
+    expect(await details.locator('.chip-failed').allTextContents()).toEqual([
+      'failed',
+      'may have been charged',
+    ]);
+    await eventually(() => details.getByRole('listitem').first().textContent()).toContain(
+      'No answer: it may have been done and charged',
+    );
+    expect(await details.textContent()).toMatch(/\d+ requests? sent/);
     expect(await details.getByRole('button', { name: /^Copy request id/ }).count()).toBeGreaterThan(
       0,
     );
@@ -240,6 +249,24 @@ describe('the queue screen against a gateway with faults', () => {
     await details.getByRole('button', { name: 'Close job details' }).click();
     await page.getByRole('button', { name: /^All/ }).click();
     await screenshots(page, 'queue-failures-list');
+
+    // a failed download's tile says the truth: the picture was made, and billed
+    await page
+      .getByRole('navigation', { name: 'Atelier' })
+      .getByRole('link', { name: 'Gallery' })
+      .click();
+    await page.getByRole('combobox', { name: 'Show' }).selectOption({ label: 'Link expired' });
+    await eventually(() => page.locator('.tile-failed').count()).toBe(2);
+    expect(await page.locator('.tile-failed').first().textContent()).toContain(
+      'was made and may have been charged',
+    );
+    expect(await page.locator('.tile-failed').first().textContent()).not.toContain(
+      'Nothing was charged',
+    );
+    await page
+      .getByRole('navigation', { name: 'Atelier' })
+      .getByRole('link', { name: 'Queue' })
+      .click();
 
     const generations = (await gateway.ledger()).length;
     expect(generations).toBe(20); // the two uncertain ones were charged too

@@ -34,4 +34,16 @@ describe('the estimate', () => {
     expect(formatMoney({ code: 'USD', amount: 0.06 })).toBe('$0.06');
     expect(formatMoney({ code: 'credits!', amount: 1 })).toBe('1.00 credits!');
   });
+
+  it('never shows a small amount as nothing: 1,000 units at $0.000002 is $0.002', () => {
+    const result = estimate(
+      { 'flux-schnell': 1 },
+      {
+        prices: { 'flux-schnell': { perImage: 1000 } },
+        listPrice: () => null,
+        currency: { code: 'USD', perUnit: 0.000002 },
+      },
+    );
+    expect(formatMoney(result.money!)).toBe('$0.002');
+  });
 });

@@ -199,7 +199,7 @@ describe('Compose', () => {
     expect(await screen.findByText('prompts.csv')).toBeTruthy();
     await waitFor(() =>
       expect(screen.getByRole('list', { name: 'Problems' }).textContent).toBe(
-        'Line 3: the prompt is empty',
+        'Line 3: The prompt is empty.',
       ),
     );
     expect(fake.calls.find((c) => c.name === 'batches.check')!.input).toEqual({

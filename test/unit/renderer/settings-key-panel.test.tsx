@@ -18,7 +18,11 @@ afterEach(cleanup);
  * The key panel over a service holding `keyStatus`; a change of the key is told to the window
  * by its `key.changed` event, as the service does.
  */
-function mount(keyStatus: KeyStatus, handlers: Record<string, Handler>) {
+function mount(
+  keyStatus: KeyStatus,
+  handlers: Record<string, Handler>,
+  gateways: { profiles: string[]; active: string | null } = { profiles: [], active: null },
+) {
   let status = keyStatus;
   const changes = (name: string) => (input: never) => {
     status = (handlers[name] as (i: never) => KeyStatus)(input);
@@ -27,9 +31,9 @@ function mount(keyStatus: KeyStatus, handlers: Record<string, Handler>) {
     );
     return status;
   };
-  const mounted = mountWith(<KeyPanel />, {
-    ...handlers,
+  const mounted = mountWith(<KeyPanel {...gateways} />, {
     'key.status': () => status,
+    ...handlers,
     ...(handlers['key.set'] ? { 'key.set': changes('key.set') } : {}),
     ...(handlers['key.clear'] ? { 'key.clear': changes('key.clear') } : {}),
   });
@@ -129,5 +133,98 @@ describe('the key panel', () => {
     expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Remove key' }).disabled).toBe(
       true,
     );
+  });
+
+  it('says before a click that ATELIER_API_KEY decides, the controls off', async () => {
+    const locked =
+      'ATELIER_API_KEY is set in the environment: it is the key for every gateway. Unset it and restart Atelier to keep keys here.';
+    mount({ set: true, last4: 'zzzz', source: 'env', ...memory, locked }, {});
+    await screen.findByText(locked);
+    expect(screen.getByLabelText<HTMLInputElement>('Replace the key').disabled).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Replace key' }).disabled).toBe(
+      true,
+    );
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Remove key' }).disabled).toBe(
+      true,
+    );
+  });
+
+  it('keeps a key per gateway: the one in use first, the shared key for the others', async () => {
+    const asked: unknown[] = [];
+    const own = new Map<string, string>();
+    const statusOf = (profile: string | undefined): KeyStatus => {
+      const mine = profile === undefined ? undefined : own.get(profile);
+      return {
+        set: true,
+        last4: mine ?? 'sh4r',
+        source: 'memory',
+        ...memory,
+        profile: profile ?? null,
+        shared: profile !== undefined && mine === undefined,
+      };
+    };
+    const { fake } = mount(
+      none,
+      {
+        'key.status': (input: { profile?: string }) => {
+          asked.push(input);
+          return statusOf(input.profile);
+        },
+        'key.set': (input: { key: string; profile?: string }) => {
+          own.set(input.profile!, input.key.slice(-4));
+          return statusOf(input.profile);
+        },
+      },
+      { profiles: ['office', 'lab'], active: 'lab' },
+    );
+    const user = userEvent.setup();
+    await screen.findByText(
+      'A key is set: the shared one (it has none of its own), ending in …sh4r (kept in memory until Atelier stops).',
+    );
+    expect(screen.getByLabelText<HTMLSelectElement>('Key for').value).toBe('lab');
+    await user.type(screen.getByLabelText('Paste the key'), KEY);
+    await user.click(screen.getByRole('button', { name: 'Save key' }));
+    await screen.findByText(/A key is set, ending in …1a2b/);
+    expect(fake.calls.filter((c) => c.name === 'key.set').map((c) => c.input)).toEqual([
+      { key: KEY, profile: 'lab' },
+    ]);
+    await user.selectOptions(screen.getByLabelText('Key for'), '');
+    await screen.findByText(/^A key is set, ending in …sh4r/);
+    expect(asked).toContainEqual({ profile: 'lab' });
+    expect(asked).toContainEqual({});
+  });
+
+  it('offers the models the gateway lists and the catalogue lacks, added from a form', async () => {
+    const added: unknown[] = [];
+    mount(
+      { set: true, last4: '1a2b', source: 'memory', ...memory },
+      {
+        'key.test': () => ({
+          ok: true,
+          message: 'The gateway lists 3 models; Atelier has no entry for 2 of them.',
+          httpStatus: 200,
+          models: ['gpt-image-1', 'my-sdxl', 'my-writer'],
+          unknownModels: ['my-sdxl', 'my-writer'],
+        }),
+        'models.addEntries': (input: { entries: unknown[] }) => {
+          added.push(...input.entries);
+          return { entries: [] };
+        },
+      },
+    );
+    const user = userEvent.setup();
+    await screen.findByText(/ending in …1a2b/);
+    await user.click(screen.getByRole('button', { name: 'Test connection' }));
+    await screen.findByRole('form', {
+      name: 'Models the gateway lists that Atelier does not know',
+    });
+    await user.type(screen.getByLabelText('Price of my-sdxl'), '1,200');
+    await user.selectOptions(screen.getByLabelText('Kind of my-writer'), 'text');
+    await user.click(screen.getByRole('button', { name: 'Add 2 models to the catalogue' }));
+    await screen.findByText(/Added to the catalogue/);
+    expect(added).toEqual([
+      { kind: 'image', id: 'my-sdxl', pricePerImage: 1200 },
+      { kind: 'text', id: 'my-writer' },
+    ]);
   });
 });

@@ -35,6 +35,7 @@ describe('checkProfile', () => {
       requestIdHeader: 'X-Svc-Request-Id',
       advancedSegment: 'svc',
       partialKey: 'svc_partial',
+      multipartImageField: 'auto',
     });
   });
 
@@ -176,6 +177,11 @@ describe('the gateway profile form', () => {
     expect(within(form).getByLabelText<HTMLInputElement>('Partial-success key').value).toBe(
       'svc_partial',
     );
+    // a gateway that reads the edited picture only as image[], whatever the count
+    await user.selectOptions(
+      within(form).getByRole('combobox', { name: 'Picture field in an edit' }),
+      'Always image[]',
+    );
     await user.click(within(form).getByRole('button', { name: 'Save gateway' }));
     expect(patches).toEqual([
       {
@@ -187,6 +193,7 @@ describe('the gateway profile form', () => {
             requestIdHeader: 'X-Svc-Request-Id',
             advancedSegment: 'svc',
             partialKey: 'svc_partial',
+            multipartImageField: 'image[]',
           },
         ],
       },
@@ -267,6 +274,7 @@ describe('the gateway profile form', () => {
         requestIdHeader: 'X-Svc-Request-Id',
         advancedSegment: 'svc',
         partialKey: 'svc_partial',
+        multipartImageField: 'auto',
       },
       // the other profile goes back as it was, its headers by id
       {
@@ -276,6 +284,7 @@ describe('the gateway profile form', () => {
         requestIdHeader: 'X-Svc-Request-Id',
         advancedSegment: 'svc',
         partialKey: 'svc_partial',
+        multipartImageField: 'auto',
       },
     ]);
 

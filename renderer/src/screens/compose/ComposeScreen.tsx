@@ -4,6 +4,8 @@ import { toast } from 'sonner';
 import type { ImageModelEntry, VideoModelEntry } from '../../../../shared/gateway/catalogue.ts';
 import { useCatalogue, useSettings } from '../../data/app-queries.ts';
 import { errorMessage } from '../../data/error-message.ts';
+import { plural } from '../../format.ts';
+import { useSpendConfirm } from '../../views/SpendConfirm.tsx';
 import { useRunBatch, useStartingModel } from './compose-actions.ts';
 import { composePlan, type ComposePlan } from './compose-plan.ts';
 import { composeUi } from './compose-state.ts';
@@ -18,6 +20,7 @@ import { promptHelpUi } from './prompt-help/prompt-help-state.ts';
 import { describeModel } from './model-params.ts';
 import { defaultSize } from '../../../../shared/gateway/params.ts';
 import { PromptsPanel } from './PromptsPanel.tsx';
+import { rowProblemText } from './row-problem-words.ts';
 import { sourceOf } from './source.ts';
 import { useBatchCheck, type CheckInput, type CheckState } from './use-batch-check.ts';
 import './compose.css';
@@ -35,7 +38,8 @@ export function ComposeScreen() {
   const catalogueError = catalogueFailure ? errorMessage(catalogueFailure) : null;
   const settings = useSettings().data ?? null;
   const helpOpen = promptHelpUi.useSelect((s) => s.open);
-  const runBatch = useRunBatch();
+  const spendConfirm = useSpendConfirm();
+  const runBatch = useRunBatch(spendConfirm.ask);
   const sending = runBatch.pending;
   useStartingModel();
 
@@ -86,17 +90,33 @@ export function ComposeScreen() {
     () => blockers(draft, planned, check, sending),
     [draft, planned, check, sending],
   );
+  // a file with some bad rows: its valid ones can run on their own, leaving the bad out
+  const validRows =
+    draft.file && check.status === 'done' && check.check.bad > 0 ? check.check.jobs : 0;
   const run = useCallback(
-    async (position: 'back' | 'front') => {
-      if (!input || reasons.length > 0) {
+    async (position: 'back' | 'front', skipBadRows = false) => {
+      // (running the valid rows leaves the bad ones out: they no longer stop it)
+      const blocked = skipBadRows
+        ? blockers(draft, planned, check, sending, true).length > 0
+        : reasons.length > 0;
+      if (!input || blocked) {
         // the shortcut works from anywhere: say why nothing happened
         toast.warning('Not run yet', { description: reasons.join(' ') || undefined });
         return;
       }
       const name = batchName.trim();
-      await runBatch.run({ ...input(), position, ...(name ? { name } : {}) });
+      const spend = check.status === 'done' ? check.check.spend : null;
+      await runBatch.run({
+        input: {
+          ...input(),
+          position,
+          ...(name ? { name } : {}),
+          ...(skipBadRows ? { skipBadRows } : {}),
+        },
+        spend,
+      });
     },
-    [input, reasons, batchName, runBatch],
+    [input, reasons, batchName, runBatch, check, draft, planned, sending],
   );
   const hotkey = { enableOnFormTags: true, preventDefault: true } as const;
   useHotkeys('mod+enter', () => void run('back'), hotkey, [run]);
@@ -113,7 +133,7 @@ export function ComposeScreen() {
       : null
     : (planned.plan?.count ?? 0);
 
-  const listed = problems(planned, check);
+  const listed = problems(planned, check, draft.file?.name ?? null);
   const warnings = check.status === 'done' ? (check.check.warnings ?? []) : [];
 
   return (
@@ -192,6 +212,15 @@ export function ComposeScreen() {
             placeholder="Batch name (optional)"
             onChange={(e) => setBatchName(e.target.value)}
           />
+          {validRows > 0 && !sending && (
+            <button
+              type="button"
+              className="compose-run-valid"
+              onClick={() => void run('back', true)}
+            >
+              Run the {plural(validRows, 'valid row')}
+            </button>
+          )}
           <button
             type="button"
             className="ghost"
@@ -218,6 +247,7 @@ export function ComposeScreen() {
           ))}
         </ul>
       </section>
+      {spendConfirm.dialog}
     </div>
   );
 }
@@ -264,16 +294,18 @@ function countText(
 }
 
 /** What stops the batch, besides the template errors shown under the prompts. */
-function problems(planned: ComposePlan, check: CheckState): string[] {
+function problems(planned: ComposePlan, check: CheckState, fileName: string | null): string[] {
   const list = [...planned.inputErrors, ...planned.refusals];
   if (check.status === 'failed')
     list.push(`The service could not check the batch: ${check.message}`);
   if (check.status === 'done') {
-    for (const e of check.check.errors.slice(0, 50)) {
-      list.push(e.line > 0 ? `${whereOf(planned)} ${e.line}: ${e.message}` : e.message);
+    // every bad row the service reported (it reports up to a thousand), in the window's words
+    for (const e of check.check.errors) {
+      const text = rowProblemText(e, fileName);
+      list.push(e.line > 0 ? `${whereOf(planned)} ${e.line}: ${text}` : text);
     }
-    if (check.check.bad > 50)
-      list.push(`…and ${(check.check.bad - 50).toLocaleString('en-US')} more`);
+    const more = check.check.bad - check.check.errors.filter((e) => e.line > 0).length;
+    if (more > 0) list.push(`…and ${plural(more, 'more bad row')}`);
   }
   return list;
 }
@@ -286,6 +318,7 @@ function blockers(
   planned: ComposePlan,
   check: CheckState,
   sending: boolean,
+  skipBadRows = false,
 ): string[] {
   const reasons: string[] = [];
   if (sending) return ['Sending the batch…'];
@@ -306,11 +339,14 @@ function blockers(
   if (reasons.length > 0) return reasons;
   if (check.status === 'checking') reasons.push('Checking with the service…');
   if (check.status === 'failed') reasons.push('The service could not check the batch.');
-  if (check.status === 'done' && check.check.bad > 0) {
+  if (check.status === 'done' && check.check.bad > 0 && !skipBadRows) {
     reasons.push(
       `${check.check.bad.toLocaleString('en-US')} row${check.check.bad === 1 ? '' : 's'} the service refuses.`,
     );
   }
-  if (check.status === 'done' && check.check.jobs === 0) reasons.push('The file holds no prompt.');
+  // (a file whose every row is bad holds prompts: the rows above say what is wrong)
+  if (check.status === 'done' && check.check.jobs === 0 && check.check.bad === 0) {
+    reasons.push('The file holds no prompt.');
+  }
   return reasons;
 }

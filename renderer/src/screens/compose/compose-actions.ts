@@ -7,14 +7,25 @@ import { useCatalogue, useSettings } from '../../data/app-queries.ts';
 import { useApi } from '../../data/data-context.ts';
 import { plural } from '../../format.ts';
 import { navigate } from '../../frame/navigation.ts';
+import { withConfirmedSpend, type SpendCheck } from '../../views/SpendConfirm.tsx';
 import { composeUi } from './compose-state.ts';
 
-/** Queues the composed batch; the toast offers the queue. */
-export function useRunBatch() {
+type CreateInput = InputOf<'batches', 'create'>;
+
+/**
+ * Queues the composed batch; the toast offers the queue. Over the confirmation threshold the
+ * person is asked first (`spend`, the check's estimate) and again if the service still refuses.
+ */
+export function useRunBatch(ask: (spend: SpendCheck) => Promise<boolean>) {
   const api = useApi();
-  return useAction<InputOf<'batches', 'create'>, OutputOf<'batches', 'create'>>({
-    run: (input) => api.batches.create(input),
-    done: (batch, input) => {
+  return useAction<
+    { input: CreateInput; spend: SpendCheck | null },
+    OutputOf<'batches', 'create'> | null
+  >({
+    run: ({ input, spend }) =>
+      withConfirmedSpend(input, (sent) => api.batches.create(sent), ask, spend),
+    done: (batch, { input }) => {
+      if (!batch) return null; // the person chose not to spend it
       toast.success(`Batch “${batch.name}” queued: ${plural(batch.jobCount, 'job')}`, {
         description: input.position === 'front' ? 'At the front of the queue.' : undefined,
         action: { label: 'Open queue', onClick: () => navigate('queue') },

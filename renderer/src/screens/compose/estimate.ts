@@ -57,16 +57,5 @@ export function estimate(
   };
 }
 
-/** Quota units, grouped by thousands. */
-export const formatUnits = (units: number) => Math.round(units).toLocaleString('en-US');
-
-/** Money in its currency, or the code and the amount when the code is not a known currency. */
-export function formatMoney(money: { code: string; amount: number }): string {
-  try {
-    return new Intl.NumberFormat('en-US', { style: 'currency', currency: money.code }).format(
-      money.amount,
-    );
-  } catch {
-    return `${money.amount.toFixed(2)} ${money.code}`;
-  }
-}
+// one way to write spend in every host: a small amount is never "$0.00"
+export { formatMoney, formatUnits } from '../../../../shared/spend/money.ts';

@@ -32,6 +32,7 @@ import { useEditCheck } from './use-edit-check.ts';
 import { useEncodedMask, useMaskLayer, useMaskVersion } from './use-mask.ts';
 import '../gallery/lightbox/lightbox.css';
 import './edit.css';
+import { useSpendConfirm } from '../../views/SpendConfirm.tsx';
 
 /** The editor over the gallery while images are being edited (editUi.open). */
 export function EditDialog() {
@@ -88,7 +89,8 @@ function Editor({ ids, onClose }: { ids: readonly number[]; onClose(): void }) {
     [ids, form, model, maskState, maskPng, paintable, jobs.ok],
   );
   const check = useEditCheck(input);
-  const create = useCreateEdits();
+  const spendConfirm = useSpendConfirm();
+  const create = useCreateEdits(spendConfirm.ask);
   const gallery = galleryUi.useStoreApi();
   const jobCount = jobs.ok ? jobs.jobs : null;
   const cost = useMemo(() => {
@@ -113,7 +115,8 @@ function Editor({ ids, onClose }: { ids: readonly number[]; onClose(): void }) {
 
   const run = async (position: 'back' | 'front') => {
     if (!input || blockers.length > 0) return;
-    const batch = await create.run({ ...input, position });
+    const spend = check.status === 'done' ? check.check.spend : null;
+    const batch = await create.run({ input: { ...input, position }, spend });
     if (!batch) return;
     toast.success(`Queued ${plural(batch.jobCount, 'edit')}: ${batch.name}`, {
       action: {
@@ -194,66 +197,70 @@ function Editor({ ids, onClose }: { ids: readonly number[]; onClose(): void }) {
 
   const title = ids.length === 1 ? 'Edit image' : `Edit ${ids.length} images`;
   return (
-    <LightboxFrame className="lightbox editor" onClose={onClose} onKeyDown={onEditorKey}>
-      <LightboxToolbar title={title} description={KEYS_HELP} label="Mask tools">
-        <EditTools
-          brush={brush}
-          commands={commands}
-          canUndo={layer?.canUndo ?? false}
-          canRedo={layer?.canRedo ?? false}
-          showMask={showMask}
-          zoom={zoom}
-          disabled={!paintable || !layer}
-        />
-      </LightboxToolbar>
-      <div className="lb-body ed-body">
-        <div className="lb-stage">
-          {picture ? (
-            <MaskStage
-              picture={picture}
-              layer={layer}
-              zoom={zoom}
-              brush={brush}
-              moving={moving}
-              showMask={showMask}
-              describedBy="ed-keys-help"
-              onNaturalSize={setNatural}
-            />
-          ) : (
-            <p className="lb-message muted" role="status">
-              {detail === null
-                ? 'Loading…'
-                : detail.kind === 'video'
-                  ? 'A video cannot be edited here; the checks say what can.'
-                  : `This picture is not downloaded (${detail.downloadState}): there is nothing to paint over.`}
+    <>
+      <LightboxFrame className="lightbox editor" onClose={onClose} onKeyDown={onEditorKey}>
+        <LightboxToolbar title={title} description={KEYS_HELP} label="Mask tools">
+          <EditTools
+            brush={brush}
+            commands={commands}
+            canUndo={layer?.canUndo ?? false}
+            canRedo={layer?.canRedo ?? false}
+            showMask={showMask}
+            zoom={zoom}
+            disabled={!paintable || !layer}
+          />
+        </LightboxToolbar>
+        <div className="lb-body ed-body">
+          <div className="lb-stage">
+            {picture ? (
+              <MaskStage
+                picture={picture}
+                layer={layer}
+                zoom={zoom}
+                brush={brush}
+                moving={moving}
+                showMask={showMask}
+                describedBy="ed-keys-help"
+                onNaturalSize={setNatural}
+              />
+            ) : (
+              <p className="lb-message muted" role="status">
+                {detail === null
+                  ? 'Loading…'
+                  : detail.kind === 'video'
+                    ? 'A video cannot be edited here; the checks say what can.'
+                    : `This picture is not downloaded (${detail.downloadState}): there is nothing to paint over.`}
+              </p>
+            )}
+            <p id="ed-keys-help" className="visually-hidden">
+              {KEYS_HELP}
             </p>
-          )}
-          <p id="ed-keys-help" className="visually-hidden">
-            {KEYS_HELP}
-          </p>
+          </div>
+          <EditPanel
+            ids={ids}
+            form={form}
+            setForm={setForm}
+            models={models}
+            model={model}
+            mask={{
+              paintable: paintable && layer !== null,
+              share: encoded ? encoded.share : null,
+              size: layer ? { width: layer.width, height: layer.height } : null,
+            }}
+            onLoadMask={(file) => void loadMask(file)}
+            onSaveMask={() => void saveMask()}
+            jobs={jobs}
+            check={check}
+            estimate={cost}
+            blockers={blockers}
+            onRun={(position) => void run(position)}
+            running={create.pending}
+          />
         </div>
-        <EditPanel
-          ids={ids}
-          form={form}
-          setForm={setForm}
-          models={models}
-          model={model}
-          mask={{
-            paintable: paintable && layer !== null,
-            share: encoded ? encoded.share : null,
-            size: layer ? { width: layer.width, height: layer.height } : null,
-          }}
-          onLoadMask={(file) => void loadMask(file)}
-          onSaveMask={() => void saveMask()}
-          jobs={jobs}
-          check={check}
-          estimate={cost}
-          blockers={blockers}
-          onRun={(position) => void run(position)}
-          running={create.pending}
-        />
-      </div>
-    </LightboxFrame>
+      </LightboxFrame>
+      {/* beside the editor, not in it: its keys must not reach the editor's shortcuts */}
+      {spendConfirm.dialog}
+    </>
   );
 }
 

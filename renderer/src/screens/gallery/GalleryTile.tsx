@@ -263,7 +263,8 @@ function VideoPoster({ video, poster }: { video: string; poster: string | null }
 /** Why a download failed, in a line a person reads; the gateway's own words are on hover. */
 function plainReason(image: ImageSummary): string {
   if (image.failureCode === EXPIRED_CODE) {
-    return 'The link expired before the image was saved.';
+    // the picture was made, and billed, before its link was fetched (the service says so too)
+    return 'The link expired before the image was saved. It was made and may have been charged.';
   }
   return image.failureReason ?? image.failureCode ?? 'The download did not finish.';
 }

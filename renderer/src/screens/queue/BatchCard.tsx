@@ -1,8 +1,10 @@
 import { useQueueState } from '../../data/app-queries.ts';
 import type { BatchSummary } from '../../data/types.ts';
-import { formatCount, formatEta, formatRate, plural } from '../../format.ts';
+import { countOf, formatCount, formatEta, formatRate, plural } from '../../format.ts';
 import type { ConfirmRequest } from '../../views/ConfirmDialog.tsx';
 import { useShowBatchImages } from '../gallery/show-batch-images.ts';
+import { spentText } from '../../views/spend-text.ts';
+import { useSpendConfirm } from '../../views/SpendConfirm.tsx';
 import { useBatchRate } from './batch-rate.ts';
 import { batchState, openOf, settledOf } from './batch-state.ts';
 import { BatchProgress } from './BatchProgress.tsx';
@@ -27,6 +29,7 @@ export function BatchCard({
   const open = openOf(batch);
   const rate = useBatchRate(settledOf(batch));
   const state = batchState(batch);
+  const spent = spentText(batch.spent);
   const images = downloads.done + downloads.pending + downloads.downloading + downloads.failed;
 
   return (
@@ -64,8 +67,9 @@ export function BatchCard({
             : plural(downloads.done, 'image')}
           {selected && <RequestsSent id={batch.id} />}
           {downloads.failed > 0 && (
-            <span className="failed-text"> · {formatCount(downloads.failed)} downloads failed</span>
+            <span className="failed-text"> · {countOf(downloads.failed, 'download')} failed</span>
           )}
+          {spent && <span className="batch-spent"> · spent {spent}</span>}
         </span>
         <span className="batch-actions">
           {children}
@@ -101,17 +105,22 @@ function ImagesButton({ batch }: { batch: BatchSummary }) {
 
 function HoldButton({ batch }: { batch: BatchSummary }) {
   const pause = usePauseBatch();
-  const resume = useResumeBatch();
+  // a held batch's work starts on resume: over the threshold, the person confirms its spend
+  const spendConfirm = useSpendConfirm();
+  const resume = useResumeBatch((spend) => spendConfirm.ask(spend, 'Resume'));
   return batch.paused ? (
-    <button
-      type="button"
-      className="ghost"
-      aria-label={`Resume ${batch.name}`}
-      disabled={resume.disabled}
-      onClick={() => void resume.run(batch.id)}
-    >
-      Resume
-    </button>
+    <>
+      <button
+        type="button"
+        className="ghost"
+        aria-label={`Resume ${batch.name}`}
+        disabled={resume.disabled}
+        onClick={() => void resume.run(batch.id)}
+      >
+        Resume
+      </button>
+      {spendConfirm.dialog}
+    </>
   ) : (
     <button
       type="button"

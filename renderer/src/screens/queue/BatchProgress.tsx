@@ -43,11 +43,24 @@ export function BatchProgress({ batch }: { batch: BatchSummary }) {
           thin
           total={images}
           segments={[
-            { key: 'saved', label: 'images saved', count: downloads.done, tone: 'succeeded' },
-            { key: 'lost', label: 'downloads failed', count: downloads.failed, tone: 'failed' },
+            {
+              key: 'saved',
+              label: 'images saved',
+              one: 'image saved',
+              count: downloads.done,
+              tone: 'succeeded',
+            },
+            {
+              key: 'lost',
+              label: 'downloads failed',
+              one: 'download failed',
+              count: downloads.failed,
+              tone: 'failed',
+            },
             {
               key: 'waiting',
               label: 'images to download',
+              one: 'image to download',
               count: downloads.pending + downloads.downloading,
               tone: 'queued',
             },
@@ -66,13 +79,20 @@ function Bar({
   thin,
 }: {
   total: number;
-  segments: ReadonlyArray<{ key: string; label: string; count: number; tone: string }>;
+  /** `label` for many, `one` (where it differs) for a count of 1: "1 download failed". */
+  segments: ReadonlyArray<{
+    key: string;
+    label: string;
+    one?: string;
+    count: number;
+    tone: string;
+  }>;
   none: string;
   thin?: boolean;
 }) {
   const text = segments
     .filter((s) => s.count > 0)
-    .map((s) => `${formatCount(s.count)} ${s.label}`)
+    .map((s) => `${formatCount(s.count)} ${s.count === 1 && s.one ? s.one : s.label}`)
     .join(', ');
   let start = 0;
   return (

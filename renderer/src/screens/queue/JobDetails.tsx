@@ -3,7 +3,9 @@ import { toast } from 'sonner';
 import { errorMessage } from '../../data/error-message.ts';
 import type { JobDetail } from '../../data/types.ts';
 import { copyText } from '../../views/copy-text.ts';
+import { attemptOutcomeWords } from '../../../../shared/jobs/words.ts';
 import { formatDuration, formatTime } from '../../format.ts';
+import { triesText } from './job-words.ts';
 import { useAttempts, useJobDetail } from './queue-queries.ts';
 import { VideoChips, VideoTaskDetails } from './VideoTask.tsx';
 
@@ -43,13 +45,13 @@ export function JobDetails({ jobId, onClose }: { jobId: number; onClose: () => v
           <p className="details-state">
             <span className={`chip chip-${detail.state}`}>{detail.state}</span>
             {detail.paused && <span className="chip">held</span>}
-            {detail.failureKind && <span className="chip chip-failed">{detail.failureKind}</span>}
+            {detail.failureKind && (
+              <span className="chip chip-failed">{detail.failureText ?? detail.failureKind}</span>
+            )}
             {detail.video && (
               <VideoChips video={detail.video} state={detail.state} withElapsed={false} />
             )}
-            <span className="muted">
-              {detail.tries} {detail.tries === 1 ? 'try' : 'tries'}
-            </span>
+            <span className="muted">{triesText(detail)}</span>
           </p>
           {detail.errorMessage && <p className="details-error">{detail.errorMessage}</p>}
           <h3>Prompt</h3>
@@ -80,7 +82,7 @@ export function JobDetails({ jobId, onClose }: { jobId: number; onClose: () => v
               <ul className="details-images">
                 {detail.images.map((image) => (
                   <li key={image.id}>
-                    #{image.idx + 1}: {image.downloadState}
+                    #{image.idx + 1}: {DOWNLOAD_WORDS[image.downloadState]}
                     {image.failureReason && <span className="muted"> — {image.failureReason}</span>}
                   </li>
                 ))}
@@ -95,7 +97,7 @@ export function JobDetails({ jobId, onClose }: { jobId: number; onClose: () => v
               {attempts.map((attempt) => (
                 <li key={attempt.id}>
                   <p>
-                    <strong>{attempt.outcome ?? 'in flight'}</strong>
+                    <strong>{attempt.outcomeText ?? attemptOutcomeWords(attempt.outcome)}</strong>
                     {attempt.httpStatus !== null && <> · HTTP {attempt.httpStatus}</>} ·{' '}
                     {formatTime(attempt.startedAt)}
                     {attempt.endedAt !== null && (
@@ -151,3 +153,11 @@ function paramsOf(detail: JobDetail): Array<[string, unknown]> {
   const keys = new Set(shown.map(([key]) => key));
   return [...shown, ...Object.entries(detail.params).filter(([key]) => !keys.has(key))];
 }
+
+/** An image's download state in words. */
+const DOWNLOAD_WORDS: Record<JobDetail['images'][number]['downloadState'], string> = {
+  pending: 'waiting to download',
+  downloading: 'downloading',
+  done: 'saved',
+  failed: 'download failed',
+};

@@ -50,9 +50,15 @@ function LimitsForm({ limits }: { limits: Limits }) {
           onKeyDown={onKey}
         />
       </label>
-      <span className="muted pool" aria-label="Requests in flight allowed now">
-        pool {limits.current}
-      </span>
+      {limits.current > 0 && limits.current < limits.concurrency && (
+        // the adaptive pool: lowered after the gateway's 429s, grown back as requests succeed
+        <span
+          className="muted pool"
+          title={`The gateway was rate limiting: the queue sends at most ${limits.current} at once for now, and goes back up to ${limits.concurrency} as requests succeed.`}
+        >
+          {limits.current} at once for now (rate limited)
+        </span>
+      )}
       <label>
         Requests/min
         <input

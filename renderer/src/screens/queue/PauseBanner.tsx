@@ -1,6 +1,7 @@
 import { navigate } from '../../frame/navigation.ts';
 import { useKeyStatus, useQueueState } from '../../data/app-queries.ts';
 import type { PauseInfo } from '../../data/types.ts';
+import { BudgetPause } from './BudgetPause.tsx';
 import { useResumeQueue } from './queue-actions.ts';
 
 interface PauseAdvice {
@@ -68,6 +69,10 @@ export function PauseBanner() {
   const fromEnv = useKeyStatus().data?.source === 'env';
   const resume = useResumeQueue();
   if (!paused) return null;
+  if (paused.kind === 'budget' && paused.budget) {
+    const { scope, key, cap } = paused.budget;
+    return <BudgetPause key={`${scope}/${key}/${cap}`} stop={paused.budget} />;
+  }
   const advice = pauseAdvice(paused, fromEnv);
   return (
     <section className="pause-banner" aria-label="Queue paused">

@@ -78,7 +78,13 @@ export function QueueHeader({ confirm }: { confirm: (request: ConfirmRequest) =>
       )}
       <div className="queue-controls">
         {paused ? (
-          <button type="button" disabled={resume.disabled} onClick={() => void resume.run()}>
+          <button
+            type="button"
+            // a spending cap stops it: the banner's "Raise the cap" or "Run anyway" decide
+            disabled={resume.disabled || paused.kind === 'budget'}
+            title={paused.kind === 'budget' ? 'Raise the cap or run anyway, above' : undefined}
+            onClick={() => void resume.run()}
+          >
             Resume queue
           </button>
         ) : (

@@ -2,7 +2,9 @@ import type { InputOf, OutputOf } from '../../../../shared/api/types.ts';
 import { useAction } from '../../data/action.ts';
 import { useApi } from '../../data/data-context.ts';
 import { inChunks } from '../../data/in-chunks.ts';
+import type { Settings } from '../../data/types.ts';
 import { plural } from '../../format.ts';
+import { withConfirmedSpend, type SpendCheck } from '../../views/SpendConfirm.tsx';
 import { reorderPlan } from './reorder.ts';
 
 /** One hook per action on the queue: the call, its toast, disabled while it cannot run. */
@@ -18,6 +20,26 @@ export function usePauseQueue() {
 export function useResumeQueue() {
   const api = useApi();
   return useAction<void, null>({ run: () => api.queue.resume(), what: 'resume the queue' });
+}
+
+/** "Run anyway": past the cap a budget pause stopped before (that batch's, day's, gateway's). */
+export function useRunOverBudget() {
+  const api = useApi();
+  return useAction<void, null>({
+    run: () => api.queue.resume({ overBudget: true }),
+    done: () => 'Running past the cap.',
+    what: 'run past the cap',
+  });
+}
+
+/** A budget pause's cap raised in the settings: the queue resumes once it lets the next through. */
+export function useRaiseCap() {
+  const api = useApi();
+  return useAction<Settings['budget'], unknown>({
+    run: (budget) => api.settings.update({ budget }),
+    done: () => 'Cap raised.',
+    what: 'raise the cap',
+  });
 }
 
 export function useCancelAll() {
@@ -46,10 +68,10 @@ export function usePauseBatch() {
   });
 }
 
-export function useResumeBatch() {
+export function useResumeBatch(ask: (spend: SpendCheck) => Promise<boolean>) {
   const api = useApi();
   return useAction<number, null>({
-    run: (id) => api.batches.resume({ id }),
+    run: (id) => withConfirmedSpend({ id }, (input) => api.batches.resume(input), ask),
     what: 'resume the batch',
   });
 }

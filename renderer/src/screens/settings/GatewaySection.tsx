@@ -172,7 +172,7 @@ export function GatewaySection({ settings }: { settings: Settings }) {
           />
         )}
       </section>
-      <KeyPanel />
+      <KeyPanel profiles={profiles.map((p) => p.name)} active={active} />
     </div>
   );
 }

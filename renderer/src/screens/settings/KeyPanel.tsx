@@ -7,8 +7,10 @@ import { errorMessage } from '../../data/error-message.ts';
 import type { KeyStatus } from '../../data/types.ts';
 import { useClearKey, useSetKey } from './settings-actions.ts';
 
-type ConnectionTest = OutputOf<'key', 'test'>;
 import { Field } from './Field.tsx';
+import { UnknownModels } from './UnknownModels.tsx';
+
+type ConnectionTest = OutputOf<'key', 'test'>;
 
 const WHERE: Record<NonNullable<KeyStatus['source']>, string> = {
   env: 'from ATELIER_API_KEY in the environment',
@@ -19,17 +21,25 @@ const WHERE: Record<NonNullable<KeyStatus['source']>, string> = {
 /** What the panel says about the key: whether one is set, its last four, where it lives. */
 export function keyStatusText(status: KeyStatus | null): string {
   if (!status) return 'Checking the key…';
-  if (!status.set) return 'No key is set.';
+  if (!status.set)
+    return status.profile ? 'No key for this gateway, and no shared key.' : 'No key is set.';
   const where = status.source ? ` (${WHERE[status.source]})` : '';
-  return `A key is set, ending in …${status.last4 ?? ''}${where}.`;
+  const ending = `ending in …${status.last4 ?? ''}${where}`;
+  if (status.shared) return `A key is set: the shared one (it has none of its own), ${ending}.`;
+  return `A key is set, ${ending}.`;
 }
 
 /**
- * The gateway key: set, replace, remove, test. The key typed here goes to the service and
- * nowhere else: it lives in this input until saved, then the input is cleared.
+ * A gateway's key (or the shared one, for every gateway without its own): set, replace,
+ * remove, test. The key typed here goes to the service and nowhere else: it lives in this
+ * input until saved, then the input is cleared. Where ATELIER_API_KEY decides, the controls
+ * say so before a click.
  */
-export function KeyPanel() {
-  const status = useKeyStatus().data ?? null;
+export function KeyPanel({ profiles, active }: { profiles: string[]; active: string | null }) {
+  // whose key: the gateway in use by default
+  const [chosen, setChosen] = useState<string | null>(active);
+  const profile = chosen !== null && profiles.includes(chosen) ? chosen : null;
+  const status = useKeyStatus(profile).data ?? null;
   const setKey = useSetKey();
   const clearKey = useClearKey();
   const api = useApi();
@@ -39,23 +49,24 @@ export function KeyPanel() {
   const [test, setTest] = useState<ConnectionTest | { error: string } | null>(null);
   const [testing, setTesting] = useState(false);
   const headingId = useId();
+  const locked = status?.locked ?? null;
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
-    if (!input.trim()) return;
+    if (!input.trim() || locked) return;
     setBusy(true);
-    const result = await setKey.attempt(input);
+    const result = await setKey.attempt({ key: input, profile });
     setBusy(false);
     if (!result.ok) return setError(result.message);
     setInput('');
     setError(null);
     setTest(null);
-    toast.success('Key saved');
+    toast.success(profile ? `Key saved for “${profile}”` : 'Shared key saved');
   };
 
   const remove = async () => {
     setBusy(true);
-    const result = await clearKey.attempt();
+    const result = await clearKey.attempt(profile);
     setBusy(false);
     if (!result.ok) return setError(result.message);
     setError(null);
@@ -68,7 +79,7 @@ export function KeyPanel() {
     setTest(null);
     try {
       // a question to the gateway, not the service's data: asked each time, never cached
-      setTest(await api.key.test());
+      setTest(await api.key.test(profile === null ? {} : { profile }));
     } catch (failure) {
       setTest({ error: errorMessage(failure) });
     } finally {
@@ -76,18 +87,49 @@ export function KeyPanel() {
     }
   };
 
+  const ownKey = status?.set && !status.shared;
   return (
     <section className="panel settings-panel" aria-labelledby={headingId}>
       <h3 id={headingId}>API key</h3>
+      {profiles.length > 0 && (
+        <Field
+          label="Key for"
+          hint="Each gateway may have its own key; the shared key serves those without one."
+        >
+          {(control) => (
+            <select
+              {...control}
+              value={profile ?? ''}
+              onChange={(e) => {
+                setChosen(e.target.value || null);
+                setTest(null);
+                setError(null);
+              }}
+            >
+              {profiles.map((name) => (
+                <option key={name} value={name}>
+                  “{name}”{name === active ? ' (in use)' : ''}
+                </option>
+              ))}
+              <option value="">The shared key (every gateway without its own)</option>
+            </select>
+          )}
+        </Field>
+      )}
       <p className="key-status" role="status" aria-label="Key status">
         {keyStatusText(status)}
       </p>
-      {status && !status.storable && status.refusal && (
+      {locked && (
+        <p className="notice notice-warning key-locked" role="note">
+          {locked}
+        </p>
+      )}
+      {status && !status.storable && status.refusal && !locked && (
         <p className="field-hint">{status.refusal}</p>
       )}
       <form className="key-form" onSubmit={save}>
         <Field
-          label={status?.set ? 'Replace the key' : 'Paste the key'}
+          label={ownKey ? 'Replace the key' : 'Paste the key'}
           hint="It is never shown again: only its last four characters are."
           error={error}
         >
@@ -98,6 +140,7 @@ export function KeyPanel() {
               autoComplete="off"
               spellCheck={false}
               value={input}
+              disabled={Boolean(locked)}
               placeholder="sk-…"
               onChange={(e) => {
                 setInput(e.target.value);
@@ -107,13 +150,13 @@ export function KeyPanel() {
           )}
         </Field>
         <div className="form-actions">
-          <button type="submit" disabled={busy || !input.trim()}>
-            {status?.set ? 'Replace key' : 'Save key'}
+          <button type="submit" disabled={busy || !input.trim() || Boolean(locked)}>
+            {ownKey ? 'Replace key' : 'Save key'}
           </button>
           <button
             type="button"
             className="ghost"
-            disabled={busy || !status?.set}
+            disabled={busy || !ownKey || Boolean(locked)}
             onClick={() => void remove()}
           >
             Remove key
@@ -128,6 +171,9 @@ export function KeyPanel() {
           {testText(test)}
         </p>
       </div>
+      {test && !('error' in test) && test.unknownModels && test.unknownModels.length > 0 && (
+        <UnknownModels key={test.unknownModels.join(',')} ids={test.unknownModels} />
+      )}
     </section>
   );
 }

@@ -4,6 +4,7 @@ import { useApi } from '../../data/data-context.ts';
 import { errorMessage } from '../../data/error-message.ts';
 import type { Settings } from '../../data/types.ts';
 import { Field, SwitchField } from './Field.tsx';
+import { LibraryMovePanel } from './LibraryMovePanel.tsx';
 import { useMoveLibrary, useSave } from './settings-actions.ts';
 
 const PREVIEW_DELAY_MS = 250;
@@ -81,6 +82,7 @@ export function LibrarySection({ settings }: { settings: Settings }) {
           </button>
         </div>
       </form>
+      <LibraryMovePanel />
       <section className="panel settings-panel" aria-labelledby={filesHeading}>
         <h3 id={filesHeading}>Files</h3>
         <TemplateForm key={settings.template ?? ''} settings={settings} />

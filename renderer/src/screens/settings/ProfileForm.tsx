@@ -156,6 +156,22 @@ export function ProfileForm({ initial, otherNames, title, onSave, onCancel }: Pr
           {text('requestIdHeader', 'Request-id header', 'The response header with its id.')}
           {text('advancedSegment', 'Advanced path segment', 'As in /v1/svc/images/generations.')}
           {text('partialKey', 'Partial-success key', 'Marks a response with fewer images.')}
+          <Field
+            label="Picture field in an edit"
+            hint="The multipart part the picture is sent in. Auto: image for one, image[] for several."
+          >
+            {(control) => (
+              <select
+                {...control}
+                value={draft.multipartImageField}
+                onChange={(e) => edit('multipartImageField', e.target.value)}
+              >
+                <option value="auto">Auto</option>
+                <option value="image">Always image</option>
+                <option value="image[]">Always image[]</option>
+              </select>
+            )}
+          </Field>
         </div>
       </details>
       {saveError && (
@@ -192,6 +208,7 @@ function hasCustomNames(draft: ProfileDraft): boolean {
   return (
     draft.requestIdHeader !== INTERFACE_DEFAULTS.requestIdHeader ||
     draft.advancedSegment !== INTERFACE_DEFAULTS.advancedSegment ||
-    draft.partialKey !== INTERFACE_DEFAULTS.partialKey
+    draft.partialKey !== INTERFACE_DEFAULTS.partialKey ||
+    draft.multipartImageField !== INTERFACE_DEFAULTS.multipartImageField
   );
 }

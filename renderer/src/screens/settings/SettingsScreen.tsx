@@ -6,12 +6,14 @@ import { GeneralSection } from './GeneralSection.tsx';
 import { LibrarySection } from './LibrarySection.tsx';
 import { ModelsSection } from './ModelsSection.tsx';
 import { QueueSection } from './QueueSection.tsx';
+import { SpendingSection } from './SpendingSection.tsx';
 import './settings.css';
 
 const SECTIONS = [
   { id: 'gateway', label: 'Gateway & key' },
   { id: 'models', label: 'Models & prices' },
   { id: 'queue', label: 'Queue' },
+  { id: 'spending', label: 'Spending' },
   { id: 'library', label: 'Library' },
   { id: 'general', label: 'General' },
 ] as const;
@@ -63,6 +65,9 @@ export function SettingsScreen() {
               key={`${settings.concurrency}/${settings.requestsPerMinute}`}
               settings={settings}
             />
+          </Tabs.Content>
+          <Tabs.Content value="spending" className="settings-content">
+            <SpendingSection settings={settings} />
           </Tabs.Content>
           <Tabs.Content value="library" className="settings-content">
             <LibrarySection settings={settings} />

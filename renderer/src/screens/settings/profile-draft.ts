@@ -7,6 +7,7 @@ import {
   GatewayProfileSchema,
   HEADER_NAME,
   headerNameProblem,
+  type MultipartImageField,
 } from '../../../../shared/gateway/profile.ts';
 
 /** A gateway profile as the service shows it: each header's value masked. */
@@ -38,6 +39,8 @@ export interface ProfileDraft {
   requestIdHeader: string;
   advancedSegment: string;
   partialKey: string;
+  /** The name of the picture's part in a multipart edit (`auto`: by the count of files). */
+  multipartImageField: MultipartImageField;
 }
 
 export type ProfileField = Exclude<keyof ProfileDraft, 'headers'>;
@@ -55,6 +58,7 @@ export const INTERFACE_DEFAULTS = {
   requestIdHeader: GatewayProfileSchema.shape.requestIdHeader.parse(undefined),
   advancedSegment: GatewayProfileSchema.shape.advancedSegment.parse(undefined),
   partialKey: GatewayProfileSchema.shape.partialKey.parse(undefined),
+  multipartImageField: GatewayProfileSchema.shape.multipartImageField.parse(undefined),
 };
 
 let nextRowId = 1;
@@ -74,6 +78,7 @@ export function draftOf(profile: GatewayProfileValue): ProfileDraft {
     requestIdHeader: profile.requestIdHeader,
     advancedSegment: profile.advancedSegment,
     partialKey: profile.partialKey,
+    multipartImageField: profile.multipartImageField,
   };
 }
 
@@ -144,6 +149,7 @@ export function checkProfile(draft: ProfileDraft, otherNames: readonly string[])
     requestIdHeader,
     advancedSegment,
     partialKey,
+    multipartImageField: draft.multipartImageField,
   });
   if (!parsed.success) {
     return { errors: { name: parsed.error.issues[0]!.message }, headerErrors, profile: null };

@@ -1,3 +1,4 @@
+import type { InputOf } from '../../../../shared/api/types.ts';
 import type { ModelEntry } from '../../../../shared/gateway/catalogue.ts';
 import { useAction } from '../../data/action.ts';
 import { useApi, useData } from '../../data/data-context.ts';
@@ -55,12 +56,13 @@ export function useMoveLibrary() {
   });
 }
 
+/** A key, for a gateway profile (its own) or shared by those without one (profile null). */
 export function useSetKey() {
   const { api, queries } = useData();
-  return useAction<string, KeyStatus>({
-    run: async (key) => {
-      const status = await api.key.set({ key });
-      queries.setQueryData(keys.keyStatus(), status);
+  return useAction<{ key: string; profile: string | null }, KeyStatus>({
+    run: async ({ key, profile }) => {
+      const status = await api.key.set(profile === null ? { key } : { key, profile });
+      queries.setQueryData(statusKey(profile), status);
       return status;
     },
     what: 'set the key',
@@ -69,12 +71,30 @@ export function useSetKey() {
 
 export function useClearKey() {
   const { api, queries } = useData();
-  return useAction<void, KeyStatus>({
-    run: async () => {
-      const status = await api.key.clear();
-      queries.setQueryData(keys.keyStatus(), status);
+  return useAction<string | null, KeyStatus>({
+    run: async (profile) => {
+      const status = await api.key.clear(profile === null ? {} : { profile });
+      queries.setQueryData(statusKey(profile), status);
       return status;
     },
     what: 'remove the key',
+  });
+}
+
+const statusKey = (profile: string | null) =>
+  profile === null ? keys.keyStatus() : keys.profileKeyStatus(profile);
+
+/** Models the connection test found, added to the catalogue from the form's fields. */
+export function useAddModels() {
+  const { api, queries } = useData();
+  return useAction<InputOf<'models', 'addEntries'>['entries'], unknown>({
+    run: async (entries) => {
+      const catalogue = await api.models.addEntries({ entries, replace: false });
+      queries.setQueryData(keys.catalogue(), catalogue.entries);
+      return catalogue;
+    },
+    done: (_, entries) =>
+      `Added ${entries.length === 1 ? entries[0]!.id : `${entries.length} models`} to the catalogue`,
+    what: 'add the models',
   });
 }
