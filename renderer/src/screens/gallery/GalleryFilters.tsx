@@ -19,8 +19,13 @@ export function GalleryFilters() {
   const facets = useImageFacets();
   const total = useGalleryList(view).data?.total;
   const { refetch } = facets;
-  // the view took in new images (or lost some): the library may hold a new size or model
-  useEffect(() => void refetch(), [total, refetch]);
+  // the view took in new images (or lost some): the library may hold a new size or model. Not
+  // while a search is typed: each word changes the total, and the facets (the whole library's,
+  // not the search's) would be read beside every search's first page, on the host's one thread
+  const searching = view.text.trim() !== '';
+  useEffect(() => {
+    if (!searching) void refetch();
+  }, [total, searching, refetch]);
   const sizes = facetOptions(facets.data?.sizes, view.size, formatSize);
   const models = facetOptions(facets.data?.models, view.model);
   // what the library holds changes as images are written: read again as a filter opens
