@@ -49,8 +49,32 @@ function AmountField({
   );
 }
 
-function SpentCell({ spent }: { spent: Spent }) {
-  return <>{spentText(spent) ?? 'nothing'}</>;
+/** One row a day or a model: the images it made and what they cost. */
+function SpentTable(props: {
+  label: string;
+  what: string;
+  rows: Array<{ key: string; name: string; spent: Spent & { results: number } }>;
+}) {
+  return (
+    <table className="spent-table" aria-label={props.label}>
+      <thead>
+        <tr>
+          <th scope="col">{props.what}</th>
+          <th scope="col">Images</th>
+          <th scope="col">Spent</th>
+        </tr>
+      </thead>
+      <tbody>
+        {props.rows.map((row) => (
+          <tr key={row.key}>
+            <th scope="row">{row.name}</th>
+            <td>{row.spent.results.toLocaleString('en-US')}</td>
+            <td>{spentText(row.spent) ?? 'nothing'}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
 }
 
 /** Units in words, and money where a currency is set. */
@@ -94,46 +118,24 @@ function SpentPanel({ settings }: { settings: Settings }) {
       </dl>
       {data && data.days.length > 0 && (
         <div className="spent-tables">
-          <table className="spent-table" aria-label="Spent by day">
-            <thead>
-              <tr>
-                <th scope="col">Day</th>
-                <th scope="col">Images</th>
-                <th scope="col">Spent</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.days.map((day) => (
-                <tr key={day.day}>
-                  <th scope="row">{day.day === data.today.day ? 'Today' : day.day}</th>
-                  <td>{day.results.toLocaleString('en-US')}</td>
-                  <td>
-                    <SpentCell spent={day} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <table className="spent-table" aria-label="Spent by model">
-            <thead>
-              <tr>
-                <th scope="col">Model</th>
-                <th scope="col">Images</th>
-                <th scope="col">Spent</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.models.map((model) => (
-                <tr key={model.model}>
-                  <th scope="row">{model.model}</th>
-                  <td>{model.results.toLocaleString('en-US')}</td>
-                  <td>
-                    <SpentCell spent={model} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <SpentTable
+            label="Spent by day"
+            what="Day"
+            rows={data.days.map((day) => ({
+              key: day.day,
+              name: day.day === data.today.day ? 'Today' : day.day,
+              spent: day,
+            }))}
+          />
+          <SpentTable
+            label="Spent by model"
+            what="Model"
+            rows={data.models.map((model) => ({
+              key: model.model,
+              name: model.model,
+              spent: model,
+            }))}
+          />
         </div>
       )}
       <p className="field-hint">
