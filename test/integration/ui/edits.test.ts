@@ -195,9 +195,12 @@ describe('edits in the window', () => {
     ]);
     await search(page, 'field', 3);
     // newest first: the square one, the barley, the wheat
-    await tile(page, 'a wheat field').click();
-    await tile(page, 'a square field').click({ modifiers: ['Shift'] });
     const actions = page.getByRole('toolbar', { name: 'Selected images' });
+    await tile(page, 'a wheat field').click();
+    // the range starts where the first click landed: wait for it, as a person sees it
+    await eventually(() => tile(page, 'a wheat field').getAttribute('aria-selected')).toBe('true');
+    await eventually(() => actions.textContent()).toContain('1 selected');
+    await tile(page, 'a square field').click({ modifiers: ['Shift'] });
     await eventually(() => actions.textContent()).toContain('3 selected');
     // past the confirmation threshold (2 requests here), the edit asks before it spends
     await call(page, 'settings', 'update', { confirmSpend: { units: null, requests: 2 } });
