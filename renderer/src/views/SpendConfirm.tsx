@@ -19,6 +19,8 @@ interface Asking {
  */
 export function useSpendConfirm(): {
   ask: (spend: SpendCheck, verb?: string) => Promise<boolean>;
+  /** The dialog is open, waiting for the person. */
+  asking: boolean;
   dialog: ReactElement;
 } {
   const [asking, setAsking] = useState<Asking | null>(null);
@@ -42,7 +44,7 @@ export function useSpendConfirm(): {
       }),
     [],
   );
-  return { ask, dialog: <SpendConfirmDialog asking={asking} /> };
+  return { ask, asking: asking !== null, dialog: <SpendConfirmDialog asking={asking} /> };
 }
 
 /** "$80.00" where a price and a currency are known, else the quota units. */

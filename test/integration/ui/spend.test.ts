@@ -93,6 +93,11 @@ describe('spend under control in atelier ui --demo', () => {
       '40,000,000 quota units (≈ $80.00)',
     ]);
     expect(await dialog.textContent()).toContain('more than 500,000 quota units and 500 requests');
+    // nothing is being sent while the question is open, and the Run bar (hidden from the
+    // accessibility tree behind the modal) says so
+    expect(await page.locator('#run-blockers').textContent()).toBe(
+      'Waiting for your answer about the spend…',
+    );
     await page.emulateMedia({ colorScheme: 'light' });
     await page.screenshot({ path: path.join(SCREENSHOTS, 'spend-confirm-light.png') });
     await page.emulateMedia({ colorScheme: 'dark' });

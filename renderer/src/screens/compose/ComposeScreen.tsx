@@ -40,7 +40,8 @@ export function ComposeScreen() {
   const helpOpen = promptHelpUi.useSelect((s) => s.open);
   const spendConfirm = useSpendConfirm();
   const runBatch = useRunBatch(spendConfirm.ask);
-  const sending = runBatch.pending;
+  // while the spend question is open nothing is being sent yet: the Run bar says what waits
+  const sending = runBatch.pending ? (spendConfirm.asking ? 'asking' : 'sending') : null;
   useStartingModel();
 
   const entries = useMemo(() => (catalogue ?? []).map((c) => c.entry), [catalogue]);
@@ -317,11 +318,12 @@ function blockers(
   draft: ComposeDraft,
   planned: ComposePlan,
   check: CheckState,
-  sending: boolean,
+  sending: 'asking' | 'sending' | null,
   skipBadRows = false,
 ): string[] {
   const reasons: string[] = [];
-  if (sending) return ['Sending the batch…'];
+  if (sending === 'asking') return ['Waiting for your answer about the spend…'];
+  if (sending === 'sending') return ['Sending the batch…'];
   if (!draft.file) {
     if (planned.expanded.errors.length > 0) {
       reasons.push(
