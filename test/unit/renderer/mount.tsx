@@ -16,6 +16,8 @@ export interface Mounted {
   ui: UiStores;
   /** Delivers events as the service would (one delivery). */
   emit(events: ApiEvent[]): void;
+  /** Renders `node` in place of the first, in the same providers (new props from a parent). */
+  rerender(node: ReactNode): void;
 }
 
 /** A client of the fake API, as the screens use it (media served under /image and /thumb). */
@@ -49,15 +51,16 @@ export function mount(
   startEventPump(data);
   let seq = 0;
   const emit = (events: ApiEvent[]) => act(() => fake.emit({ cursor: `c${++seq}`, events }));
-  render(
+  const within = (node: ReactNode) => (
     <ClientContext value={fakeClient(fake, options.host)}>
       <QueryClientProvider client={data.queries}>
         <DataContext value={data}>
           <UiStateProvider given={ui}>{node}</UiStateProvider>
         </DataContext>
       </QueryClientProvider>
-    </ClientContext>,
+    </ClientContext>
   );
+  const rendered = render(within(node));
   emit([]);
-  return { fake, data, ui, emit };
+  return { fake, data, ui, emit, rerender: (next) => rendered.rerender(within(next)) };
 }

@@ -194,6 +194,29 @@ describe('the key panel', () => {
     expect(asked).toContainEqual({});
   });
 
+  it('follows the gateway put in use above it', async () => {
+    const statusOf = (input: { profile?: string }): KeyStatus => ({
+      set: true,
+      last4: input.profile === 'office' ? '0ff1' : 'l4b0',
+      source: 'memory',
+      ...memory,
+      profile: input.profile ?? null,
+      shared: false,
+    });
+    const { rerender } = mount(
+      none,
+      { 'key.status': statusOf },
+      {
+        profiles: ['office', 'lab'],
+        active: 'lab',
+      },
+    );
+    await screen.findByText(/ending in …l4b0/);
+    rerender(<KeyPanel profiles={['office', 'lab']} active="office" />);
+    await screen.findByText(/ending in …0ff1/);
+    expect(screen.getByLabelText<HTMLSelectElement>('Key for').value).toBe('office');
+  });
+
   it('offers the models the gateway lists and the catalogue lacks, added from a form', async () => {
     const added: unknown[] = [];
     mount(

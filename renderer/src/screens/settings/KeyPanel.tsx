@@ -48,6 +48,13 @@ export function KeyPanel({ profiles, active }: { profiles: string[]; active: str
   const [busy, setBusy] = useState(false);
   const [test, setTest] = useState<ConnectionTest | { error: string } | null>(null);
   const [testing, setTesting] = useState(false);
+  // a gateway put in use above becomes the one whose key is shown (the person's pick until then)
+  const [following, setFollowing] = useState(active);
+  if (following !== active) {
+    setFollowing(active);
+    setChosen(active);
+    setTest(null);
+  }
   const headingId = useId();
   const locked = status?.locked ?? null;
 
