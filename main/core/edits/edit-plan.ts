@@ -284,7 +284,7 @@ async function checkPicture(
     if (fit.kind === 'stretched') {
       issues.warn({
         ...about,
-        message: `The mask is ${fit.mask} and this picture ${fit.picture}: the mask is stretched to fit, so what it covers moves.`,
+        message: `The mask is ${fit.mask} and the picture ${fit.picture}: the mask is stretched to fit, so what it covers moves.`,
       });
     }
     const made = await context.maskOf(size);

@@ -147,7 +147,7 @@ describe('atelier edit', () => {
     );
     expect(result.code).toBe(0);
     expect(result.stderr).toBe(
-      'Warning:\n  wide.png: The mask is 1:1 and this picture 2:1: the mask is stretched to fit, so what it covers moves.\n',
+      'Warning:\n  wide.png: The mask is 1:1 and the picture 2:1: the mask is stretched to fit, so what it covers moves.\n',
     );
   });
 

@@ -120,7 +120,7 @@ describe('checking an edit before anything is sent', () => {
         label: 'square',
         imageId: 3,
         message:
-          'The mask is 2:1 and this picture 1:1: the mask is stretched to fit, so what it covers moves.',
+          'The mask is 2:1 and the picture 1:1: the mask is stretched to fit, so what it covers moves.',
       },
     ]);
     expect(result.jobs).toBe(3);

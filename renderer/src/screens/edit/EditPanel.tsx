@@ -1,6 +1,7 @@
 import { useId, useRef } from 'react';
 import type { ImageModelEntry } from '../../../../shared/gateway/catalogue.ts';
 import { formatWhole, plural } from '../../format.ts';
+import { groupIssues } from './group-issues.ts';
 import { visibilityOf } from '../compose/params.ts';
 import { EstimateView } from '../compose/EstimateView.tsx';
 import type { Estimate } from '../compose/estimate.ts';
@@ -435,9 +436,30 @@ function Checks({ check, jobs }: { check: CheckState; jobs: ReturnType<typeof jo
       )}
       {warnings.length > 0 && (
         <ul className="ed-issues" aria-label="Warnings">
-          {warnings.map((issue, i) => (
-            <li key={i} className="ed-warning">
-              <strong>{capitalised(issue.label)}</strong>: {issue.message}
+          {groupIssues(warnings).map((group) => (
+            <li key={group.message} className="ed-warning">
+              {group.labels.length === 1 ? (
+                <>
+                  <strong>{capitalised(group.labels[0]!)}</strong>: {group.message}
+                </>
+              ) : (
+                <>
+                  <strong>
+                    {group.pictures
+                      ? plural(group.labels.length, 'picture')
+                      : capitalised(group.labels.join(', '))}
+                  </strong>
+                  : {group.message}
+                  {group.pictures && (
+                    <span
+                      className="ed-issue-rows"
+                      title={group.labels.map(capitalised).join('\n')}
+                    >
+                      {group.labels.map(capitalised).join(' · ')}
+                    </span>
+                  )}
+                </>
+              )}
             </li>
           ))}
         </ul>
