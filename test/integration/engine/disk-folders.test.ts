@@ -230,8 +230,9 @@ describe.runIf(canMount)(mountTitle('the data folder on a disk that fills up mid
 
       rmSync(filler);
       // as a restart does: a new connection (the one that met the full disk stays in error),
-      // and this process's lease gone (a data folder that refused writes could not release it)
-      rig.store.queue.releaseRunner(rig.store.queue.runner()!.id);
+      // and this process's lease gone (stop() releases it only when the full disk let it write)
+      const lease = rig.store.queue.runner();
+      if (lease) rig.store.queue.releaseRunner(lease.id);
       rig.store.close();
       const store = openStore(rig.dbFile);
       const next = new Engine({

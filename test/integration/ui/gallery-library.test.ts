@@ -70,6 +70,10 @@ describe('the gallery shows what the library holds', () => {
     await eventually(() =>
       page.getByRole('listitem', { name: 'two models' }).textContent(),
     ).toContain('8 images');
+    // the other batch's image too: the facets count the whole library as the gallery opens
+    await eventually(() =>
+      page.getByRole('listitem', { name: 'other batch' }).textContent(),
+    ).toContain('1 image');
     await card.click();
 
     // the gallery on that batch alone
