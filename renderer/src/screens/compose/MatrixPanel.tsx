@@ -1,6 +1,7 @@
 import type { ImageModelEntry, VideoModelEntry } from '../../../../shared/gateway/catalogue.ts';
 import type { ComposeDraft, ComposeMode } from './draft.ts';
 import type { FieldsShown, VideoFields } from './compose-plan.ts';
+import { Chips } from './Chips.tsx';
 import { parseList } from './matrix.ts';
 import type { ModelParams } from './model-params.ts';
 import { ModelParamsGroup } from './ModelParamsGroup.tsx';
@@ -71,37 +72,6 @@ export function MatrixPanel(props: Props) {
 function toggled(text: string, item: string): string {
   const items = parseList(text);
   return (items.includes(item) ? items.filter((s) => s !== item) : [...items, item]).join(', ');
-}
-
-function Chips({
-  label,
-  choices,
-  chosen,
-  show = (c) => c,
-  onToggle,
-}: {
-  label: string;
-  choices: readonly string[];
-  chosen: readonly string[];
-  show?: (choice: string) => string;
-  onToggle(choice: string): void;
-}) {
-  if (choices.length === 0) return null;
-  return (
-    <div className="compose-chips" role="group" aria-label={label}>
-      {choices.map((choice) => (
-        <button
-          key={choice}
-          type="button"
-          className="compose-chip"
-          aria-pressed={chosen.includes(choice)}
-          onClick={() => onToggle(choice)}
-        >
-          {show(choice)}
-        </button>
-      ))}
-    </div>
-  );
 }
 
 /** The models to choose from, each a checkbox. */

@@ -1,5 +1,6 @@
 import type { ImageModelEntry } from '../../../../shared/gateway/catalogue.ts';
 import { defaultSize } from '../../../../shared/gateway/params.ts';
+import { Chips } from './Chips.tsx';
 import { parseList } from './matrix.ts';
 import type { ModelParams, ModelParamsDraft } from './model-params.ts';
 import { visibilityOf } from './params.ts';
@@ -49,21 +50,12 @@ export function ModelParamsGroup({ entry, params, own, edit, titled }: Props) {
           : 'Comma-separated.'}
         {choices.length > 0 && ' Or pick:'}
       </div>
-      {choices.length > 0 && (
-        <div className="compose-chips" role="group" aria-label={`Sizes of ${entry.id}`}>
-          {choices.map((size) => (
-            <button
-              key={size}
-              type="button"
-              className="compose-chip"
-              aria-pressed={sizes.includes(size)}
-              onClick={() => toggleSize(size)}
-            >
-              {size}
-            </button>
-          ))}
-        </div>
-      )}
+      <Chips
+        label={`Sizes of ${entry.id}`}
+        choices={choices}
+        chosen={sizes}
+        onToggle={toggleSize}
+      />
       <div className="compose-row">
         <label className="compose-field">
           <span>
