@@ -448,11 +448,7 @@ describe('prompt help and video against a gateway other than the simulator', () 
     await page.close();
   }, 60_000);
 
-  // Quarantined (issue 24 stays open): since 2026-11-27 09:20 it fails on a quiet machine as
-  // well: the lightbox renders the <video> with its signed src, yet the locator's evaluate on it
-  // times out, or readyState stays 0 for 30 s. It passed in the merged suite at 09:00 UTC. To be
-  // found before this returns: a remount loop of the lightbox's stage, or the media request stuck.
-  it.skip('follows a video task through its own statuses, overdue but never resubmitted, then plays it', async () => {
+  it('follows a video task through its own statuses, overdue but never resubmitted, then plays it', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
     const problems: string[] = [];
     await open(page, await ui.newAddress(), problems);
