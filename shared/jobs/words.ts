@@ -48,3 +48,13 @@ export const FAILURE_KIND_WORDS: Record<FailureKind, string> = {
   'not-an-image': 'not an image',
   internal: 'an Atelier error',
 };
+
+/**
+ * What a batch's results are called, by how many of its `jobs` make videos: a video batch's
+ * card counts videos, not "0 images".
+ */
+export function resultWords(jobs: number, videos: number): { one: string; many: string } {
+  if (videos === 0) return { one: 'image', many: 'images' };
+  if (videos >= jobs) return { one: 'video', many: 'videos' };
+  return { one: 'image or video', many: 'images and videos' };
+}

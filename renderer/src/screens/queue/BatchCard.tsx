@@ -1,3 +1,4 @@
+import { resultWords } from '../../../../shared/jobs/words.ts';
 import { useQueueState } from '../../data/app-queries.ts';
 import type { BatchSummary } from '../../data/types.ts';
 import { countOf, formatCount, formatEta, formatRate, plural } from '../../format.ts';
@@ -31,6 +32,7 @@ export function BatchCard({
   const state = batchState(batch);
   const spent = spentText(batch.spent);
   const images = downloads.done + downloads.pending + downloads.downloading + downloads.failed;
+  const results = resultWords(jobTotal(batch), batch.videos);
 
   return (
     <div className={`batch-card${selected ? ' selected' : ''}`}>
@@ -63,8 +65,8 @@ export function BatchCard({
             </>
           )}
           {images > downloads.done
-            ? `${formatCount(downloads.done)} / ${formatCount(images)} images`
-            : plural(downloads.done, 'image')}
+            ? `${formatCount(downloads.done)} / ${formatCount(images)} ${results.many}`
+            : plural(downloads.done, results.one, results.many)}
           {selected && <RequestsSent id={batch.id} />}
           {downloads.failed > 0 && (
             <span className="failed-text"> · {countOf(downloads.failed, 'download')} failed</span>
@@ -73,7 +75,7 @@ export function BatchCard({
         </span>
         <span className="batch-actions">
           {children}
-          {downloads.done > 0 && <ImagesButton batch={batch} />}
+          {downloads.done > 0 && <ImagesButton batch={batch} results={results.many} />}
           {open > 0 && <HoldButton batch={batch} />}
           {open > 0 && <CancelButton batch={batch} open={open} confirm={confirm} />}
         </span>
@@ -88,17 +90,21 @@ function RequestsSent({ id }: { id: number }) {
   return requests === undefined ? null : <> · {plural(requests, 'request')} sent</>;
 }
 
-function ImagesButton({ batch }: { batch: BatchSummary }) {
+/** Every job of the batch, retries included, whatever its state. */
+const jobTotal = ({ jobs }: BatchSummary) => Object.values(jobs).reduce((a, b) => a + b, 0);
+
+/** The gallery on this batch: "Images", "Videos" or "Images and videos". */
+function ImagesButton({ batch, results }: { batch: BatchSummary; results: string }) {
   const show = useShowBatchImages();
   return (
     <button
       type="button"
       className="ghost"
-      aria-label={`Show the images of ${batch.name}`}
-      title="Show this batch's images in the gallery"
+      aria-label={`Show the ${results} of ${batch.name}`}
+      title={`Show this batch's ${results} in the gallery`}
       onClick={() => show(batch.id)}
     >
-      Images
+      {results[0]!.toUpperCase() + results.slice(1)}
     </button>
   );
 }
