@@ -495,6 +495,9 @@ describe('prompt help and video against a gateway other than the simulator', () 
     await eventually(() => row.textContent()).toContain('overdue: checking');
     // its elapsed time ticks in the row while the task runs
     await eventually(() => row.textContent()).toMatch(/overdue: checking[1-9]\d* s/);
+    expect(await page.getByRole('listitem', { name: 'lanterns' }).textContent()).toContain(
+      '0 videos',
+    );
     await screenshots(page, 'video-job-running');
     await row.click();
     const details = page.getByRole('complementary', { name: 'Job details' });
@@ -506,6 +509,10 @@ describe('prompt help and video against a gateway other than the simulator', () 
 
     gateway.release();
     await eventually(() => row.textContent()).toContain('succeeded');
+    // its batch counts a video, never "0 images"
+    const card = page.getByRole('listitem', { name: 'lanterns' });
+    await eventually(() => card.textContent()).toContain('1 video');
+    expect(await card.textContent()).not.toContain('image');
     // overdue, checked again and again, yet submitted once
     expect(gateway.requests.filter((r) => r === 'POST /v1/videos')).toHaveLength(1);
     expect(

@@ -1,4 +1,3 @@
-import { resultWords } from '../../../../shared/jobs/words.ts';
 import { useQueueState } from '../../data/app-queries.ts';
 import type { BatchSummary } from '../../data/types.ts';
 import { countOf, formatCount, formatEta, formatRate, plural } from '../../format.ts';
@@ -7,7 +6,7 @@ import { useShowBatchImages } from '../gallery/show-batch-images.ts';
 import { spentText } from '../../views/spend-text.ts';
 import { useSpendConfirm } from '../../views/SpendConfirm.tsx';
 import { useBatchRate } from './batch-rate.ts';
-import { batchState, openOf, settledOf } from './batch-state.ts';
+import { batchState, openOf, resultsOf, settledOf } from './batch-state.ts';
 import { BatchProgress } from './BatchProgress.tsx';
 import { useCancelBatch, usePauseBatch, useResumeBatch } from './queue-actions.ts';
 import { useBatchDetail } from './queue-queries.ts';
@@ -30,9 +29,9 @@ export function BatchCard({
   const open = openOf(batch);
   const rate = useBatchRate(settledOf(batch));
   const state = batchState(batch);
-  const spent = spentText(batch.spent);
+  const results = resultsOf(batch);
+  const spent = spentText(batch.spent, results);
   const images = downloads.done + downloads.pending + downloads.downloading + downloads.failed;
-  const results = resultWords(jobTotal(batch), batch.videos);
 
   return (
     <div className={`batch-card${selected ? ' selected' : ''}`}>
@@ -89,9 +88,6 @@ function RequestsSent({ id }: { id: number }) {
   const requests = useBatchDetail(id).data?.requests;
   return requests === undefined ? null : <> · {plural(requests, 'request')} sent</>;
 }
-
-/** Every job of the batch, retries included, whatever its state. */
-const jobTotal = ({ jobs }: BatchSummary) => Object.values(jobs).reduce((a, b) => a + b, 0);
 
 /** The gallery on this batch: "Images", "Videos" or "Images and videos". */
 function ImagesButton({ batch, results }: { batch: BatchSummary; results: string }) {

@@ -118,7 +118,14 @@ describe('the queue screen', () => {
     const downloads = { pending: 0, downloading: 0, done: 1, failed: 0 };
     mountQueue([
       { ...batch(1, { running: 1 }), name: 'boats', videos: 1 },
-      { ...batch(2, { succeeded: 1 }), name: 'kites', videos: 1, downloads },
+      {
+        ...batch(2, { succeeded: 1 }),
+        name: 'kites',
+        videos: 1,
+        downloads: { ...downloads, done: 0, pending: 1 },
+        spent: { results: 1, units: 0, money: null, unpriced: 1, uncertain: 0, uncertainUnits: 0 },
+      },
+      { ...batch(5, { succeeded: 1 }), name: 'gulls', videos: 1, downloads },
       { ...batch(3, { succeeded: 2, queued: 1 }), name: 'both', videos: 1, downloads },
       { ...batch(4, { succeeded: 1 }), name: 'stills', downloads },
     ]);
@@ -126,8 +133,13 @@ describe('the queue screen', () => {
     // running, nothing written yet: no "0 images" under a video
     expect((await card('boats')).textContent).toContain('0 videos');
     expect((await card('boats')).textContent).not.toContain('image');
-    expect((await card('kites')).textContent).toContain('1 video');
-    expect(screen.getByRole('button', { name: 'Show the videos of kites' }).textContent).toBe(
+    // made, not saved yet, of a model with no price: each figure speaks of videos
+    const kites = await card('kites');
+    expect(kites.textContent).toContain('0 / 1 videos');
+    expect(kites.textContent).toContain('1 video at an unknown price');
+    expect(within(kites).getByRole('img', { name: '1 video to download' })).toBeTruthy();
+    expect((await card('gulls')).textContent).toContain('1 video');
+    expect(screen.getByRole('button', { name: 'Show the videos of gulls' }).textContent).toBe(
       'Videos',
     );
     expect((await card('both')).textContent).toContain('1 image or video');
