@@ -19,8 +19,15 @@ export const PAUSE_KIND_WORDS: Record<PauseKind, string> = {
   other: 'The queue stopped',
 };
 
-/** What one request sent for a job came to (null: still in flight). */
-export function attemptOutcomeWords(outcome: AttemptOutcome | null): string {
+/**
+ * What one request sent for a job came to (null: still in flight). A video job's request
+ * submits its task: that it was taken is no success of the job, still rendering.
+ */
+export function attemptOutcomeWords(
+  outcome: AttemptOutcome | null,
+  kind: 'image' | 'video' = 'image',
+): string {
+  if (kind === 'video' && outcome === 'succeeded') return 'Task submitted';
   return outcome === null ? 'In flight' : ATTEMPT_OUTCOME_WORDS[outcome];
 }
 
