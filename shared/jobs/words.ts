@@ -19,8 +19,15 @@ export const PAUSE_KIND_WORDS: Record<PauseKind, string> = {
   other: 'The queue stopped',
 };
 
-/** What one request sent for a job came to (null: still in flight). */
-export function attemptOutcomeWords(outcome: AttemptOutcome | null): string {
+/**
+ * What one request sent for a job came to (null: still in flight). A video job's request
+ * submits its task: that it was taken is no success of the job, still rendering.
+ */
+export function attemptOutcomeWords(
+  outcome: AttemptOutcome | null,
+  kind: 'image' | 'video' = 'image',
+): string {
+  if (kind === 'video' && outcome === 'succeeded') return 'Task submitted';
   return outcome === null ? 'In flight' : ATTEMPT_OUTCOME_WORDS[outcome];
 }
 
@@ -48,3 +55,13 @@ export const FAILURE_KIND_WORDS: Record<FailureKind, string> = {
   'not-an-image': 'not an image',
   internal: 'an Atelier error',
 };
+
+/**
+ * What a batch's results are called, by how many of its `jobs` make videos: a video batch's
+ * card counts videos, not "0 images".
+ */
+export function resultWords(jobs: number, videos: number): { one: string; many: string } {
+  if (videos === 0) return { one: 'image', many: 'images' };
+  if (videos >= jobs) return { one: 'video', many: 'videos' };
+  return { one: 'image or video', many: 'images and videos' };
+}

@@ -92,6 +92,7 @@ export function batchSummary(id: number, name: string) {
     jobCount: 0,
     dirName: `batch-${id}`,
     jobs: zeroJobs,
+    videos: 0,
     downloads: zeroDownloads,
     spent: NO_SPEND,
   };

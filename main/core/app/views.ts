@@ -25,6 +25,7 @@ export function batchSummary(
   jobs: StateCounts,
   downloads: DownloadCounts,
   spent: z.input<typeof BatchSummary>['spent'],
+  videos: number,
 ): z.input<typeof BatchSummary> {
   return {
     id: batch.id,
@@ -37,6 +38,7 @@ export function batchSummary(
     jobCount: batch.jobCount,
     dirName: batch.dirName,
     jobs,
+    videos,
     downloads,
     spent,
   };

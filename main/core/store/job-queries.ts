@@ -47,6 +47,10 @@ function queryStatements(db: Database) {
     get: sql<Record<string, unknown>>('SELECT * FROM jobs WHERE id = ?'),
     counts: sql<StateCount>('SELECT state, n FROM batch_state_counts WHERE batch_id = ?'),
     countsAll: sql<StateCount>('SELECT state, sum(n) AS n FROM batch_state_counts GROUP BY state'),
+    // jobs_video_by_batch: the video jobs only, never the batch's image jobs
+    videoCount: sql<{ n: number }>(
+      "SELECT count(*) AS n FROM jobs WHERE batch_id = ? AND kind = 'video'",
+    ),
     running: sql<Record<string, unknown>>(`SELECT * FROM jobs WHERE state = 'running' ORDER BY id`),
     failed: sql<Record<string, unknown>>(
       `SELECT * FROM jobs
@@ -131,6 +135,11 @@ export class JobQueries {
     const rows = batchId === undefined ? this.q.countsAll.all() : this.q.counts.all(batchId);
     for (const { state, n } of rows) counts[state] = n;
     return counts;
+  }
+
+  /** How many of a batch's jobs (retries included) make videos. */
+  videoCount(batchId: number): number {
+    return this.q.videoCount.get(batchId)?.n ?? 0;
   }
 
   /** Jobs left running: after a crash, what recovery must settle. */

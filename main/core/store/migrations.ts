@@ -7,6 +7,7 @@ import { schemaV5 } from './schema/v5.ts';
 import { schemaV6 } from './schema/v6.ts';
 import { schemaV7 } from './schema/v7.ts';
 import { schemaV8 } from './schema/v8.ts';
+import { schemaV9 } from './schema/v9.ts';
 import { transact } from './transaction.ts';
 
 /** Brings the schema from `version - 1` to `version`. Runs inside a transaction. */
@@ -49,6 +50,7 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'spend by day, gateway, batch and model; budget pauses; image seeds; gallery facets',
     up: schemaV8,
   },
+  { version: 9, name: "a batch's video jobs, counted from an index", up: schemaV9 },
 ];
 
 export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): number {

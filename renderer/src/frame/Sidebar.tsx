@@ -40,7 +40,7 @@ export function Sidebar({ current }: { current: ScreenId }) {
           onClick={() => void openWindow.run(`/${current}`)}
         >
           <span className="sidebar-icon" aria-hidden="true">
-            ⧉
+            <NewWindowIcon />
           </span>
           <span className="sidebar-label">New window</span>
         </button>
@@ -56,3 +56,13 @@ const ICONS: Record<ScreenId, string> = {
   gallery: '▦',
   settings: '⚙',
 };
+
+/** Drawn: the fonts of some systems (DejaVu alone, on Linux) lack ⧉, an empty box in its place. */
+function NewWindowIcon() {
+  return (
+    <svg width="15" height="15" viewBox="0 0 16 16" fill="none" stroke="currentColor">
+      <rect x="5.5" y="5.5" width="8.5" height="8.5" rx="1.5" strokeWidth="1.5" />
+      <path d="M10.5 5.5V3a1 1 0 0 0-1-1H3a1 1 0 0 0-1 1v6.5a1 1 0 0 0 1 1h2.5" strokeWidth="1.5" />
+    </svg>
+  );
+}

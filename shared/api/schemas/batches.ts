@@ -109,6 +109,8 @@ export const BatchSummary = z.object({
   /** Its folder inside the library. */
   dirName: z.string(),
   jobs: StateCounts,
+  /** How many of its jobs (counted in `jobs`) make videos: what its results are called. */
+  videos: Count,
   downloads: DownloadCounts,
   /**
    * What its jobs spent so far (results priced, and what may have been charged). The service

@@ -255,6 +255,24 @@ describe('video jobs in the queue', () => {
     expect((await api.queue.state({})).paused).toMatchObject({ kind: 'permission' });
   });
 
+  it('a batch says how many of its jobs make videos: what its results are called', async () => {
+    const { api } = await service();
+    const image = { prompt: 'a still', model: 'flux-schnell', size: '16x16' };
+    const create = (rows: Array<typeof image | typeof VIDEO_ROW>) =>
+      api.batches.create({ source: { kind: 'rows', rows }, paused: true });
+    const videos = await create([VIDEO_ROW, { ...VIDEO_ROW, prompt: 'rain on a pond' }]);
+    const both = await create([VIDEO_ROW, image, image]);
+    const stills = await create([image]);
+    expect([videos.videos, both.videos, stills.videos]).toEqual([2, 1, 0]);
+    const { items } = await api.batches.list({});
+    expect(items.map((b) => [b.id, b.videos])).toEqual([
+      [stills.id, 0],
+      [both.id, 1],
+      [videos.id, 2],
+    ]);
+    expect((await api.batches.get({ id: both.id })).videos).toBe(1);
+  });
+
   it("refuses a duration or size the video model's entry does not list, by row", async () => {
     const opened = await service();
     const check = await opened.api.batches.check({

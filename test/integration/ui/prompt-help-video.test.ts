@@ -448,11 +448,7 @@ describe('prompt help and video against a gateway other than the simulator', () 
     await page.close();
   }, 60_000);
 
-  // Quarantined (issue 24 stays open): since 2026-11-27 09:20 it fails on a quiet machine as
-  // well: the lightbox renders the <video> with its signed src, yet the locator's evaluate on it
-  // times out, or readyState stays 0 for 30 s. It passed in the merged suite at 09:00 UTC. To be
-  // found before this returns: a remount loop of the lightbox's stage, or the media request stuck.
-  it.skip('follows a video task through its own statuses, overdue but never resubmitted, then plays it', async () => {
+  it('follows a video task through its own statuses, overdue but never resubmitted, then plays it', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
     const problems: string[] = [];
     await open(page, await ui.newAddress(), problems);
@@ -499,6 +495,9 @@ describe('prompt help and video against a gateway other than the simulator', () 
     await eventually(() => row.textContent()).toContain('overdue: checking');
     // its elapsed time ticks in the row while the task runs
     await eventually(() => row.textContent()).toMatch(/overdue: checking[1-9]\d* s/);
+    expect(await page.getByRole('listitem', { name: 'lanterns' }).textContent()).toContain(
+      '0 videos',
+    );
     await screenshots(page, 'video-job-running');
     await row.click();
     const details = page.getByRole('complementary', { name: 'Job details' });
@@ -510,6 +509,10 @@ describe('prompt help and video against a gateway other than the simulator', () 
 
     gateway.release();
     await eventually(() => row.textContent()).toContain('succeeded');
+    // its batch counts a video, never "0 images"
+    const card = page.getByRole('listitem', { name: 'lanterns' });
+    await eventually(() => card.textContent()).toContain('1 video');
+    expect(await card.textContent()).not.toContain('image');
     // overdue, checked again and again, yet submitted once
     expect(gateway.requests.filter((r) => r === 'POST /v1/videos')).toHaveLength(1);
     expect(

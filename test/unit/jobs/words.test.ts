@@ -5,6 +5,7 @@ import {
   attemptOutcomeWords,
   FAILURE_KIND_WORDS,
   PAUSE_KIND_WORDS,
+  resultWords,
 } from '../../../shared/jobs/words.ts';
 
 describe("the queue's codes in words", () => {
@@ -18,5 +19,17 @@ describe("the queue's codes in words", () => {
     expect(attemptOutcomeWords('pause-queue')).toBe(
       'Refused for the whole queue: paused it, the job waits',
     );
+  });
+
+  it("calls a video job's accepted request a submitted task, not a success", () => {
+    expect(attemptOutcomeWords('succeeded', 'video')).toBe('Task submitted');
+    expect(attemptOutcomeWords('succeeded')).toBe('Succeeded');
+    expect(attemptOutcomeWords('failed', 'video')).toBe('Failed');
+  });
+
+  it("names a batch's results by how many of its jobs make videos", () => {
+    expect(resultWords(3, 0)).toEqual({ one: 'image', many: 'images' });
+    expect(resultWords(2, 2)).toEqual({ one: 'video', many: 'videos' });
+    expect(resultWords(3, 1)).toEqual({ one: 'image or video', many: 'images and videos' });
   });
 });

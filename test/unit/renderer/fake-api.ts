@@ -109,6 +109,7 @@ export function batch(id: number, jobs: Partial<BatchSummary['jobs']> = {}): Bat
     jobCount: Object.values(counts).reduce((a, b) => a + b, 0),
     dirName: `batch-${id}`,
     jobs: counts,
+    videos: 0,
     downloads: zeroDownloads(),
   };
 }

@@ -27,6 +27,7 @@ export function summaryOf(ctx: AppContext, batch: Batch) {
     store.jobs.counts(batch.id),
     store.images.counts(batch.id),
     totalsView(store.spend.totals({ batchId: batch.id }), ctx.settings.read()),
+    store.jobs.videoCount(batch.id),
   );
 }
 

@@ -25,6 +25,7 @@ import type { GridCommands } from './grid-commands.ts';
 import { GalleryToolbar, TILE_SIZES } from './GalleryToolbar.tsx';
 import { Compare } from './lightbox/Compare.tsx';
 import { Lightbox } from './lightbox/Lightbox.tsx';
+import { useLightboxPlace } from './lightbox/lightbox-place.ts';
 import type { EditLinks } from './lightbox/MetadataPanel.tsx';
 import { rerunDraft } from './lightbox/rerun-draft.ts';
 import { EditDialog } from '../edit/EditDialog.tsx';
@@ -35,15 +36,6 @@ import './gallery.css';
 const TILE_KEY = 'atelier.gallery.tile';
 const NO_IDS: readonly number[] = [];
 
-/**
- * Where the lightbox is: at an index of the view's list, or of a list of its own (an edit's
- * source that the view does not show, with the edit after it).
- */
-interface LightboxAt {
-  index: number;
-  ids: readonly number[] | null;
-}
-
 /** Everything the queue made: find, select, compare, export, retry downloads, delete. */
 export function GalleryScreen() {
   const view = galleryUi.useSelect((s) => s.view);
@@ -53,18 +45,18 @@ export function GalleryScreen() {
   const [tile, setTile] = useTileSize();
   const [display, setDisplay] = useTileDisplay();
   const [request, setRequest] = useState<ConfirmRequest | null>(null);
-  const [lightbox, setLightbox] = useState<LightboxAt | null>(null);
+  const lightbox = useLightboxPlace(list.data?.ids);
   const [compare, setCompare] = useState<{ ids: readonly number[]; slider: boolean } | null>(null);
   const [reveal, setReveal] = useState<{ index: number } | null>(null);
   const [menu, setMenu] = useState<{ x: number; y: number } | null>(null);
   const commands = useGalleryCommands(
     setRequest,
-    (index) => setLightbox({ index, ids: null }),
+    (index) => lightbox.show(index),
     (ids) => setCompare({ ids, slider: false }),
     setMenu,
   );
   const ids = list.data?.ids ?? NO_IDS;
-  const links = useEditLinks(ids, lightbox, setLightbox, setCompare);
+  const links = useEditLinks(ids, lightbox, setCompare);
 
   const filtered = activeFilters(view) > 0 || view.text.trim() !== '';
   // no batch yet: no tools, there is nothing to find (one whose downloads all failed has tools:
@@ -112,15 +104,15 @@ export function GalleryScreen() {
       )}
       <ExportPanel />
       <ConfirmDialog request={request} onClose={() => setRequest(null)} />
-      {lightbox !== null && (
+      {lightbox.place !== null && (
         <Lightbox
-          ids={lightbox.ids ?? ids}
-          total={lightbox.ids ? lightbox.ids.length : (total ?? 0)}
-          index={lightbox.index}
-          onIndexChange={(index) => setLightbox({ ...lightbox, index })}
+          ids={lightbox.place.ids}
+          total={lightbox.place.own ? lightbox.place.ids.length : (total ?? 0)}
+          index={lightbox.place.index}
+          onIndexChange={lightbox.step}
           onClose={() => {
-            if (!lightbox.ids) setReveal({ index: lightbox.index });
-            setLightbox(null);
+            if (!lightbox.place?.own) setReveal({ index: lightbox.place?.index ?? 0 });
+            lightbox.close();
           }}
           links={links}
         />
@@ -139,8 +131,7 @@ export function GalleryScreen() {
  */
 function useEditLinks(
   ids: readonly number[],
-  lightbox: LightboxAt | null,
-  setLightbox: (at: LightboxAt | null) => void,
+  lightbox: ReturnType<typeof useLightboxPlace>,
   setCompare: (compare: { ids: readonly number[]; slider: boolean }) => void,
 ): EditLinks {
   const setView = galleryUi.useSelect((s) => s.setView);
@@ -148,13 +139,14 @@ function useEditLinks(
   return {
     showImage(id) {
       const at = ids.indexOf(id);
-      if (at >= 0) return setLightbox({ index: at, ids: null });
-      const current = lightbox ? (lightbox.ids ?? ids)[lightbox.index] : undefined;
-      setLightbox({ index: 0, ids: current === undefined ? [id] : [id, current] });
+      if (at >= 0) return lightbox.show(at);
+      const { place } = lightbox;
+      const current = place ? place.ids[place.index] : undefined;
+      lightbox.show(0, current === undefined ? [id] : [id, current]);
     },
     compare: (source, edit) => setCompare({ ids: [source, edit], slider: true }),
     showEdits(id) {
-      setLightbox(null);
+      lightbox.close();
       setView({ ...DEFAULT_VIEW, order: view.order, group: view.group, editedFrom: id });
     },
   };

@@ -6,7 +6,7 @@ import { useShowBatchImages } from '../gallery/show-batch-images.ts';
 import { spentText } from '../../views/spend-text.ts';
 import { useSpendConfirm } from '../../views/SpendConfirm.tsx';
 import { useBatchRate } from './batch-rate.ts';
-import { batchState, openOf, settledOf } from './batch-state.ts';
+import { batchState, openOf, resultsOf, settledOf } from './batch-state.ts';
 import { BatchProgress } from './BatchProgress.tsx';
 import { useCancelBatch, usePauseBatch, useResumeBatch } from './queue-actions.ts';
 import { useBatchDetail } from './queue-queries.ts';
@@ -29,7 +29,8 @@ export function BatchCard({
   const open = openOf(batch);
   const rate = useBatchRate(settledOf(batch));
   const state = batchState(batch);
-  const spent = spentText(batch.spent);
+  const results = resultsOf(batch);
+  const spent = spentText(batch.spent, results);
   const images = downloads.done + downloads.pending + downloads.downloading + downloads.failed;
 
   return (
@@ -63,8 +64,8 @@ export function BatchCard({
             </>
           )}
           {images > downloads.done
-            ? `${formatCount(downloads.done)} / ${formatCount(images)} images`
-            : plural(downloads.done, 'image')}
+            ? `${formatCount(downloads.done)} / ${formatCount(images)} ${results.many}`
+            : plural(downloads.done, results.one, results.many)}
           {selected && <RequestsSent id={batch.id} />}
           {downloads.failed > 0 && (
             <span className="failed-text"> · {countOf(downloads.failed, 'download')} failed</span>
@@ -73,7 +74,7 @@ export function BatchCard({
         </span>
         <span className="batch-actions">
           {children}
-          {downloads.done > 0 && <ImagesButton batch={batch} />}
+          {downloads.done > 0 && <ImagesButton batch={batch} results={results.many} />}
           {open > 0 && <HoldButton batch={batch} />}
           {open > 0 && <CancelButton batch={batch} open={open} confirm={confirm} />}
         </span>
@@ -88,17 +89,18 @@ function RequestsSent({ id }: { id: number }) {
   return requests === undefined ? null : <> · {plural(requests, 'request')} sent</>;
 }
 
-function ImagesButton({ batch }: { batch: BatchSummary }) {
+/** The gallery on this batch: "Images", "Videos" or "Images and videos". */
+function ImagesButton({ batch, results }: { batch: BatchSummary; results: string }) {
   const show = useShowBatchImages();
   return (
     <button
       type="button"
       className="ghost"
-      aria-label={`Show the images of ${batch.name}`}
-      title="Show this batch's images in the gallery"
+      aria-label={`Show the ${results} of ${batch.name}`}
+      title={`Show this batch's ${results} in the gallery`}
       onClick={() => show(batch.id)}
     >
-      Images
+      {results[0]!.toUpperCase() + results.slice(1)}
     </button>
   );
 }

@@ -1,5 +1,6 @@
 import type { BatchSummary } from '../../data/types.ts';
 import { formatCount } from '../../format.ts';
+import { resultsOf } from './batch-state.ts';
 
 const SEGMENTS = [
   { key: 'succeeded', label: 'succeeded' },
@@ -30,6 +31,7 @@ export function segmentsOf(batch: BatchSummary) {
 export function BatchProgress({ batch }: { batch: BatchSummary }) {
   const segments = segmentsOf(batch);
   const { downloads } = batch;
+  const { one, many } = resultsOf(batch);
   const images = downloads.done + downloads.failed + downloads.pending + downloads.downloading;
   return (
     <>
@@ -45,8 +47,8 @@ export function BatchProgress({ batch }: { batch: BatchSummary }) {
           segments={[
             {
               key: 'saved',
-              label: 'images saved',
-              one: 'image saved',
+              label: `${many} saved`,
+              one: `${one} saved`,
               count: downloads.done,
               tone: 'succeeded',
             },
@@ -59,13 +61,13 @@ export function BatchProgress({ batch }: { batch: BatchSummary }) {
             },
             {
               key: 'waiting',
-              label: 'images to download',
-              one: 'image to download',
+              label: `${many} to download`,
+              one: `${one} to download`,
               count: downloads.pending + downloads.downloading,
               tone: 'queued',
             },
           ]}
-          none="no images"
+          none={`no ${many}`}
         />
       )}
     </>

@@ -97,7 +97,11 @@ export function JobDetails({ jobId, onClose }: { jobId: number; onClose: () => v
               {attempts.map((attempt) => (
                 <li key={attempt.id}>
                   <p>
-                    <strong>{attempt.outcomeText ?? attemptOutcomeWords(attempt.outcome)}</strong>
+                    <strong>
+                      {detail.kind === 'video'
+                        ? attemptOutcomeWords(attempt.outcome, 'video')
+                        : (attempt.outcomeText ?? attemptOutcomeWords(attempt.outcome))}
+                    </strong>
                     {attempt.httpStatus !== null && <> · HTTP {attempt.httpStatus}</>} ·{' '}
                     {formatTime(attempt.startedAt)}
                     {attempt.endedAt !== null && (

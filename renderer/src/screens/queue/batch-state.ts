@@ -1,3 +1,4 @@
+import { resultWords } from '../../../../shared/jobs/words.ts';
 import type { BatchSummary } from '../../data/types.ts';
 
 export type BatchTone = 'paused' | 'running' | 'waiting' | 'failed' | 'canceled' | 'done';
@@ -27,3 +28,10 @@ export function batchState(batch: BatchSummary): { text: string; tone: BatchTone
 export const settledOf = ({ jobs }: BatchSummary) => jobs.succeeded + jobs.failed + jobs.canceled;
 /** Jobs still to run (waiting retries included). */
 export const openOf = ({ jobs }: BatchSummary) => jobs.queued + jobs.running + jobs.retrying;
+
+/** What the batch's results are called: images, videos, or images and videos. */
+export const resultsOf = (batch: BatchSummary) =>
+  resultWords(
+    Object.values(batch.jobs).reduce((a, b) => a + b, 0),
+    batch.videos,
+  );

@@ -114,6 +114,42 @@ describe('the queue screen', () => {
     expect(card.textContent).toContain('20 canceled');
   });
 
+  it("counts a video batch's results as videos, and a batch of both as images and videos", async () => {
+    const downloads = { pending: 0, downloading: 0, done: 1, failed: 0 };
+    mountQueue([
+      { ...batch(1, { running: 1 }), name: 'boats', videos: 1 },
+      {
+        ...batch(2, { succeeded: 1 }),
+        name: 'kites',
+        videos: 1,
+        downloads: { ...downloads, done: 0, pending: 1 },
+        spent: { results: 1, units: 0, money: null, unpriced: 1, uncertain: 0, uncertainUnits: 0 },
+      },
+      { ...batch(5, { succeeded: 1 }), name: 'gulls', videos: 1, downloads },
+      { ...batch(3, { succeeded: 2, queued: 1 }), name: 'both', videos: 1, downloads },
+      { ...batch(4, { succeeded: 1 }), name: 'stills', downloads },
+    ]);
+    const card = (name: string) => screen.findByRole('listitem', { name });
+    // running, nothing written yet: no "0 images" under a video
+    expect((await card('boats')).textContent).toContain('0 videos');
+    expect((await card('boats')).textContent).not.toContain('image');
+    // made, not saved yet, of a model with no price: each figure speaks of videos
+    const kites = await card('kites');
+    expect(kites.textContent).toContain('0 / 1 videos');
+    expect(kites.textContent).toContain('1 video at an unknown price');
+    expect(within(kites).getByRole('img', { name: '1 video to download' })).toBeTruthy();
+    expect((await card('gulls')).textContent).toContain('1 video');
+    expect(screen.getByRole('button', { name: 'Show the videos of gulls' }).textContent).toBe(
+      'Videos',
+    );
+    expect((await card('both')).textContent).toContain('1 image or video');
+    expect(screen.getByRole('button', { name: 'Show the images and videos of both' })).toBeTruthy();
+    expect((await card('stills')).textContent).toContain('1 image');
+    expect(screen.getByRole('button', { name: 'Show the images of stills' }).textContent).toBe(
+      'Images',
+    );
+  });
+
   it('follows a rename and a move made elsewhere, and counts from the events', async () => {
     const batches = [batch(1, { queued: 4 }), batch(2, { queued: 4 })];
     const { emit } = mountQueue(batches);
