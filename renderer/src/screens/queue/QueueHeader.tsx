@@ -70,8 +70,8 @@ export function QueueHeader({ confirm }: { confirm: (request: ConfirmRequest) =>
             <dt>Requests</dt>
             <dd>{formatCount(queue?.progress.requestsSent ?? 0)}</dd>
           </div>
-          <div>
-            <dt>Images</dt>
+          <div title="Images and videos written to the library by this run of the queue">
+            <dt>Saved</dt>
             <dd>{formatCount(queue?.progress.imagesWritten ?? 0)}</dd>
           </div>
         </dl>
