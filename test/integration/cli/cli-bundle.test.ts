@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isFresh, type BundleManifest } from '../../../bin/cli-bundle.js';
 import { buildCliBundle } from '../../../main/cli/bundle/build-cli-bundle.ts';
@@ -29,9 +30,9 @@ function runBundle(args: string[], cwd: string) {
   const entry = join(dir, 'entry.mjs');
   writeFileSync(
     entry,
-    `const { internalErrorHandler } = await import(${JSON.stringify(join(out, manifest.entries.internalError))});
+    `const { internalErrorHandler } = await import(${JSON.stringify(pathToFileURL(join(out, manifest.entries.internalError)).href)});
     process.on('uncaughtException', internalErrorHandler());
-    const { main } = await import(${JSON.stringify(join(out, manifest.entries.index))});
+    const { main } = await import(${JSON.stringify(pathToFileURL(join(out, manifest.entries.index)).href)});
     process.exitCode = await main(process.argv.slice(2));`,
   );
   return spawnSync(process.execPath, ['--import', REPORT_STRIPPER, entry, ...args], {
