@@ -11,6 +11,12 @@ export interface KeyForm {
   caseless: boolean;
   /** Finds this form (global; sticky state reset before each use). */
   pattern: RegExp;
+  /**
+   * The form before percent-encoding, lower-cased when caseless, where it is ASCII (else null):
+   * a text with no `%` holds a match only if it holds this, which a plain search tells far
+   * sooner than the pattern (a response's request id, every one).
+   */
+  literal: string | null;
 }
 
 export interface KeyForms {
@@ -44,7 +50,8 @@ function buildForms(key: string): KeyForms | null {
   const add = (text: string, caseless: boolean, min = MIN_FORM_LENGTH, plain = text) => {
     if (text.length < min || seen.has(text)) return;
     seen.add(text);
-    forms.push({ text, caseless, pattern: anyPercentEncoding(plain, caseless) });
+    const literal = /^[\x20-\x7e]*$/.test(plain) ? (caseless ? plain.toLowerCase() : plain) : null;
+    forms.push({ text, caseless, pattern: anyPercentEncoding(plain, caseless), literal });
   };
   const bases = [key];
   if (/^sk-/i.test(key)) bases.push(key.slice(3));
@@ -132,8 +139,16 @@ export function keySpans(
   keys: ReadonlyArray<KeyForms | null>,
 ): Array<[number, number]> {
   const spans: Array<[number, number]> = [];
+  const encoded = text.includes('%');
+  let lower: string | undefined;
   for (const key of keys) {
-    for (const { pattern } of key?.forms ?? []) {
+    for (const { pattern, caseless, literal } of key?.forms ?? []) {
+      // Without a `%`, the pattern can only match the literal (ASCII: an ASCII letter's other
+      // case is ASCII, and lower-casing moves no ASCII character, so nothing is missed).
+      if (!encoded && literal !== null) {
+        const haystack = caseless ? (lower ??= text.toLowerCase()) : text;
+        if (!haystack.includes(literal)) continue;
+      }
       pattern.lastIndex = 0;
       for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
         spans.push([match.index, match.index + match[0].length]);

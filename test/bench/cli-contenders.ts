@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { freshCliBundle } from '../../bin/cli-bundle.js';
+import { buildCliBundle } from '../../main/cli/bundle/build-cli-bundle.ts';
 
 /**
  * The two sides of bench:cli and bench:cli-start: `atelier run` from a checkout, and the
@@ -50,4 +52,17 @@ export function scriptArgs(contest: Contest): string[] {
     '--concurrency',
     String(contest.concurrency),
   ];
+}
+
+/**
+ * This checkout's CLI bundle, built when missing or stale (as `npm ci` or `npm run build`
+ * leave it), so that `atelier run` is measured as installed; says which one runs.
+ */
+export async function ensureCliBundle(root: string): Promise<void> {
+  if (freshCliBundle(root, {})) {
+    console.log('atelier run: the CLI bundle (out/cli, fresh).');
+    return;
+  }
+  const built = await buildCliBundle(root);
+  console.log(`atelier run: the CLI bundle, built now into ${built.folder}.`);
 }

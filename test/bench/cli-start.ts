@@ -9,6 +9,9 @@
  *
  *   npm run bench:cli-start                  9 rounds
  *   npm run bench:cli-start -- --other DIR   also another checkout's atelier, in the same turns
+ *   npm run bench:cli-start -- --sources     also this checkout's from its TypeScript sources
+ *
+ * This checkout's CLI bundle (out/cli) is built first when it is missing or stale.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,7 +20,7 @@ import type { AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { atelierRunArgs, scriptArgs } from './cli-contenders.ts';
+import { atelierRunArgs, ensureCliBundle, scriptArgs } from './cli-contenders.ts';
 import { processCpuMs, startSimulatorProcess } from './simulator-process.ts';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -27,6 +30,7 @@ const { values } = parseArgs({
     jobs: { type: 'string', default: '1000' },
     concurrency: { type: 'string', default: '32' },
     other: { type: 'string' },
+    sources: { type: 'boolean', default: false },
   },
 });
 const rounds = Number(values.rounds);
@@ -85,6 +89,7 @@ const proxy = createServer((incoming: IncomingMessage, answer: ServerResponse) =
 await new Promise<void>((ready) => proxy.listen(0, '127.0.0.1', ready));
 const gateway = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
 const contest = { prompts, gateway, key: simulator.key, concurrency };
+await ensureCliBundle(root);
 
 function measure(args: string[], env: NodeJS.ProcessEnv): Promise<Start> {
   return new Promise((done, fail) => {
@@ -130,28 +135,26 @@ const load = () =>
     .map((l) => l.toFixed(2))
     .join(' ');
 
-const atelier = (checkout: string) => async () => {
-  const run = mkdtempSync(join(dir, 'run-'));
-  try {
-    return await measure(atelierRunArgs(checkout, contest, run), {
-      ATELIER_API_KEY: simulator.key,
-    });
-  } finally {
-    rmSync(run, { recursive: true, force: true });
-  }
-};
-const contenders: Array<[string, () => Promise<Start>]> = [
-  ['atelier run', atelier(root)],
-  ...(values.other
-    ? [
-        [`atelier run (${values.other})`, atelier(resolve(values.other))] as [
-          string,
-          () => Promise<Start>,
-        ],
-      ]
-    : []),
-  ['script', () => measure(scriptArgs(contest), {})],
-];
+const atelier =
+  (checkout: string, env: NodeJS.ProcessEnv = {}) =>
+  async () => {
+    const run = mkdtempSync(join(dir, 'run-'));
+    try {
+      return await measure(atelierRunArgs(checkout, contest, run), {
+        ATELIER_API_KEY: simulator.key,
+        ...env,
+      });
+    } finally {
+      rmSync(run, { recursive: true, force: true });
+    }
+  };
+const contenders: Array<[string, () => Promise<Start>]> = [['atelier run', atelier(root)]];
+if (values.sources) {
+  contenders.push(['atelier run (sources)', atelier(root, { ATELIER_CLI_SOURCES: '1' })]);
+}
+if (values.other)
+  contenders.push([`atelier run (${values.other})`, atelier(resolve(values.other))]);
+contenders.push(['script', () => measure(scriptArgs(contest), {})]);
 
 const said = (start: Start) =>
   `first ${start.firstMs.toFixed(0)} ms, ${concurrency}th ${start.fullMs.toFixed(0)} ms` +

@@ -10,13 +10,17 @@
  *   npm run bench:cli -- --rounds 9
  *   npm run bench:cli -- --other DIR  also another checkout's atelier (an older version), in
  *                                     the same turns: before and after, side by side
+ *   npm run bench:cli -- --sources    also this checkout's atelier from its TypeScript sources
+ *                                     (ATELIER_CLI_SOURCES=1), against its bundle
+ *
+ * This checkout's CLI bundle (out/cli) is built first when it is missing or stale.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { atelierRunArgs, scriptArgs } from './cli-contenders.ts';
+import { atelierRunArgs, ensureCliBundle, scriptArgs } from './cli-contenders.ts';
 import { startSimulatorProcess } from './simulator-process.ts';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -27,6 +31,7 @@ const { values } = parseArgs({
     'latency-ms': { type: 'string', default: '200' },
     concurrency: { type: 'string', default: '32' },
     other: { type: 'string' },
+    sources: { type: 'boolean', default: false },
   },
 });
 const rounds = Number(values.rounds);
@@ -93,12 +98,12 @@ try {
       `the bound is ${bound.toFixed(2)} s. ${rounds} rounds, atelier run then the script. ` +
       `Load average ${load()}.`,
   );
-  const contenders: Array<[string, string]> = [
-    ['atelier run', root],
-    ...(values.other
-      ? [[`atelier run (${values.other})`, resolve(values.other)] as [string, string]]
-      : []),
-  ];
+  await ensureCliBundle(root);
+  type Contender = [name: string, checkout: string, env: NodeJS.ProcessEnv];
+  const contenders: Contender[] = [['atelier run', root, {}]];
+  if (values.sources)
+    contenders.push(['atelier run (sources)', root, { ATELIER_CLI_SOURCES: '1' }]);
+  if (values.other) contenders.push([`atelier run (${values.other})`, resolve(values.other), {}]);
   const results = new Map<string, Timed[]>([
     ...contenders.map(([name]) => [name, []] as [string, Timed[]]),
     ['script', []],
@@ -107,9 +112,12 @@ try {
     `${name} ${run.seconds.toFixed(2)} s` + (run.cpuMs === null ? '' : ` (CPU ${run.cpuMs} ms)`);
   for (let round = 1; round <= rounds; round++) {
     const line: string[] = [];
-    for (const [name, checkout] of contenders) {
+    for (const [name, checkout, env] of contenders) {
       const run = mkdtempSync(join(dir, 'run-'));
-      const a = timed(atelierRunArgs(checkout, contest, run), { ATELIER_API_KEY: simulator.key });
+      const a = timed(atelierRunArgs(checkout, contest, run), {
+        ATELIER_API_KEY: simulator.key,
+        ...env,
+      });
       const summary = JSON.parse(a.stdout) as { images: { onDisk: number } };
       if (summary.images.onDisk !== jobs) throw new Error(`${name} wrote ${summary.images.onDisk}`);
       results.get(name)!.push(a);

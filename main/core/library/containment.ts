@@ -1,4 +1,4 @@
-import { constants } from 'node:fs';
+import { constants, lstatSync } from 'node:fs';
 import { lstat, readlink, realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { errnoCode } from './write-error.ts';
@@ -82,7 +82,12 @@ export async function realPathOf(path: string, hops = 0): Promise<string | null>
 export async function realPathOfNew(path: string): Promise<string | null> {
   const absolute = resolve(path);
   try {
-    if ((await lstat(absolute)).isSymbolicLink()) return realPathOf(absolute);
+    // Synchronous, and no error for "nothing there" (every new image's case): the promise's
+    // ENOENT error, its stack captured, cost ~25 µs of the engine's thread per image where
+    // this costs ~1 µs (a look at one name, as the name's reservation does).
+    if (lstatSync(absolute, { throwIfNoEntry: false })?.isSymbolicLink()) {
+      return realPathOf(absolute);
+    }
   } catch (error) {
     const code = errnoCode(error);
     if (code !== 'ENOENT' && code !== 'ENOTDIR') return null;

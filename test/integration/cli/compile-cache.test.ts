@@ -34,7 +34,8 @@ function node(args: string[], cacheHome: string, env: NodeJS.ProcessEnv = {}) {
   delete base.NODE_DISABLE_COMPILE_CACHE;
   return spawnSync(process.execPath, args, {
     encoding: 'utf8',
-    env: { ...base, XDG_CACHE_HOME: cacheHome, ...env },
+    // (from the sources: a bundle loads no TypeScript at all)
+    env: { ...base, XDG_CACHE_HOME: cacheHome, ATELIER_CLI_SOURCES: '1', ...env },
   });
 }
 

@@ -21,13 +21,16 @@ export interface CliChild {
 }
 
 /**
- * Starts `atelier …` in `cwd` with a clean environment: no ATELIER_API_KEY unless given.
+ * Starts `atelier …` in `cwd` with a clean environment: no ATELIER_API_KEY unless given, and
+ * from its sources.
  * Asynchronous on purpose: the tests' simulator answers from this same process.
  */
 export function startCli(args: string[], options: CliOptions): CliChild {
   const env: NodeJS.ProcessEnv = { ...process.env };
   delete env.ATELIER_API_KEY;
   delete env.ATELIER_GATEWAY_HEADERS;
+  // the sources under test, whether or not a bundle of them is built (cli-bundle.test.ts)
+  env.ATELIER_CLI_SOURCES = '1';
   Object.assign(env, options.env);
   if (options.key !== undefined) env.ATELIER_API_KEY = options.key;
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), bin, ...args], {

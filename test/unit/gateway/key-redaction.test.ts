@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { keyForms, keySpans, type KeyForms } from '../../../shared/gateway/key-forms.ts';
 import { REDACTED, redact } from '../../../shared/gateway/redact.ts';
 import {
   holdsSealedKey,
@@ -87,6 +88,26 @@ describe('redact: the key in any form', () => {
     const text = `x ${KEY}${KEY.toUpperCase()}${b64(KEY)} y`;
     expect(redact(text, KEY)).toBe(`x ${REDACTED} y`);
     expect(redact(`Bearer ${KEY}`, KEY)).toBe(`Bearer ${REDACTED}`);
+  });
+
+  it('finds with its quick search for texts without % exactly what its patterns find', () => {
+    const forms = keyForms(KEY)!;
+    // the same forms with no literal: every text goes through the patterns alone
+    const patternsOnly: KeyForms = { forms: forms.forms.map((f) => ({ ...f, literal: null })) };
+    expect(forms.forms.every((form) => form.literal !== null)).toBe(true);
+    const texts = [
+      ...ECHOES.map(([, echoed]) => `id ${echoed}!`),
+      'req_01HZX4K7Q9',
+      `İ${KEY.toUpperCase()}K\u212A${KEY.slice(3).toLowerCase()}ß`,
+      `${KEY.slice(0, 9)}ſ${KEY.slice(9)}`, // (ſ upper-cases to S: no match either way)
+      b64(`İ:${KEY}`),
+      `\u{1F600}${KEY}\u{1F600}`,
+    ];
+    for (const text of texts) {
+      expect(keySpans(text, [forms]), text).toEqual(keySpans(text, [patternsOnly]));
+    }
+    // a key that is not ASCII is only ever looked for with its patterns
+    expect(keyForms('sk-ключ-секрет-42')!.forms.some((form) => form.literal === null)).toBe(true);
   });
 
   it('leaves ordinary text alone, and short keys are not looked for in other forms', () => {

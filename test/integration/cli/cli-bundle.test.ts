@@ -1,0 +1,81 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isFresh, type BundleManifest } from '../../../bin/cli-bundle.js';
+import { buildCliBundle } from '../../../main/cli/bundle/build-cli-bundle.ts';
+
+const root = resolve(import.meta.dirname, '../../..');
+/** Says at exit whether this thread loaded Node's TypeScript type stripper. */
+const REPORT_STRIPPER = `data:text/javascript,process.on('exit', () => process.stderr.write('stripper loaded: ' + process.moduleLoadList.some((m) => m.includes('amaro')) + '\\n'))`;
+
+let dir = '';
+let out = '';
+let manifest: BundleManifest;
+beforeAll(async () => {
+  // In the checkout's out/ (its packages are found from there, as from out/cli), but not in
+  // out/cli, which bin/atelier.js runs and the test leaves as it is.
+  mkdirSync(join(root, 'out'), { recursive: true });
+  dir = mkdtempSync(join(root, 'out', 'cli-bundle-test-'));
+  out = join(dir, 'cli');
+  await buildCliBundle(root, out);
+  manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as BundleManifest;
+}, 120_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs the bundle's CLI as bin/atelier.js runs it, with `args`, in `cwd`. */
+function runBundle(args: string[], cwd: string) {
+  // (a file, not --eval: --input-type=module would pass on to the eval'd checkpoint thread)
+  const entry = join(dir, 'entry.mjs');
+  writeFileSync(
+    entry,
+    `const { internalErrorHandler } = await import(${JSON.stringify(pathToFileURL(join(out, manifest.entries.internalError)).href)});
+    process.on('uncaughtException', internalErrorHandler());
+    const { main } = await import(${JSON.stringify(pathToFileURL(join(out, manifest.entries.index)).href)});
+    process.exitCode = await main(process.argv.slice(2));`,
+  );
+  return spawnSync(process.execPath, ['--import', REPORT_STRIPPER, entry, ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, ATELIER_API_KEY: '' },
+  });
+}
+
+describe("the CLI's bundle", () => {
+  it('is checked against each source of ours and the package.json of each package in it', () => {
+    const paths = manifest.sources.map((source) => source.path.replaceAll('\\', '/'));
+    expect(paths).toContain('main/cli/index.ts');
+    expect(paths).toContain('main/cli/commands/run.ts');
+    expect(paths).toContain('node_modules/zod/package.json');
+    expect(paths.filter((path) => path.startsWith('node_modules/'))).toEqual(
+      paths.filter((path) => /^node_modules\/(@[^/]+\/)?[^/]+\/package\.json$/.test(path)),
+    );
+    expect(isFresh(manifest, root)).toBe(true);
+    // one build's folder beside the manifest
+    expect(readdirSync(out).sort()).toEqual([
+      manifest.entries.index.split('/')[0],
+      'manifest.json',
+    ]);
+  });
+
+  it('runs a batch on the demo gateway end to end without loading any TypeScript', () => {
+    const work = mkdtempSync(join(dir, 'run-'));
+    writeFileSync(join(work, 'p.txt'), 'a red fox\ntwo blue birds\n');
+    const result = runBundle(['run', 'p.txt', '--demo', '--size', '64x64', '--json'], work);
+    expect(result.status, result.stderr).toBe(0);
+    const summary = JSON.parse(result.stdout) as {
+      jobs: { succeeded: number };
+      images: { onDisk: number };
+    };
+    expect(summary.jobs.succeeded).toBe(2);
+    expect(summary.images.onDisk).toBe(2);
+    expect(readdirSync(join(work, 'atelier-library', 'p'))).toHaveLength(2);
+    // the main thread ran the bundle alone (the file placer's thread runs its .ts source)
+    expect(result.stderr).toContain('stripper loaded: false');
+
+    const status = runBundle(['status', '--json'], work);
+    expect(status.status, status.stderr).toBe(0);
+    expect(JSON.parse(status.stdout)).toMatchObject({ batches: [{ name: 'p' }] });
+  }, 60_000);
+});
