@@ -58,10 +58,15 @@ const PAGE = `<!doctype html>
       const canvas = document.createElement('canvas');
       [canvas.width, canvas.height] = [video.videoWidth, video.videoHeight];
       const context = canvas.getContext('2d', { willReadFrequently: true });
-      context.drawImage(video, 0, 0);
-      const all = context.getImageData(0, 0, canvas.width, canvas.height).data;
+      // 'seeked' may come before the decoded frame is there to draw (a loaded machine): draw
+      // again on the next frames, up to about two seconds, until it is not all black
       let brightest = 0;
-      for (let i = 0; i < all.length; i += 4) brightest = Math.max(brightest, all[i], all[i + 1], all[i + 2]);
+      for (let frame = 0; frame < 120 && brightest === 0; frame++) {
+        if (frame > 0) await new Promise((next) => requestAnimationFrame(next));
+        context.drawImage(video, 0, 0);
+        const all = context.getImageData(0, 0, canvas.width, canvas.height).data;
+        for (let i = 0; i < all.length; i += 4) brightest = Math.max(brightest, all[i], all[i + 1], all[i + 2]);
+      }
       const pixels = points.map(([x, y]) => [...context.getImageData(x, y, 1, 1).data.slice(0, 3)]);
       return { brightest, pixels };
     },
