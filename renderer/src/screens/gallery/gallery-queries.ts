@@ -27,20 +27,26 @@ export function useGalleryList(view: GalleryView) {
         groups: before?.groups ?? null,
         written: 0,
       });
+      // a new view's first screen of details with its ids, not a round trip after them
+      const details = before
+        ? null
+        : api.images.page({ query, limit: FIRST_SCREEN }).then(
+            (page) =>
+              page.items.forEach((image) => queries.setQueryData(keys.image(image.id), image)),
+            () => undefined,
+          );
+      const ids = (cursor: string | null, limit: number) => {
+        const page = api.images.ids({ query, cursor, limit });
+        if (cursor !== null || !details) return page;
+        // A list of more than one page shows its first at once: not before the details are
+        // in, or its tiles would ask for them again and draw in two goes, two bundles
+        page.catch(() => undefined); // its refusal is the list's, once the details are in
+        return details.then(() => page);
+      };
       const [list, groups] = await Promise.all([
-        loadIdList(queries, queryKey, (cursor, limit) => api.images.ids({ query, cursor, limit }), {
-          newerOnTop: query.order === 'newest',
-          shape,
-        }),
+        loadIdList(queries, queryKey, ids, { newerOnTop: query.order === 'newest', shape }),
         by ? api.images.groups({ query, by }) : null,
-        // a new view's first screen of details with its ids, not a round trip after them
-        before
-          ? null
-          : api.images.page({ query, limit: FIRST_SCREEN }).then(
-              (page) =>
-                page.items.forEach((image) => queries.setQueryData(keys.image(image.id), image)),
-              () => undefined,
-            ),
+        details,
       ]);
       // images written while this was read may be in it or not: they are counted again
       const now = queries.getQueryData<GalleryList>(queryKey);
