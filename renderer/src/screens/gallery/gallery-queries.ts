@@ -58,11 +58,16 @@ export function useGalleryList(view: GalleryView) {
 
 /**
  * The sizes and models the library holds, with counts, for the filters. Not kept fresh by
- * every write (a run writes hundreds a second): `refetch` when a filter is about to open.
+ * every write (a run writes hundreds a second): read as the filters show, and `refetch` when
+ * a filter is about to open.
  */
 export function useImageFacets() {
   const { api } = useData();
-  return useQuery({ queryKey: keys.imageFacets(), queryFn: () => api.images.facets() });
+  return useQuery({
+    queryKey: keys.imageFacets(),
+    queryFn: () => api.images.facets(),
+    refetchOnMount: 'always',
+  });
 }
 
 /** One tile's summary; fetched with the other tiles of the same render when `wanted`. */

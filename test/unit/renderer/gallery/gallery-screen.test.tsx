@@ -134,6 +134,30 @@ describe('the gallery', () => {
     expect(fake.calls.filter((c) => c.name === 'images.byIds')).toEqual([]);
   });
 
+  it('reads the library’s sizes and models once as it opens, and again when the view grows', async () => {
+    const images = five();
+    const { fake, emit } = mount(<GalleryScreen />, {
+      'batches.list': () => ({ items: [], next: null }),
+      'images.facets': () => ({ sizes: [], models: [{ value: 'flux-schnell', count: 5 }] }),
+      ...library(images),
+    });
+    const facetsRead = () => fake.calls.filter((c) => c.name === 'images.facets').length;
+    await waitFor(() => expect(tiles()).toHaveLength(5));
+    // on the host's one thread, a second read as the view's total came held up the thumbnails
+    expect(facetsRead()).toBe(1);
+    images.push(image(6, 'a new one'));
+    emit([
+      {
+        type: 'images.written',
+        payload: {
+          images: [{ id: 6, jobId: 6, batchId: 1, relPath: 'b/6.png', thumbRelPath: null }],
+        },
+      },
+    ]);
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('6 images'));
+    await waitFor(() => expect(facetsRead()).toBe(2));
+  });
+
   it('turns search and filters into the service query, and highlights what matched', async () => {
     const { fake, user } = mountGallery(five());
     await waitFor(() => expect(tiles()).toHaveLength(5));
