@@ -35,16 +35,14 @@ export function useGalleryList(view: GalleryView) {
               page.items.forEach((image) => queries.setQueryData(keys.image(image.id), image)),
             () => undefined,
           );
-      const ids = (cursor: string | null, limit: number) => {
-        const page = api.images.ids({ query, cursor, limit });
-        if (cursor !== null || !details) return page;
-        // A list of more than one page shows its first at once: not before the details are
-        // in, or its tiles would ask for them again and draw in two goes, two bundles
-        page.catch(() => undefined); // its refusal is the list's, once the details are in
-        return details.then(() => page);
-      };
       const [list, groups] = await Promise.all([
-        loadIdList(queries, queryKey, ids, { newerOnTop: query.order === 'newest', shape }),
+        loadIdList(queries, queryKey, (cursor, limit) => api.images.ids({ query, cursor, limit }), {
+          newerOnTop: query.order === 'newest',
+          shape,
+          // A list of more than one page shows its first at once: not before the details are
+          // in, or its tiles would ask for them again and draw in two goes, two bundles
+          showAfter: details ?? undefined,
+        }),
         by ? api.images.groups({ query, by }) : null,
         details,
       ]);
