@@ -54,7 +54,7 @@ export async function loadIdList<T extends IdList = IdList>(
     total = more.total;
     if (!before) show({ ids, total, complete: next === null });
   }
-  await shown;
+  await shown?.catch(() => undefined); // what it waited for failing is its owner's to say
   return { ids, total, complete: true };
 }
 
