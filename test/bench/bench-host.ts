@@ -77,9 +77,14 @@ export async function createBenchBatch(api: Api, count: number): Promise<{ id: n
     { length: count },
     (_, i) => `bench prompt ${i + 1} of a quiet harbour`,
   ).join('\n');
+  const source = { kind: 'text', fileName: 'bench.txt', text } as const;
+  const defaults = { model: 'flux-schnell', size: '64x64', response_format: 'b64_json' } as const;
+  // a batch this size spends past the confirmation threshold: confirmed as a person would
+  const { spend } = await api.batches.check({ source, defaults });
   return api.batches.create({
     name: 'bench',
-    source: { kind: 'text', fileName: 'bench.txt', text },
-    defaults: { model: 'flux-schnell', size: '64x64', response_format: 'b64_json' },
+    source,
+    defaults,
+    confirmedSpend: { units: spend.units, requests: spend.requests },
   });
 }
