@@ -8,7 +8,6 @@ import { MemoryKeyProvider } from '../../main/core/app/key.ts';
 import { localClient } from '../../main/core/app/local-client.ts';
 import { silentLogger } from '../../main/core/logger.ts';
 import { startWebHost, type WebHost } from '../../main/web/web-host.ts';
-import { confirmationAsked } from '../../shared/api/spend-refusal.ts';
 import type { Api } from '../../shared/api/types.ts';
 import { startSimulatorProcess } from './simulator-process.ts';
 
@@ -78,20 +77,14 @@ export async function createBenchBatch(api: Api, count: number): Promise<{ id: n
     { length: count },
     (_, i) => `bench prompt ${i + 1} of a quiet harbour`,
   ).join('\n');
-  const input = {
+  const source = { kind: 'text', fileName: 'bench.txt', text } as const;
+  const defaults = { model: 'flux-schnell', size: '64x64', response_format: 'b64_json' } as const;
+  // a batch this size spends past the confirmation threshold: confirmed as a person would
+  const { spend } = await api.batches.check({ source, defaults });
+  return api.batches.create({
     name: 'bench',
-    source: { kind: 'text' as const, fileName: 'bench.txt', text },
-    defaults: { model: 'flux-schnell', size: '64x64', response_format: 'b64_json' as const },
-  };
-  try {
-    return await api.batches.create(input);
-  } catch (error) {
-    // past the confirmation threshold: confirmed, as the person running the bench would
-    const spend = confirmationAsked(error);
-    if (!spend) throw error;
-    return api.batches.create({
-      ...input,
-      confirmedSpend: { units: spend.units, requests: spend.requests },
-    });
-  }
+    source,
+    defaults,
+    confirmedSpend: { units: spend.units, requests: spend.requests },
+  });
 }

@@ -20,7 +20,12 @@ export async function loadIdList<T extends IdList = IdList>(
   client: QueryClient,
   key: QueryKey,
   page: (cursor: string | null, limit: number) => Promise<IdPage>,
-  options: { newerOnTop?: boolean; shape?: (list: IdList) => T } = {},
+  options: {
+    newerOnTop?: boolean;
+    shape?: (list: IdList) => T;
+    /** A first load shows its pages once this settles (what its rows need first), not before. */
+    showAfter?: Promise<unknown>;
+  } = {},
 ): Promise<IdList> {
   const shape = options.shape ?? ((list: IdList) => list as T);
   const before = client.getQueryData<IdList>(key);
@@ -29,20 +34,27 @@ export async function loadIdList<T extends IdList = IdList>(
     const grown = newerOnTop(before.ids, head);
     if (grown) return { ids: grown, total: head.total, complete: true };
   }
+  // the pages shown in order, each once what must come first is in (the next page is asked
+  // for meanwhile)
+  let shown = options.showAfter;
+  const show = (list: IdList) => {
+    const write = () => void client.setQueryData<T>(key, shape(list));
+    if (shown) shown = shown.then(write, write);
+    else write();
+  };
   const first = await page(null, MAX_ID_PAGE);
   let ids = first.ids;
   let next = first.next;
-  if (next !== null && !before) {
-    client.setQueryData<T>(key, shape({ ids, total: first.total, complete: false }));
-  }
+  if (next !== null && !before) show({ ids, total: first.total, complete: false });
   let total = first.total;
   while (next !== null) {
     const more = await page(next, MAX_ID_PAGE);
     ids = ids.concat(more.ids);
     next = more.next;
     total = more.total;
-    if (!before) client.setQueryData<T>(key, shape({ ids, total, complete: next === null }));
+    if (!before) show({ ids, total, complete: next === null });
   }
+  await shown?.catch(() => undefined); // what it waited for failing is its owner's to say
   return { ids, total, complete: true };
 }
 

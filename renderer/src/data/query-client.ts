@@ -1,4 +1,4 @@
-import { QueryClient } from '@tanstack/react-query';
+import { notifyManager, QueryClient } from '@tanstack/react-query';
 
 /**
  * The window's one cache of server data. Nothing goes stale by time (`staleTime: Infinity`)
@@ -6,6 +6,7 @@ import { QueryClient } from '@tanstack/react-query';
  * event pump invalidates exactly that (apply-event.ts), so an idle screen asks for nothing.
  */
 export function createQueryClient(): QueryClient {
+  notifyManager.setScheduler(oneTimerForAll);
   return new QueryClient({
     defaultOptions: {
       queries: {
@@ -19,3 +20,26 @@ export function createQueryClient(): QueryClient {
     },
   });
 }
+
+/**
+ * Creates a scheduler that tells the cache's readers on one timer whatever changed before it
+ * fires. TanStack Query's own gives every change a timer of its own, so the 40 tile summaries
+ * of one `images.byIds` answer rendered the grid 40 times, one task each, and each render's
+ * thumbnails went in a bundle of their own: 40 requests for one screen instead of one.
+ */
+export function coalescingScheduler(
+  setTimer: (run: () => void) => unknown = (run) => setTimeout(run, 0),
+): (notify: () => void) => void {
+  let waiting: Array<() => void> = [];
+  return (notify) => {
+    waiting.push(notify);
+    if (waiting.length > 1) return;
+    setTimer(() => {
+      const now = waiting;
+      waiting = [];
+      for (const run of now) run();
+    });
+  };
+}
+
+const oneTimerForAll = coalescingScheduler();

@@ -19,9 +19,10 @@ afterEach(() => {
 describe('the window title', () => {
   it('follows progress without re-rendering what holds it, the count at most once a second', () => {
     vi.useFakeTimers({ now: 1_000_000 });
-    // the cache tells its readers on a timer of its own: at once here, where time is faked
-    notifyManager.setScheduler((run) => run());
     const data = createData(fakeApi().api, createQueryClient());
+    // the cache tells its readers on a timer of its own: at once here, where time is faked
+    // (after the client is made, which sets the window's timer)
+    notifyManager.setScheduler((run) => run());
     const queue = (jobs: Parameters<typeof progress>[0]): QueueState => ({
       paused: null,
       engine: 'running',

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { formatSize } from '../../format.ts';
 import { useBatches } from '../queue/queue-queries.ts';
 import { facetOptions } from './filter-options.ts';
@@ -23,8 +23,13 @@ export function GalleryFilters() {
   // while a search is typed: each word changes the total, and the facets (the whole library's,
   // not the search's) would be read beside every search's first page, on the host's one thread
   const searching = view.text.trim() !== '';
+  // Nor as the view's first total comes: the facets are read as the filters show
+  // (useImageFacets), and a second read then would hold up the first screen's thumbnails
+  const totalBefore = useRef(total);
   useEffect(() => {
-    if (!searching) void refetch();
+    if (searching || total === undefined) return;
+    if (totalBefore.current !== undefined && totalBefore.current !== total) void refetch();
+    totalBefore.current = total;
   }, [total, searching, refetch]);
   const sizes = facetOptions(facets.data?.sizes, view.size, formatSize);
   const models = facetOptions(facets.data?.models, view.model);

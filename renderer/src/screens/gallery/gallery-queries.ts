@@ -27,20 +27,24 @@ export function useGalleryList(view: GalleryView) {
         groups: before?.groups ?? null,
         written: 0,
       });
+      // a new view's first screen of details with its ids, not a round trip after them
+      const details = before
+        ? null
+        : api.images.page({ query, limit: FIRST_SCREEN }).then(
+            (page) =>
+              page.items.forEach((image) => queries.setQueryData(keys.image(image.id), image)),
+            () => undefined,
+          );
       const [list, groups] = await Promise.all([
         loadIdList(queries, queryKey, (cursor, limit) => api.images.ids({ query, cursor, limit }), {
           newerOnTop: query.order === 'newest',
           shape,
+          // A list of more than one page shows its first at once: not before the details are
+          // in, or its tiles would ask for them again and draw in two goes, two bundles
+          showAfter: details ?? undefined,
         }),
         by ? api.images.groups({ query, by }) : null,
-        // a new view's first screen of details with its ids, not a round trip after them
-        before
-          ? null
-          : api.images.page({ query, limit: FIRST_SCREEN }).then(
-              (page) =>
-                page.items.forEach((image) => queries.setQueryData(keys.image(image.id), image)),
-              () => undefined,
-            ),
+        details,
       ]);
       // images written while this was read may be in it or not: they are counted again
       const now = queries.getQueryData<GalleryList>(queryKey);
@@ -52,11 +56,16 @@ export function useGalleryList(view: GalleryView) {
 
 /**
  * The sizes and models the library holds, with counts, for the filters. Not kept fresh by
- * every write (a run writes hundreds a second): `refetch` when a filter is about to open.
+ * every write (a run writes hundreds a second): read as the filters show, and `refetch` when
+ * a filter is about to open.
  */
 export function useImageFacets() {
   const { api } = useData();
-  return useQuery({ queryKey: keys.imageFacets(), queryFn: () => api.images.facets() });
+  return useQuery({
+    queryKey: keys.imageFacets(),
+    queryFn: () => api.images.facets(),
+    refetchOnMount: 'always',
+  });
 }
 
 /** One tile's summary; fetched with the other tiles of the same render when `wanted`. */

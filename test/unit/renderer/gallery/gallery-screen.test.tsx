@@ -106,6 +106,58 @@ describe('the gallery', () => {
     expect(tiles().map((t) => t.getAttribute('aria-label'))).toEqual([...PROMPTS].reverse());
   });
 
+  it('shows the first page of a long list with its details: no tile asks for them again', async () => {
+    const images = Array.from({ length: 30 }, (_, i) => image(i + 1, `study ${i + 1}`));
+    const served = library(images);
+    let firstPageSent = () => {};
+    const firstPage = new Promise<void>((done) => (firstPageSent = done));
+    const { fake } = mount(<GalleryScreen />, {
+      'batches.list': () => ({ items: [], next: null }),
+      ...served,
+      // two pages of ids (a list longer than a page, as a search of 10,000 matches)
+      'images.ids': ((input: { query: Query; cursor: string | null }) => {
+        const { ids } = (served['images.ids'] as (i: unknown) => { ids: number[] })(input);
+        if (input.cursor) return { ids: ids.slice(20), next: null, total: ids.length };
+        firstPageSent();
+        return { ids: ids.slice(0, 20), next: 'more', total: ids.length };
+      }) as Handler,
+      // the first screen's details come after the ids' first page, as from a busy host
+      'images.page': (async (input: unknown) => {
+        await firstPage;
+        await new Promise((done) => setTimeout(done, 30));
+        return (served['images.page'] as (i: unknown) => unknown)(input);
+      }) as Handler,
+    });
+    await waitFor(() => expect(tiles()[0]?.getAttribute('aria-label')).toBe('study 30'));
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('30 images'));
+    // its tiles were drawn once, from the details that came with the ids, in one bundle
+    expect(fake.calls.filter((c) => c.name === 'images.byIds')).toEqual([]);
+  });
+
+  it('reads the library’s sizes and models once as it opens, and again when the view grows', async () => {
+    const images = five();
+    const { fake, emit } = mount(<GalleryScreen />, {
+      'batches.list': () => ({ items: [], next: null }),
+      'images.facets': () => ({ sizes: [], models: [{ value: 'flux-schnell', count: 5 }] }),
+      ...library(images),
+    });
+    const facetsRead = () => fake.calls.filter((c) => c.name === 'images.facets').length;
+    await waitFor(() => expect(tiles()).toHaveLength(5));
+    // on the host's one thread, a second read as the view's total came held up the thumbnails
+    expect(facetsRead()).toBe(1);
+    images.push(image(6, 'a new one'));
+    emit([
+      {
+        type: 'images.written',
+        payload: {
+          images: [{ id: 6, jobId: 6, batchId: 1, relPath: 'b/6.png', thumbRelPath: null }],
+        },
+      },
+    ]);
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('6 images'));
+    await waitFor(() => expect(facetsRead()).toBe(2));
+  });
+
   it('turns search and filters into the service query, and highlights what matched', async () => {
     const { fake, user } = mountGallery(five());
     await waitFor(() => expect(tiles()).toHaveLength(5));
