@@ -1,4 +1,6 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useEffectEvent, useState } from 'react';
+import { useData } from '../../data/data-context.ts';
+import { prefetchGalleryList } from './gallery-queries.ts';
 import { galleryUi } from './gallery-state.ts';
 
 /** Typing waits this long before the search runs: a search per key would outrun the person. */
@@ -6,8 +8,14 @@ const SEARCH_DELAY_MS = 150;
 
 /** The prompt search: results follow the typing, a moment after it. */
 export function SearchBox() {
-  const viewText = galleryUi.useSelect((s) => s.view.text);
+  const view = galleryUi.useSelect((s) => s.view);
+  const viewText = view.text;
   const setView = galleryUi.useSelect((s) => s.setView);
+  const data = useData();
+  const search = (next: string) => {
+    prefetchGalleryList(data, { ...view, text: next });
+    setView({ text: next });
+  };
   const [text, setText] = useState(viewText);
   const [shown, setShown] = useState(viewText);
   // a view changed elsewhere (Clear filters) shows its text here
@@ -15,11 +23,12 @@ export function SearchBox() {
     setShown(viewText);
     setText(viewText);
   }
+  const searchLater = useEffectEvent(() => search(text));
   useEffect(() => {
     if (text === viewText) return;
-    const timer = setTimeout(() => setView({ text }), SEARCH_DELAY_MS);
+    const timer = setTimeout(searchLater, SEARCH_DELAY_MS);
     return () => clearTimeout(timer);
-  }, [text, viewText, setView]);
+  }, [text, viewText]);
   return (
     <input
       type="search"
@@ -29,7 +38,7 @@ export function SearchBox() {
       value={text}
       onChange={(event) => setText(event.target.value)}
       onKeyDown={(event) => {
-        if (event.key === 'Enter') setView({ text });
+        if (event.key === 'Enter') search(text);
       }}
     />
   );

@@ -1,8 +1,9 @@
-import { useQueries, useQuery } from '@tanstack/react-query';
+import { queryOptions, useQueries, useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { Client } from '../../api/client.ts';
 import type { GalleryList } from '../../data/apply-event.ts';
 import { useData } from '../../data/data-context.ts';
+import type { Data } from '../../data/data.ts';
 import { loadIdList } from '../../data/id-lists.ts';
 import { keys } from '../../data/keys.ts';
 import { toImageQuery, type GalleryView } from './gallery-view.ts';
@@ -15,10 +16,22 @@ const FIRST_SCREEN = 120;
  * were written since it was read (the events count them; the grid decides when to bring them in).
  */
 export function useGalleryList(view: GalleryView) {
-  const { api, queries } = useData();
+  return useQuery(galleryListQuery(useData(), view));
+}
+
+/**
+ * Starts reading a view's list before the screen renders it: a search's requests leave on
+ * Enter, not after the whole gallery has rendered the new view (the list's own query then
+ * joins the one in flight).
+ */
+export function prefetchGalleryList(data: Data, view: GalleryView): void {
+  void data.queries.prefetchQuery(galleryListQuery(data, view));
+}
+
+function galleryListQuery({ api, queries }: Data, view: GalleryView) {
   const query = toImageQuery(view);
   const by = view.group === 'none' ? null : view.group;
-  return useQuery({
+  return queryOptions({
     queryKey: keys.imageIds(query, by),
     queryFn: async ({ queryKey }): Promise<GalleryList> => {
       const before = queries.getQueryData<GalleryList>(queryKey);
