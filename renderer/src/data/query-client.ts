@@ -1,4 +1,5 @@
 import { notifyManager, QueryClient } from '@tanstack/react-query';
+import { shareStructure } from './share-structure.ts';
 
 /**
  * The window's one cache of server data. Nothing goes stale by time (`staleTime: Infinity`)
@@ -15,6 +16,7 @@ export function createQueryClient(): QueryClient {
         refetchOnReconnect: false,
         // the service's refusal is an answer: shown as it is, not asked three more times
         retry: false,
+        structuralSharing: shareStructure,
       },
       mutations: { retry: false },
     },
