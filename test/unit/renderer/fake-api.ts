@@ -10,6 +10,7 @@ import type {
 import { unwrap } from '../../../shared/api/unwrap.ts';
 import type {
   BatchSummary,
+  ImageDetail,
   ImageSummary,
   JobSummary,
   Progress,
@@ -165,6 +166,22 @@ export function imageSummary(id: number, patch: Partial<ImageSummary> = {}): Ima
     createdAt: 1_700_000_000_000 + id,
     prompt: `prompt ${id}`,
     ...patch,
+  };
+}
+
+/** An image's details as `images.get` answers, from its summary (nothing else known). */
+export function imageDetail(summary: ImageSummary): ImageDetail {
+  return {
+    ...summary,
+    revisedPrompt: null,
+    negativePrompt: null,
+    seed: null,
+    params: {},
+    batchName: 'batch',
+    requestId: null,
+    upstreamRequestId: null,
+    sha256: null,
+    path: null,
   };
 }
 

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ImageSummary } from '../../../../renderer/src/data/types.ts';
 import { GalleryScreen } from '../../../../renderer/src/screens/gallery/GalleryScreen.tsx';
 import type { fakeApi } from '../fake-api.ts';
-import { imageSummary, type Handler } from '../fake-api.ts';
+import { imageDetail, imageSummary, type Handler } from '../fake-api.ts';
 import { mount } from '../mount.tsx';
 import { giveElementsASize } from '../sized-elements.ts';
 
@@ -67,18 +67,7 @@ function library(images: ImageSummary[]) {
       expired: 0,
     })) as Handler,
     'models.catalogue': () => ({ entries: [] }),
-    'images.get': (({ id }: { id: number }) => ({
-      ...byId.get(id)!,
-      revisedPrompt: null,
-      negativePrompt: null,
-      seed: null,
-      params: {},
-      batchName: 'batch',
-      requestId: null,
-      upstreamRequestId: null,
-      sha256: null,
-      path: null,
-    })) as Handler,
+    'images.get': (({ id }: { id: number }) => imageDetail(byId.get(id)!)) as Handler,
   };
   return handlers;
 }

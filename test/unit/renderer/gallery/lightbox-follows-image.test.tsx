@@ -4,7 +4,7 @@ import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ImageSummary } from '../../../../renderer/src/data/types.ts';
 import { GalleryScreen } from '../../../../renderer/src/screens/gallery/GalleryScreen.tsx';
-import { imageSummary, type Handler } from '../fake-api.ts';
+import { imageDetail, imageSummary, type Handler } from '../fake-api.ts';
 import { mount } from '../mount.tsx';
 import { giveElementsASize } from '../sized-elements.ts';
 
@@ -54,18 +54,7 @@ function library(images: ImageSummary[]) {
       next: null,
     })) as Handler,
     'images.byIds': (({ ids }: { ids: number[] }) => ids.map(byId)) as Handler,
-    'images.get': (({ id }: { id: number }) => ({
-      ...byId(id),
-      revisedPrompt: null,
-      negativePrompt: null,
-      seed: null,
-      params: {},
-      batchName: 'batch',
-      requestId: null,
-      upstreamRequestId: null,
-      sha256: null,
-      path: null,
-    })) as Handler,
+    'images.get': (({ id }: { id: number }) => imageDetail(byId(id))) as Handler,
   };
   return {
     handlers,
