@@ -188,11 +188,16 @@ describe('edits in the window', () => {
     const page = await context.newPage();
     const problems: string[] = [];
     await openGallery(page, problems);
+    // one request at a time, so the images are numbered in the rows' order (the gallery shows
+    // the newest first by number: in parallel, the one answered last would come first)
+    const { concurrency } = await call<{ concurrency: number }>(page, 'settings', 'get', {});
+    await call(page, 'settings', 'update', { concurrency: 1 });
     await pictures(page, 'fields', [
       { prompt: 'a wheat field', size: '512x384' },
       { prompt: 'a barley field', size: '256x192' },
       { prompt: 'a square field', size: '384x384' },
     ]);
+    await call(page, 'settings', 'update', { concurrency });
     await search(page, 'field', 3);
     // newest first: the square one, the barley, the wheat
     const actions = page.getByRole('toolbar', { name: 'Selected images' });
