@@ -78,3 +78,13 @@ export function SwitchField({ label, hint, checked, disabled, onChange }: Switch
     </div>
   );
 }
+
+/** A form's refusal from the service, read out as it appears; nothing when there is none. */
+export function FormError({ message }: { message: string | null | undefined }) {
+  if (!message) return null;
+  return (
+    <p className="field-error form-error" role="alert">
+      {message}
+    </p>
+  );
+}

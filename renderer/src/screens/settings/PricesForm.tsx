@@ -1,7 +1,7 @@
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import type { ModelEntry } from '../../../../shared/gateway/catalogue.ts';
 import type { Settings } from '../../data/types.ts';
-import { Field } from './Field.tsx';
+import { Field, FormError } from './Field.tsx';
 import { useSave } from './settings-actions.ts';
 
 /** A price as typed: empty (the catalogue's), or a number ≥ 0. */
@@ -123,11 +123,7 @@ export function PricesForm({ settings, models }: { settings: Settings; models: M
           )}
         </Field>
       </div>
-      {saveError && (
-        <p className="field-error form-error" role="alert">
-          {saveError}
-        </p>
-      )}
+      <FormError message={saveError} />
       <div className="form-actions">
         <button type="submit" disabled={!valid}>
           Save prices

@@ -1,5 +1,5 @@
 import { useMemo, useState, type FormEvent } from 'react';
-import { Field } from './Field.tsx';
+import { Field, FormError } from './Field.tsx';
 import {
   checkProfile,
   headerRow,
@@ -174,11 +174,7 @@ export function ProfileForm({ initial, otherNames, title, onSave, onCancel }: Pr
           </Field>
         </div>
       </details>
-      {saveError && (
-        <p className="field-error form-error" role="alert">
-          {saveError}
-        </p>
-      )}
+      <FormError message={saveError} />
       <div className="form-actions">
         <button type="submit" disabled={saving}>
           {saving ? 'Saving…' : 'Save gateway'}

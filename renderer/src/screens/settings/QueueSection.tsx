@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useAppInfo } from '../../data/app-queries.ts';
 import type { Settings } from '../../data/types.ts';
-import { Field, SwitchField } from './Field.tsx';
+import { Field, SwitchField, FormError } from './Field.tsx';
 import { useSave } from './settings-actions.ts';
 
 /** Concurrency as typed: a whole number from 1 to 1024. */
@@ -82,11 +82,7 @@ export function QueueSection({ settings }: { settings: Settings }) {
             )}
           </Field>
         </div>
-        {saveError && (
-          <p className="field-error form-error" role="alert">
-            {saveError}
-          </p>
-        )}
+        <FormError message={saveError} />
         <div className="form-actions">
           <button type="submit" disabled={unchanged || Boolean(concurrencyError || rateError)}>
             Apply limits

@@ -5,7 +5,7 @@ import { errorMessage } from '../../data/error-message.ts';
 import type { Settings } from '../../data/types.ts';
 import { amountProblem, amountText, parseAmount } from '../../views/spend-fields.ts';
 import { spentText, type Spent } from '../../views/spend-text.ts';
-import { Field } from './Field.tsx';
+import { Field, FormError } from './Field.tsx';
 import { useSave } from './settings-actions.ts';
 
 /** What was spent, when Atelier asks before spending, and the caps the queue keeps to. */
@@ -199,11 +199,7 @@ function ConfirmPanel({ settings }: { settings: Settings }) {
           onChange={setRequests}
         />
       </div>
-      {saveError && (
-        <p className="field-error form-error" role="alert">
-          {saveError}
-        </p>
-      )}
+      <FormError message={saveError} />
       <div className="form-actions">
         <button type="submit" disabled={unchanged || Boolean(unitsError || requestsError)}>
           Save
@@ -300,11 +296,7 @@ function CapsPanel({ settings }: { settings: Settings }) {
           />
         ))}
       </div>
-      {saveError && (
-        <p className="field-error form-error" role="alert">
-          {saveError}
-        </p>
-      )}
+      <FormError message={saveError} />
       <div className="form-actions">
         <button type="submit" disabled={errors.some(Boolean)}>
           Save caps
