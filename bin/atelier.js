@@ -7,6 +7,17 @@ import { pathToFileURL } from 'node:url';
 import { freshCliBundle } from './cli-bundle.js';
 import { enableCompileCache } from './compile-cache.js';
 
+// Node 24 strips TypeScript's types and has the compile cache: an older Node would fail with a
+// TypeError that says nothing of the cause.
+const major = Number(process.versions.node.split('.')[0]);
+if (major < 24) {
+  process.stderr.write(
+    `atelier needs Node 24; this is Node ${process.versions.node}. Run it through npm, which ` +
+      'uses the Node 24 the project installs ("npx atelier …" in the checkout), or install ' +
+      'Node 24.\n',
+  );
+  process.exit(2);
+}
 enableCompileCache();
 const bundle = freshCliBundle(resolve(import.meta.dirname, '..'));
 // (as URLs: import() takes no Windows path)

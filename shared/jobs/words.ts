@@ -56,11 +56,17 @@ export const FAILURE_KIND_WORDS: Record<FailureKind, string> = {
   internal: 'an Atelier error',
 };
 
+/** A result's name, one and many: "image", "images". */
+export interface ResultWords {
+  one: string;
+  many: string;
+}
+
 /**
  * What a batch's results are called, by how many of its `jobs` make videos: a video batch's
  * card counts videos, not "0 images".
  */
-export function resultWords(jobs: number, videos: number): { one: string; many: string } {
+export function resultWords(jobs: number, videos: number): ResultWords {
   if (videos === 0) return { one: 'image', many: 'images' };
   if (videos >= jobs) return { one: 'video', many: 'videos' };
   return { one: 'image or video', many: 'images and videos' };

@@ -15,6 +15,8 @@ import type { SpendTotals } from '../../core/store/spend-repository.ts';
 import { createInterruptHandler, signalName, STOP_SIGNALS, type StopSignal } from './interrupt.ts';
 import { keepRunningWithoutTerminal } from './lost-terminal.ts';
 import { createProgressReporter, progressMode } from './progress-reporter.ts';
+import { tallyJobs } from './progress-bar.ts';
+import { resultWords, type ResultWords } from '../../../shared/jobs/words.ts';
 import { stopAtOnce } from './stop-at-once.ts';
 import {
   buildSummary,
@@ -85,6 +87,10 @@ export async function runEngineSession(options: SessionOptions): Promise<number>
       json: options.json,
       finished: () => nothingLeft(store),
       view: (progress) => scoped(store, options.batch, progress),
+      words: resultWords(
+        tallyJobs(store.jobs.counts(options.batch?.id)).total,
+        store.jobs.videoCount(options.batch?.id),
+      ),
       stopNow: (signal) => {
         stoppedAtOnce = true;
         // what the database holds at that moment: the prompts in flight are still running
@@ -224,6 +230,8 @@ interface WatchOptions {
   finished: () => boolean;
   /** What the progress bar counts: the run's batch, or everything. */
   view: (progress: EngineProgress) => EngineProgress;
+  /** What the bar calls the results: images, videos or both. */
+  words: ResultWords;
   /** The second Ctrl+C (or signal): print the summary and exit as soon as it is written. */
   stopNow: (signal: StopSignal) => void;
 }
@@ -236,10 +244,10 @@ async function watchUntilIdle(
   engine: Engine,
   options: WatchOptions,
 ): Promise<{ outcome: RunOutcome; signal: StopSignal | null }> {
-  const { json, finished, view, stopNow } = options;
+  const { json, finished, view, words, stopNow } = options;
   const stderr = process.stderr;
   const mode = progressMode({ json, isTTY: Boolean(stderr.isTTY) });
-  const reporter = createProgressReporter(stderr, mode);
+  const reporter = createProgressReporter(stderr, mode, { words });
   const interrupt = createInterruptHandler({
     pause(signal) {
       const inFlight = engine.progress().inFlight;

@@ -1,6 +1,9 @@
 import type { EngineProgress } from '../../core/engine/progress.ts';
 import { formatClock } from './format-time.ts';
 import { plural } from '../../../shared/text/plural.ts';
+import { resultWords, type ResultWords } from '../../../shared/jobs/words.ts';
+
+const IMAGES = resultWords(1, 0);
 
 const FILLED = '█';
 const EMPTY = '░';
@@ -28,16 +31,16 @@ export function etaMs(progress: EngineProgress): number | null {
   return (remaining / progress.jobsPerSecond) * 1000;
 }
 
-/** The figures of one progress line: counts, images, rate and ETA (or the pause reason). */
-export function progressFigures(progress: EngineProgress): string {
+/** The figures of one progress line: counts, results, rate and ETA (or the pause reason). */
+export function progressFigures(progress: EngineProgress, words: ResultWords = IMAGES): string {
   const { jobs, downloads } = progress;
   const { total, finished } = tallyJobs(jobs);
   const parts = [`${finished}/${total} prompts`, `${jobs.succeeded} ok`];
   if (jobs.failed > 0) parts.push(`${jobs.failed} failed`);
   if (jobs.retrying > 0) parts.push(`${jobs.retrying} retrying`);
-  let images = `${downloads.done} images`;
-  if (downloads.failed > 0) images += ` (${plural(downloads.failed, 'download')} failed)`;
-  parts.push(images);
+  let results = `${downloads.done} ${words.many}`;
+  if (downloads.failed > 0) results += ` (${plural(downloads.failed, 'download')} failed)`;
+  parts.push(results);
   parts.push(`${progress.jobsPerSecond.toFixed(1)}/s`);
   if (progress.paused) parts.push(`paused: ${progress.paused.reason}`);
   else {
@@ -51,9 +54,13 @@ export function progressFigures(progress: EngineProgress): string {
  * One line of the live progress bar, never wider than `width - 1` (writing the last column
  * makes some terminals wrap): `[███░░░] 42/100 prompts · 40 ok · … · ETA 0:18`.
  */
-export function renderProgress(progress: EngineProgress, width: number): string {
+export function renderProgress(
+  progress: EngineProgress,
+  width: number,
+  words: ResultWords = IMAGES,
+): string {
   const limit = Math.max(1, Math.floor(width) - 1);
-  const figures = progressFigures(progress);
+  const figures = progressFigures(progress, words);
   const barWidth = limit - figures.length - 3; // "[", "] "
   if (barWidth < MIN_BAR) return truncate(figures, limit);
   const { total, finished } = tallyJobs(progress.jobs);

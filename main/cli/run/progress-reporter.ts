@@ -1,5 +1,6 @@
 import type { EngineProgress } from '../../core/engine/progress.ts';
 import { progressFigures, renderProgress } from './progress-bar.ts';
+import { resultWords, type ResultWords } from '../../../shared/jobs/words.ts';
 
 /** Where progress goes: stderr, so stdout keeps only the summary. */
 export interface ProgressStream {
@@ -29,12 +30,13 @@ export interface ProgressReporter {
 export function createProgressReporter(
   stream: ProgressStream,
   mode: ProgressMode,
-  now: () => number = Date.now,
+  options: { now?: () => number; words?: ResultWords } = {},
 ): ProgressReporter {
+  const { now = Date.now, words = resultWords(1, 0) } = options;
   let last = Number.NEGATIVE_INFINITY;
   let drawn = false;
   const draw = (progress: EngineProgress) => {
-    stream.write(`\r${renderProgress(progress, stream.columns || 80)}${CLEAR_TO_END}`);
+    stream.write(`\r${renderProgress(progress, stream.columns || 80, words)}${CLEAR_TO_END}`);
     drawn = true;
   };
   return {
@@ -48,7 +50,7 @@ export function createProgressReporter(
           last = at; // the first line after a few seconds
         else if (at - last >= LINE_INTERVAL_MS) {
           last = at;
-          stream.write(`atelier: ${progressFigures(progress)}\n`);
+          stream.write(`atelier: ${progressFigures(progress, words)}\n`);
         }
       }
     },

@@ -10,6 +10,7 @@ import { signalName, type StopSignal } from './interrupt.ts';
 import type { PauseKind } from '../../../shared/jobs/pause.ts';
 import { PAUSE_FIX } from './pause-kind.ts';
 import { formatSpend } from '../../../shared/spend/money.ts';
+import { resultWords } from '../../../shared/jobs/words.ts';
 
 export type { RunOutcome };
 
@@ -29,6 +30,8 @@ export interface SummaryInput {
   expiredLinks: number;
   /** Failed downloads whose body was not an image (also counted in `downloads.failed`). */
   notImages?: number;
+  /** Of the jobs, the ones that make videos (a video batch's summary counts videos). */
+  videos?: number;
   stats: { requestsSent: number; imagesWritten: number; bytesWritten: number };
   wallTimeMs: number;
   paused: { reason: string; code: string | null; kind: PauseKind } | null;
@@ -47,6 +50,8 @@ export interface RunSummary {
   batch: { id: number; name: string; folder: string } | null;
   library: string;
   jobs: StateCounts & { total: number };
+  /** Of `jobs.total`, the ones that make videos: their results are counted in `images` too. */
+  videoJobs: number;
   /** Failed prompts by why they failed (uncertain ones need `retry --uncertain`). */
   failures: Partial<Record<FailureKind, number>>;
   images: {
@@ -98,6 +103,7 @@ export function buildSummary(input: SummaryInput): RunSummary {
     },
     library: input.libraryDir,
     jobs: { ...jobs, total },
+    videoJobs: input.videos ?? 0,
     failures: input.failures,
     images: {
       written: input.stats.imagesWritten,
@@ -163,7 +169,7 @@ export function formatSummary(summary: RunSummary, options: SummaryTextOptions):
   if (notStarted > 0) counts.push(`${notStarted} not finished`);
   lines.push(`Prompts: ${counts.join(', ')} (of ${jobs.total}${topUpsNote(summary.topUps)}).`);
   const where = summary.batch?.folder ?? summary.library;
-  lines.push(`Images:  ${images.onDisk} in ${where}`, ...missingImageLines(summary));
+  lines.push(`${resultsLabel(summary)}${images.onDisk} in ${where}`, ...missingImageLines(summary));
   lines.push(`Requests sent: ${summary.requestsSent}.`, ...spendLines(summary.spend));
 
   lines.push(...exampleLines('Failed:', options.failedExamples.map(describeFailure), jobs.failed));
@@ -206,13 +212,28 @@ function headline(summary: RunSummary, stoppedAtOnce: boolean, signal: StopSigna
     return `The queue paused after ${took} (${kind}): ${summary.paused?.reason ?? 'paused.'}`;
   }
   const requests = requestsNoun(jobs.total, summary.topUps);
-  if (summary.exitCode === 0) {
-    return `Done in ${took}: all ${requests} succeeded, ${summary.images.written} images written.`;
-  }
+  const written = `${summary.images.written} ${summaryWords(summary).many} written`;
+  if (summary.exitCode === 0) return `Done in ${took}: all ${requests} succeeded, ${written}.`;
   return (
     `Finished in ${took}: ${jobs.succeeded} of ${requests} succeeded, ` +
-    `${summary.images.written} images written; not everything worked (below).`
+    `${written}; not everything worked (below).`
   );
+}
+
+/** Images, videos, or both: what this summary's jobs make. */
+function summaryWords(summary: RunSummary) {
+  return resultWords(summary.jobs.total, summary.videoJobs);
+}
+
+const RESULTS_INDENT = 9;
+
+/** "Images:  ", "Videos:  ", or "Results: " for both: the lines below it are indented as far. */
+function resultsLabel(summary: RunSummary): string {
+  const { many } = summaryWords(summary);
+  const label = many.includes(' ')
+    ? 'Results:'
+    : `${many.charAt(0).toUpperCase()}${many.slice(1)}:`;
+  return label.padEnd(RESULTS_INDENT);
 }
 
 /** "12 prompts", or, once some are top-ups, "14 requests (12 prompts, 2 top-ups)". */
@@ -242,7 +263,7 @@ function missingImageLines({ images, partial }: RunSummary): string[] {
   if (images.expiredLinks > 0) {
     lines.push(`${images.expiredLinks} could not be downloaded because the link had expired.`);
   }
-  return lines.map((line) => `         ${line}`);
+  return lines.map((line) => `${' '.repeat(RESULTS_INDENT)}${line}`);
 }
 
 /** "Spent: 3,000 quota units (≈ $0.006)", with what is unpriced or may have been charged. */

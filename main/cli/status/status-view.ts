@@ -6,6 +6,7 @@ import type { PauseKind } from '../../../shared/jobs/pause.ts';
 import { topUpsNote } from '../run/summary.ts';
 import { plural } from '../../../shared/text/plural.ts';
 import { formatSpend } from '../../../shared/spend/money.ts';
+import { resultWords } from '../../../shared/jobs/words.ts';
 
 export interface BatchStatus {
   id: number;
@@ -28,6 +29,8 @@ export interface BatchStatus {
   partial: PartialSuccessCounts;
   /** Of `jobs.total`, the top-ups (`retry --partial`'s requests for missing images). */
   topUps: number;
+  /** Of `jobs.total`, the ones that make videos (their results are counted as `downloads`). */
+  videos?: number;
   /** Quota units its results cost, and what may have been charged on top (uncertain). */
   spent?: { units: number; uncertainUnits: number };
 }
@@ -99,6 +102,12 @@ function queueLine(view: StatusView): string {
   return runner || 'not running';
 }
 
+/** "images:  ", "videos:  ", or "results: " for a batch of both, aligned with the others. */
+function resultsLabel(batch: BatchStatus): string {
+  const { many } = resultWords(batch.jobs.total, batch.videos ?? 0);
+  return `${many.includes(' ') ? 'results' : many}:`.padEnd(9);
+}
+
 function batchLines(batch: BatchStatus, commandSuffix: string): string[] {
   const { jobs, downloads, partial } = batch;
   const source = batch.source ? ` from ${batch.source}` : '';
@@ -119,7 +128,7 @@ function batchLines(batch: BatchStatus, commandSuffix: string): string[] {
   const lines = [
     `#${batch.id} "${batch.name}"${source}, ${batch.createdAt}`,
     `   prompts: ${counts.join(', ')} (of ${jobs.total}${topUpsNote(batch.topUps)})`,
-    `   images:  ${images.join(', ')}`,
+    `   ${resultsLabel(batch)}${images.join(', ')}`,
   ];
   const failed = failedLine(batch.failures ?? {}, `--batch ${batch.id}${commandSuffix}`);
   if (failed) lines.push(`   failed:  ${failed}`);

@@ -18,6 +18,8 @@ export interface WorkCounts {
   partial: PartialSuccessCounts;
   /** Of the jobs, the top-ups (requests for a partial success's missing images). */
   topUps: number;
+  /** Of the jobs, the ones that make videos: what the results are called. */
+  videos: number;
 }
 
 /** All from counters and short index scans: cheap for a batch of 100,000. */
@@ -30,5 +32,6 @@ export function workCounts(store: Store, batchId?: number): WorkCounts {
     failures: store.pages.failureCounts(batchId),
     partial: store.jobs.partialSuccesses(batchId),
     topUps: store.jobs.countTopUps(batchId),
+    videos: store.jobs.videoCount(batchId),
   };
 }

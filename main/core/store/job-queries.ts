@@ -51,6 +51,7 @@ function queryStatements(db: Database) {
     videoCount: sql<{ n: number }>(
       "SELECT count(*) AS n FROM jobs WHERE batch_id = ? AND kind = 'video'",
     ),
+    videoCountAll: sql<{ n: number }>("SELECT count(*) AS n FROM jobs WHERE kind = 'video'"),
     running: sql<Record<string, unknown>>(`SELECT * FROM jobs WHERE state = 'running' ORDER BY id`),
     failed: sql<Record<string, unknown>>(
       `SELECT * FROM jobs
@@ -137,9 +138,10 @@ export class JobQueries {
     return counts;
   }
 
-  /** How many of a batch's jobs (retries included) make videos. */
-  videoCount(batchId: number): number {
-    return this.q.videoCount.get(batchId)?.n ?? 0;
+  /** How many of a batch's jobs (or all jobs), retries included, make videos. */
+  videoCount(batchId?: number): number {
+    const row = batchId === undefined ? this.q.videoCountAll.get() : this.q.videoCount.get(batchId);
+    return row?.n ?? 0;
   }
 
   /** Jobs left running: after a crash, what recovery must settle. */

@@ -23,6 +23,18 @@ describe('atelier command', () => {
     expect(result.stderr).toMatch(/unknown command "frobnicate"/);
   });
 
+  it('on a Node older than 24, says which Node it needs and how to run it, and exits 2', () => {
+    // Node's version, as an older Node reports it: the check reads nothing else
+    const olderNode =
+      "data:text/javascript,Object.defineProperty(process,'versions',{value:{...process.versions,node:'20.19.0'}})";
+    const result = spawnSync(process.execPath, ['--import', olderNode, bin, 'status'], {
+      encoding: 'utf8',
+    });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/^atelier needs Node 24; this is Node 20\.19\.0\. .*npx atelier/);
+    expect(result.stdout).toBe('');
+  });
+
   it('exits 2 and explains a bad --faults spec', () => {
     const result = run('gateway', '--faults', '429:7');
     expect(result.status).toBe(2);

@@ -3,6 +3,7 @@ import { formatClock, formatWallTime } from '../../../main/cli/run/format-time.t
 import { etaMs, progressFigures, renderProgress } from '../../../main/cli/run/progress-bar.ts';
 import { createProgressReporter, progressMode } from '../../../main/cli/run/progress-reporter.ts';
 import type { EngineProgress } from '../../../main/core/engine/progress.ts';
+import { resultWords } from '../../../shared/jobs/words.ts';
 
 function progress(overrides: {
   jobs?: Partial<EngineProgress['jobs']>;
@@ -49,6 +50,13 @@ describe('renderProgress', () => {
     const filled = bar[1]!.length;
     const width = filled + bar[2]!.length;
     expect(filled).toBe(Math.floor(0.42 * width));
+  });
+
+  it('counts videos for a batch of videos, and both for a mixed one', () => {
+    expect(renderProgress(midway, 120, resultWords(100, 100))).toContain(
+      '· 38 videos (1 download failed) ·',
+    );
+    expect(progressFigures(midway, resultWords(100, 3))).toContain('· 38 images and videos (');
   });
 
   it('never reaches the last column, whatever the width', () => {
@@ -115,7 +123,7 @@ describe('progress reporter', () => {
   it('redraws the bar in place at most every 100 ms and ends its line when finished', () => {
     const { writes, stream } = sink(true);
     let now = 0;
-    const reporter = createProgressReporter(stream, 'bar', () => now);
+    const reporter = createProgressReporter(stream, 'bar', { now: () => now });
     reporter.update(midway);
     now = 50;
     reporter.update(midway);
@@ -131,7 +139,7 @@ describe('progress reporter', () => {
   it('writes a plain line every five seconds when not on a terminal', () => {
     const { writes, stream } = sink(false);
     let now = 0;
-    const reporter = createProgressReporter(stream, 'lines', () => now);
+    const reporter = createProgressReporter(stream, 'lines', { now: () => now });
     for (now = 0; now <= 12_000; now += 1_000) reporter.update(midway);
     reporter.finish(midway);
     expect(writes).toEqual([
@@ -142,7 +150,7 @@ describe('progress reporter', () => {
 
   it('writes nothing with --json', () => {
     const { writes, stream } = sink(true);
-    const reporter = createProgressReporter(stream, 'none', () => 0);
+    const reporter = createProgressReporter(stream, 'none', { now: () => 0 });
     reporter.update(midway);
     reporter.finish(midway);
     expect(writes).toEqual([]);

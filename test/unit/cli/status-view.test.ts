@@ -42,6 +42,16 @@ describe('formatStatus', () => {
     expect(out).not.toContain('short:');
   });
 
+  it("counts a video batch's results as videos, aligned with the other lines", () => {
+    const clips = { ...view.batches[0]!, videos: 10 };
+    const out = formatStatus({ ...view, batches: [clips] }, '');
+    expect(out).toContain('   videos:  5 on disk, 2 downloads failed, 1 to download\n');
+    expect(out).toContain('   prompts: 5 succeeded');
+    expect(formatStatus({ ...view, batches: [{ ...clips, videos: 2 }] }, '')).toContain(
+      '   results: 5 on disk',
+    );
+  });
+
   it("shows today's spend against the saved caps, and each batch's", () => {
     const out = formatStatus(
       {

@@ -44,6 +44,7 @@ describe('buildSummary', () => {
         canceled: 0,
         total: 10,
       },
+      videoJobs: 0,
       failures: {},
       images: {
         written: 12,
@@ -139,6 +140,21 @@ describe('formatSummary', () => {
     expect(withTopUp).toContain('Prompts: 10 succeeded (of 10, 1 of them top-up).');
     expect(out).toContain('Images:  12 in /home/ada/atelier-library/spring-catalogue');
     expect(out).not.toContain('Next:');
+  });
+
+  it('counts videos for a batch of videos, and results for a mixed one, aligned as images', () => {
+    const videos = text(buildSummary(input({ videos: 10 })));
+    expect(videos).toContain('all 10 prompts succeeded, 12 videos written.');
+    expect(videos).toContain('Videos:  12 in /home/ada/atelier-library/spring-catalogue');
+    expect(videos).not.toMatch(/images/i);
+    const mixed = buildSummary(
+      input({ videos: 4, downloads: { pending: 0, downloading: 0, done: 11, failed: 1 } }),
+    );
+    expect(mixed.videoJobs).toBe(4);
+    const lines = text(mixed).split('\n');
+    expect(lines).toContain('Results: 11 in /home/ada/atelier-library/spring-catalogue');
+    expect(lines).toContain('         1 could not be downloaded.');
+    expect(lines[0]).toMatch(/10 of 10 prompts succeeded, 12 images and videos written; not/);
   });
 
   it('lists what failed and the retry command for each kind, with the data folder', () => {
