@@ -57,6 +57,9 @@ describe('atelier run --demo', () => {
     });
     expect(result.code, result.stderr).toBe(0);
     expect(summaryOf(result).jobs).toMatchObject({ total: 1, succeeded: 1, failed: 0 });
+    expect(summaryOf(result).videoJobs).toBe(1);
+    const status = await runCli(['status'], { cwd: ws.dir });
+    expect(status.stdout).toContain('   videos:  1 on disk');
   }, 60_000);
 
   it('prints where the images are, and status lists the batch with its counts', async () => {
