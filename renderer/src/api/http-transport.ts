@@ -26,7 +26,9 @@ export interface HttpTransportDeps {
 
 const REOPEN_MS = [1_000, 2_000, 5_000, 10_000, 30_000];
 const SILENT_MS = 45_000;
-const NOT_ANSWERING = "Atelier's host is not answering: is `atelier ui` still running?";
+/** Said where a person reads it (the disconnected banner, a toast): no markup, the cause first. */
+const notAnswering = (cause: string) =>
+  `Atelier's host is not answering (${cause}): is “atelier ui” still running?`;
 
 interface Transport {
   fetchFn: typeof fetch;
@@ -72,13 +74,13 @@ async function call(t: Transport, url: string, input: unknown): Promise<Result<u
       body: JSON.stringify(input),
     });
   } catch (error) {
-    return internal(`${NOT_ANSWERING} (${describe(error)})`);
+    return internal(notAnswering(describe(error)));
   }
   let text: string;
   try {
     text = await response.text();
   } catch (error) {
-    return internal(`${NOT_ANSWERING} The answer was cut off (${describe(error)}).`);
+    return internal(notAnswering(`the answer was cut off: ${describe(error)}`));
   }
   const result = asResult(text);
   if (result) {
@@ -148,7 +150,9 @@ function subscribe(
       });
       if (response.status === 401) {
         const result = asResult(await response.text().catch(() => ''));
-        t.onUnauthorized(result && !result.ok ? result.error.message : NOT_ANSWERING);
+        t.onUnauthorized(
+          result && !result.ok ? result.error.message : notAnswering('refused: 401'),
+        );
         return 'stop';
       }
       if (!response.ok || !response.body) {
@@ -166,7 +170,7 @@ function subscribe(
       return silent
         ? `Nothing came from Atelier's host for ${Math.round(t.silentMs / 1000)} s ` +
             '(the computer slept, or the network dropped).'
-        : `${NOT_ANSWERING} (${describe(error)})`;
+        : notAnswering(describe(error));
     } finally {
       cancelSilence();
     }

@@ -1,7 +1,7 @@
 import { toast } from 'sonner';
 import { useEvent } from '../data/data-context.ts';
 import type { FinishedNotice } from '../data/types.ts';
-import { navigate } from './navigation.ts';
+import { navigate, screenOf } from './navigation.ts';
 
 /** What a finished batch's toast says: its counts, and what failed. */
 export function finishedText(notice: FinishedNotice): {
@@ -28,6 +28,12 @@ export function finishedText(notice: FinishedNotice): {
   return { title: `Batch “${notice.name}” ${ended}`, detail: parts.join(', '), ok };
 }
 
+/** The toast's way to the Queue, unless the Queue is open already (its card is in sight). */
+export function openQueueAction(hash: string) {
+  if (screenOf(hash) === 'queue') return undefined;
+  return { label: 'Open queue', onClick: () => navigate('queue') };
+}
+
 /** A toast per batch that finished (the desktop also notifies the system). */
 export function FinishedToasts() {
   useEvent('batch.finished', ({ payload }) => {
@@ -36,7 +42,7 @@ export function FinishedToasts() {
     show(title, {
       id: `finished-${payload.batchId}`,
       description: detail,
-      action: { label: 'Open queue', onClick: () => navigate('queue') },
+      action: openQueueAction(window.location.hash),
     });
   });
   return null;

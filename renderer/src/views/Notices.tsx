@@ -14,7 +14,7 @@ export function Notices() {
     <>
       {cutOff && (
         <p className="notice notice-error" role="alert" aria-label="Disconnected">
-          <strong>Disconnected from Atelier.</strong> {cutOff.reason} Reconnecting; until then what
+          <strong>Disconnected from Atelier.</strong> {cutOff.reason} Trying again; until then, what
           is shown may be out of date and changes wait.
         </p>
       )}

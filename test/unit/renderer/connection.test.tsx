@@ -25,7 +25,7 @@ describe('a window whose connection dropped', () => {
 
     act(() =>
       fake.lose({
-        reason: "Atelier's host is not answering: is `atelier ui` still running?",
+        reason: "Atelier's host is not answering (network error): is “atelier ui” still running?",
         retryInMs: 5_000,
       }),
     );
@@ -33,7 +33,7 @@ describe('a window whose connection dropped', () => {
       'Disconnected: reconnecting…',
     );
     expect(screen.getByRole('alert', { name: 'Disconnected' }).textContent).toMatch(
-      /not answering: is `atelier ui` still running\?/,
+      /not answering \(network error\): is “atelier ui” still running\? Trying again;/,
     );
     expect(pause.hasAttribute('disabled')).toBe(true);
 

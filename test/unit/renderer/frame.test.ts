@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { finishedText } from '../../../renderer/src/frame/FinishedToasts.tsx';
+import { finishedText, openQueueAction } from '../../../renderer/src/frame/FinishedToasts.tsx';
 import { pausedText } from '../../../renderer/src/frame/StatusBar.tsx';
 import { screenOf } from '../../../renderer/src/frame/navigation.ts';
 import { SHORTCUTS } from '../../../renderer/src/frame/shortcuts.ts';
@@ -60,5 +60,14 @@ describe('the frame', () => {
     );
     expect(pausedText({ reason: 'Paused by you' })).toBe('Paused by you');
     expect(pausedText(null)).toBeNull();
+  });
+});
+
+describe('openQueueAction', () => {
+  it('offers the Queue from every screen but the Queue itself', () => {
+    expect(openQueueAction('#/gallery')?.label).toBe('Open queue');
+    expect(openQueueAction('')?.label).toBe('Open queue');
+    expect(openQueueAction('#/queue')).toBeUndefined();
+    expect(openQueueAction('#/queue?batch=3')).toBeUndefined();
   });
 });

@@ -113,8 +113,9 @@ describe('calls over HTTP', () => {
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.error.code).toBe('internal');
-    expect(result.error.message).toMatch(/not answering: is `atelier ui` still running\?/);
-    expect(result.error.message).toContain('Failed to fetch');
+    expect(result.error.message).toMatch(
+      /^Atelier's host is not answering \(.*Failed to fetch.*\): is “atelier ui” still running\?$/,
+    );
   });
 
   it('turns a body that is not a Result into an internal Result', async () => {
