@@ -366,7 +366,11 @@ export class AppService implements ServedApp {
         this.events.send({ type: 'queue.paused', payload: withBudget(pause, this.store) }),
       limits: (limits) => this.events.send({ type: 'limits.changed', payload: limits }),
       video: (jobId) => this.events.videosChanged([jobId]),
-      downloadChanged: (image) => this.events.imagesChanged([image.id], [image.batchId], false),
+      downloadChanged: (image) => {
+        this.events.imagesChanged([image.id], [image.batchId], false);
+        // its job's row counts its failed downloads
+        this.events.jobsUpdated([image.jobId], [image.batchId], false);
+      },
     };
   }
 }

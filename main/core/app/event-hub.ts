@@ -192,11 +192,14 @@ export class EventHub implements EventSource {
     this.schedule(true);
   }
 
-  /** Jobs held, released, moved or topped up (their state unchanged): delivered at once. */
-  jobsUpdated(ids: readonly number[], batches: readonly number[]): void {
+  /**
+   * Jobs held, released, moved or topped up, or their downloads failed or queued again (their
+   * state unchanged). `urgent` for a person's change; the engine's go with the next delivery.
+   */
+  jobsUpdated(ids: readonly number[], batches: readonly number[], urgent = true): void {
     this.jobUpdates.add(ids, batches);
     for (const id of batches) this.touched.add(id);
-    this.schedule(true);
+    this.schedule(urgent);
   }
 
   /**

@@ -55,8 +55,8 @@ export interface SessionListener {
   paused(pause: { reason: string; code: string | null; kind: PauseKind }): void;
   /** What the platform said of a video job's task was recorded. */
   video(jobId: number): void;
-  /** A download failed, or waits again: its image and batch changed. */
-  downloadChanged(image: { id: number; batchId: number }): void;
+  /** A download failed, or waits again: its image, job and batch changed. */
+  downloadChanged(image: { id: number; jobId: number; batchId: number }): void;
 }
 
 /**

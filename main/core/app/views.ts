@@ -77,7 +77,12 @@ export function videoStatus(job: Job, now: number): z.infer<typeof VideoStatus> 
   };
 }
 
-export function jobSummary(job: Job, now: number): z.input<typeof JobSummary> {
+/** A job's row; `failedDownloads`: of its images, those whose download failed. */
+export function jobSummary(
+  job: Job,
+  now: number,
+  failedDownloads: number,
+): z.input<typeof JobSummary> {
   return {
     id: job.id,
     batchId: job.batchId,
@@ -99,6 +104,7 @@ export function jobSummary(job: Job, now: number): z.input<typeof JobSummary> {
     errorMessage: job.errorMessage,
     lastRequestId: job.lastRequestId,
     returnedN: job.returnedN,
+    failedDownloads,
     nextAttemptAt: job.nextAttemptAt,
     createdAt: job.createdAt,
     startedAt: job.startedAt,
@@ -115,7 +121,7 @@ export function jobDetail(
   attempts: number,
 ): z.input<typeof JobDetail> {
   return {
-    ...jobSummary(job, now),
+    ...jobSummary(job, now, images.filter((image) => image.downloadState === 'failed').length),
     attempts,
     prompt: job.prompt,
     params: job.params,

@@ -83,7 +83,7 @@ export interface EngineContext {
    * A download ended without the image: failed, or pending again after a backoff (the
    * engine's `downloadChanged`), so that windows showing it follow.
    */
-  downloadChanged(image: { id: number; batchId: number }): void;
+  downloadChanged(image: { id: number; jobId: number; batchId: number }): void;
 }
 
 export interface VideoPoll {

@@ -94,7 +94,7 @@ interface EngineEvents {
   /** What the platform said of a video job's task was recorded: read the job there. */
   video: [{ jobId: number; batchId: number }];
   /** A download ended without the image: failed, or pending again after a backoff. */
-  downloadChanged: [{ id: number; batchId: number }];
+  downloadChanged: [{ id: number; jobId: number; batchId: number }];
 }
 
 /**
@@ -172,7 +172,7 @@ export class Engine extends EventEmitter<EngineEvents> {
       imageWritten: (event) => this.emit('imageWritten', event),
       videoChanged: (job) => this.emit('video', { jobId: job.id, batchId: job.batchId }),
       downloadChanged: (image) =>
-        this.emit('downloadChanged', { id: image.id, batchId: image.batchId }),
+        this.emit('downloadChanged', { id: image.id, jobId: image.jobId, batchId: image.batchId }),
     };
     this.throttle = new ProgressThrottle(options.progressIntervalMs ?? 100, () => {
       // Counting reads the database: not worth it when nobody listens.

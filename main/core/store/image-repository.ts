@@ -70,7 +70,7 @@ const retryChosen = (column: 'id' | 'job_id') =>
      updated_at = @now
    WHERE download_state = 'failed' AND ${column} IN (SELECT value FROM json_each(@ids))
      AND failure_code IS NOT '${NOT_AN_IMAGE_CODE}'
-   RETURNING id, batch_id AS batchId, ${lostToExpiredLink('')} AS expired`;
+   RETURNING id, job_id AS jobId, batch_id AS batchId, ${lostToExpiredLink('')} AS expired`;
 
 /** A failed download worth showing by name: which image of which prompt, and why. */
 export interface FailedDownloadExample {
@@ -418,19 +418,19 @@ export class ImageRepository {
   }
 }
 
-type RetriedRow = { id: number; batchId: number; expired: number };
+type RetriedRow = { id: number; jobId: number; batchId: number; expired: number };
 
 /** Downloads queued again: how many, how many of them had an expired link, and which. */
 export interface RetriedDownloads {
   queued: number;
   expired: number;
-  images: Array<{ id: number; batchId: number }>;
+  images: Array<{ id: number; jobId: number; batchId: number }>;
 }
 
 function retried(rows: RetriedRow[]): RetriedDownloads {
   return {
     queued: rows.length,
     expired: rows.filter((row) => row.expired === 1).length,
-    images: rows.map(({ id, batchId }) => ({ id, batchId })),
+    images: rows.map(({ id, jobId, batchId }) => ({ id, jobId, batchId })),
   };
 }

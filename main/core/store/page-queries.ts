@@ -40,6 +40,12 @@ function pageStatements(db: Database) {
     jobsByIds: sql<Record<string, unknown>>(
       'SELECT * FROM jobs WHERE id IN (SELECT value FROM json_each(?))',
     ),
+    // by (job_id, idx), the images' unique key: a few rows per job
+    failedDownloadsOf: sql<{ jobId: number; n: number }>(
+      `SELECT job_id AS jobId, count(*) AS n FROM images
+       WHERE job_id IN (SELECT value FROM json_each(?)) AND download_state = 'failed'
+       GROUP BY job_id`,
+    ),
     attemptsPage: sql<Record<string, unknown>>(
       'SELECT * FROM attempts WHERE job_id = ? AND id > ? ORDER BY id LIMIT ?+0',
     ),
@@ -169,6 +175,12 @@ export class PageQueries {
       byId.set(job.id, job);
     }
     return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  /** Of these jobs, how many images each has whose download failed (none: not in the map). */
+  failedDownloadsOf(ids: readonly number[]): Map<number, number> {
+    const rows = this.s.failedDownloadsOf.all(JSON.stringify(ids));
+    return new Map(rows.map(({ jobId, n }) => [jobId, n]));
   }
 
   attempts(jobId: number, afterId: number, limit: number): Attempt[] {

@@ -61,6 +61,8 @@ export const JobSummary = z.object({
   /** What support asks for: the gateway's id of the last request. */
   lastRequestId: z.string().nullable(),
   returnedN: z.number().int().nullable(),
+  /** Of its images, those whose download failed: the prompt succeeded, a file is missing. */
+  failedDownloads: Count,
   nextAttemptAt: Time.nullable(),
   createdAt: Time,
   startedAt: Time.nullable(),

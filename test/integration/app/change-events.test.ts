@@ -138,11 +138,24 @@ describe('every change is an event', () => {
       e.type === 'progress' ? e.payload.batches.filter((b) => b.id === batch.id) : [],
     );
     expect(counts.at(-1)?.downloads.failed).toBe(2);
+    // each job's row counts its failed download, and the windows were told to read it again
+    const { ids: jobIds } = await api.jobs.ids({ batchId: batch.id });
+    const jobs = await api.jobs.byIds({ ids: jobIds });
+    expect(jobs.map((job) => [job.state, job.failedDownloads])).toEqual([
+      ['succeeded', 1],
+      ['succeeded', 1],
+    ]);
+    const updated = events.seen.flatMap((e) => (e.type === 'jobs.updated' ? e.payload.ids : []));
+    expect(new Set(updated)).toEqual(new Set(jobIds));
+    expect((await api.jobs.get({ id: jobIds[0]! })).failedDownloads).toBe(1);
 
     // retried, it waits again: the windows hear of it (and of its failing once more)
     events.clear();
     await api.images.retryDownloads({ ids: failedIds.slice(0, 1) });
     expect((await events.next('images.changed')).payload.ids).toEqual(failedIds.slice(0, 1));
+    const retriedJob = (await api.images.get({ id: failedIds[0]! })).jobId;
+    const jobTold = await events.next('jobs.updated', (e) => e.payload.ids.includes(retriedJob));
+    expect(jobTold.payload.batches).toEqual([batch.id]);
     await events.next('batch.finished', (e) => e.payload.batchId === batch.id);
   }, 60_000);
 

@@ -130,7 +130,14 @@ describe('a window against a gateway whose downloads always fail', () => {
     const queueShows = timeUntil(async () => {
       const text = (await card.textContent()) ?? '';
       const group = queue.getByRole('listitem', { name: 'Download failed' });
-      return text.includes('Finished with failures') && (await group.isVisible());
+      // and each job's row, open below: its prompt succeeded, its file is not saved
+      const rows = queue.getByRole('listbox', { name: 'Jobs' }).getByRole('option');
+      const marked = rows.filter({ hasText: 'download failed' });
+      return (
+        text.includes('Finished with failures') &&
+        (await group.isVisible()) &&
+        (await marked.count()) === 2
+      );
     });
     const toastShows = timeUntil(() =>
       queue.getByText('Batch “harbour lights” finished').isVisible(),

@@ -136,6 +136,7 @@ export function job(id: number, state: JobState = 'queued', batchId = 1): JobSum
     errorMessage: null,
     lastRequestId: null,
     returnedN: null,
+    failedDownloads: 0,
     nextAttemptAt: null,
     createdAt: 1_700_000_000_000,
     startedAt: null,

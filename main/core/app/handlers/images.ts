@@ -36,7 +36,7 @@ export function toGalleryFilter(query: z.infer<typeof ImageQuery>): GalleryFilte
 /** Downloads queued again: their batches have work again, and the images wait once more. */
 export function retriedImages(
   ctx: AppContext,
-  images: ReadonlyArray<{ id: number; batchId: number }>,
+  images: ReadonlyArray<{ id: number; jobId: number; batchId: number }>,
 ): void {
   const batches = [...new Set(images.map((image) => image.batchId))];
   ctx.hub.reopen(batches);
@@ -44,6 +44,8 @@ export function retriedImages(
     images.map((image) => image.id),
     batches,
   );
+  // their jobs' rows no longer count them as failed
+  ctx.hub.jobsUpdated([...new Set(images.map((image) => image.jobId))], batches);
   ctx.wake();
 }
 

@@ -50,7 +50,8 @@ export function jobHandlers(ctx: AppContext): Handlers['jobs'] {
     },
     async byIds({ ids }) {
       const now = ctx.now();
-      return store.pages.jobsByIds(ids).map((job) => jobSummary(job, now));
+      const failed = store.pages.failedDownloadsOf(ids);
+      return store.pages.jobsByIds(ids).map((job) => jobSummary(job, now, failed.get(job.id) ?? 0));
     },
     async get({ id }) {
       const job = store.jobs.get(id);

@@ -5,7 +5,7 @@ import type { JobDetail } from '../../data/types.ts';
 import { copyText } from '../../views/copy-text.ts';
 import { attemptOutcomeWords } from '../../../../shared/jobs/words.ts';
 import { formatDuration, formatTime } from '../../format.ts';
-import { triesText } from './job-words.ts';
+import { failedDownloadsText, triesText } from './job-words.ts';
 import { useAttempts, useJobDetail } from './queue-queries.ts';
 import { VideoChips, VideoTaskDetails } from './VideoTask.tsx';
 
@@ -47,6 +47,11 @@ export function JobDetails({ jobId, onClose }: { jobId: number; onClose: () => v
             {detail.paused && <span className="chip">held</span>}
             {detail.failureKind && (
               <span className="chip chip-failed">{detail.failureText ?? detail.failureKind}</span>
+            )}
+            {detail.failedDownloads > 0 && (
+              <span className="chip chip-failed">
+                {failedDownloadsText(detail.failedDownloads)}
+              </span>
             )}
             {detail.video && (
               <VideoChips video={detail.video} state={detail.state} withElapsed={false} />

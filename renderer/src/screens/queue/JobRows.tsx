@@ -1,3 +1,4 @@
+import { failedDownloadsText } from './job-words.ts';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useRef } from 'react';
 import type { JobSummary } from '../../data/types.ts';
@@ -170,6 +171,25 @@ function RowView({
   );
 }
 
+/**
+ * The job's state in a word; a prompt that succeeded but whose files did not all arrive says
+ * so (a green "succeeded" would read as saved).
+ */
+function StateChip({ job }: { job: JobSummary }) {
+  if (job.state === 'succeeded' && job.failedDownloads > 0) {
+    return (
+      <span className="chip chip-failed" title="The prompt succeeded; its file could not be saved">
+        {failedDownloadsText(job.failedDownloads)}
+      </span>
+    );
+  }
+  return (
+    <span className={`chip chip-${job.state}`}>
+      {job.failureKind === 'uncertain' ? 'uncertain' : job.state}
+    </span>
+  );
+}
+
 function JobCells({ job }: { job: JobSummary }) {
   return (
     <>
@@ -185,9 +205,7 @@ function JobCells({ job }: { job: JobSummary }) {
         </span>
       </span>
       <span className="job-state">
-        <span className={`chip chip-${job.state}`}>
-          {job.failureKind === 'uncertain' ? 'uncertain' : job.state}
-        </span>
+        <StateChip job={job} />
         {job.paused && <span className="chip">held</span>}
         {job.video && <VideoChips video={job.video} state={job.state} />}
       </span>

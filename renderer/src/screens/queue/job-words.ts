@@ -12,3 +12,8 @@ export function triesText(detail: Pick<JobDetail, 'tries' | 'attempts'>): string
   if (attempts === detail.tries) return plural(attempts, 'request') + ' sent';
   return `${plural(attempts, 'request')} sent; ${tries} since it was queued again`;
 }
+
+/** A succeeded prompt whose files did not all arrive: "download failed", "2 downloads failed". */
+export function failedDownloadsText(failed: number): string {
+  return failed === 1 ? 'download failed' : `${plural(failed, 'download')} failed`;
+}

@@ -172,6 +172,22 @@ describe('the queue screen', () => {
     await waitFor(() => expect(card.textContent).toContain('3 / 4 done'));
   });
 
+  it("marks a succeeded job whose download failed, and clears it when the job's event says so", async () => {
+    const jobs = [job(1, 'succeeded'), { ...job(2, 'succeeded'), failedDownloads: 1 }];
+    const { emit } = mountQueue([batch(1, { succeeded: 2 })], jobs);
+    await userEvent.click(await screen.findByRole('button', { name: 'Show jobs of batch 1' }));
+    const list = await screen.findByRole('listbox', { name: 'Jobs' });
+    await waitFor(() => expect(within(list).getAllByRole('option')).toHaveLength(2));
+    const [saved, notSaved] = within(list).getAllByRole('option');
+    await waitFor(() => expect(notSaved!.textContent).toContain('download failed'));
+    expect(saved!.textContent).toContain('succeeded');
+    expect(notSaved!.textContent).not.toContain('succeeded');
+    // retried and written: the service tells the job changed
+    jobs[1] = { ...jobs[1]!, failedDownloads: 0 };
+    emit([{ type: 'jobs.updated', payload: { ids: [2], batches: [1] } }]);
+    await waitFor(() => expect(notSaved!.textContent).toContain('succeeded'));
+  });
+
   it('offers only what applies to the selection, saying to how many, and asks before "retry anyway"', async () => {
     const jobs = [
       { ...job(1, 'failed'), failureKind: 'uncertain' as const },
