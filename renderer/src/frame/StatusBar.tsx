@@ -7,6 +7,7 @@ import { ThemeSwitch } from './ThemeSwitch.tsx';
 const STATUS = {
   loading: 'Loading…',
   running: 'Running',
+  idle: 'Idle',
   stopped: 'Not running',
   paused: 'Paused',
 };

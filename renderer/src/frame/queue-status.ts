@@ -1,11 +1,16 @@
 import type { AppInfo, Progress, QueueState } from '../data/types.ts';
 
-export type QueueStatus = 'loading' | 'paused' | 'running' | 'stopped';
+export type QueueStatus = 'loading' | 'paused' | 'running' | 'idle' | 'stopped';
 
+/** Running with nothing to send or download is idle: a green "Running" would claim work. */
 export function queueStatus(queue: QueueState | undefined): QueueStatus {
   if (!queue) return 'loading';
   if (queue.paused) return 'paused';
-  return queue.engine === 'running' ? 'running' : 'stopped';
+  if (queue.engine !== 'running') return 'stopped';
+  const { jobs, downloads } = queue.progress;
+  const left =
+    jobs.queued + jobs.running + jobs.retrying + downloads.pending + downloads.downloading;
+  return left === 0 ? 'idle' : 'running';
 }
 
 export interface Overall {

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { finishedText, openQueueAction } from '../../../renderer/src/frame/FinishedToasts.tsx';
 import { pausedText } from '../../../renderer/src/frame/StatusBar.tsx';
 import { screenOf } from '../../../renderer/src/frame/navigation.ts';
+import { queueStatus } from '../../../renderer/src/frame/queue-status.ts';
+import { queueState } from './fake-api.ts';
 import { SHORTCUTS } from '../../../renderer/src/frame/shortcuts.ts';
 import { windowTitle } from '../../../renderer/src/frame/window-title.ts';
 
@@ -69,5 +71,19 @@ describe('openQueueAction', () => {
     expect(openQueueAction('')?.label).toBe('Open queue');
     expect(openQueueAction('#/queue')).toBeUndefined();
     expect(openQueueAction('#/queue?batch=3')).toBeUndefined();
+  });
+});
+
+describe('queueStatus', () => {
+  it('is running only while something is left to send or download, idle otherwise', () => {
+    expect(queueStatus(undefined)).toBe('loading');
+    expect(queueStatus(queueState(3))).toBe('running');
+    expect(queueStatus(queueState(0))).toBe('idle');
+    const downloading = queueState(0);
+    downloading.progress.downloads.pending = 1;
+    expect(queueStatus(downloading)).toBe('running');
+    expect(queueStatus({ ...queueState(3), engine: 'stopped' })).toBe('stopped');
+    const paused = { reason: 'Paused by you.', code: null, kind: 'manual' as const };
+    expect(queueStatus({ ...queueState(3), paused })).toBe('paused');
   });
 });

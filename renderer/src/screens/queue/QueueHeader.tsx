@@ -8,6 +8,7 @@ import { useCancelAll, usePauseQueue, useResumeQueue } from './queue-actions.ts'
 const STATUS_TEXT = {
   loading: 'Loading…',
   running: 'Running',
+  idle: 'Idle: nothing to run',
   stopped: 'Not running',
   paused: 'Paused',
 } as const;
