@@ -22,11 +22,16 @@ export const plural = counted(formatWhole);
 /** A count of things as people read it at a glance: 1 image, 2,400 images, 1.2M images. */
 export const countOf = counted(formatCount);
 
-/** Jobs per second, or per minute when slower than one a second. */
+/**
+ * Jobs per minute, whatever the speed: one unit on every screen (a queue at "48.0/min" beside
+ * its batch at "1.2/s" read as two different speeds). "4.5/min", "72/min", "9,000/min".
+ */
 export function formatRate(jobsPerSecond: number): string {
   if (jobsPerSecond <= 0) return '—';
-  if (jobsPerSecond < 1) return `${(jobsPerSecond * 60).toFixed(1)}/min`;
-  return `${jobsPerSecond.toFixed(jobsPerSecond < 10 ? 1 : 0)}/s`;
+  const perMinute = jobsPerSecond * 60;
+  return perMinute < 10
+    ? `${perMinute.toFixed(1)}/min`
+    : `${formatWhole(Math.round(perMinute))}/min`;
 }
 
 /** How long `remaining` jobs take at `jobsPerSecond`: "2 h 05 min", "4 min", "< 1 min". */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countOf, plural } from '../../../renderer/src/format.ts';
+import { countOf, formatRate, plural } from '../../../renderer/src/format.ts';
 
 describe('countOf', () => {
   it.each([
@@ -19,5 +19,15 @@ describe('plural', () => {
     expect(plural(1, 'job')).toBe('1 job');
     expect(plural(1_234_567, 'image')).toBe('1,234,567 images');
     expect(plural(2, 'copy', 'copies')).toBe('2 copies');
+  });
+});
+
+describe('formatRate', () => {
+  it('says jobs per minute at every speed, so two rates on one screen compare', () => {
+    expect(formatRate(0)).toBe('—');
+    expect(formatRate(0.075)).toBe('4.5/min');
+    expect(formatRate(0.8)).toBe('48/min');
+    expect(formatRate(1.2)).toBe('72/min');
+    expect(formatRate(150)).toBe('9,000/min');
   });
 });
