@@ -138,7 +138,7 @@ describe('Settings in the browser', () => {
     const status = page.getByRole('status', { name: 'Key status' });
     await expect
       .poll(() => status.textContent())
-      .toBe(`A key is set, ending in …${key.slice(-4)} (kept in memory until Atelier stops).`);
+      .toBe(`A key is set, ending in …${key.slice(-4)} (in memory only).`);
     await expect.poll(() => page.getByLabel('Replace the key').inputValue()).toBe('');
     await expect
       .poll(() => page.locator('.status-gateway').textContent(), { timeout: 15_000 })

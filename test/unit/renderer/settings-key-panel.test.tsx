@@ -60,9 +60,7 @@ describe('the key panel', () => {
 
     expect(held).toBe(KEY);
     const status = await screen.findByText(/A key is set, ending in …1a2b/);
-    expect(status.textContent).toBe(
-      'A key is set, ending in …1a2b (kept in memory until Atelier stops).',
-    );
+    expect(status.textContent).toBe('A key is set, ending in …1a2b (in memory only).');
     expect(screen.getByLabelText<HTMLInputElement>('Replace the key').value).toBe('');
     // the key went to the service once and is nowhere in the page or the store
     const carrying = fake.calls.filter((c) => JSON.stringify(c.input ?? null).includes(KEY));
@@ -179,7 +177,7 @@ describe('the key panel', () => {
     );
     const user = userEvent.setup();
     await screen.findByText(
-      'A key is set: the shared one (it has none of its own), ending in …sh4r (kept in memory until Atelier stops).',
+      'A key is set: the shared one (it has none of its own), ending in …sh4r (in memory only).',
     );
     expect(screen.getByLabelText<HTMLSelectElement>('Key for').value).toBe('lab');
     await user.type(screen.getByLabelText('Paste the key'), KEY);

@@ -15,7 +15,7 @@ type ConnectionTest = OutputOf<'key', 'test'>;
 const WHERE: Record<NonNullable<KeyStatus['source']>, string> = {
   env: 'from ATELIER_API_KEY in the environment',
   stored: 'kept in the system keyring',
-  memory: 'kept in memory until Atelier stops',
+  memory: 'in memory only',
 };
 
 /** What the panel says about the key: whether one is set, its last four, where it lives. */
