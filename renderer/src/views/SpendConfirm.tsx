@@ -3,6 +3,7 @@ import { useCallback, useRef, useState, type ReactElement } from 'react';
 import { confirmationAsked, type SpendCheckValue } from '../../../shared/api/spend-refusal.ts';
 import { formatMoney, formatUnits } from '../../../shared/spend/money.ts';
 import { plural } from '../format.ts';
+import { useAppInfo } from '../data/app-queries.ts';
 
 export type SpendCheck = SpendCheckValue;
 
@@ -66,6 +67,7 @@ function overWhat(spend: SpendCheck): string {
 
 function SpendConfirmDialog({ asking }: { asking: Asking | null }) {
   const spend = asking?.spend;
+  const demo = useAppInfo().data?.demo ?? false;
   return (
     <Dialog.Root open={asking !== null} onOpenChange={(open) => !open && asking?.answer(false)}>
       <Dialog.Portal>
@@ -78,6 +80,12 @@ function SpendConfirmDialog({ asking }: { asking: Asking | null }) {
                 This is more than {overWhat(spend)}, the most Atelier starts without asking
                 (Settings › Spending).
               </p>
+              {demo && (
+                <p className="notice notice-demo spend-confirm-demo" role="note">
+                  Demo mode: the simulator answers and nothing is charged. These are the figures a
+                  real gateway would take at these prices.
+                </p>
+              )}
               <dl className="spend-facts" aria-label="What it will spend">
                 <div>
                   <dt>Requests</dt>

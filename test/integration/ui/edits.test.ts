@@ -235,6 +235,7 @@ describe('edits in the window', () => {
     const ask = page.getByRole('dialog', { name: /^Spend about / });
     await ask.waitFor();
     expect(gateway.receivedEdits().length).toBe(before); // nothing sent while it asks
+    expect(await ask.getByRole('note').count()).toBe(0); // a real gateway: no demo note
     await ask.getByRole('button', { name: /^Run and spend / }).click();
     await editor.waitFor({ state: 'detached' });
     await call(page, 'settings', 'update', { confirmSpend: { units: null, requests: null } });

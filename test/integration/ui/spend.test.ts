@@ -93,6 +93,10 @@ describe('spend under control in atelier ui --demo', () => {
       '40,000,000 quota units (≈ $80.00)',
     ]);
     expect(await dialog.textContent()).toContain('more than 500,000 quota units and 500 requests');
+    // in demo mode it says that nothing is charged: the figures are a real gateway's
+    expect(await dialog.getByRole('note').textContent()).toMatch(
+      /^Demo mode: .*nothing is charged/,
+    );
     // nothing is being sent while the question is open, and the Run bar (hidden from the
     // accessibility tree behind the modal) says so
     expect(await page.locator('#run-blockers').textContent()).toBe(
