@@ -227,7 +227,7 @@ describe('edits in the window', () => {
       /^2 pictures: The mask is 1:1 and the picture 4:3: the mask is stretched to fit, so what it covers moves\.Image \d+ \(fields\/.*\) · Image \d+ \(fields\/.*\)$/,
     );
     expect(await warnings.getByRole('listitem').count()).toBe(1);
-    await editor.getByText('Ready: 3 jobs, 3 images.').waitFor();
+    await editor.getByText('Ready: 3 jobs, 3 images; read the warning below first.').waitFor();
     await screenshots(page, 'edit-many');
 
     const before = gateway.receivedEdits().length;

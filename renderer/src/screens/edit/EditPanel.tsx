@@ -418,11 +418,16 @@ function Checks({ check, jobs }: { check: CheckState; jobs: ReturnType<typeof jo
     );
   }
   const { errors, warnings, bad, jobs: count, images } = check.check;
+  const warned = groupIssues(warnings);
   return (
     <section className="ed-section ed-checks" aria-label="Checks">
       {bad === 0 ? (
-        <p className="ed-ok" role="status">
-          Ready: {plural(count, 'job')}, {plural(images, 'image')}.
+        // with warnings, not the green of all clear: they are worth reading before running
+        <p className={warned.length > 0 ? 'ed-ok ed-ok-warned' : 'ed-ok'} role="status">
+          Ready: {plural(count, 'job')}, {plural(images, 'image')}
+          {warned.length > 0
+            ? `; read the ${warned.length === 1 ? 'warning' : 'warnings'} below first.`
+            : '.'}
         </p>
       ) : (
         <ul className="ed-issues" aria-label="Problems">
@@ -434,9 +439,9 @@ function Checks({ check, jobs }: { check: CheckState; jobs: ReturnType<typeof jo
           {bad > errors.length && <li>…and {formatWhole(bad - errors.length)} more</li>}
         </ul>
       )}
-      {warnings.length > 0 && (
+      {warned.length > 0 && (
         <ul className="ed-issues" aria-label="Warnings">
-          {groupIssues(warnings).map((group) => (
+          {warned.map((group) => (
             <li key={group.message} className="ed-warning">
               {group.labels.length === 1 ? (
                 <>
