@@ -1,12 +1,6 @@
 import { useSettings } from '../data/app-queries.ts';
 import { useSaveSettings } from '../screens/settings/settings-actions.ts';
-import type { ThemeChoice } from './theme.ts';
-
-const CHOICES: Array<{ value: ThemeChoice; label: string }> = [
-  { value: 'system', label: 'System' },
-  { value: 'light', label: 'Light' },
-  { value: 'dark', label: 'Dark' },
-];
+import { THEME_CHOICES, type ThemeChoice } from './theme.ts';
 
 /** Light, dark, or the system's; kept in the settings, so every window and start agrees. */
 export function ThemeSwitch() {
@@ -19,7 +13,7 @@ export function ThemeSwitch() {
         value={theme}
         onChange={(event) => void save.run({ patch: { theme: event.target.value as ThemeChoice } })}
       >
-        {CHOICES.map((choice) => (
+        {THEME_CHOICES.map((choice) => (
           <option key={choice.value} value={choice.value}>
             {choice.label}
           </option>

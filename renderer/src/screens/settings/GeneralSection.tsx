@@ -1,14 +1,9 @@
 import { useId } from 'react';
 import { useCatalogue } from '../../data/app-queries.ts';
 import type { Settings } from '../../data/types.ts';
+import { THEME_CHOICES } from '../../frame/theme.ts';
 import { Field } from './Field.tsx';
 import { useSave } from './settings-actions.ts';
-
-const THEMES: Array<{ value: Settings['theme']; label: string }> = [
-  { value: 'system', label: 'As the system' },
-  { value: 'light', label: 'Light' },
-  { value: 'dark', label: 'Dark' },
-];
 
 /** The model Compose starts with, the text model for prompt help, and the theme. */
 export function GeneralSection({ settings }: { settings: Settings }) {
@@ -83,7 +78,7 @@ export function GeneralSection({ settings }: { settings: Settings }) {
                 void save({ theme: e.target.value as Settings['theme'] }, 'Theme saved')
               }
             >
-              {THEMES.map((theme) => (
+              {THEME_CHOICES.map((theme) => (
                 <option key={theme.value} value={theme.value}>
                   {theme.label}
                 </option>
