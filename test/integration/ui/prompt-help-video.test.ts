@@ -556,6 +556,8 @@ describe('prompt help and video against a gateway other than the simulator', () 
     await eventually(() => details.textContent()).toContain(
       'This key may not use kling-v2: request access for it in the console.',
     );
+    // the job waits, it has not failed: its last answer is said as such
+    expect(await details.getByText(/^Last answer: The gateway refused permission/).count()).toBe(1);
     await details.screenshot({ path: path.join(SCREENSHOTS, 'video-job-no-access.png') });
     expect(gateway.requests.filter((r) => r === 'POST /v1/video/generations')).toHaveLength(1);
     expect(problems).toEqual([]);

@@ -58,7 +58,13 @@ export function JobDetails({ jobId, onClose }: { jobId: number; onClose: () => v
             )}
             <span className="muted">{triesText(detail)}</span>
           </p>
-          {detail.errorMessage && <p className="details-error">{detail.errorMessage}</p>}
+          {detail.errorMessage && (
+            // a job that waits (put back by a pause, or retrying) is not failed: not in red
+            <p className={detail.state === 'failed' ? 'details-error' : 'details-waiting'}>
+              {detail.state === 'failed' ? '' : 'Last answer: '}
+              {detail.errorMessage}
+            </p>
+          )}
           <h3>Prompt</h3>
           <p className="details-prompt">{detail.prompt}</p>
           <h3>Parameters</h3>

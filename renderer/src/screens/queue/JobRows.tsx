@@ -201,7 +201,13 @@ function JobCells({ job }: { job: JobSummary }) {
           {job.size && <> · {job.size}</>}
           {job.n > 1 && <> · n {job.n}</>}
           {job.tries > 0 && <> · {plural(job.tries, 'try', 'tries')}</>}
-          {job.errorMessage && <span className="job-error"> · {job.errorMessage}</span>}
+          {job.errorMessage && (
+            // red only for a failed job: one that waits keeps its last answer in amber
+            <span className={job.state === 'failed' ? 'job-error' : 'job-error job-waiting'}>
+              {' '}
+              · {job.errorMessage}
+            </span>
+          )}
         </span>
       </span>
       <span className="job-state">
