@@ -11,6 +11,7 @@ import {
   userVersion,
   type Migration,
 } from './migrations.ts';
+import { NEW_FILE_SCHEMA } from './schema/new-file.ts';
 import { StoreOpenError } from './store-errors.ts';
 
 /** SQLite's own checkpoint, by the committing connection, once the WAL has this many pages. */
@@ -44,10 +45,11 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
   try {
     db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
     assertKnownVersion(db, file, migrations);
+    // with WAL, NORMAL loses at most the last commits on power loss, never consistency; set
+    // first, it also spares a new file one fsync while it switches to WAL
+    db.pragma('synchronous = NORMAL');
     // WAL: readers (gallery, status) never block the engine's writes
     db.pragma('journal_mode = WAL');
-    // with WAL, NORMAL loses at most the last commits on power loss, never consistency
-    db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
     // the scheduler's indexes and the hot pages stay in memory (the default cache is 2 MB);
     // a larger cache is no faster and raises the run's peak memory
@@ -56,7 +58,8 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
     // checkpoint less often: fewer fsyncs while a batch runs, the WAL kept under ~64 MB
     db.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
     db.pragma('journal_size_limit = 67108864');
-    migrate(db, migrations);
+    // (the snapshot of the app's own migrations only: tests give others)
+    migrate(db, migrations, options.migrations ? null : NEW_FILE_SCHEMA);
     return db;
   } catch (error) {
     db.close();
