@@ -17,6 +17,13 @@ import { StoreOpenError } from './store-errors.ts';
 /** SQLite's own checkpoint, by the committing connection, once the WAL has this many pages. */
 export const AUTOCHECKPOINT_PAGES = 4000;
 
+/**
+ * The WAL file is cut back to this size when it starts over: it otherwise stays as large as it
+ * once grew (10-40 MB after a 1,000-image run), and closing the database deletes it, which
+ * frees every block on the spot (8-28 ms at the end of a run, against 3-4 ms at 4 MB).
+ */
+export const WAL_SIZE_LIMIT = 4 * 1024 * 1024;
+
 export interface OpenDatabaseOptions {
   /** Replaces the app's migrations (tests). */
   migrations?: readonly Migration[];
@@ -55,9 +62,9 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
     // a larger cache is no faster and raises the run's peak memory
     db.pragma('cache_size = -8192');
     db.pragma('temp_store = MEMORY');
-    // checkpoint less often: fewer fsyncs while a batch runs, the WAL kept under ~64 MB
+    // checkpoint less often: fewer fsyncs while a batch runs
     db.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
-    db.pragma('journal_size_limit = 67108864');
+    db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
     // (the snapshot of the app's own migrations only: tests give others)
     migrate(db, migrations, options.migrations ? null : NEW_FILE_SCHEMA);
     return db;
