@@ -1,12 +1,12 @@
 import { createReadStream } from 'node:fs';
 import { extname } from 'node:path';
-import { createInterface } from 'node:readline';
 import { pipeline, Readable, Transform } from 'node:stream';
 import { parse } from 'csv-parse';
 import { printable } from '../../../shared/text/printable.ts';
 import { plural } from '../../../shared/text/plural.ts';
 import { toPromptRow, type PromptRow, type RowError } from './prompt-row.ts';
 import { promptText, PromptTextError } from './prompt-text.ts';
+import { textLines } from './text-lines.ts';
 
 export type PromptFileFormat = 'txt' | 'csv' | 'jsonl';
 
@@ -72,10 +72,8 @@ function isFileSystemError(error: unknown): error is NodeJS.ErrnoException {
 }
 
 async function* readLines(open: Open, format: 'txt' | 'jsonl'): AsyncGenerator<ParsedRecord> {
-  const text = textOf(open).setEncoding('utf8');
-  const lines = createInterface({ input: text, crlfDelay: Infinity });
   let line = 0;
-  for await (const content of lines) {
+  for await (const content of textLines(textOf(open).setEncoding('utf8'))) {
     line++;
     if (content.trim() === '') continue;
     if (format === 'txt') {

@@ -89,13 +89,37 @@ export function assertKnownVersion(
   if (current > known) throw new StoreVersionError(file, current, known);
 }
 
+/** What `migrations` leave in a new file, as one script (schema/new-file.ts). */
+export interface SchemaSnapshot {
+  version: number;
+  sql: string;
+}
+
 /**
  * Applies each pending migration in its own transaction, together with its user_version
- * bump: a failed migration leaves the file exactly at the previous version.
+ * bump: a failed migration leaves the file exactly at the previous version. A new file (at
+ * version 0) gets `snapshot` instead when it is of the latest version: the same schema in one
+ * script and one transaction, in a fraction of the time (nine migrations, one of them
+ * rebuilding three tables, each change making SQLite read its schema again).
  * Returns the versions applied.
  */
-export function migrate(db: Database, migrations: readonly Migration[] = MIGRATIONS): number[] {
+export function migrate(
+  db: Database,
+  migrations: readonly Migration[] = MIGRATIONS,
+  snapshot: SchemaSnapshot | null = null,
+): number[] {
   checkOrder(migrations);
+  if (snapshot?.version === latestVersion(migrations) && userVersion(db) === 0) {
+    transact(
+      db,
+      () => {
+        db.exec(snapshot.sql);
+        db.pragma(`user_version = ${snapshot.version}`);
+      },
+      'immediate',
+    );
+    return migrations.map((migration) => migration.version);
+  }
   const applied: number[] = [];
   for (const migration of migrations) {
     if (migration.version <= userVersion(db)) continue;

@@ -1,8 +1,8 @@
 import BetterSqlite3 from 'better-sqlite3';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../../main/core/store/database.ts';
+import { openDatabase, WAL_SIZE_LIMIT } from '../../../main/core/store/database.ts';
 import {
   MIGRATIONS,
   StoreVersionError,
@@ -59,6 +59,25 @@ describe('openDatabase', () => {
       `INSERT INTO batches (name, dir_name, dir_key, created_at) VALUES ('b', 'b', 'b', 0)`,
     ).run();
     expect(existsSync(`${file}-wal`)).toBe(true);
+    db.close();
+  });
+
+  it('cuts the WAL file back when it starts over, so that closing has little to delete', () => {
+    const file = dbFile();
+    const db = openDatabase(file);
+    db.exec('CREATE TABLE filler (bytes BLOB)');
+    const insert = db.prepare('INSERT INTO filler (bytes) VALUES (?)');
+    // (past the limit while a reader holds the WAL: nothing can be checkpointed meanwhile)
+    const reader = new BetterSqlite3(file);
+    reader.exec('BEGIN; SELECT count(*) FROM batches;');
+    for (let i = 0; i < 80; i++) insert.run(Buffer.alloc(100_000, i));
+    reader.exec('COMMIT');
+    reader.close();
+    const walSize = () => statSync(`${file}-wal`).size;
+    expect(walSize()).toBeGreaterThan(WAL_SIZE_LIMIT);
+    db.pragma('wal_checkpoint(PASSIVE)');
+    insert.run(Buffer.alloc(10, 0)); // the WAL starts over, from its first frame
+    expect(walSize()).toBeLessThanOrEqual(WAL_SIZE_LIMIT);
     db.close();
   });
 

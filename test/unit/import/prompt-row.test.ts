@@ -2,6 +2,25 @@ import { describe, expect, it } from 'vitest';
 import { toPromptRow } from '../../../main/core/import/prompt-row.ts';
 
 describe('toPromptRow', () => {
+  it('makes of a lone prompt (a .txt line) the row the schema makes of it', () => {
+    for (const prompt of [
+      'a fox',
+      '  a fox\t',
+      '\u00a0a fox\u3000',
+      'x',
+      ' \u2003',
+      '',
+      'a\u0000b',
+    ]) {
+      // (a blank column beside it: the schema's way, which the lone prompt does not take)
+      const bySchema = toPromptRow({ prompt, model: '' }, 7);
+      expect(toPromptRow({ prompt }, 7), JSON.stringify(prompt)).toEqual(bySchema);
+    }
+    expect(toPromptRow({ prompt: ' a fox ' }, 7)).toEqual({
+      row: { line: 7, prompt: 'a fox', extra: {} },
+    });
+  });
+
   it('keeps known columns typed and the rest as extra fields', () => {
     const result = toPromptRow(
       {
