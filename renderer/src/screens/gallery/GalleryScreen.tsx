@@ -74,7 +74,8 @@ export function GalleryScreen() {
       {!bare && <GalleryActions commands={commands} />}
       {list.error && <p className="notice notice-error">{errorMessage(list.error)}</p>}
       <GalleryGrid tile={tile} display={display} commands={commands} reveal={reveal}>
-        {total === 0 && (
+        {/* said once the batches are known, with the tools shown or hidden as they will stay */}
+        {total === 0 && (filtered || !loading) && (
           <div className="gallery-empty">
             {filtered ? (
               <>
