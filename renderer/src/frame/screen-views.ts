@@ -63,12 +63,17 @@ export function screenView(id: ScreenId): ScreenView {
   return VIEWS[id];
 }
 
-/** The other screens' code, loaded once the window has shown its first and is idle. */
-export function loadScreensWhenIdle(
-  later: (run: () => void) => void = (run) =>
-    setTimeout(() => requestIdleCallback(run, { timeout: 5000 }), 2000),
-): void {
-  later(() => {
-    for (const id of Object.keys(LOADERS) as ScreenId[]) void loadScreen(id);
-  });
+/**
+ * The other screens' code, loaded once the window has shown its first and is idle (so moving
+ * to one is immediate); returns how to call it off.
+ */
+export function loadScreensWhenIdle(): () => void {
+  const loadAll = () => {
+    for (const id of Object.keys(LOADERS) as ScreenId[]) loadScreen(id).catch(() => undefined);
+  };
+  const timer = setTimeout(() => {
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(loadAll, { timeout: 5000 });
+    else loadAll();
+  }, 2000);
+  return () => clearTimeout(timer);
 }
