@@ -8,13 +8,20 @@ import { startEventPump } from './data/event-pump.ts';
 import { Frame } from './frame/Frame.tsx';
 import { UiStateProvider } from './ui-state.tsx';
 
+export interface Connection {
+  client: Client;
+  data: Data;
+}
+
+/** The window's connection to the service and its (empty) cache. */
+export function openConnection(): Connection {
+  const client = connect();
+  return { client, data: createData(client.api) };
+}
+
 /** The window: its connection to the service, the cache of what it shows, the screens. */
-export function App({ connection }: { connection?: { client: Client; data: Data } }) {
-  const [{ client, data }] = useState(() => {
-    if (connection) return connection;
-    const client = connect();
-    return { client, data: createData(client.api) };
-  });
+export function App({ connection }: { connection?: Connection }) {
+  const [{ client, data }] = useState(() => connection ?? openConnection());
 
   useEffect(() => {
     const pump = startEventPump(data);

@@ -1,7 +1,11 @@
+// first: the session's exchange and the opening screen's chunk start before the rest is run
+import { openingLoaded, openingScreen, sessionStarted } from './start-early.ts';
 import './zod-config.ts';
+import { startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './App.tsx';
-import { onSessionEnd, startSession } from './api/session.ts';
+import { App, openConnection } from './App.tsx';
+import { onSessionEnd } from './api/session.ts';
+import { prefetchOpeningScreen } from './frame/prefetch-opening.ts';
 import { SignedOut } from './frame/SignedOut.tsx';
 import './styles.css';
 
@@ -11,11 +15,17 @@ const root = createRoot(element);
 
 /** The desktop's preload is the API; in a browser, this tab opens its session first. */
 async function boot(): Promise<void> {
-  if (!window.atelier) {
-    const session = await startSession(window);
+  if (sessionStarted) {
+    const session = await sessionStarted;
     if (!session.ok) return root.render(<SignedOut message={session.message} />);
     onSessionEnd((message) => root.render(<SignedOut message={message} />));
   }
-  root.render(<App />);
+  const connection = openConnection();
+  prefetchOpeningScreen(connection, openingScreen);
+  // rendered once its screen's code is in: no empty frame first
+  await openingLoaded;
+  // a transition: the first render (the window's longest task) yields to the answers coming
+  // meanwhile, so the first screen's thumbnails are asked for as its details come, not after
+  startTransition(() => root.render(<App connection={connection} />));
 }
 void boot();

@@ -192,10 +192,18 @@ async function seeded(images: number): Promise<GallerySeed> {
 async function firstPaint(): Promise<void> {
   const firsts: number[] = [];
   const fulls: number[] = [];
+  const cpus: number[] = [];
   for (let run = 0; run < RUNS; run++) {
     const { context, page, cdp } = await freshPage();
     const profiling = values.profile && run === RUNS - 1;
     if (profiling) await startProfile(cdp);
+    const tracing = values.trace && run === RUNS - 1;
+    if (tracing) {
+      await browser.startTracing(page, {
+        categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'loading'],
+      });
+    }
+    const cpuBefore = await processCpu();
     await page.goto(galleryUrl());
     const result = (await page.evaluate(`__bench.firstPaint(${BARE_ALLOWED})`)) as {
       first: number | null;
@@ -203,12 +211,33 @@ async function firstPaint(): Promise<void> {
       cells: number;
       bare: number;
     };
+    const cpuAfter = await processCpu();
+    if (tracing) {
+      mkdirSync(PROFILES, { recursive: true });
+      const file = path.join(PROFILES, 'gallery-first-load.trace.json');
+      writeFileSync(file, await browser.stopTracing());
+      console.log(`    trace of this load: ${file}`);
+    }
     if (profiling) await stopProfile(cdp, 'first-load');
+    const script = await metrics(cdp);
+    const rendererCpu = (cpuAfter.renderer ?? 0) - (cpuBefore.renderer ?? 0);
+    cpus.push(rendererCpu * 1000);
     console.log(
       `  cold load ${run + 1}: first thumbnail ${ms(result.first)}, ` +
         `screen full ${ms(result.full)}` +
-        ` (${result.cells} tiles)`,
+        ` (${result.cells} tiles); renderer CPU ${ms(rendererCpu * 1000)}; ` +
+        `busy ${ms(script.TaskDuration! * 1000)}: script ` +
+        `${ms(script.ScriptDuration! * 1000)} (compile ${ms(script.V8CompileDuration! * 1000)}), ` +
+        `style ${ms(script.RecalcStyleDuration! * 1000)}, layout ${ms(script.LayoutDuration! * 1000)}`,
     );
+    const loaded = (await page.evaluate(`__bench.loaded(${result.first ?? 'null'})`)) as Array<
+      [string, number, number]
+    >;
+    console.log(
+      `    fetched until then: ${loaded.map(([n, a, b]) => `${n} ${a}–${b}`).join(', ')}`,
+    );
+    const commits = (await page.evaluate(`__bench.commits(${result.first ?? 'null'})`)) as number[];
+    console.log(`    React commits until then: ${commits.length}, at ${commits.join(', ')} ms`);
     if (result.first === null) {
       const grid = (await page.evaluate('__bench.screen()')) !== null;
       throw new Error(
@@ -223,7 +252,8 @@ async function firstPaint(): Promise<void> {
   }
   console.log(
     `(a) first paint, median of ${RUNS} cold loads: first thumbnail ${ms(median(firsts))}, ` +
-      `screen of thumbnails ${ms(median(fulls))}   (target < 1 s)`,
+      `screen of thumbnails ${ms(median(fulls))}   (target < 1 s); ` +
+      `the renderer's CPU until the first thumbnail ${ms(median(cpus))}`,
   );
 }
 

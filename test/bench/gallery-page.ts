@@ -15,6 +15,18 @@ export const GALLERY_PAGE_SCRIPT = /* js */ `(() => {
       for (const e of list.getEntries()) longTasks.push({ at: e.startTime, ms: e.duration });
     }).observe({ type: 'longtask', buffered: true });
   } catch {}
+  // React's commits (when each ended), told by the hook its devtools use (production builds too)
+  const commits = [];
+  window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
+    supportsFiber: true,
+    renderers: new Map(),
+    inject: () => 1,
+    checkDCE() {},
+    onScheduleFiberRoot() {},
+    onCommitFiberRoot() { commits.push(performance.now()); },
+    onCommitFiberUnmount() {},
+    onPostCommitFiberRoot() {},
+  };
   // when the search box last changed (typing, pasting) and when Enter last committed it
   const marks = { input: 0, enter: 0 };
   document.addEventListener('input', () => { marks.input = performance.now(); }, true);
@@ -87,7 +99,28 @@ export const GALLERY_PAGE_SCRIPT = /* js */ `(() => {
     }
   };
 
+  /** What the page fetched from 'at' until 'to' (null: until now): [name, start, end] in ms. */
+  const fetchedBetween = (at, to) => performance
+    .getEntriesByType('resource')
+    .filter((r) => r.startTime >= at && (to === null || r.startTime <= to))
+    .map((r) => [
+      // a bundle's name says how many thumbnails it carried
+      (new URL(r.name).pathname === '/thumb-bundle'
+        ? '/thumb-bundle(' + new URL(r.name).searchParams.getAll('p').length + ')'
+        : new URL(r.name).pathname)
+        .replace(/^\\/thumbs\\/.*/, 'thumb')
+        .replace(/^\\/thumb-bundle/, 'bundle')
+        .replace(/^\\/assets\\/(\\w+)-.*\\.(\\w+)$/, '$1.$2')
+        .replace(/^\\/api\\//, ''),
+      Math.round(r.startTime - at),
+      Math.round(r.responseEnd - at),
+    ]);
+
   window.__bench = {
+    /** When React's commits ended (ms from the navigation's start), those until 'to'. */
+    commits: (to) => commits.filter((t) => to === null || t <= to).map(Math.round),
+    /** What the page fetched from its navigation's start until 'to' ms. */
+    loaded: (to) => fetchedBetween(0, to),
     longTasks: () => longTasks.slice(),
     screen: () => { const g = grid(); return g ? screen(g) : null; },
     status: statusText,
@@ -203,18 +236,7 @@ export const GALLERY_PAGE_SCRIPT = /* js */ `(() => {
         return counted !== null && onlyMatches ? now : null;
       }, 10000);
       const at = marks[mark];
-      // what the page fetched meanwhile, from the mark: [name, start, end] in ms
-      const fetched = performance
-        .getEntriesByType('resource')
-        .filter((r) => r.startTime >= at && (shown === null || r.startTime <= shown))
-        .map((r) => [
-          new URL(r.name).pathname
-            .replace(/^\\/thumbs\\/.*/, 'thumb')
-            .replace(/^\\/thumb-bundle.*/, 'bundle')
-            .replace(/^\\/api\\//, ''),
-          Math.round(r.startTime - at),
-          Math.round(r.responseEnd - at),
-        ]);
+      const fetched = fetchedBetween(at, shown);
       return {
         counted: counted === null ? null : counted - at,
         shown: shown === null ? null : shown - at,

@@ -1,28 +1,18 @@
-import { memo, useCallback, useState } from 'react';
+import { memo, Suspense, useCallback, useEffect, useState } from 'react';
 import { useHotkeys } from 'react-hotkeys-hook';
 import { Toaster } from 'sonner';
-import { ComposeScreen } from '../screens/compose/ComposeScreen.tsx';
-import { GalleryScreen } from '../screens/gallery/GalleryScreen.tsx';
-import { QueueScreen } from '../screens/queue/QueueScreen.tsx';
-import { SettingsScreen } from '../screens/settings/SettingsScreen.tsx';
 import { useQueueState, useSettings } from '../data/app-queries.ts';
 import { usePauseQueue, useResumeQueue } from '../screens/queue/queue-actions.ts';
 import { Notices } from '../views/Notices.tsx';
 import { FinishedToasts } from './FinishedToasts.tsx';
-import { navigate, SCREENS, useScreen, type ScreenId } from './navigation.ts';
+import { navigate, SCREENS, useScreen } from './navigation.ts';
+import { loadScreensWhenIdle, screenView } from './screen-views.ts';
 import { ShortcutsDialog } from './ShortcutsDialog.tsx';
 import { Sidebar } from './Sidebar.tsx';
 import { StatusBar } from './StatusBar.tsx';
 import { useTheme } from './theme.ts';
 import { useQuestionMark } from './use-question-mark.ts';
 import { WindowTitle } from './window-title.ts';
-
-const SCREEN_VIEWS: Record<ScreenId, () => React.JSX.Element> = {
-  compose: ComposeScreen,
-  queue: QueueScreen,
-  gallery: GalleryScreen,
-  settings: SettingsScreen,
-};
 
 /** The app's frame: sidebar, the current screen, the status bar, toasts and shortcuts. */
 export function Frame() {
@@ -31,14 +21,17 @@ export function Frame() {
   const openCheatSheet = useCallback(() => setShortcutsOpen(true), []);
   const theme = useSettings().data?.theme;
   useTheme(theme);
-  const Screen = SCREEN_VIEWS[screen];
+  useEffect(() => loadScreensWhenIdle(), []);
+  const Screen = screenView(screen);
   return (
     <div className="frame">
       <WindowTitle />
       <Sidebar current={screen} />
       <main className="frame-main" aria-label={SCREENS.find((s) => s.id === screen)!.label}>
         <Notices />
-        <Screen />
+        <Suspense fallback={null}>
+          <Screen />
+        </Suspense>
       </main>
       <StatusBar onShortcuts={() => setShortcutsOpen(true)} />
       <ShortcutsDialog open={shortcutsOpen} onOpenChange={setShortcutsOpen} />

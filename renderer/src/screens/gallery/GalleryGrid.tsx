@@ -9,12 +9,13 @@ import { galleryUi } from './gallery-state.ts';
 import type { GridCommands } from './grid-commands.ts';
 import { useGalleryList } from './gallery-queries.ts';
 import { toImageQuery } from './gallery-view.ts';
+import { rememberFirstScreen } from './first-thumbnails.ts';
 import { GalleryTile, type TileActions } from './GalleryTile.tsx';
 import { rowOf, type GridRow } from './grid-layout.ts';
 import { searchTerms } from './highlight.ts';
 import type { TileDisplay } from './tile-display.ts';
 import { useGridKeyboard } from './use-grid-keyboard.ts';
-import { GAP, HEADER_HEIGHT, PADDING, useGridLayout } from './use-grid-layout.ts';
+import { GAP, HEADER_HEIGHT, OVERSCAN, PADDING, useGridLayout } from './use-grid-layout.ts';
 
 /** The tiles on screen are asked for once the grid has rested this long (not while it flies). */
 const REST_MS = 60;
@@ -62,13 +63,18 @@ export function GalleryGrid({
     count: rows.length,
     getScrollElement: () => parentRef.current,
     estimateSize: (i) => (rows[i]?.kind === 'header' ? HEADER_HEIGHT : rowHeight),
-    overscan: 3,
+    overscan: OVERSCAN,
     paddingStart: PADDING,
     paddingEnd: PADDING,
     isScrollingResetDelay: REST_MS,
     initialRect: { width: 800, height: 600 },
   });
   useEffect(() => virtualizer.measure(), [virtualizer, rows, rowHeight]);
+  // the rows on screen (a partial one each end) and the overscan: the next list's first bundle
+  const height = virtualizer.scrollRect?.height ?? 0;
+  useEffect(() => {
+    if (height > 0) rememberFirstScreen(cols * (Math.ceil(height / rowHeight) + 1 + OVERSCAN));
+  }, [cols, rowHeight, height]);
 
   // a new filter starts at the top
   const listKey = JSON.stringify(toImageQuery(view));

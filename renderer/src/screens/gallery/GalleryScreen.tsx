@@ -22,7 +22,7 @@ import { activeFilters, DEFAULT_VIEW, toImageQuery } from './gallery-view.ts';
 import { GalleryActions, type SelectionCommands } from './GalleryActions.tsx';
 import { GalleryGrid } from './GalleryGrid.tsx';
 import type { GridCommands } from './grid-commands.ts';
-import { GalleryToolbar, TILE_SIZES } from './GalleryToolbar.tsx';
+import { GalleryToolbar } from './GalleryToolbar.tsx';
 import { Compare } from './lightbox/Compare.tsx';
 import { Lightbox } from './lightbox/Lightbox.tsx';
 import { useLightboxPlace } from './lightbox/lightbox-place.ts';
@@ -31,9 +31,9 @@ import { rerunDraft } from './lightbox/rerun-draft.ts';
 import { EditDialog } from '../edit/EditDialog.tsx';
 import { editUi } from '../edit/edit-state.ts';
 import { useTileDisplay } from './tile-display.ts';
+import { saveTileSize, storedTileSize } from './tile-size.ts';
 import './gallery.css';
 
-const TILE_KEY = 'atelier.gallery.tile';
 const NO_IDS: readonly number[] = [];
 
 /** Everything the queue made: find, select, compare, export, retry downloads, delete. */
@@ -207,15 +207,12 @@ function useGalleryCommands(
 }
 
 function useTileSize(): [number, (size: number) => void] {
-  const [tile, setTile] = useState(() => {
-    const stored = Number(localStorage.getItem(TILE_KEY));
-    return stored >= TILE_SIZES.min && stored <= TILE_SIZES.max ? stored : 176;
-  });
+  const [tile, setTile] = useState(storedTileSize);
   return [
     tile,
     (size) => {
       setTile(size);
-      localStorage.setItem(TILE_KEY, String(size));
+      saveTileSize(size);
     },
   ];
 }

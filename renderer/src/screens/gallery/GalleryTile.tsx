@@ -5,6 +5,7 @@ import { useData } from '../../data/data-context.ts';
 import { keys } from '../../data/keys.ts';
 import { formatSize } from '../../format.ts';
 import { useImage } from './gallery-queries.ts';
+import { tileThumbnailPath } from './first-thumbnails.ts';
 import { EXPIRED_CODE } from './gallery-view.ts';
 import { highlight, type searchTerms } from './highlight.ts';
 import { pictureBox, type TileDisplay } from './tile-display.ts';
@@ -219,9 +220,10 @@ function TileBody({ image, actions }: { image: ImageSummary; actions: TileAction
       </>
     );
   }
-  if (image.thumbRelPath) {
+  const thumb = tileThumbnailPath(image);
+  if (thumb) {
     // keyed: a tile that shows another image starts over (canvas, not the last one's <img>)
-    return <TileThumbnail key={image.thumbRelPath} relPath={image.thumbRelPath} owner={image} />;
+    return <TileThumbnail key={thumb} relPath={thumb} owner={image} />;
   }
   // thumbnails are off (Settings): the image itself, scaled down by the browser
   return (

@@ -7,8 +7,7 @@ import { GalleryFilters } from './GalleryFilters.tsx';
 import { SearchBox } from './SearchBox.tsx';
 import type { TileDisplay } from './tile-display.ts';
 import { TileDisplayControls } from './TileDisplayControls.tsx';
-
-export const TILE_SIZES = { min: 96, max: 360, step: 8 } as const;
+import { TILE_SIZES } from './tile-size.ts';
 
 /** Search, filters, order, grouping and thumbnail size; the count of matches beside them. */
 export function GalleryToolbar({

@@ -1,4 +1,5 @@
 import { useEffect, useEffectEvent, useState } from 'react';
+import { useClient } from '../../api/client-context.ts';
 import { useData } from '../../data/data-context.ts';
 import { prefetchGalleryList } from './gallery-queries.ts';
 import { galleryUi } from './gallery-state.ts';
@@ -12,8 +13,9 @@ export function SearchBox() {
   const viewText = view.text;
   const setView = galleryUi.useSelect((s) => s.setView);
   const data = useData();
+  const client = useClient();
   const search = (next: string) => {
-    prefetchGalleryList(data, { ...view, text: next });
+    prefetchGalleryList(data, { ...view, text: next }, client);
     setView({ text: next });
   };
   const [text, setText] = useState(viewText);

@@ -1,10 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { MediaOwner } from '../../api/client.ts';
 import { useClient } from '../../api/client-context.ts';
-
-/** Every current browser and Electron; not jsdom, whose tiles keep the plain image. */
-const DRAWS_BITMAPS =
-  typeof createImageBitmap === 'function' && typeof ImageBitmapRenderingContext === 'function';
+import { DRAWS_BITMAPS } from './first-thumbnails.ts';
 
 /**
  * A tile's thumbnail, drawn into a canvas from a decoded bitmap that is let go when the tile

@@ -1,11 +1,13 @@
 import { queryOptions, useQueries, useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { Client } from '../../api/client.ts';
+import { useClient } from '../../api/client-context.ts';
 import type { GalleryList } from '../../data/apply-event.ts';
 import { useData } from '../../data/data-context.ts';
 import type { Data } from '../../data/data.ts';
 import { loadIdList } from '../../data/id-lists.ts';
 import { keys } from '../../data/keys.ts';
+import { firstThumbnails } from './first-thumbnails.ts';
 import { toImageQuery, type GalleryView } from './gallery-view.ts';
 
 /** Details fetched with a new list's ids: more than a large window's first screen of tiles. */
@@ -16,7 +18,7 @@ const FIRST_SCREEN = 120;
  * were written since it was read (the events count them; the grid decides when to bring them in).
  */
 export function useGalleryList(view: GalleryView) {
-  return useQuery(galleryListQuery(useData(), view));
+  return useQuery(galleryListQuery(useData(), view, useClient()));
 }
 
 /**
@@ -24,12 +26,13 @@ export function useGalleryList(view: GalleryView) {
  * Enter, not after the whole gallery has rendered the new view (the list's own query then
  * joins the one in flight).
  */
-export function prefetchGalleryList(data: Data, view: GalleryView): void {
-  void data.queries.prefetchQuery(galleryListQuery(data, view));
+export function prefetchGalleryList(data: Data, view: GalleryView, client: Client): void {
+  void data.queries.prefetchQuery(galleryListQuery(data, view, client));
 }
 
-function galleryListQuery({ api, queries }: Data, view: GalleryView) {
+function galleryListQuery({ api, queries }: Data, view: GalleryView, client: Client) {
   const query = toImageQuery(view);
+  const thumbnails = firstThumbnails(client);
   const by = view.group === 'none' ? null : view.group;
   return queryOptions({
     queryKey: keys.imageIds(query, by),
@@ -44,8 +47,11 @@ function galleryListQuery({ api, queries }: Data, view: GalleryView) {
       const details = before
         ? null
         : api.images.page({ query, limit: FIRST_SCREEN }).then(
-            (page) =>
-              page.items.forEach((image) => queries.setQueryData(keys.image(image.id), image)),
+            (page) => {
+              page.items.forEach((image) => queries.setQueryData(keys.image(image.id), image));
+              // the first screen's thumbnails leave now, not once the grid has rendered
+              thumbnails?.(page.items);
+            },
             () => undefined,
           );
       const [list, groups] = await Promise.all([

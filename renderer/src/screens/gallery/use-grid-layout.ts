@@ -4,6 +4,8 @@ import { columnsFor, layoutRows, type GroupRun } from './grid-layout.ts';
 export const GAP = 8;
 export const PADDING = 4;
 export const HEADER_HEIGHT = 40;
+/** Rows rendered beyond the screen's, each way. */
+export const OVERSCAN = 3;
 /** Two lines of caption (0.8rem at 1.25) and its top margin. */
 const CAPTION_HEIGHT = 38;
 

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import {
+  firstScreenTiles,
+  firstThumbnails,
+  rememberFirstScreen,
+} from '../../../../renderer/src/screens/gallery/first-thumbnails.ts';
+import { imageSummary } from '../fake-api.ts';
+
+describe("a new list's first thumbnails, asked for with its details", () => {
+  it("asks for the thumbnails the first screen's tiles draw, and no more", () => {
+    const asked: Array<[string, number]> = [];
+    const warm = firstThumbnails(
+      {
+        thumbnail: (path, owner) => {
+          asked.push([path, owner.id]);
+          return Promise.resolve(new Blob());
+        },
+      },
+      () => 4,
+      true,
+    )!;
+    warm([
+      imageSummary(1),
+      imageSummary(2, { downloadState: 'failed', relPath: null, thumbRelPath: null }),
+      imageSummary(3, { kind: 'video', thumbRelPath: 'batch/3.webp' }),
+      imageSummary(4, { thumbRelPath: null }), // thumbnails off: the tile shows the image
+      imageSummary(5), // past the first screen
+    ]);
+    expect(asked).toEqual([['batch/1.png', 1]]);
+  });
+
+  it('leaves each tile to ask where tiles draw no bitmaps', () => {
+    expect(
+      firstThumbnails({ thumbnail: () => Promise.reject(new Error('no')) }, () => 4, false),
+    ).toBeNull();
+  });
+
+  it('bounds the first screen by the window until a grid has told its own', () => {
+    // 1280×800 in tiles of 176 (8 between): 7 columns by 5 rows, and the 3 overscan rows
+    expect(firstScreenTiles({ innerWidth: 1280, innerHeight: 800 }, 176)).toBe(56);
+    rememberFirstScreen(30);
+    expect(firstScreenTiles({ innerWidth: 1280, innerHeight: 800 }, 176)).toBe(30);
+  });
+});
