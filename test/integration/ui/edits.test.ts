@@ -411,6 +411,10 @@ describe('edits in the window', () => {
 
     // a model that takes no mask: the row it fails is named, Run waits
     await again.keyboard.press('b');
+    // the brush is taken before the stroke: an eraser's stroke on no mask paints nothing
+    await eventually(() =>
+      secondTools.getByRole('button', { name: 'Brush' }).getAttribute('aria-pressed'),
+    ).toBe('true');
     const secondMask = second.getByRole('region', { name: 'Mask' });
     await drag(again, second.getByRole('img', { name: 'a quiet pond' }), [0.3, 0.3], [0.7, 0.3]);
     await eventually(() => secondMask.getByRole('status').textContent()).toMatch(/^\d+%/);

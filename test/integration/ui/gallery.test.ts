@@ -201,7 +201,7 @@ describe('the gallery against atelier ui --demo', () => {
       tile.locator('img').evaluate((img: ImageLike) => img.complete && img.naturalWidth),
     ).toBeGreaterThan(0);
     await tile.dblclick();
-    const video = page.getByRole('dialog', { name: /^Image 1 of/ }).locator('video');
+    const video = page.getByRole('dialog', { name: /^Video 1 of/ }).locator('video');
     await eventually(() => video.evaluate((v: VideoLike) => v.readyState)).toBeGreaterThan(1);
     expect(await video.evaluate((v: VideoLike) => [v.error, v.controls])).toEqual([null, true]);
     await video.evaluate((v: VideoLike) => {

@@ -140,7 +140,8 @@ async function playAndSeek(page: Page, prompt: string, search: string): Promise<
     .getByRole('grid', { name: 'Images' })
     .getByRole('gridcell', { name: `${prompt} (video)` });
   await tile.waitFor({ timeout: 60_000 });
-  const dialog = page.getByRole('dialog', { name: /^Image \d+ of/ });
+  // (named "Image …" until its details say it is a video)
+  const dialog = page.getByRole('dialog', { name: /^(Image|Video) \d+ of/ });
   // a double click that lands as the grid redraws (the poster written) is two single clicks
   await eventually(async () => {
     if (!(await dialog.isVisible())) await tile.dblclick();

@@ -45,7 +45,9 @@ export function Lightbox(props: LightboxProps): React.JSX.Element {
   useEffect(() => reset(), [id, reset]);
   const commands = useLightboxCommands({ ...props, detail, zoom, confirm: setConfirm });
   const { infoOpen } = commands;
-  const title = `Image ${formatWhole(index + 1)} of ${formatWhole(Math.max(total, ids.length))}`;
+  // (its place among the gallery's images and videos, named by what it is)
+  const noun = detail?.kind === 'video' ? 'Video' : 'Image';
+  const title = `${noun} ${formatWhole(index + 1)} of ${formatWhole(Math.max(total, ids.length))}`;
 
   return (
     <LightboxFrame
