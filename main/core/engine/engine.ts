@@ -296,12 +296,14 @@ export class Engine extends EventEmitter<EngineEvents> {
     await this.scheduler.drainDownloads(
       this.aborting || this.storeFailure ? null : this.stopGraceMs,
     );
-    await this.ctx.placer.close();
+    // (the two helper threads end together: nothing is left for the placer to write)
+    const placerClosed = this.ctx.placer.close();
+    placerClosed.catch(() => {}); // (awaited below, once the checkpointer's end is asked too)
     this.state = 'stopped';
     this.lease.stopTicker();
     // Every outcome is committed before another process may take the queue.
     this.scheduler.flushWrites();
-    await this.checkpoints?.stop();
+    await Promise.all([placerClosed, this.checkpoints?.stop()]);
     this.lease.release();
     this.throttle.flush();
     this.throttle.stop();

@@ -375,7 +375,11 @@ export class Scheduler {
   }
 
   private markDone(write: () => void): Promise<boolean> {
-    return this.writes.add(write, { lazy: true }).then(
+    // The last work in flight has no company to wait for: its mark commits in this turn, so
+    // that the end of a run is not held by the lazy delay.
+    const last =
+      this.running.size === 0 && this.downloading.size <= 1 && this.downloadsReserved === 0;
+    return this.writes.add(write, { lazy: !last }).then(
       () => true,
       (error: unknown) => {
         // The file is on disk; the next start adopts it (see download.ts).
