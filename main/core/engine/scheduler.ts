@@ -375,11 +375,9 @@ export class Scheduler {
   }
 
   private markDone(write: () => void): Promise<boolean> {
-    // The last work in flight has no company to wait for: its mark commits in this turn, so
-    // that the end of a run is not held by the lazy delay.
-    const last =
-      this.running.size === 0 && this.downloading.size <= 1 && this.downloadsReserved === 0;
-    return this.writes.add(write, { lazy: !last }).then(
+    // With no request in flight, no job's outcome is coming for the mark to commit with: it
+    // commits in this turn, so that the last downloads of a run are not held by the lazy delay.
+    return this.writes.add(write, { lazy: this.running.size > 0 }).then(
       () => true,
       (error: unknown) => {
         // The file is on disk; the next start adopts it (see download.ts).
