@@ -298,7 +298,9 @@ export class Engine extends EventEmitter<EngineEvents> {
     );
     // The file placer's thread ends on its own time (the downloads are drained: every write
     // it held is answered); waiting for it held the end of a run by 4-13 ms.
-    void this.ctx.placer.close();
+    this.ctx.placer.close().catch((error: unknown) => {
+      this.ctx.log.warn(`the file placer's thread did not end cleanly: ${String(error)}`);
+    });
     this.state = 'stopped';
     this.lease.stopTicker();
     // Every outcome is committed before another process may take the queue.
