@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { freshCliBundle } from '../../bin/cli-bundle.js';
 import { buildCliBundle } from '../../main/cli/bundle/build-cli-bundle.ts';
@@ -65,4 +65,48 @@ export async function ensureCliBundle(root: string): Promise<void> {
   }
   const built = await buildCliBundle(root);
   console.log(`atelier run: the CLI bundle, built now into ${built.folder}.`);
+}
+
+/** How a bench measures one process: its Node arguments and its environment. */
+export type Measure<T> = (args: string[], env: NodeJS.ProcessEnv) => Promise<T>;
+
+/**
+ * The contenders of a round, in the order they run: this checkout's `atelier run` (its bundle),
+ * the same from its sources (`sources`), another checkout's (`other`), then the script. Each
+ * `atelier run` gets a fresh data folder under `dir`, removed after it; `nodeArgs` go before
+ * its script (a CPU profile's flags).
+ */
+export function cliContenders<T>(options: {
+  root: string;
+  dir: string;
+  contest: Contest;
+  measure: Measure<T>;
+  sources?: boolean;
+  other?: string;
+  nodeArgs?: () => string[];
+}): Array<[string, () => Promise<T>]> {
+  const { root, dir, contest, measure } = options;
+  const atelier =
+    (checkout: string, env: NodeJS.ProcessEnv = {}) =>
+    async () => {
+      const run = mkdtempSync(join(dir, 'run-'));
+      try {
+        const node = options.nodeArgs?.() ?? [];
+        return await measure([...node, ...atelierRunArgs(checkout, contest, run)], {
+          ATELIER_API_KEY: contest.key,
+          ...env,
+        });
+      } finally {
+        rmSync(run, { recursive: true, force: true });
+      }
+    };
+  const contenders: Array<[string, () => Promise<T>]> = [['atelier run', atelier(root)]];
+  if (options.sources) {
+    contenders.push(['atelier run (sources)', atelier(root, { ATELIER_CLI_SOURCES: '1' })]);
+  }
+  if (options.other) {
+    contenders.push([`atelier run (${options.other})`, atelier(resolve(options.other))]);
+  }
+  contenders.push(['script', () => measure(scriptArgs(contest), {})]);
+  return contenders;
 }

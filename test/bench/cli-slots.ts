@@ -17,7 +17,7 @@ import type { AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { atelierRunArgs, ensureCliBundle, scriptArgs } from './cli-contenders.ts';
+import { cliContenders, ensureCliBundle } from './cli-contenders.ts';
 import { startSimulatorProcess } from './simulator-process.ts';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -123,28 +123,18 @@ const load = () =>
   loadavg()
     .map((l) => l.toFixed(2))
     .join(' ');
-const atelier =
-  (checkout: string, env: NodeJS.ProcessEnv = {}) =>
-  async () => {
-    const run = mkdtempSync(join(dir, 'run-'));
-    try {
-      const prof = values['cpu-prof'];
-      const node = prof ? ['--cpu-prof', '--cpu-prof-dir', resolve(prof)] : [];
-      return await measure([...node, ...atelierRunArgs(checkout, contest, run)], {
-        ATELIER_API_KEY: simulator.key,
-        ...env,
-      });
-    } finally {
-      rmSync(run, { recursive: true, force: true });
-    }
-  };
-const contenders: Array<[string, () => Promise<Run>]> = [['atelier run', atelier(root)]];
-if (values.sources) {
-  contenders.push(['atelier run (sources)', atelier(root, { ATELIER_CLI_SOURCES: '1' })]);
-}
-if (values.other)
-  contenders.push([`atelier run (${values.other})`, atelier(resolve(values.other))]);
-contenders.push(['script', () => measure(scriptArgs(contest), {})]);
+const contenders = cliContenders({
+  root,
+  dir,
+  contest,
+  measure,
+  sources: values.sources,
+  other: values.other,
+  nodeArgs: () => {
+    const prof = values['cpu-prof'];
+    return prof ? ['--cpu-prof', '--cpu-prof-dir', resolve(prof)] : [];
+  },
+});
 
 const said = (run: Run) =>
   `first ${run.firstMs.toFixed(0)} ms, slot wait mean ${run.slotMeanMs.toFixed(2)} ` +
