@@ -12,12 +12,11 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { request, createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { cliContenders, ensureCliBundle } from './cli-contenders.ts';
+import { startGenerationProxy } from './generation-proxy.ts';
 import { startSimulatorProcess } from './simulator-process.ts';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -58,31 +57,15 @@ const simulator = await startSimulatorProcess(['--latency-ms', '200']);
 const target = new URL(simulator.url);
 let arrivals: number[] = [];
 let answered: number[] = [];
-const proxy = createServer((incoming: IncomingMessage, answer: ServerResponse) => {
-  const generation = incoming.url?.includes('/images/generations') ?? false;
-  if (generation) arrivals.push(performance.now());
-  const outgoing = request(
-    {
-      host: target.hostname,
-      port: target.port,
-      method: incoming.method,
-      path: incoming.url,
-      headers: incoming.headers,
-    },
-    (response) => {
-      answer.writeHead(response.statusCode ?? 502, response.headers);
-      response.pipe(answer);
-      answer.on('finish', () => {
-        if (generation) answered.push(performance.now());
-      });
-    },
-  );
-  outgoing.on('error', () => answer.destroy());
-  incoming.pipe(outgoing);
-});
-proxy.keepAliveTimeout = 60_000;
-await new Promise<void>((ready) => proxy.listen(0, '127.0.0.1', ready));
-const gateway = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+const proxy = await startGenerationProxy(
+  target,
+  {
+    arrived: () => arrivals.push(performance.now()),
+    answered: () => answered.push(performance.now()),
+  },
+  { keepAliveMs: 60_000 },
+);
+const gateway = proxy.url;
 const contest = { prompts, gateway, key: simulator.key, concurrency };
 await ensureCliBundle(root);
 

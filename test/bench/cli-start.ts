@@ -15,12 +15,11 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { request, createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { cliContenders, ensureCliBundle } from './cli-contenders.ts';
+import { startGenerationProxy } from './generation-proxy.ts';
 import { processCpuMs, startSimulatorProcess } from './simulator-process.ts';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -68,26 +67,8 @@ const simulator = await startSimulatorProcess(['--latency-ms', '200']);
 const target = new URL(simulator.url);
 let onGeneration: (() => void) | null = null;
 // Forwards everything to the simulator; a generation request is noted on arrival.
-const proxy = createServer((incoming: IncomingMessage, answer: ServerResponse) => {
-  if (incoming.url?.includes('/images/generations')) onGeneration?.();
-  const outgoing = request(
-    {
-      host: target.hostname,
-      port: target.port,
-      method: incoming.method,
-      path: incoming.url,
-      headers: incoming.headers,
-    },
-    (response) => {
-      answer.writeHead(response.statusCode ?? 502, response.headers);
-      response.pipe(answer);
-    },
-  );
-  outgoing.on('error', () => answer.destroy());
-  incoming.pipe(outgoing);
-});
-await new Promise<void>((ready) => proxy.listen(0, '127.0.0.1', ready));
-const gateway = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+const proxy = await startGenerationProxy(target, { arrived: () => onGeneration?.() });
+const gateway = proxy.url;
 const contest = { prompts, gateway, key: simulator.key, concurrency };
 await ensureCliBundle(root);
 

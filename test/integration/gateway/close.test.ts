@@ -33,13 +33,13 @@ async function heldGateway() {
   };
 }
 
+const clientOf = (gateway: { url: string }) =>
+  createGatewayClient({ profile: { baseUrl: gateway.url }, apiKey: 'sk-test-close' });
+
 describe("closing the gateway client's connections", () => {
   it('lets a request in flight finish before the connections close', async () => {
     const gateway = await heldGateway();
-    const client = createGatewayClient({
-      profile: { baseUrl: gateway.url },
-      apiKey: 'sk-test-close',
-    });
+    const client = clientOf(gateway);
     try {
       const models = client.listModels();
       await gateway.arrival;
@@ -61,10 +61,7 @@ describe("closing the gateway client's connections", () => {
 
   it('with nothing in flight, ends the idle keep-alive connections at once', async () => {
     const gateway = await heldGateway();
-    const client = createGatewayClient({
-      profile: { baseUrl: gateway.url },
-      apiKey: 'sk-test-close',
-    });
+    const client = clientOf(gateway);
     try {
       const models = client.listModels();
       await gateway.arrival;
