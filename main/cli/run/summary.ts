@@ -227,13 +227,19 @@ function summaryWords(summary: RunSummary) {
 
 const RESULTS_INDENT = 9;
 
-/** "Images:  ", "Videos:  ", or "Results: " for both: the lines below it are indented as far. */
+/**
+ * What a line of results is headed by: "images", "videos", or "results" for a mix of both,
+ * with its colon, as wide as the heading "prompts:" (the summary's and status's lines align).
+ */
+export function resultsHeading(jobs: number, videos: number): string {
+  const { many } = resultWords(jobs, videos);
+  return `${many.includes(' ') ? 'results' : many}:`.padEnd(RESULTS_INDENT);
+}
+
+/** "Images:  ", "Videos:  ", or "Results: ": the lines below it are indented as far. */
 function resultsLabel(summary: RunSummary): string {
-  const { many } = summaryWords(summary);
-  const label = many.includes(' ')
-    ? 'Results:'
-    : `${many.charAt(0).toUpperCase()}${many.slice(1)}:`;
-  return label.padEnd(RESULTS_INDENT);
+  const heading = resultsHeading(summary.jobs.total, summary.videoJobs);
+  return `${heading.charAt(0).toUpperCase()}${heading.slice(1)}`;
 }
 
 /** "12 prompts", or, once some are top-ups, "14 requests (12 prompts, 2 top-ups)". */

@@ -3,10 +3,9 @@ import type { DownloadCounts } from '../../core/store/image-repository.ts';
 import type { PartialSuccessCounts } from '../../core/store/job-queries.ts';
 import type { StateCounts } from '../../core/store/job-repository.ts';
 import type { PauseKind } from '../../../shared/jobs/pause.ts';
-import { topUpsNote } from '../run/summary.ts';
+import { resultsHeading, topUpsNote } from '../run/summary.ts';
 import { plural } from '../../../shared/text/plural.ts';
 import { formatSpend } from '../../../shared/spend/money.ts';
-import { resultWords } from '../../../shared/jobs/words.ts';
 
 export interface BatchStatus {
   id: number;
@@ -102,12 +101,6 @@ function queueLine(view: StatusView): string {
   return runner || 'not running';
 }
 
-/** "images:  ", "videos:  ", or "results: " for a batch of both, aligned with the others. */
-function resultsLabel(batch: BatchStatus): string {
-  const { many } = resultWords(batch.jobs.total, batch.videos ?? 0);
-  return `${many.includes(' ') ? 'results' : many}:`.padEnd(9);
-}
-
 function batchLines(batch: BatchStatus, commandSuffix: string): string[] {
   const { jobs, downloads, partial } = batch;
   const source = batch.source ? ` from ${batch.source}` : '';
@@ -128,7 +121,7 @@ function batchLines(batch: BatchStatus, commandSuffix: string): string[] {
   const lines = [
     `#${batch.id} "${batch.name}"${source}, ${batch.createdAt}`,
     `   prompts: ${counts.join(', ')} (of ${jobs.total}${topUpsNote(batch.topUps)})`,
-    `   ${resultsLabel(batch)}${images.join(', ')}`,
+    `   ${resultsHeading(batch.jobs.total, batch.videos ?? 0)}${images.join(', ')}`,
   ];
   const failed = failedLine(batch.failures ?? {}, `--batch ${batch.id}${commandSuffix}`);
   if (failed) lines.push(`   failed:  ${failed}`);
