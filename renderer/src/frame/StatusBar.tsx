@@ -6,6 +6,7 @@ import { ThemeSwitch } from './ThemeSwitch.tsx';
 
 const STATUS = {
   loading: 'Loading…',
+  unknown: 'Queue state unknown',
   running: 'Running',
   idle: 'Idle',
   stopped: 'Not running',
@@ -16,9 +17,9 @@ const STATUS = {
 export function StatusBar({ onShortcuts }: { onShortcuts: () => void }) {
   const { data: info } = useAppInfo();
   const { data: queue } = useQueueState();
-  const status = queueStatus(queue);
-  const overall = overallOf(queue?.progress);
   const connection = useConnection();
+  const status = queueStatus(queue, connection);
+  const overall = overallOf(queue?.progress);
   const gateway = info?.demo ? 'Demo mode' : (info?.gateway?.name ?? 'No gateway');
   const percent =
     overall && overall.total > 0 ? Math.floor((overall.settled / overall.total) * 100) : null;
@@ -31,7 +32,7 @@ export function StatusBar({ onShortcuts }: { onShortcuts: () => void }) {
         {gateway}
       </span>
       <span className={`status-queue status-${status}`} role="status" aria-label="Queue">
-        {pausedText(queue?.paused ?? null) ?? STATUS[status]}
+        {(status !== 'unknown' && pausedText(queue?.paused ?? null)) || STATUS[status]}
       </span>
       {overall && overall.total > 0 && (
         <span className="status-progress">

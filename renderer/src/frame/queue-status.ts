@@ -1,10 +1,18 @@
+import type { Connection } from '../data/connection.ts';
 import type { AppInfo, Progress, QueueState } from '../data/types.ts';
 
-export type QueueStatus = 'loading' | 'paused' | 'running' | 'idle' | 'stopped';
+export type QueueStatus = 'loading' | 'unknown' | 'paused' | 'running' | 'idle' | 'stopped';
 
-/** Running with nothing to send or download is idle: a green "Running" would claim work. */
-export function queueStatus(queue: QueueState | undefined): QueueStatus {
+/**
+ * Running with nothing to send or download is idle: a green "Running" would claim work. Cut off
+ * from the service, the last state known is no longer news: it is unknown until reconnected.
+ */
+export function queueStatus(
+  queue: QueueState | undefined,
+  connection: Connection = 'live',
+): QueueStatus {
   if (!queue) return 'loading';
+  if (connection === 'lost' || connection === 'closed') return 'unknown';
   if (queue.paused) return 'paused';
   if (queue.engine !== 'running') return 'stopped';
   const { jobs, downloads } = queue.progress;

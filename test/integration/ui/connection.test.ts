@@ -58,6 +58,9 @@ describe('a window whose connection drops', () => {
       /Disconnected from Atelier\..*(not answering|closed the event stream)/,
     );
     expect(await pauseQueue.isDisabled()).toBe(true);
+    // the last state known is not claimed as the present one
+    const queueStatus = page.getByRole('status', { name: 'Queue status' });
+    expect(await queueStatus.textContent()).toBe('Not known while disconnected');
     await screenshots(page, 'connection-lost');
 
     // renamed meanwhile in another window: its event reaches every window but this one
@@ -73,6 +76,7 @@ describe('a window whose connection drops', () => {
       page.getByRole('button', { name: 'Show jobs of egrets' }).isVisible(),
     ).toBe(true);
     expect(await pauseQueue.isEnabled()).toBe(true);
+    expect(await queueStatus.textContent()).toMatch(/^(Running|Idle: nothing to run)/);
     expect(await page.getByRole('alert', { name: 'Disconnected' }).count()).toBe(0);
     await context.close();
   }, 90_000);

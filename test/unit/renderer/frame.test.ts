@@ -86,4 +86,11 @@ describe('queueStatus', () => {
     const paused = { reason: 'Paused by you.', code: null, kind: 'manual' as const };
     expect(queueStatus({ ...queueState(3), paused })).toBe('paused');
   });
+
+  it('is unknown while cut off from the service, whatever was last known', () => {
+    expect(queueStatus(queueState(3), 'lost')).toBe('unknown');
+    expect(queueStatus(queueState(0), 'closed')).toBe('unknown');
+    expect(queueStatus(undefined, 'lost')).toBe('loading');
+    expect(queueStatus(queueState(3), 'connecting')).toBe('running');
+  });
 });

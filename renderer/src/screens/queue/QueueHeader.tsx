@@ -1,4 +1,5 @@
 import { useQueueState } from '../../data/app-queries.ts';
+import { useConnection } from '../../data/data-context.ts';
 import { formatCount, formatEta, formatRate, plural } from '../../format.ts';
 import { overallOf, queueStatus } from '../../frame/queue-status.ts';
 import type { ConfirmRequest } from '../../views/ConfirmDialog.tsx';
@@ -7,6 +8,7 @@ import { useCancelAll, usePauseQueue, useResumeQueue } from './queue-actions.ts'
 
 const STATUS_TEXT = {
   loading: 'Loading…',
+  unknown: 'Not known while disconnected',
   running: 'Running',
   idle: 'Idle: nothing to run',
   stopped: 'Not running',
@@ -16,7 +18,7 @@ const STATUS_TEXT = {
 /** The whole queue: its state, overall progress, pause, resume, cancel all, and its limits. */
 export function QueueHeader({ confirm }: { confirm: (request: ConfirmRequest) => void }) {
   const { data: queue } = useQueueState();
-  const status = queueStatus(queue);
+  const status = queueStatus(queue, useConnection());
   const overall = overallOf(queue?.progress);
   const paused = queue?.paused ?? null;
   const runner = queue?.runner ?? null;
