@@ -1,34 +1,10 @@
 import { app, Notification } from 'electron';
-import type { ApiEventOf } from '../../shared/api/events.ts';
 import type { EventSource } from '../../shared/api/types.ts';
+import { finishedSummary } from '../../shared/jobs/finished-summary.ts';
 import type { SettingsStore } from '../core/app/settings-store.ts';
-
-type Finished = ApiEventOf<'batch.finished'>['payload'];
 
 /** Windows shows notifications only for an app with this id (electron-builder.yml's appId). */
 export const APP_USER_MODEL_ID = 'dev.atelier.app';
-
-/**
- * What the notification of a finished batch says: "120 done, 3 failed (2 uncertain)", then
- * what else needs the person (canceled jobs, failed downloads, images a job did not return).
- */
-export function finishedNotice(batch: Finished): { title: string; body: string } {
-  const parts = [`${batch.jobs.succeeded} done`];
-  if (batch.jobs.failed > 0) {
-    const uncertain = batch.failures.uncertain ?? 0;
-    parts.push(`${batch.jobs.failed} failed${uncertain > 0 ? ` (${uncertain} uncertain)` : ''}`);
-  }
-  if (batch.jobs.canceled > 0) parts.push(`${batch.jobs.canceled} canceled`);
-  if (batch.downloads.failed > 0) {
-    parts.push(`${plural(batch.downloads.failed, 'download')} failed`);
-  }
-  if (batch.partial > 0) parts.push(`${plural(batch.partial, 'image')} missing`);
-  return { title: `Batch “${batch.name}” finished`, body: parts.join(', ') };
-}
-
-function plural(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
-}
 
 export interface NotificationOptions {
   events: EventSource;
@@ -49,7 +25,8 @@ export function setupNotifications(options: NotificationOptions): () => void {
       if (event.type !== 'batch.finished') continue;
       if (!Notification.isSupported()) return;
       if (!options.settings.read().notifications.batchFinished) return;
-      const notification = new Notification(finishedNotice(event.payload));
+      const { title, detail } = finishedSummary(event.payload);
+      const notification = new Notification({ title, body: detail });
       if (options.onClick) notification.on('click', options.onClick);
       notification.show();
     }

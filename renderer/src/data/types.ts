@@ -20,6 +20,5 @@ export type AppInfo = OutputOf<'app', 'info'>;
 export type KeyStatus = OutputOf<'key', 'status'>;
 export type Settings = OutputOf<'settings', 'get'>;
 export type SettingsPatch = InputOf<'settings', 'update'>;
-export type FinishedNotice = ApiEventOf<'batch.finished'>['payload'];
 export type PromptHelp = OutputOf<'prompts', 'get'>;
 export type PromptHelpProgress = ApiEventOf<'prompts.progress'>['payload'];

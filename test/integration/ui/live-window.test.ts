@@ -152,6 +152,7 @@ describe('a window against a gateway whose downloads always fail', () => {
     expect(inGallery).toBeLessThan(1000);
     expect(await card.textContent()).toContain('2 downloads failed');
     expect(await queue.getByText('2 downloads failed').first().isVisible()).toBe(true);
+    expect(await queue.getByText('2 generated, 2 downloads failed').isVisible()).toBe(true);
     await screenshots(queue, 'live-download-failed-queue');
     await screenshots(gallery, 'live-download-failed-gallery');
 

@@ -4,7 +4,7 @@ import type { ApiEvent, ApiEventOf, EventBatch } from '../../../shared/api/event
 import type { EventListener } from '../../../shared/api/types.ts';
 import { Settings } from '../../../shared/api/schemas/settings.ts';
 import type { SettingsStore } from '../../../main/core/app/settings-store.ts';
-import { finishedNotice, setupNotifications } from '../../../main/electron/setup-notifications.ts';
+import { setupNotifications } from '../../../main/electron/setup-notifications.ts';
 
 vi.mock('electron', () => import('../../support/electron-mock.ts'));
 
@@ -15,33 +15,6 @@ const downloads = { pending: 0, downloading: 0, done: 0, failed: 0 };
 function finished(patch: Partial<Finished> = {}): Finished {
   return { batchId: 1, name: 'Spring', jobs, failures: {}, downloads, partial: 0, ...patch };
 }
-
-describe('finishedNotice', () => {
-  it.each([
-    [{ jobs: { ...jobs, succeeded: 120 } }, '120 done'],
-    [
-      { jobs: { ...jobs, succeeded: 120, failed: 3 }, failures: { uncertain: 2, rejected: 1 } },
-      '120 done, 3 failed (2 uncertain)',
-    ],
-    [{ jobs: { ...jobs, succeeded: 5, failed: 1 }, failures: { auth: 1 } }, '5 done, 1 failed'],
-    [{ jobs: { ...jobs, succeeded: 2, canceled: 4 } }, '2 done, 4 canceled'],
-    [
-      { jobs: { ...jobs, succeeded: 9 }, downloads: { ...downloads, failed: 1 } },
-      '9 done, 1 download failed',
-    ],
-    [
-      { jobs: { ...jobs, succeeded: 9 }, downloads: { ...downloads, failed: 2 } },
-      '9 done, 2 downloads failed',
-    ],
-    [{ jobs: { ...jobs, succeeded: 9 }, partial: 3 }, '9 done, 3 images missing'],
-    [
-      { jobs: { ...jobs, failed: 7 }, failures: { uncertain: 7 } },
-      '0 done, 7 failed (7 uncertain)',
-    ],
-  ])('%o → %s', (patch, body) => {
-    expect(finishedNotice(finished(patch))).toEqual({ title: 'Batch “Spring” finished', body });
-  });
-});
 
 describe('setupNotifications', () => {
   let listener: EventListener;

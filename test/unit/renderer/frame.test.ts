@@ -1,14 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { finishedText, openQueueAction } from '../../../renderer/src/frame/FinishedToasts.tsx';
+import { openQueueAction } from '../../../renderer/src/frame/FinishedToasts.tsx';
 import { pausedText } from '../../../renderer/src/frame/StatusBar.tsx';
 import { screenOf } from '../../../renderer/src/frame/navigation.ts';
 import { queueStatus } from '../../../renderer/src/frame/queue-status.ts';
 import { queueState } from './fake-api.ts';
 import { SHORTCUTS } from '../../../renderer/src/frame/shortcuts.ts';
 import { windowTitle } from '../../../renderer/src/frame/window-title.ts';
-
-const jobs = { queued: 0, running: 0, retrying: 0, succeeded: 0, failed: 0, canceled: 0 };
-const downloads = { pending: 0, downloading: 0, done: 0, failed: 0 };
 
 describe('the frame', () => {
   it('reads the screen from the address, Compose when it names none', () => {
@@ -31,23 +28,6 @@ describe('the frame', () => {
     expect(windowTitle('paused', overall)).toBe('Atelier — Paused');
     expect(windowTitle('running', { ...overall, settled: 20000 })).toBe('Atelier');
     expect(windowTitle('loading', null)).toBe('Atelier');
-  });
-
-  it('says what a finished batch did, uncertain failures and failed downloads included', () => {
-    const notice = {
-      batchId: 1,
-      name: 'posters',
-      jobs: { ...jobs, succeeded: 1200, failed: 3 },
-      failures: { uncertain: 2, rejected: 1 },
-      downloads: { ...downloads, done: 1199, failed: 1 },
-      partial: 0,
-    };
-    expect(finishedText(notice)).toEqual({
-      title: 'Batch “posters” finished',
-      detail: '1,200 done, 3 failed (2 uncertain: may have been charged), 1 download failed',
-      ok: false,
-    });
-    expect(finishedText({ ...notice, jobs: { ...jobs, succeeded: 5 }, downloads }).ok).toBe(true);
   });
 
   it('lists every shortcut once, with a label and what it does', () => {
