@@ -24,7 +24,7 @@ export function downloadFailureReason(failure: GatewayFailure, kind: 'image' | '
     return `${failure.message} ${made}.`;
   }
   return (
-    `Fetching the ${what} failed: ${causeOf(failure)}. ${made}. Fetching it again from its ` +
+    `Fetching the ${what} failed: ${sentence(causeOf(failure))} ${made}. Fetching it again from its ` +
     `stored link never generates it again; ${WILL_RETRY}.${id}`
   );
 }
@@ -59,6 +59,11 @@ function causeOf(failure: GatewayFailure): string {
     default:
       return `the file server answered ${failure.said ?? failure.status ?? 'with an error'}`;
   }
+}
+
+/** Ends a clause with a full stop, unless the server's own words ended it already. */
+function sentence(clause: string): string {
+  return /[.!?]$/.test(clause) ? clause : `${clause}.`;
 }
 
 function requestIdOf(failure: GatewayFailure): string {

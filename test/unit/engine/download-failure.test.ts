@@ -34,6 +34,16 @@ describe('downloadFailureReason', () => {
     );
   });
 
+  it("ends the file server's own sentence once", () => {
+    const failure = classifyFailure(
+      { kind: 'http', status: 500, body: { error: { code: 'oops', message: 'It broke.' } } },
+      context,
+    );
+    expect(downloadFailureReason(failure, 'image')).toMatch(
+      /^Fetching the image failed: the file server answered 500 oops: It broke\. The image was/,
+    );
+  });
+
   it('says an expired link can only be had again by a new, paid generation', () => {
     const failure = classifyFailure({ kind: 'http', status: 404 }, context);
     expect(downloadFailureReason(failure, 'video')).toBe(
