@@ -19,6 +19,8 @@ interface VideoLike {
   error: unknown;
   controls: boolean;
   currentTime: number;
+  videoWidth: number;
+  videoHeight: number;
   muted: boolean;
   play(): Promise<void>;
 }
@@ -212,6 +214,13 @@ describe('the gallery against atelier ui --demo', () => {
       return v.play();
     });
     await eventually(() => video.evaluate((v: VideoLike) => v.currentTime)).toBeGreaterThan(0.2);
+    // its pixels, as the player read them from the file's header; fitted, with no zoom
+    const [width, height] = await video.evaluate((v: VideoLike) => [v.videoWidth, v.videoHeight]);
+    const details = page.getByRole('complementary', { name: 'Image details' });
+    await eventually(() => details.textContent()).toContain(`Pixels${width} × ${height}`);
+    expect(await details.textContent()).toContain("Size askedthe model's default");
+    expect(await page.getByRole('status', { name: 'Zoom' }).textContent()).toBe('Fit');
+    expect(await page.getByRole('button', { name: 'Zoom in' }).isDisabled()).toBe(true);
     await screenshots(page, 'gallery-video');
     expect(problems).toEqual([]);
     await context.close();

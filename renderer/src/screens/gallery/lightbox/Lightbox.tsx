@@ -42,6 +42,8 @@ export function Lightbox(props: LightboxProps): React.JSX.Element {
   const [confirm, setConfirm] = useState<ConfirmRequest | null>(null);
   const zoom = useZoom();
   const { reset } = zoom;
+  // a video's pixels are known only to the player that read its header
+  const [played, setPlayed] = useState<{ id: number; width: number; height: number } | null>(null);
   useEffect(() => reset(), [id, reset]);
   const commands = useLightboxCommands({ ...props, detail, zoom, confirm: setConfirm });
   const { infoOpen } = commands;
@@ -86,6 +88,7 @@ export function Lightbox(props: LightboxProps): React.JSX.Element {
             mediaUrl={client.mediaUrl}
             onReload={() => void query.refetch()}
             onRetryDownload={commands.retryDownload}
+            onVideoSize={(width, height) => detail && setPlayed({ id: detail.id, width, height })}
           />
         </div>
         {infoOpen && (
@@ -101,6 +104,7 @@ export function Lightbox(props: LightboxProps): React.JSX.Element {
                 />
                 <MetadataPanel
                   detail={detail}
+                  played={played?.id === detail.id ? played : null}
                   fileActions={<FileActions detail={detail} host={client.host} />}
                   links={links}
                 />

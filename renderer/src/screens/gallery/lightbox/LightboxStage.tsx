@@ -19,6 +19,7 @@ export function LightboxStage({
   mediaUrl,
   onReload,
   onRetryDownload,
+  onVideoSize,
 }: {
   detail: ImageDetail | null;
   error: string | null;
@@ -26,6 +27,8 @@ export function LightboxStage({
   mediaUrl: Client['mediaUrl'];
   onReload(): void;
   onRetryDownload(): void;
+  /** A video's pixels, once the player has read them. */
+  onVideoSize?(width: number, height: number): void;
 }) {
   if (error) {
     return (
@@ -64,7 +67,18 @@ export function LightboxStage({
   }
   const src = mediaUrl(detail.relPath, 'image', detail);
   if (detail.kind === 'video') {
-    return <video className="lb-video" controls src={src} aria-label={altOf(detail)} />;
+    return (
+      <video
+        className="lb-video"
+        controls
+        src={src}
+        aria-label={altOf(detail)}
+        onLoadedMetadata={(event) => {
+          const { videoWidth, videoHeight } = event.currentTarget;
+          if (videoWidth > 0) onVideoSize?.(videoWidth, videoHeight);
+        }}
+      />
+    );
   }
   const size =
     detail.width && detail.height ? { width: detail.width, height: detail.height } : null;

@@ -101,13 +101,17 @@ export function MetadataPanel({
   detail,
   fileActions,
   links,
+  played,
 }: {
   detail: ImageDetail;
+  /** A video's pixels as its player read them (the library does not read a video's header). */
+  played?: { width: number; height: number } | null;
   /** Shown beside the file's heading (the desktop's folder and viewer). */
   fileActions?: ReactNode;
   links?: EditLinks;
 }) {
-  const pixels = detail.width && detail.height ? `${detail.width} × ${detail.height}` : null;
+  const size = detail.width && detail.height ? detail : (played ?? null);
+  const pixels = size ? `${size.width} × ${size.height}` : null;
   const params = parameterRows(detail.params);
   return (
     <div className="lb-meta">
@@ -143,7 +147,9 @@ export function MetadataPanel({
         </Heading>
         <dl className="lb-dl">
           <Row label="Model">{detail.model}</Row>
-          <Row label="Size asked">{detail.size ? formatSize(detail.size) : 'default'}</Row>
+          <Row label="Size asked">
+            {detail.size ? formatSize(detail.size) : "the model's default"}
+          </Row>
           <Row label="Pixels">{pixels ?? '—'}</Row>
           <Row label="Seed">
             {detail.seed === null ? 'none' : <Copyable value={String(detail.seed)} what="seed" />}

@@ -110,8 +110,13 @@ export function ZoomControls({ zoom, disabled }: { zoom: Zoom; disabled?: boolea
       >
         −
       </button>
-      <output className="lb-zoom" aria-label="Zoom" title={readoutTitle(zoom, fitted, disabled)}>
-        {disabled ? '' : fitted ? 'Fit' : percent(zoom.scale)}
+      <output
+        className={disabled ? 'lb-zoom lb-zoom-off' : 'lb-zoom'}
+        aria-label="Zoom"
+        title={readoutTitle(zoom, fitted, disabled)}
+      >
+        {/* a video is fitted, and cannot zoom: said so, not a gap that looks broken */}
+        {disabled || fitted ? 'Fit' : percent(zoom.scale)}
       </output>
       <button
         type="button"
