@@ -1,4 +1,5 @@
 import type { PauseKind } from '../../../shared/jobs/pause.ts';
+import { RATE_WINDOW_MS } from '../../../shared/jobs/rate.ts';
 import type { DownloadCounts } from '../store/image-repository.ts';
 import type { StateCounts } from '../store/job-repository.ts';
 
@@ -25,7 +26,7 @@ export class FinishRate {
   private readonly times: number[] = [];
   private readonly windowMs: number;
 
-  constructor(windowMs = 5_000) {
+  constructor(windowMs = RATE_WINDOW_MS) {
     this.windowMs = windowMs;
   }
 

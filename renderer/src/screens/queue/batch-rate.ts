@@ -1,7 +1,5 @@
 import { useRef } from 'react';
-
-/** How far back the rate looks: long enough to smooth bursts, short enough to follow changes. */
-const WINDOW_MS = 20_000;
+import { RATE_WINDOW_MS } from '../../../../shared/jobs/rate.ts';
 
 /** Jobs settled per second over the last seconds, from the counts the events bring. */
 export function useBatchRate(done: number, now: () => number = Date.now): number {
@@ -9,7 +7,7 @@ export function useBatchRate(done: number, now: () => number = Date.now): number
   const at = now();
   const list = samples.current;
   if (list.length === 0 || list[list.length - 1]!.done !== done) list.push({ at, done });
-  while (list.length > 2 && at - list[0]!.at > WINDOW_MS) list.shift();
+  while (list.length > 2 && at - list[0]!.at > RATE_WINDOW_MS) list.shift();
   const first = list[0]!;
   const seconds = (at - first.at) / 1000;
   return seconds > 0.5 ? (done - first.done) / seconds : 0;
