@@ -99,14 +99,15 @@ describe('Compose in atelier ui --demo', () => {
       .toContain('Line 1, column 3');
     await page.getByRole('textbox', { name: 'Prompts or templates' }).fill('a fox');
     await page.getByRole('checkbox', { name: 'dall-e-3' }).check();
-    // n set for dall-e-3 itself (its group): refused with its reason
-    await page
-      .getByRole('group', { name: 'dall-e-3', exact: true })
-      .getByRole('textbox', { name: /^Images each/ })
-      .fill('2');
+    const dalle = page.getByRole('group', { name: 'dall-e-3', exact: true });
+    // one image a request is all it makes: nothing to choose, so nothing to get wrong
+    const n = dalle.getByRole('textbox', { name: /^Images each/ });
+    expect([await n.inputValue(), await n.getAttribute('readonly')]).toEqual(['1', '']);
+    // a size set for dall-e-3 itself (its group) that it does not make: refused with its reason
+    await dalle.getByRole('textbox', { name: 'Sizes' }).fill('512x512');
     await expect
       .poll(() => page.getByRole('list', { name: 'Problems' }).textContent())
-      .toContain('Model dall-e-3 makes exactly 1 image per request; n = 2 was asked.');
+      .toContain('Model dall-e-3 does not offer size 512x512. Choose one of: 1024x1024,');
     expect(await page.getByRole('button', { name: /^Run Ctrl/ }).isDisabled()).toBe(true);
     await page.screenshot({ path: path.join(SCREENSHOTS, 'compose-refused-light.png') });
     await context.close();

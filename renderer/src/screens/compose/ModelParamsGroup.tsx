@@ -32,6 +32,8 @@ export function ModelParamsGroup({ entry, params, own, edit, titled }: Props) {
     });
   const fallback = defaultSize(entry);
   const id = `params-${entry.id.replace(/[^\w-]/g, '_')}`;
+  // one value allowed: nothing to choose (a value typed before stays editable, to be fixed)
+  const onlyN = v.n.min === v.n.max && own.ns === undefined ? String(v.n.max) : null;
   return (
     <fieldset className="compose-model-params" aria-label={entry.id}>
       {titled && <legend>{entry.id}</legend>}
@@ -63,9 +65,10 @@ export function ModelParamsGroup({ entry, params, own, edit, titled }: Props) {
             {v.n.min === v.n.max ? `(n: ${v.n.max} only)` : `(n, ${v.n.min}–${v.n.max})`}
           </span>
           <input
-            value={own.ns ?? params.ns.join(', ')}
+            value={onlyN ?? own.ns ?? params.ns.join(', ')}
             placeholder="1"
             inputMode="numeric"
+            readOnly={onlyN !== null}
             onChange={(e) => edit({ ns: e.target.value })}
           />
         </label>
