@@ -139,6 +139,9 @@ describe('Compose', () => {
     expect(screen.getByLabelText('Estimated total').textContent).toBe(
       'Estimate 40 quota units + unknown',
     );
+    // none priced: unknown, not "0 quota units + unknown", which reads as free
+    act(() => ui.compose.getState().edit({ models: ['my-own-model'] }));
+    expect(screen.getByLabelText('Estimated total').textContent).toBe('Estimate unknown');
   });
 
   it('shows only the parameters the chosen models take, and refuses what they would', async () => {

@@ -12,13 +12,21 @@ export function EstimateView({
   /** What each model will get ("1024x1024 · n 2 · hd"), by model. */
   gets?: Readonly<Record<string, string>>;
 }) {
+  // no line priced: a total of "0 + unknown" would read as free
+  const priced = estimate.lines.some((line) => line.perImage !== null);
   return (
     <section className="compose-estimate" aria-label="Estimate">
       <p className="compose-total" aria-label="Estimated total">
         <span className="muted">Estimate </span>
-        <strong>{formatUnits(estimate.total)}</strong> quota units
-        {estimate.money && <> ≈ {formatMoney(estimate.money)}</>}
-        {estimate.unknown.length > 0 && <> + unknown</>}
+        {priced || estimate.lines.length === 0 ? (
+          <>
+            <strong>{formatUnits(estimate.total)}</strong> quota units
+            {estimate.money && <> ≈ {formatMoney(estimate.money)}</>}
+            {estimate.unknown.length > 0 && <> + unknown</>}
+          </>
+        ) : (
+          <strong>unknown</strong>
+        )}
       </p>
       <ul className="compose-estimate-lines" aria-label="Estimate per model">
         {estimate.lines.map((line) => (
