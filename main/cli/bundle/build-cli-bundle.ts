@@ -3,6 +3,7 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { rolldown, type Plugin } from 'rolldown';
 import { bundleFolder, MANIFEST_VERSION, type BundleManifest } from '../../../bin/cli-bundle.js';
+import { workerEntries } from './worker-entries.ts';
 
 /**
  * The CLI bundled into a few files (`npm run build:cli`; `npm ci` and `npm run build` run it):
@@ -22,8 +23,7 @@ const PROJECT_ROOT = resolve(import.meta.dirname, '../../..');
 const EXTERNAL = [/^node:/, 'better-sqlite3', 'sharp', 'undici', 'open', 'trash'];
 
 /**
- * Each module keeps its own import.meta.url and dirname, as where its source is: the file
- * placer's worker (a .ts file beside it), the packages a module resolves from its folder, the
+ * Each module keeps its own import.meta.url and dirname, as where its source is: the packages a module resolves from its folder, the
  * project's files found from the CLI's own place (package.json, out/renderer) all stay where
  * the sources say.
  */
@@ -76,7 +76,9 @@ export async function buildCliBundle(
     },
     platform: 'node',
     external: EXTERNAL,
-    plugins: [sourcePlace],
+    // (the threads' files as entries of their own: the file placer's loaded some twenty
+    // TypeScript modules one by one at each start)
+    plugins: [workerEntries(), sourcePlace],
     logLevel: 'warn',
   });
   let ids: string[];

@@ -71,8 +71,19 @@ describe("the CLI's bundle", () => {
     expect(summary.jobs.succeeded).toBe(2);
     expect(summary.images.onDisk).toBe(2);
     expect(readdirSync(join(work, 'atelier-library', 'p'))).toHaveLength(2);
-    // the main thread ran the bundle alone (the file placer's thread runs its .ts source)
+    // the main thread ran the bundle alone
     expect(result.stderr).toContain('stripper loaded: false');
+    // and its threads start from the bundle's files too, never from a .ts source
+    const build = join(out, manifest.entries.index.split('/')[0]!);
+    const threadUrls = readdirSync(build, { recursive: true })
+      .map(String)
+      .filter((file) => file.endsWith('.js'))
+      .flatMap((file) =>
+        [
+          ...readFileSync(join(build, file), 'utf8').matchAll(/new Worker\(new URL\("([^"]+)"/g),
+        ].map((match) => match[1]!),
+      );
+    expect(threadUrls).toEqual([expect.stringMatching(/^\.\/file-placer-worker-[\w-]+\.js$/)]);
 
     const status = runBundle(['status', '--json'], work);
     expect(status.status, status.stderr).toBe(0);
