@@ -123,7 +123,17 @@ export interface VideoTask {
 }
 
 export interface Download {
-  body: ReadableStream<Uint8Array>;
+  /** The bytes as they come (built on first use: read this or `whole`, never both). */
+  readonly body: ReadableStream<Uint8Array>;
+  /**
+   * The whole body at once, for a small one: no stream built per chunk. Resolves with the
+   * bytes, or with why it stopped after `received` bytes, as `body` would have failed (a
+   * GatewayError), or past `maxBytes` or after `idleMs` without data (the connection released).
+   */
+  whole(limits: {
+    maxBytes: number;
+    idleMs: number;
+  }): Promise<{ bytes: Uint8Array } | { error: Error; received: number }>;
   contentType: string | null;
   contentLength: number | null;
 }

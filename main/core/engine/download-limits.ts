@@ -71,7 +71,8 @@ export function tooLarge(
   );
 }
 
-function stalled(idleMs: number, received: number): LibraryWriteError {
+/** No data for `idleMs` after `received` bytes: the download stalled (retried). */
+export function stalled(idleMs: number, received: number): LibraryWriteError {
   const wait = idleMs < 1000 ? `${idleMs} ms` : `${Math.round(idleMs / 100) / 10} s`;
   return new LibraryWriteError(
     'stalled',

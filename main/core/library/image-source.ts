@@ -72,16 +72,21 @@ export async function* sourceChunks(
   } catch (error) {
     if (error instanceof LibraryWriteError) throw error;
     if (signal?.aborted) throw abortedError(signal);
-    const reason = error instanceof Error ? describeCause(error) : String(error);
-    throw new LibraryWriteError(
-      'network',
-      `The download failed after ${received} bytes: ${reason}. Retry the download.`,
-      { cause: error },
-    );
+    throw sourceBroke(error, received);
   } finally {
     signal?.removeEventListener('abort', onAbort);
     if (!finished) reader.stop(); // a failure downstream: release the connection
   }
+}
+
+/** The source itself failed after `received` bytes: told apart from the disk's errors. */
+export function sourceBroke(error: unknown, received: number): LibraryWriteError {
+  const reason = error instanceof Error ? describeCause(error) : String(error);
+  return new LibraryWriteError(
+    'network',
+    `The download failed after ${received} bytes: ${reason}. Retry the download.`,
+    { cause: error },
+  );
 }
 
 export function abortedError(signal: AbortSignal): LibraryWriteError {

@@ -5,7 +5,7 @@ import { httpFailure } from '../http/call-json.ts';
 import { openExchange, parseJson, type CallOptions } from '../http/exchange.ts';
 
 /**
- * Fetches bytes as a stream: a temporary image link (`url`) or video content (`path`).
+ * Fetches bytes as a stream, or whole: a temporary image link (`url`) or video content (`path`).
  * A 404 on a link is reported as expired; other failures say to retry the download, not the
  * generation (interface 7 rule 6). A body cut short errors the stream with a GatewayError.
  */
@@ -23,12 +23,16 @@ export async function download(
     return httpFailure(answer, parseJson(text.text));
   }
   const length = header(response.headers, 'content-length');
+  let body: ReadableStream<Uint8Array> | null = null;
   return {
     ok: true,
     status: response.status,
     requestIds: answer.requestIds,
     value: {
-      body: answer.stream(),
+      get body() {
+        return (body ??= answer.stream());
+      },
+      whole: (limits) => answer.whole(limits),
       contentType: header(response.headers, 'content-type'),
       contentLength: length === null ? null : Number(length),
     },

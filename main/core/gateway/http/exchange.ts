@@ -12,7 +12,14 @@ import { BEFORE_SEND_CODES, classifyFailure, type FailureInput } from '../classi
 import { header } from '../classify/headers.ts';
 import { requestIdsOf } from '../classify/request-ids.ts';
 import type { GatewayContext } from '../context.ts';
-import { BodyTooLarge, contentLength, readAll, webStream } from './answer-body.ts';
+import {
+  BodyIdle,
+  BodyTooLarge,
+  collectBody,
+  contentLength,
+  readAll,
+  webStream,
+} from './answer-body.ts';
 import { GatewayError, networkCode } from './errors.ts';
 import { startPhaseTimers, type PhaseTimers } from './phase-timers.ts';
 import { RedirectRefused, sendFollowingRedirects } from './redirects.ts';
@@ -53,6 +60,8 @@ export interface OpenAnswer {
   text(): Promise<{ ok: true; text: string } | GatewayFailure>;
   /** The body as bytes; errors while reading surface as GatewayError. Ends the timers. */
   stream(): ReadableStream<Uint8Array>;
+  /** The whole body at once (a small one), as `stream()` would give it: see WholeBody. */
+  whole(limits: WholeBodyLimits): Promise<WholeBody>;
   /** Request ids from the headers and a parsed body, cleaned of the key. */
   idsOf(body: unknown): RequestIds;
   /** Classifies with this exchange's context (ids, key redaction, Retry-After cap). */
@@ -64,6 +73,20 @@ export interface OpenAnswer {
   /** Ends the exchange: timers stop, the body is released if unread, one log line. */
   close(note?: string): void;
 }
+
+/** How much a whole body may be, and how long it may send nothing. */
+export interface WholeBodyLimits {
+  maxBytes: number;
+  idleMs: number;
+}
+
+/**
+ * A body read whole, or why it stopped after `received` bytes: a GatewayError as the stream
+ * would have failed with (cut short, our time-out, the connection), BodyTooLarge past
+ * `maxBytes` or BodyIdle after `idleMs` without data (the connection released, no log line,
+ * as when a stream's reader gives up).
+ */
+export type WholeBody = { bytes: Buffer } | { error: Error; received: number };
 
 /** What fetch used to send by default; some gateways' firewalls look at them. */
 const DEFAULT_HEADERS = { accept: '*/*', 'user-agent': 'node' };
@@ -342,6 +365,26 @@ function openAnswer(exchange: Exchange, answer: SentAnswer, timers: PhaseTimers)
         // The reader gave up (or already failed): no log line, as with fetch.
         cancel: ending.quietly,
       });
+    },
+    async whole({ maxBytes, idleMs }) {
+      const read = await collectBody(body, { maxBytes, expectedBytes: expected, idleMs });
+      if ('error' in read) {
+        if (read.error instanceof BodyTooLarge || read.error instanceof BodyIdle) {
+          ending.quietly();
+          return { error: read.error, received: read.received };
+        }
+        const failure = ending.bodyFailure(read.error);
+        ending.close(failure.message);
+        return { error: new GatewayError(failure), received: read.received };
+      }
+      const received = read.bytes.byteLength;
+      if (expected !== null && received < expected) {
+        const failure = fail({ kind: 'truncated', expected, received });
+        ending.close(failure.message);
+        return { error: new GatewayError(failure), received };
+      }
+      ending.close();
+      return read;
     },
   };
 }
