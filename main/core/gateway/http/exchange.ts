@@ -103,7 +103,6 @@ interface Exchange {
   /** Whether the key (and the profile's extra headers) may go to this address. */
   auth: boolean;
   /** For the log: method and address without the query (links may carry tokens). */
-  where: string;
   /** The key once read: for redaction, and to unseal a stored link that carried it. */
   secret: string | null;
   /** The key sent as the Authorization header: only to the gateway's own origin. */
@@ -155,7 +154,6 @@ async function beginExchange(
     url,
     gatewayOrigin,
     auth,
-    where: `${spec.method} ${url.origin}${url.pathname}`,
     secret,
     authKey: null,
   };
@@ -181,8 +179,12 @@ function classifyIn(
   return failure;
 }
 
-function logIn(exchange: Exchange, line: string): void {
-  exchange.context.log?.(redact(line, exchange.secret));
+/** A log line about the exchange (`where` it went, then `what`), written only when logging. */
+function logIn(exchange: Exchange, what: () => string): void {
+  const { log } = exchange.context;
+  if (!log) return;
+  const { spec, url } = exchange;
+  log(redact(`${spec.method} ${url.origin}${url.pathname} → ${what()}`, exchange.secret));
 }
 
 /** Reads the key when this address gets it; a missing one is a failure, nothing sent. */
@@ -191,7 +193,7 @@ async function takeKey(exchange: Exchange): Promise<GatewayFailure | null> {
   const key = await readKey(exchange.context);
   if ('problem' in key) {
     const failure = classifyIn(exchange, { kind: 'no-key', detail: key.problem });
-    logIn(exchange, `${exchange.where} → not sent: ${failure.message}`);
+    logIn(exchange, () => `not sent: ${failure.message}`);
     return failure;
   }
   exchange.secret = exchange.authKey = key.key;
@@ -292,7 +294,7 @@ async function send(
     timers.stop();
     const failure = classifyIn(exchange, ...sendFailure(exchange, error, timers));
     const took = context.now() - exchange.started;
-    logIn(exchange, `${exchange.where} → ${failure.kind} after ${took} ms: ${failure.message}`);
+    logIn(exchange, () => `${failure.kind} after ${took} ms: ${failure.message}`);
     return failure;
   }
 }
@@ -404,12 +406,11 @@ function answerEnding(
       closed = true;
       timers.stop();
       release(body);
-      const id = requestIds.requestId ? ` [${requestIds.requestId}]` : '';
       const took = exchange.context.now() - exchange.started;
-      logIn(
-        exchange,
-        `${exchange.where} → ${response.status} in ${took} ms${id}${note ? `: ${note}` : ''}`,
-      );
+      logIn(exchange, () => {
+        const id = requestIds.requestId ? ` [${requestIds.requestId}]` : '';
+        return `${response.status} in ${took} ms${id}${note ? `: ${note}` : ''}`;
+      });
     },
     quietly() {
       closed = true;
