@@ -73,7 +73,8 @@ export function GalleryGrid({
   // the rows on screen (a partial one each end) and the overscan: the next list's first bundle
   const height = virtualizer.scrollRect?.height ?? 0;
   useEffect(() => {
-    if (height > 0) rememberFirstScreen(cols * (Math.ceil(height / rowHeight) + 1 + OVERSCAN));
+    const inView = cols * (Math.ceil(height / rowHeight) + 1);
+    if (height > 0) rememberFirstScreen({ tiles: inView + cols * OVERSCAN, inView });
   }, [cols, rowHeight, height]);
 
   // a new filter starts at the top

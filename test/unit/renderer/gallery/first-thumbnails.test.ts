@@ -16,8 +16,9 @@ describe("a new list's first thumbnails, asked for with its details", () => {
           return Promise.resolve(new Blob());
         },
       },
-      () => 4,
+      () => ({ tiles: 4, inView: 4 }),
       true,
+      () => undefined,
     )!;
     warm([
       imageSummary(1),
@@ -29,16 +30,38 @@ describe("a new list's first thumbnails, asked for with its details", () => {
     expect(asked).toEqual([['batch/1.png', 1]]);
   });
 
+  it('decodes ahead only the thumbnails in view, not the overscan rows', () => {
+    const decoded: number[] = [];
+    const warm = firstThumbnails(
+      { thumbnail: () => Promise.resolve(new Blob()) },
+      () => ({ tiles: 5, inView: 2 }),
+      true,
+      (_path, owner) => void decoded.push(owner.id),
+    )!;
+    warm([1, 2, 3, 4, 5, 6].map((id) => imageSummary(id)));
+    expect(decoded).toEqual([1, 2]);
+  });
+
   it('leaves each tile to ask where tiles draw no bitmaps', () => {
     expect(
-      firstThumbnails({ thumbnail: () => Promise.reject(new Error('no')) }, () => 4, false),
+      firstThumbnails(
+        { thumbnail: () => Promise.reject(new Error('no')) },
+        () => ({ tiles: 4, inView: 4 }),
+        false,
+      ),
     ).toBeNull();
   });
 
   it('bounds the first screen by the window until a grid has told its own', () => {
     // 1280×800 in tiles of 176 (8 between): 7 columns by 5 rows, and the 3 overscan rows
-    expect(firstScreenTiles({ innerWidth: 1280, innerHeight: 800 }, 176)).toBe(56);
-    rememberFirstScreen(30);
-    expect(firstScreenTiles({ innerWidth: 1280, innerHeight: 800 }, 176)).toBe(30);
+    expect(firstScreenTiles({ innerWidth: 1280, innerHeight: 800 }, 176)).toEqual({
+      tiles: 56,
+      inView: 35,
+    });
+    rememberFirstScreen({ tiles: 30, inView: 15 });
+    expect(firstScreenTiles({ innerWidth: 1280, innerHeight: 800 }, 176)).toEqual({
+      tiles: 30,
+      inView: 15,
+    });
   });
 });
