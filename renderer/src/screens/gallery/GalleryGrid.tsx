@@ -9,7 +9,7 @@ import { galleryUi } from './gallery-state.ts';
 import type { GridCommands } from './grid-commands.ts';
 import { useGalleryList } from './gallery-queries.ts';
 import { toImageQuery } from './gallery-view.ts';
-import { rememberFirstScreen } from './first-thumbnails.ts';
+import { gridShown, rememberFirstScreen } from './first-thumbnails.ts';
 import { GalleryTile, type TileActions } from './GalleryTile.tsx';
 import { rowOf, type GridRow } from './grid-layout.ts';
 import { searchTerms } from './highlight.ts';
@@ -45,7 +45,7 @@ export function GalleryGrid({
   const view = galleryUi.useSelect((s) => s.view);
   const selection = galleryUi.useSelect((s) => s.selection);
   const setSelection = galleryUi.useSelect((s) => s.setSelection);
-  const { data: list } = useGalleryList(view);
+  const { data: list, isError } = useGalleryList(view);
   const ids = list?.ids ?? NO_IDS;
   const count = list?.total ?? 0;
   const parentRef = useRef<HTMLDivElement>(null);
@@ -116,6 +116,11 @@ export function GalleryGrid({
   }, [reveal]);
 
   const items = virtualizer.getVirtualItems();
+  // the window's first gallery is shown: the frame's other reads may start (data/opening.ts)
+  const shown = isError || (list !== undefined && (count === 0 || items.length > 0));
+  useEffect(() => {
+    if (shown) gridShown();
+  }, [shown]);
   const first = rows[items[0]?.index ?? 0]?.start ?? 0;
   const activeId = ids[active];
   return (

@@ -11,6 +11,8 @@ interface Ahead {
 }
 
 const ahead = new Map<string, Ahead>();
+/** The decodes not finished yet, taken or not. */
+const decoding = new Set<Promise<unknown>>();
 const keyOf = (relPath: string, owner: MediaOwner) => `${mediaVersion(owner)}\n${relPath}`;
 
 /**
@@ -27,6 +29,9 @@ export function decodeAhead(relPath: string, owner: MediaOwner, bytes: Promise<B
     state: 'waiting',
   };
   ahead.set(key, entry);
+  const settled = entry.decoding.catch(() => undefined);
+  decoding.add(settled);
+  void settled.then(() => decoding.delete(settled));
   entry.decoding.then(
     (bitmap) => {
       if (entry.state === 'gone') bitmap.close();
@@ -51,6 +56,11 @@ export function takeDecoded(
   ahead.delete(key);
   entry.state = 'taken';
   return entry.bitmap ? { bitmap: entry.bitmap } : { decoding: entry.decoding };
+}
+
+/** Settles once every decode started so far has finished (or failed). */
+export function decodesSettled(): Promise<unknown> {
+  return Promise.all(decoding);
 }
 
 function letGo(key: string, entry: Ahead): void {

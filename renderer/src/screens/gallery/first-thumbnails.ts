@@ -1,6 +1,6 @@
 import type { Client } from '../../api/client.ts';
 import type { ImageSummary } from '../../data/types.ts';
-import { decodeAhead } from './decoded-ahead.ts';
+import { decodeAhead, decodesSettled } from './decoded-ahead.ts';
 import { columnsFor } from './grid-layout.ts';
 import { storedTileSize } from './tile-size.ts';
 import { GAP, OVERSCAN } from './use-grid-layout.ts';
@@ -13,6 +13,20 @@ export const DRAWS_BITMAPS =
 export function tileThumbnailPath(image: ImageSummary): string | null {
   if (image.downloadState !== 'done' || !image.relPath || image.kind === 'video') return null;
   return image.thumbRelPath ?? null;
+}
+
+let markShown: () => void = () => undefined;
+
+/**
+ * Settles once the window's first grid has committed its first tiles and the thumbnails
+ * decoded ahead for them are drawn (or failed): the window's opening gallery is shown.
+ */
+export const firstScreenShown = new Promise<void>((resolve) => (markShown = resolve));
+
+/** Told by the grid once its tiles (or its empty state) are committed. */
+export function gridShown(): void {
+  // once they are drawn and painted (a timer set in a frame's callback runs after its paint)
+  void decodesSettled().then(() => requestAnimationFrame(() => setTimeout(markShown)));
 }
 
 /** A grid's top screen: the tiles its first render shows (overscan rows included), those in view. */

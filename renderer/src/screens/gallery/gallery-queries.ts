@@ -4,6 +4,7 @@ import type { Client } from '../../api/client.ts';
 import { useClient } from '../../api/client-context.ts';
 import type { GalleryList } from '../../data/apply-event.ts';
 import { useData } from '../../data/data-context.ts';
+import { useOpened } from '../../data/opening.ts';
 import type { Data } from '../../data/data.ts';
 import { loadIdList } from '../../data/id-lists.ts';
 import { keys } from '../../data/keys.ts';
@@ -84,6 +85,7 @@ export function useImageFacets() {
     queryKey: keys.imageFacets(),
     queryFn: () => api.images.facets(),
     refetchOnMount: 'always',
+    enabled: useOpened(),
   });
 }
 

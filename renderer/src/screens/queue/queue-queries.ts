@@ -4,6 +4,7 @@ import type { Api } from '../../../../shared/api/types.ts';
 import type { JobState } from '../../../../shared/jobs/states.ts';
 import { useData } from '../../data/data-context.ts';
 import { loadIdList } from '../../data/id-lists.ts';
+import { useOpened } from '../../data/opening.ts';
 import { inChunks } from '../../data/in-chunks.ts';
 import { keys } from '../../data/keys.ts';
 import type { AttemptSummary, BatchSummary } from '../../data/types.ts';
@@ -27,6 +28,7 @@ export function useBatches() {
   const { api } = useData();
   const query = useInfiniteQuery({
     ...batchPages(api),
+    enabled: useOpened(),
     select: (data) => {
       const seen = new Set<number>();
       return data.pages.flatMap((page) =>

@@ -35,7 +35,7 @@ describe('thumbnails decoded ahead of their tiles', () => {
     );
     expect(takeDecoded('a.webp', image)).toBeNull();
     await vi.advanceTimersByTimeAsync(60_000);
-    expect((taken as { bitmap: FakeBitmap }).bitmap.closed).toBe(false);
+    expect((taken as unknown as { bitmap: FakeBitmap }).bitmap.closed).toBe(false);
   });
 
   it('hands a decode still running to its tile, which gets the bitmap open', async () => {
@@ -45,7 +45,8 @@ describe('thumbnails decoded ahead of their tiles', () => {
     const taken = takeDecoded('b.webp', image);
     expect(taken && 'decoding' in taken).toBe(true);
     arrive(new Blob());
-    const bitmap = (await (taken as { decoding: Promise<FakeBitmap> }).decoding) as FakeBitmap;
+    const bitmap = (await (taken as unknown as { decoding: Promise<FakeBitmap> })
+      .decoding) as FakeBitmap;
     expect(bitmap.closed).toBe(false);
   });
 
