@@ -4,6 +4,7 @@ import { holdUntilOpened } from '../data/opening.ts';
 import { firstScreenShown } from '../screens/gallery/first-thumbnails.ts';
 import { prefetchGalleryList } from '../screens/gallery/gallery-queries.ts';
 import { DEFAULT_VIEW } from '../screens/gallery/gallery-view.ts';
+import { prefetchBatches } from '../screens/queue/queue-queries.ts';
 import type { ScreenId } from './navigation.ts';
 
 /**
@@ -17,6 +18,8 @@ import type { ScreenId } from './navigation.ts';
 export function prefetchOpeningScreen({ client, data }: Connection, screen: ScreenId): void {
   if (screen === 'gallery') {
     prefetchGalleryList(data, DEFAULT_VIEW, client);
+    // the batch filter's options widen the toolbar, which would push the grid down as they came
+    prefetchBatches(data);
     holdUntilOpened(firstScreenShown);
   }
   void data.queries.prefetchQuery(appInfoQuery(data.api));

@@ -1,6 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useData } from '../../data/data-context.ts';
+import { useOpened } from '../../data/opening.ts';
 import { keys } from '../../data/keys.ts';
 import type { ImageSummary } from '../../data/types.ts';
 import { countOf } from '../../format.ts';
@@ -63,7 +64,8 @@ export function GalleryGrid({
     count: rows.length,
     getScrollElement: () => parentRef.current,
     estimateSize: (i) => (rows[i]?.kind === 'header' ? HEADER_HEIGHT : rowHeight),
-    overscan: OVERSCAN,
+    // the window's first screen is the rows in view; the rows around it come once it is drawn
+    overscan: useOpened() ? OVERSCAN : 0,
     paddingStart: PADDING,
     paddingEnd: PADDING,
     isScrollingResetDelay: REST_MS,

@@ -19,10 +19,16 @@ const keyOf = (relPath: string, owner: MediaOwner) => `${mediaVersion(owner)}\n$
  * Decodes a thumbnail as its bytes come, before its tile is rendered (off the page's thread),
  * so the tile draws it in the commit that shows it: the first screen's tiles and pictures
  * appear in one frame, not tiles first and pictures after the decodes their effects start.
+ * Settles (never fails) once decoded or failed.
  */
-export function decodeAhead(relPath: string, owner: MediaOwner, bytes: Promise<Blob>): void {
+export function decodeAhead(
+  relPath: string,
+  owner: MediaOwner,
+  bytes: Promise<Blob>,
+): Promise<unknown> {
   const key = keyOf(relPath, owner);
-  if (ahead.has(key)) return;
+  const started = ahead.get(key);
+  if (started) return started.decoding.catch(() => undefined);
   const entry: Ahead = {
     decoding: bytes.then((blob) => createImageBitmap(blob)),
     bitmap: null,
@@ -40,6 +46,7 @@ export function decodeAhead(relPath: string, owner: MediaOwner, bytes: Promise<B
     () => letGo(key, entry), // the tile asks again, and falls back as it does
   );
   setTimeout(() => letGo(key, entry), LINGER_MS);
+  return settled;
 }
 
 /**

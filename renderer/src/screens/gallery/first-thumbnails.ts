@@ -58,30 +58,42 @@ export function firstScreenTiles(
   return { tiles: cols * (rows + OVERSCAN), inView: cols * rows };
 }
 
+/** The opening list waits at most this long for its first thumbnails before it shows its tiles. */
+const FIRST_DRAW_WAIT_MS = 250;
+
 /**
  * Asks for a new list's first screen of thumbnails as soon as its details are in, before
  * React has rendered a tile: their bundle leaves with the answer instead of after the grid's
  * render (30–100 ms on the development machine), and those in view are decoded as they come,
- * so their tiles draw them in the commit that shows them (decoded-ahead.ts; the overscan rows'
- * decodes would delay theirs). Null where tiles draw no bitmaps (a test's DOM): there, each
- * tile loads its own.
+ * so their tiles draw them in the commit that shows them (decoded-ahead.ts). Settles once
+ * those are decoded (FIRST_DRAW_WAIT_MS at most): the window's opening list shows its tiles
+ * then, since rendered before, its tiles' render and the frame's held the page's thread, and
+ * the decodes, which need it to start and to finish, waited: 100 ms of bare tiles. Null where
+ * tiles draw no bitmaps (a test's DOM): there, each tile loads its own.
  */
 export function firstThumbnails(
   client: Pick<Client, 'thumbnail'>,
   screen: () => FirstScreen = firstScreenTiles,
   drawsBitmaps = DRAWS_BITMAPS,
   decode: typeof decodeAhead = decodeAhead,
-): ((images: readonly ImageSummary[]) => void) | null {
+  waitMs = FIRST_DRAW_WAIT_MS,
+): ((images: readonly ImageSummary[]) => Promise<unknown>) | null {
   if (!drawsBitmaps) return null;
   return (images) => {
     const { tiles, inView } = screen();
+    const decoded: Array<Promise<unknown>> = [];
     images.slice(0, tiles).forEach((image, at) => {
       const path = tileThumbnailPath(image);
       if (!path) return;
       // a thumbnail not made yet: its tile falls back to its own route when it asks
       const bytes = client.thumbnail(path, image);
-      if (at < inView) decode(path, image, bytes);
+      if (at < inView) decoded.push(decode(path, image, bytes));
       else bytes.catch(() => undefined);
     });
+    let limit: ReturnType<typeof setTimeout> | undefined;
+    return Promise.race([
+      Promise.all(decoded),
+      new Promise((resolve) => (limit = setTimeout(resolve, waitMs))),
+    ]).finally(() => clearTimeout(limit));
   };
 }

@@ -3,8 +3,8 @@ import { MAX_DETAILS } from '../../../../shared/api/paging.ts';
 import type { Api } from '../../../../shared/api/types.ts';
 import type { JobState } from '../../../../shared/jobs/states.ts';
 import { useData } from '../../data/data-context.ts';
+import type { Data } from '../../data/data.ts';
 import { loadIdList } from '../../data/id-lists.ts';
-import { useOpened } from '../../data/opening.ts';
 import { inChunks } from '../../data/in-chunks.ts';
 import { keys } from '../../data/keys.ts';
 import type { AttemptSummary, BatchSummary } from '../../data/types.ts';
@@ -28,7 +28,6 @@ export function useBatches() {
   const { api } = useData();
   const query = useInfiniteQuery({
     ...batchPages(api),
-    enabled: useOpened(),
     select: (data) => {
       const seen = new Set<number>();
       return data.pages.flatMap((page) =>
@@ -44,6 +43,11 @@ export function useBatches() {
     loadingMore: query.isFetchingNextPage,
     loadMore: () => void query.fetchNextPage(),
   };
+}
+
+/** Starts reading the batches before a screen that lists them renders (the gallery's filter). */
+export function prefetchBatches({ api, queries }: Data): void {
+  void queries.prefetchInfiniteQuery(batchPages(api));
 }
 
 /** One batch as the list has it (undefined until listed, or once deleted). */

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   firstScreenTiles,
   firstThumbnails,
@@ -18,7 +18,7 @@ describe("a new list's first thumbnails, asked for with its details", () => {
       },
       () => ({ tiles: 4, inView: 4 }),
       true,
-      () => undefined,
+      async () => undefined,
     )!;
     warm([
       imageSummary(1),
@@ -36,10 +36,38 @@ describe("a new list's first thumbnails, asked for with its details", () => {
       { thumbnail: () => Promise.resolve(new Blob()) },
       () => ({ tiles: 5, inView: 2 }),
       true,
-      (_path, owner) => void decoded.push(owner.id),
+      async (_path, owner) => void decoded.push(owner.id),
     )!;
     warm([1, 2, 3, 4, 5, 6].map((id) => imageSummary(id)));
     expect(decoded).toEqual([1, 2]);
+  });
+
+  it('settles once the decodes in view have, or when it has waited long enough', async () => {
+    vi.useFakeTimers();
+    const decodes: Array<() => void> = [];
+    const warm = firstThumbnails(
+      { thumbnail: () => Promise.resolve(new Blob()) },
+      () => ({ tiles: 2, inView: 2 }),
+      true,
+      () => new Promise<void>((resolve) => decodes.push(resolve)),
+      250,
+    )!;
+    let settled = false;
+    void warm([imageSummary(1), imageSummary(2)]).then(() => (settled = true));
+    decodes[0]!();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(settled).toBe(false);
+    decodes[1]!();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(settled).toBe(true);
+
+    let late = false;
+    void warm([imageSummary(3)]).then(() => (late = true));
+    await vi.advanceTimersByTimeAsync(249);
+    expect(late).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(late).toBe(true);
+    vi.useRealTimers();
   });
 
   it('leaves each tile to ask where tiles draw no bitmaps', () => {
