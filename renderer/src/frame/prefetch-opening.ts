@@ -13,15 +13,21 @@ import type { ScreenId } from './navigation.ts';
  * first, not after the whole frame's first render; the screen's own query joins it in flight.
  * What the frame shows from its first paint comes with it (the notices above the screen, which
  * would push the grid down as they came, and the theme); the frame's other reads wait until
- * the gallery's first screen of thumbnails is drawn (data/opening.ts).
+ * the gallery's first screen of thumbnails is drawn (data/opening.ts). Settles once what the
+ * frame shows from its first paint is in (prefetchQuery never fails).
  */
-export function prefetchOpeningScreen({ client, data }: Connection, screen: ScreenId): void {
+export function prefetchOpeningScreen(
+  { client, data }: Connection,
+  screen: ScreenId,
+): Promise<unknown> {
+  const frame: Array<Promise<unknown>> = [];
   if (screen === 'gallery') {
     prefetchGalleryList(data, DEFAULT_VIEW, client);
     // the batch filter's options widen the toolbar, which would push the grid down as they came
-    prefetchBatches(data);
+    frame.push(prefetchBatches(data));
     holdUntilOpened(firstScreenShown);
   }
-  void data.queries.prefetchQuery(appInfoQuery(data.api));
-  void data.queries.prefetchQuery(settingsQuery(data.api));
+  frame.push(data.queries.prefetchQuery(appInfoQuery(data.api)));
+  frame.push(data.queries.prefetchQuery(settingsQuery(data.api)));
+  return Promise.all(frame);
 }

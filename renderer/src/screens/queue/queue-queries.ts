@@ -46,8 +46,8 @@ export function useBatches() {
 }
 
 /** Starts reading the batches before a screen that lists them renders (the gallery's filter). */
-export function prefetchBatches({ api, queries }: Data): void {
-  void queries.prefetchInfiniteQuery(batchPages(api));
+export function prefetchBatches({ api, queries }: Data): Promise<void> {
+  return queries.prefetchInfiniteQuery(batchPages(api));
 }
 
 /** One batch as the list has it (undefined until listed, or once deleted). */
