@@ -76,7 +76,7 @@ export function GalleryGrid({
   const height = virtualizer.scrollRect?.height ?? 0;
   useEffect(() => {
     const inView = cols * (Math.ceil(height / rowHeight) + 1);
-    if (height > 0) rememberFirstScreen({ tiles: inView + cols * OVERSCAN, inView });
+    if (height > 0) rememberFirstScreen({ tiles: inView + cols * OVERSCAN, inView, perRow: cols });
   }, [cols, rowHeight, height]);
 
   // a new filter starts at the top

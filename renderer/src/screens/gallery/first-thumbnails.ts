@@ -33,6 +33,8 @@ export function gridShown(): void {
 export interface FirstScreen {
   tiles: number;
   inView: number;
+  /** tiles in a row */
+  perRow: number;
 }
 
 /** What the grid last said its top screen holds. */
@@ -55,7 +57,7 @@ export function firstScreenTiles(
   if (gridScreen !== null) return gridScreen;
   const cols = columnsFor(win.innerWidth, tile, GAP);
   const rows = Math.ceil(win.innerHeight / (tile + GAP));
-  return { tiles: cols * (rows + OVERSCAN), inView: cols * rows };
+  return { tiles: cols * (rows + OVERSCAN), inView: cols * rows, perRow: cols };
 }
 
 /** The opening list waits at most this long for its first thumbnails before it shows its tiles. */
@@ -66,7 +68,7 @@ const FIRST_DRAW_WAIT_MS = 250;
  * React has rendered a tile: their bundle leaves with the answer instead of after the grid's
  * render (30–100 ms on the development machine), and those in view are decoded as they come,
  * so their tiles draw them in the commit that shows them (decoded-ahead.ts). Settles once
- * those are decoded (FIRST_DRAW_WAIT_MS at most): the window's opening list shows its tiles
+ * the top row's are decoded (FIRST_DRAW_WAIT_MS at most): the window's opening list shows its tiles
  * then, since rendered before, its tiles' render and the frame's held the page's thread, and
  * the decodes, which need it to start and to finish, waited: 100 ms of bare tiles. Null where
  * tiles draw no bitmaps (a test's DOM): there, each tile loads its own.
@@ -80,7 +82,7 @@ export function firstThumbnails(
 ): ((images: readonly ImageSummary[]) => Promise<unknown>) | null {
   if (!drawsBitmaps) return null;
   return (images) => {
-    const { tiles, inView } = screen();
+    const { tiles, inView, perRow } = screen();
     const decoded: Array<Promise<unknown>> = [];
     images.slice(0, tiles).forEach((image, at) => {
       const path = tileThumbnailPath(image);
@@ -92,7 +94,8 @@ export function firstThumbnails(
     });
     let limit: ReturnType<typeof setTimeout> | undefined;
     return Promise.race([
-      Promise.all(decoded),
+      // the top row's: waiting for every one in view kept them all bare while the last decoded
+      Promise.all(decoded.slice(0, perRow)),
       new Promise((resolve) => (limit = setTimeout(resolve, waitMs))),
     ]).finally(() => clearTimeout(limit));
   };

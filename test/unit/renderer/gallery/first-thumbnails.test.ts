@@ -16,7 +16,7 @@ describe("a new list's first thumbnails, asked for with its details", () => {
           return Promise.resolve(new Blob());
         },
       },
-      () => ({ tiles: 4, inView: 4 }),
+      () => ({ tiles: 4, inView: 4, perRow: 4 }),
       true,
       async () => undefined,
     )!;
@@ -34,7 +34,7 @@ describe("a new list's first thumbnails, asked for with its details", () => {
     const decoded: number[] = [];
     const warm = firstThumbnails(
       { thumbnail: () => Promise.resolve(new Blob()) },
-      () => ({ tiles: 5, inView: 2 }),
+      () => ({ tiles: 5, inView: 2, perRow: 2 }),
       true,
       async (_path, owner) => void decoded.push(owner.id),
     )!;
@@ -42,18 +42,19 @@ describe("a new list's first thumbnails, asked for with its details", () => {
     expect(decoded).toEqual([1, 2]);
   });
 
-  it('settles once the decodes in view have, or when it has waited long enough', async () => {
+  it("settles once the top row's decodes have, or when it has waited long enough", async () => {
     vi.useFakeTimers();
     const decodes: Array<() => void> = [];
     const warm = firstThumbnails(
       { thumbnail: () => Promise.resolve(new Blob()) },
-      () => ({ tiles: 2, inView: 2 }),
+      () => ({ tiles: 3, inView: 3, perRow: 2 }),
       true,
       () => new Promise<void>((resolve) => decodes.push(resolve)),
       250,
     )!;
     let settled = false;
-    void warm([imageSummary(1), imageSummary(2)]).then(() => (settled = true));
+    // the top row's two: the third, in view on the next row, is not waited for
+    void warm([imageSummary(1), imageSummary(2), imageSummary(3)]).then(() => (settled = true));
     decodes[0]!();
     await vi.advanceTimersByTimeAsync(0);
     expect(settled).toBe(false);
@@ -62,7 +63,7 @@ describe("a new list's first thumbnails, asked for with its details", () => {
     expect(settled).toBe(true);
 
     let late = false;
-    void warm([imageSummary(3)]).then(() => (late = true));
+    void warm([imageSummary(4)]).then(() => (late = true));
     await vi.advanceTimersByTimeAsync(249);
     expect(late).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
@@ -74,7 +75,7 @@ describe("a new list's first thumbnails, asked for with its details", () => {
     expect(
       firstThumbnails(
         { thumbnail: () => Promise.reject(new Error('no')) },
-        () => ({ tiles: 4, inView: 4 }),
+        () => ({ tiles: 4, inView: 4, perRow: 4 }),
         false,
       ),
     ).toBeNull();
@@ -85,11 +86,13 @@ describe("a new list's first thumbnails, asked for with its details", () => {
     expect(firstScreenTiles({ innerWidth: 1280, innerHeight: 800 }, 176)).toEqual({
       tiles: 56,
       inView: 35,
+      perRow: 7,
     });
-    rememberFirstScreen({ tiles: 30, inView: 15 });
+    rememberFirstScreen({ tiles: 30, inView: 15, perRow: 5 });
     expect(firstScreenTiles({ innerWidth: 1280, innerHeight: 800 }, 176)).toEqual({
       tiles: 30,
       inView: 15,
+      perRow: 5,
     });
   });
 });
