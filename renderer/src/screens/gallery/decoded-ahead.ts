@@ -65,6 +65,14 @@ export function takeDecoded(
   return entry.bitmap ? { bitmap: entry.bitmap } : { decoding: entry.decoding };
 }
 
+/** The bitmap decoded ahead for this tile if it is ready (the tile owns it then), else null. */
+export function takeReady(relPath: string, owner: MediaOwner): ImageBitmap | null {
+  const key = keyOf(relPath, owner);
+  if (!ahead.get(key)?.bitmap) return null;
+  const taken = takeDecoded(relPath, owner);
+  return taken && 'bitmap' in taken ? taken.bitmap : null;
+}
+
 /** Settles once every decode started so far has finished (or failed). */
 export function decodesSettled(): Promise<unknown> {
   return Promise.all(decoding);

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   decodeAhead,
   takeDecoded,
+  takeReady,
 } from '../../../../renderer/src/screens/gallery/decoded-ahead.ts';
 
 /** A decoded bitmap as the tests see it: closed or not. */
@@ -48,6 +49,17 @@ describe('thumbnails decoded ahead of their tiles', () => {
     const bitmap = (await (taken as unknown as { decoding: Promise<FakeBitmap> })
       .decoding) as FakeBitmap;
     expect(bitmap.closed).toBe(false);
+  });
+
+  it('gives a tile being committed only a bitmap that is ready, and leaves a running decode', async () => {
+    const image = next();
+    let arrive!: (blob: Blob) => void;
+    decodeAhead('f.webp', image, new Promise<Blob>((resolve) => (arrive = resolve)));
+    expect(takeReady('f.webp', image)).toBeNull();
+    arrive(new Blob());
+    await vi.advanceTimersByTimeAsync(0);
+    expect(takeReady('f.webp', image)).toBeInstanceOf(FakeBitmap);
+    expect(takeDecoded('f.webp', image)).toBeNull();
   });
 
   it('closes a bitmap no tile came for, and then has nothing to give', async () => {
