@@ -29,7 +29,7 @@ export function gridShown(): void {
   void decodesSettled().then(() => requestAnimationFrame(() => setTimeout(markShown)));
 }
 
-/** A grid's top screen: the tiles its first render shows (overscan rows included), those in view. */
+/** A grid's top screen: the tiles its first render shows (overscan rows included), in view. */
 export interface FirstScreen {
   tiles: number;
   inView: number;
@@ -68,10 +68,10 @@ const FIRST_DRAW_WAIT_MS = 250;
  * React has rendered a tile: their bundle leaves with the answer instead of after the grid's
  * render (30–100 ms on the development machine), and those in view are decoded as they come,
  * so their tiles draw them in the commit that shows them (decoded-ahead.ts). Settles once
- * the top row's are decoded (FIRST_DRAW_WAIT_MS at most): the window's opening list shows its tiles
- * then, since rendered before, its tiles' render and the frame's held the page's thread, and
- * the decodes, which need it to start and to finish, waited: 100 ms of bare tiles. Null where
- * tiles draw no bitmaps (a test's DOM): there, each tile loads its own.
+ * the top row's are decoded (FIRST_DRAW_WAIT_MS at most): the window's opening list shows its
+ * tiles then, since rendered before, its tiles' render and the frame's held the page's thread,
+ * and the decodes, which need it to start and to finish, waited: 100 ms of bare tiles. Null
+ * where tiles draw no bitmaps (a test's DOM): there, each tile loads its own.
  */
 export function firstThumbnails(
   client: Pick<Client, 'thumbnail'>,
