@@ -9,6 +9,9 @@ import { prefetchOpeningScreen } from './frame/prefetch-opening.ts';
 import { SignedOut } from './frame/SignedOut.tsx';
 import './styles.css';
 
+/** The first render waits at most this long for the frame's first data. */
+const FRAME_DATA_WAIT_MS = 150;
+
 const element = document.getElementById('root');
 if (!element) throw new Error('Atelier: #root element missing from index.html');
 const root = createRoot(element);
@@ -21,9 +24,13 @@ async function boot(): Promise<void> {
     onSessionEnd((message) => root.render(<SignedOut message={message} />));
   }
   const connection = openConnection();
-  prefetchOpeningScreen(connection, openingScreen);
-  // rendered once its screen's code is in: no empty frame first
-  await openingLoaded;
+  const frameData = prefetchOpeningScreen(connection, openingScreen);
+  // rendered once its screen's code is in (no empty frame first) and what the frame shows is
+  // (tens of ms): an answer coming during the render made React render it all again at once
+  await Promise.all([
+    openingLoaded,
+    Promise.race([frameData, new Promise((resolve) => setTimeout(resolve, FRAME_DATA_WAIT_MS))]),
+  ]);
   // a transition: the first render (the window's longest task) yields to the answers coming
   // meanwhile, so the first screen's thumbnails are asked for as its details come, not after
   startTransition(() => root.render(<App connection={connection} />));

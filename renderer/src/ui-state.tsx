@@ -3,6 +3,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import type { Api } from '../../shared/api/types.ts';
 import { useData } from './data/data-context.ts';
 import { keys } from './data/keys.ts';
+import { useOpened } from './data/opening.ts';
 import { composeUi, createComposeUi } from './screens/compose/compose-state.ts';
 import {
   createPromptHelpUi,
@@ -41,6 +42,7 @@ export function UiStateProvider({ children, given }: { children: ReactNode; give
   const saved = useQuery({
     queryKey: keys.composeDraft(),
     queryFn: () => data.api.compose.draft(),
+    enabled: useOpened(),
   });
   useEffect(() => {
     if (saved.isSuccess) stores.compose.getState().load(saved.data);

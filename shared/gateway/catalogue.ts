@@ -187,9 +187,16 @@ const BUILT_IN_INPUT: ModelEntryInput[] = [
   { kind: 'text', id: 'deepseek-r1' },
 ];
 
-export const BUILT_IN_MODELS: readonly ModelEntry[] = BUILT_IN_INPUT.map((entry) =>
-  ModelEntrySchema.parse(entry),
-);
+let builtIn: readonly ModelEntry[] | null = null;
+
+/**
+ * The built-in entries, checked and completed on first use: not as the module is evaluated,
+ * which every window's opening script and every CLI start would pay for.
+ */
+export function builtInModels(): readonly ModelEntry[] {
+  builtIn ??= BUILT_IN_INPUT.map((entry) => ModelEntrySchema.parse(entry));
+  return builtIn;
+}
 
 /**
  * What an unknown model is assumed to accept: the OpenAI body, any `WxH`, n up to 10 and
@@ -238,7 +245,7 @@ export interface Catalogue {
 
 /** Built-ins with the person's own entries merged over them (same id: theirs wins). */
 export function createCatalogue(userEntries: readonly ModelEntryInput[] = []): Catalogue {
-  const byId = new Map<string, ModelEntry>(BUILT_IN_MODELS.map((entry) => [entry.id, entry]));
+  const byId = new Map<string, ModelEntry>(builtInModels().map((entry) => [entry.id, entry]));
   for (const input of userEntries) {
     const entry = ModelEntrySchema.parse(input);
     byId.set(entry.id, entry);

@@ -1,19 +1,25 @@
-import { useQuery, type UseQueryResult } from '@tanstack/react-query';
+import { queryOptions, useQuery, type UseQueryResult } from '@tanstack/react-query';
+import type { Api } from '../../../shared/api/types.ts';
 import { useData } from './data-context.ts';
 import { keys } from './keys.ts';
+import { useOpened } from './opening.ts';
 import type { ExportProgress, QueueState } from './types.ts';
 
 /** What every screen may read of the service: its info, settings, key, queue and catalogue. */
 
 export function useAppInfo() {
-  const { api } = useData();
-  return useQuery({ queryKey: keys.appInfo(), queryFn: () => api.app.info() });
+  return useQuery(appInfoQuery(useData().api));
 }
 
 export function useSettings() {
-  const { api } = useData();
-  return useQuery({ queryKey: keys.settings(), queryFn: () => api.settings.get() });
+  return useQuery(settingsQuery(useData().api));
 }
+
+/** What the frame shows from its first paint (the notices above the screen, the theme). */
+export const appInfoQuery = (api: Api) =>
+  queryOptions({ queryKey: keys.appInfo(), queryFn: () => api.app.info() });
+export const settingsQuery = (api: Api) =>
+  queryOptions({ queryKey: keys.settings(), queryFn: () => api.settings.get() });
 
 /** The shared key's status, or (given a profile) that gateway's key. */
 export function useKeyStatus(profile: string | null = null) {
@@ -30,7 +36,12 @@ export function useQueueState(): UseQueryResult<QueueState>;
 export function useQueueState<T>(select: (queue: QueueState) => T): UseQueryResult<T>;
 export function useQueueState<T>(select?: (queue: QueueState) => T) {
   const { api } = useData();
-  return useQuery({ queryKey: keys.queueState(), queryFn: () => api.queue.state(), select });
+  return useQuery({
+    queryKey: keys.queueState(),
+    queryFn: () => api.queue.state(),
+    select,
+    enabled: useOpened(),
+  });
 }
 
 /** The model catalogue, built-in and the person's own entries. */

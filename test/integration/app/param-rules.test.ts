@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUILT_IN_MODELS, type ImageModelEntry } from '../../../shared/gateway/catalogue.ts';
+import { builtInModels, type ImageModelEntry } from '../../../shared/gateway/catalogue.ts';
 import { planJobs } from '../../../renderer/src/screens/compose/matrix.ts';
 import { modelParams } from '../../../renderer/src/screens/compose/model-params.ts';
 import { rowOf, sourceOf } from '../../../renderer/src/screens/compose/source.ts';
@@ -19,7 +19,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const entry = (id: string) => BUILT_IN_MODELS.find((e) => e.id === id) as ImageModelEntry;
+const entry = (id: string) => builtInModels().find((e) => e.id === id) as ImageModelEntry;
 
 describe('the parameter rules', () => {
   it('say the same sentence in Compose as the service’s check', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BUILT_IN_MODELS, createCatalogue } from '../../../shared/gateway/catalogue.ts';
+import { builtInModels, createCatalogue } from '../../../shared/gateway/catalogue.ts';
 import { apiRoot, GatewayProfileSchema, parseProfile } from '../../../shared/gateway/profile.ts';
 import { redact } from '../../../shared/gateway/redact.ts';
 
@@ -41,7 +41,7 @@ describe('gateway profile', () => {
 
 describe('model catalogue', () => {
   it('ships the well-known models', () => {
-    expect(BUILT_IN_MODELS.map((m) => m.id)).toEqual(
+    expect(builtInModels().map((m) => m.id)).toEqual(
       expect.arrayContaining([
         'gpt-image-1',
         'dall-e-3',

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { BUILT_IN_MODELS, type ImageModelEntry } from '../../../shared/gateway/catalogue.ts';
+import { builtInModels, type ImageModelEntry } from '../../../shared/gateway/catalogue.ts';
 import { parseExtra, visibilityOf } from '../../../renderer/src/screens/compose/params.ts';
 import { describeModel, modelParams } from '../../../renderer/src/screens/compose/model-params.ts';
 import { rowOf, sourceOf } from '../../../renderer/src/screens/compose/source.ts';
 import { planJobs } from '../../../renderer/src/screens/compose/matrix.ts';
 
-const model = (id: string) => BUILT_IN_MODELS.find((e) => e.id === id) as ImageModelEntry;
+const model = (id: string) => builtInModels().find((e) => e.id === id) as ImageModelEntry;
 
 describe('parameters per model', () => {
   it('shows only what the catalogue says each model takes', () => {

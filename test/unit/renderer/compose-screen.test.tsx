@@ -3,7 +3,7 @@ import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-libra
 import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SettingsView as Settings } from '../../../shared/api/schemas/settings.ts';
-import { BUILT_IN_MODELS } from '../../../shared/gateway/catalogue.ts';
+import { builtInModels } from '../../../shared/gateway/catalogue.ts';
 import { ComposeScreen } from '../../../renderer/src/screens/compose/ComposeScreen.tsx';
 import { batch, type Handler } from './fake-api.ts';
 import { mount } from './mount.tsx';
@@ -11,7 +11,7 @@ import { mount } from './mount.tsx';
 afterEach(cleanup);
 
 const catalogue = () => ({
-  entries: BUILT_IN_MODELS.map((entry) => ({ entry, origin: 'built-in' as const })),
+  entries: builtInModels().map((entry) => ({ entry, origin: 'built-in' as const })),
 });
 const okCheck = (input: { source: { kind: string; rows?: unknown[] } }) => {
   const jobs = input.source.rows?.length ?? 1;
@@ -230,7 +230,7 @@ describe('Compose', () => {
       null,
     );
     // no model used before, none in Settings: the catalogue's first image model
-    const first = BUILT_IN_MODELS.find((e) => e.kind === 'image')!.id;
+    const first = builtInModels().find((e) => e.kind === 'image')!.id;
     await waitFor(() =>
       expect((screen.getByRole('checkbox', { name: first }) as HTMLInputElement).checked).toBe(
         true,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BUILT_IN_MODELS } from '../../../shared/gateway/catalogue.ts';
+import { builtInModels } from '../../../shared/gateway/catalogue.ts';
 import { composePlan } from '../../../renderer/src/screens/compose/compose-plan.ts';
 import {
   draftFrom,
@@ -20,7 +20,7 @@ describe("Compose's video mode", () => {
   it('multiplies prompts by video models, sizes and durations, one video per job', () => {
     const planned = composePlan(
       draft({ videoModels: ['sora-2', 'kling-v2'], videoSizes: '1280x720', seconds: '' }),
-      BUILT_IN_MODELS,
+      builtInModels(),
     );
     expect(planned.refusals).toEqual([]);
     expect(planned.plan?.count).toBe(4);
@@ -49,7 +49,7 @@ describe("Compose's video mode", () => {
         videoSizes: '1280x720, 720x1280',
         seconds: '4, 8',
       }),
-      BUILT_IN_MODELS,
+      builtInModels(),
     );
     expect(multiplied.refusals).toEqual([]);
     expect(sourceOf(multiplied.plan!, multiplied.row)).toEqual({
@@ -63,7 +63,7 @@ describe("Compose's video mode", () => {
     });
     const zipped = composePlan(
       draft({ videoModels: ['sora-2'], seconds: '4, 8', combine: 'zip' }),
-      BUILT_IN_MODELS,
+      builtInModels(),
     );
     expect(sourceOf(zipped.plan!, zipped.row)).toEqual({
       kind: 'rows',
@@ -75,7 +75,7 @@ describe("Compose's video mode", () => {
     expect(
       composePlan(
         draft({ videoModels: ['sora-2'], seconds: '4, 8, 12', combine: 'zip' }),
-        BUILT_IN_MODELS,
+        builtInModels(),
       ).inputErrors,
     ).toEqual([
       'Zip pairs prompt i with item i of each list: there are 2 prompts but 3 durations. Give 2 durations (or one, used for every prompt), or multiply instead.',
@@ -85,27 +85,27 @@ describe("Compose's video mode", () => {
   it("refuses what a model's entry does not list, in the words the submission uses", () => {
     const planned = composePlan(
       draft({ videoModels: ['sora-2'], videoSizes: '1024x1024, 1280×720', seconds: '4, 5' }),
-      BUILT_IN_MODELS,
+      builtInModels(),
     );
     expect(planned.refusals).toEqual([
       'sora-2 makes videos of size 720x1280, 1280x720; 1024x1024 was asked.',
       'Size "1280×720" uses the multiplication sign ×; write a lowercase x, as in 1280x720.',
       'sora-2 makes videos of 4, 8, 12 seconds; 5 was asked.',
     ]);
-    expect(composePlan(draft({ videoModels: ['flux-schnell'] }), BUILT_IN_MODELS).refusals).toEqual(
+    expect(composePlan(draft({ videoModels: ['flux-schnell'] }), builtInModels()).refusals).toEqual(
       [
         'flux-schnell is not a video model here: add it to your models (Settings › Models) as a video entry, or leave it out.',
       ],
     );
     expect(
-      composePlan(draft({ videoModels: ['sora-2'], seconds: '4.5' }), BUILT_IN_MODELS).inputErrors,
+      composePlan(draft({ videoModels: ['sora-2'], seconds: '4.5' }), builtInModels()).inputErrors,
     ).toEqual(['Durations must be whole numbers from 1 to 3600; “4.5” is not.']);
   });
 
   it('keeps each mode its own choices, and reads a saved draft of either', () => {
     const planned = composePlan(
       draft({ mode: 'image', videoModels: ['sora-2'], seconds: '4', sizes: '256x256' }),
-      BUILT_IN_MODELS,
+      builtInModels(),
     );
     expect(planned.video).toBe(null);
     expect(sourceOf(planned.plan!, planned.row)).toMatchObject({

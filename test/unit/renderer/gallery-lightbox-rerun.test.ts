@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BUILT_IN_MODELS } from '../../../shared/gateway/catalogue.ts';
+import { builtInModels } from '../../../shared/gateway/catalogue.ts';
 import { composePlan } from '../../../renderer/src/screens/compose/compose-plan.ts';
 import { rowOf } from '../../../renderer/src/screens/compose/source.ts';
 import {
@@ -10,7 +10,7 @@ import { detail } from './gallery-lightbox-fixtures.ts';
 
 /** The one row Compose would send for a draft: what re-running really asks for. */
 function rowFor(draft: ReturnType<typeof rerunDraft>) {
-  const composed = composePlan(draft, BUILT_IN_MODELS);
+  const composed = composePlan(draft, builtInModels());
   expect(composed.inputErrors).toEqual([]);
   expect(composed.plan?.count).toBe(1);
   return rowOf(composed.plan!.at(0), composed.shared, composed.lookup);

@@ -9,7 +9,7 @@ import { ModelsSection } from '../../../renderer/src/screens/settings/ModelsSect
 import { QueueSection } from '../../../renderer/src/screens/settings/QueueSection.tsx';
 import type { SettingsPatch } from '../../../renderer/src/data/types.ts';
 import { SettingsView as Settings } from '../../../shared/api/schemas/settings.ts';
-import { BUILT_IN_MODELS } from '../../../shared/gateway/catalogue.ts';
+import { builtInModels } from '../../../shared/gateway/catalogue.ts';
 import { Refusal, type Handler } from './fake-api.ts';
 import { mount as mountWith } from './mount.tsx';
 
@@ -41,7 +41,7 @@ describe('checkModelText', () => {
 describe('the models section', () => {
   it('adds an entry checked as it is typed, saving every own entry', async () => {
     const saved: unknown[][] = [];
-    const builtIns = BUILT_IN_MODELS.map((entry) => ({ entry, origin: 'built-in' as const }));
+    const builtIns = builtInModels().map((entry) => ({ entry, origin: 'built-in' as const }));
     mount(<ModelsSection settings={settings} />, {
       'models.catalogue': () => ({ entries: builtIns }),
       'models.saveUserEntries': ({ entries }: { entries: unknown[] }) => {

@@ -1,6 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useData } from '../../data/data-context.ts';
+import { useOpened } from '../../data/opening.ts';
 import { keys } from '../../data/keys.ts';
 import type { ImageSummary } from '../../data/types.ts';
 import { countOf } from '../../format.ts';
@@ -9,7 +10,7 @@ import { galleryUi } from './gallery-state.ts';
 import type { GridCommands } from './grid-commands.ts';
 import { useGalleryList } from './gallery-queries.ts';
 import { toImageQuery } from './gallery-view.ts';
-import { rememberFirstScreen } from './first-thumbnails.ts';
+import { gridShown, rememberFirstScreen } from './first-thumbnails.ts';
 import { GalleryTile, type TileActions } from './GalleryTile.tsx';
 import { rowOf, type GridRow } from './grid-layout.ts';
 import { searchTerms } from './highlight.ts';
@@ -45,7 +46,7 @@ export function GalleryGrid({
   const view = galleryUi.useSelect((s) => s.view);
   const selection = galleryUi.useSelect((s) => s.selection);
   const setSelection = galleryUi.useSelect((s) => s.setSelection);
-  const { data: list } = useGalleryList(view);
+  const { data: list, isError } = useGalleryList(view);
   const ids = list?.ids ?? NO_IDS;
   const count = list?.total ?? 0;
   const parentRef = useRef<HTMLDivElement>(null);
@@ -63,7 +64,8 @@ export function GalleryGrid({
     count: rows.length,
     getScrollElement: () => parentRef.current,
     estimateSize: (i) => (rows[i]?.kind === 'header' ? HEADER_HEIGHT : rowHeight),
-    overscan: OVERSCAN,
+    // the window's first screen is the rows in view; the rows around it come once it is drawn
+    overscan: useOpened() ? OVERSCAN : 0,
     paddingStart: PADDING,
     paddingEnd: PADDING,
     isScrollingResetDelay: REST_MS,
@@ -73,7 +75,8 @@ export function GalleryGrid({
   // the rows on screen (a partial one each end) and the overscan: the next list's first bundle
   const height = virtualizer.scrollRect?.height ?? 0;
   useEffect(() => {
-    if (height > 0) rememberFirstScreen(cols * (Math.ceil(height / rowHeight) + 1 + OVERSCAN));
+    const inView = cols * (Math.ceil(height / rowHeight) + 1);
+    if (height > 0) rememberFirstScreen({ tiles: inView + cols * OVERSCAN, inView, perRow: cols });
   }, [cols, rowHeight, height]);
 
   // a new filter starts at the top
@@ -115,6 +118,11 @@ export function GalleryGrid({
   }, [reveal]);
 
   const items = virtualizer.getVirtualItems();
+  // the window's first gallery is shown: the frame's other reads may start (data/opening.ts)
+  const shown = isError || (list !== undefined && (count === 0 || items.length > 0));
+  useEffect(() => {
+    if (shown) gridShown();
+  }, [shown]);
   const first = rows[items[0]?.index ?? 0]?.start ?? 0;
   const activeId = ids[active];
   return (

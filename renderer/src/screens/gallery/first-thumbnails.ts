@@ -1,5 +1,6 @@
 import type { Client } from '../../api/client.ts';
 import type { ImageSummary } from '../../data/types.ts';
+import { decodeAhead, decodesSettled } from './decoded-ahead.ts';
 import { columnsFor } from './grid-layout.ts';
 import { storedTileSize } from './tile-size.ts';
 import { GAP, OVERSCAN } from './use-grid-layout.ts';
@@ -14,47 +15,88 @@ export function tileThumbnailPath(image: ImageSummary): string | null {
   return image.thumbRelPath ?? null;
 }
 
-/** What the grid last said its top screen holds (tiles, overscan rows included). */
-let gridScreen: number | null = null;
+let markShown: () => void = () => undefined;
+
+/**
+ * Settles once the window's first grid has committed its first tiles and the thumbnails
+ * decoded ahead for them are drawn (or failed): the window's opening gallery is shown.
+ */
+export const firstScreenShown = new Promise<void>((resolve) => (markShown = resolve));
+
+/** Told by the grid once its tiles (or its empty state) are committed. */
+export function gridShown(): void {
+  // once they are drawn and painted (a timer set in a frame's callback runs after its paint)
+  void decodesSettled().then(() => requestAnimationFrame(() => setTimeout(markShown)));
+}
+
+/** A grid's top screen: the tiles its first render shows (overscan rows included), in view. */
+export interface FirstScreen {
+  tiles: number;
+  inView: number;
+  /** tiles in a row */
+  perRow: number;
+}
+
+/** What the grid last said its top screen holds. */
+let gridScreen: FirstScreen | null = null;
 
 /** Told by the grid as its size or tiles change: the next list's first screen is that large. */
-export function rememberFirstScreen(tiles: number): void {
-  gridScreen = tiles;
+export function rememberFirstScreen(screen: FirstScreen): void {
+  gridScreen = screen;
 }
 
 /**
- * At most how many tiles the grid's first render shows, its overscan rows included: what the
- * grid said, else (no grid yet) the window's whole width and height in tiles of the chosen
- * size (the grid has less of both), so the tiles never ask for one the first bundle did not
- * carry.
+ * At most how many tiles the grid's first render shows, and shows in view: what the grid said,
+ * else (no grid yet) the window's whole width and height in tiles of the chosen size (the grid
+ * has less of both), so the tiles never ask for one the first bundle did not carry.
  */
 export function firstScreenTiles(
   win: { innerWidth: number; innerHeight: number } = window,
   tile = storedTileSize(),
-): number {
+): FirstScreen {
   if (gridScreen !== null) return gridScreen;
   const cols = columnsFor(win.innerWidth, tile, GAP);
-  return cols * (Math.ceil(win.innerHeight / (tile + GAP)) + OVERSCAN);
+  const rows = Math.ceil(win.innerHeight / (tile + GAP));
+  return { tiles: cols * (rows + OVERSCAN), inView: cols * rows, perRow: cols };
 }
+
+/** The opening list waits at most this long for its first thumbnails before it shows its tiles. */
+const FIRST_DRAW_WAIT_MS = 250;
 
 /**
  * Asks for a new list's first screen of thumbnails as soon as its details are in, before
  * React has rendered a tile: their bundle leaves with the answer instead of after the grid's
- * render (30–100 ms on the development machine), and the tiles then find the bytes in
- * flight or kept (the loader shares one request per thumbnail). Null where tiles draw no
- * bitmaps (a test's DOM): there, each tile loads its own.
+ * render (30–100 ms on the development machine), and those in view are decoded as they come,
+ * so their tiles draw them in the commit that shows them (decoded-ahead.ts). Settles once
+ * the top row's are decoded (FIRST_DRAW_WAIT_MS at most): the window's opening list shows its
+ * tiles then, since rendered before, its tiles' render and the frame's held the page's thread,
+ * and the decodes, which need it to start and to finish, waited: 100 ms of bare tiles. Null
+ * where tiles draw no bitmaps (a test's DOM): there, each tile loads its own.
  */
 export function firstThumbnails(
   client: Pick<Client, 'thumbnail'>,
-  screen: () => number = firstScreenTiles,
+  screen: () => FirstScreen = firstScreenTiles,
   drawsBitmaps = DRAWS_BITMAPS,
-): ((images: readonly ImageSummary[]) => void) | null {
+  decode: typeof decodeAhead = decodeAhead,
+  waitMs = FIRST_DRAW_WAIT_MS,
+): ((images: readonly ImageSummary[]) => Promise<unknown>) | null {
   if (!drawsBitmaps) return null;
   return (images) => {
-    for (const image of images.slice(0, screen())) {
+    const { tiles, inView, perRow } = screen();
+    const decoded: Array<Promise<unknown>> = [];
+    images.slice(0, tiles).forEach((image, at) => {
       const path = tileThumbnailPath(image);
+      if (!path) return;
       // a thumbnail not made yet: its tile falls back to its own route when it asks
-      if (path) client.thumbnail(path, image).catch(() => undefined);
-    }
+      const bytes = client.thumbnail(path, image);
+      if (at < inView) decoded.push(decode(path, image, bytes));
+      else bytes.catch(() => undefined);
+    });
+    let limit: ReturnType<typeof setTimeout> | undefined;
+    return Promise.race([
+      // the top row's: waiting for every one in view kept them all bare while the last decoded
+      Promise.all(decoded.slice(0, perRow)),
+      new Promise((resolve) => (limit = setTimeout(resolve, waitMs))),
+    ]).finally(() => clearTimeout(limit));
   };
 }

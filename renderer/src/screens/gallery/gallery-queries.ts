@@ -4,6 +4,7 @@ import type { Client } from '../../api/client.ts';
 import { useClient } from '../../api/client-context.ts';
 import type { GalleryList } from '../../data/apply-event.ts';
 import { useData } from '../../data/data-context.ts';
+import { opened } from '../../data/opening.ts';
 import type { Data } from '../../data/data.ts';
 import { loadIdList } from '../../data/id-lists.ts';
 import { keys } from '../../data/keys.ts';
@@ -49,8 +50,11 @@ function galleryListQuery({ api, queries }: Data, view: GalleryView, client: Cli
         : api.images.page({ query, limit: FIRST_SCREEN }).then(
             (page) => {
               page.items.forEach((image) => queries.setQueryData(keys.image(image.id), image));
-              // the first screen's thumbnails leave now, not once the grid has rendered
-              thumbnails?.(page.items);
+              // the first screen's thumbnails leave now, not once the grid has rendered; the
+              // window's opening list shows once those in view are decoded (first-thumbnails.ts:
+              // the frame's first render would hold them up); a later one (a search) at once
+              const decoded = thumbnails?.(page.items);
+              return opened() ? undefined : decoded;
             },
             () => undefined,
           );

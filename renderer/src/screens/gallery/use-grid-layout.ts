@@ -1,5 +1,5 @@
 import { useLayoutEffect, useMemo, useState, type RefObject } from 'react';
-import { columnsFor, layoutRows, type GroupRun } from './grid-layout.ts';
+import { columnsFor, layoutRows, type GridRow, type GroupRun } from './grid-layout.ts';
 
 export const GAP = 8;
 export const PADDING = 4;
@@ -9,12 +9,18 @@ export const OVERSCAN = 3;
 /** Two lines of caption (0.8rem at 1.25) and its top margin. */
 const CAPTION_HEIGHT = 38;
 
-/** The grid's columns, tile size and rows for the width it has (measured as it changes). */
+const NO_ROWS: readonly GridRow[] = [];
+
+/**
+ * The grid's columns, tile size and rows for the width it has (measured as it changes). No
+ * rows until it is measured (in the commit that mounts it, before the page is painted): the
+ * tiles are rendered once, at their size, not first for a guessed width and again.
+ */
 export function useGridLayout(
   parentRef: RefObject<HTMLDivElement | null>,
   options: { tile: number; count: number; groups: readonly GroupRun[] | null; captions: boolean },
 ) {
-  const [width, setWidth] = useState(0);
+  const [width, setWidth] = useState<number | null>(null);
   useLayoutEffect(() => {
     const element = parentRef.current;
     if (!element) return;
@@ -24,11 +30,15 @@ export function useGridLayout(
     return () => observer.disconnect();
   }, [parentRef]);
   const { tile, count, groups, captions } = options;
-  // nothing measured yet (or a test's DOM without layout): a common window's width
+  // a test's DOM without layout measures 0: a common window's width
   const inner = Math.max(tile, (width || 1000) - 2 * PADDING);
   const cols = columnsFor(inner, tile, GAP);
   const size = Math.floor((inner - GAP * (cols - 1)) / cols);
   const rowHeight = size + GAP + (captions ? CAPTION_HEIGHT : 0);
-  const rows = useMemo(() => layoutRows(count, cols, groups), [count, cols, groups]);
+  const measured = width !== null;
+  const rows = useMemo(
+    () => (measured ? layoutRows(count, cols, groups) : NO_ROWS),
+    [measured, count, cols, groups],
+  );
   return { cols, size, rowHeight, rows };
 }

@@ -3,6 +3,7 @@ import { MAX_DETAILS } from '../../../../shared/api/paging.ts';
 import type { Api } from '../../../../shared/api/types.ts';
 import type { JobState } from '../../../../shared/jobs/states.ts';
 import { useData } from '../../data/data-context.ts';
+import type { Data } from '../../data/data.ts';
 import { loadIdList } from '../../data/id-lists.ts';
 import { inChunks } from '../../data/in-chunks.ts';
 import { keys } from '../../data/keys.ts';
@@ -42,6 +43,11 @@ export function useBatches() {
     loadingMore: query.isFetchingNextPage,
     loadMore: () => void query.fetchNextPage(),
   };
+}
+
+/** Starts reading the batches before a screen that lists them renders (the gallery's filter). */
+export function prefetchBatches({ api, queries }: Data): Promise<void> {
+  return queries.prefetchInfiniteQuery(batchPages(api));
 }
 
 /** One batch as the list has it (undefined until listed, or once deleted). */

@@ -1,5 +1,5 @@
 import {
-  BUILT_IN_MODELS,
+  builtInModels,
   ModelEntrySchema,
   type ModelEntry,
 } from '../../../../shared/gateway/catalogue.ts';
@@ -13,7 +13,7 @@ export const NEW_MODEL_TEXT = `{
   "nMax": 4
 }`;
 
-export const BUILT_IN_IDS: ReadonlySet<string> = new Set(BUILT_IN_MODELS.map((m) => m.id));
+export const BUILT_IN_IDS: ReadonlySet<string> = new Set(builtInModels().map((m) => m.id));
 
 export type ModelCheck = { entry: ModelEntry; error: null } | { entry: null; error: string };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BUILT_IN_MODELS, type ImageModelEntry } from '../../../../shared/gateway/catalogue.ts';
+import { builtInModels, type ImageModelEntry } from '../../../../shared/gateway/catalogue.ts';
 import {
   chosenModel,
   editInputOf,
@@ -12,7 +12,7 @@ import {
 import { EMPTY_FORM } from '../../../../renderer/src/screens/edit/edit-state.ts';
 import { NO_SPEND_CHECK } from '../../../support/spend-fixtures.ts';
 
-const models = editModels(BUILT_IN_MODELS);
+const models = editModels(builtInModels());
 const model = (id: string) => models.find((m) => m.id === id)!;
 
 const ready: EditCheck = {
