@@ -148,6 +148,21 @@ describe('the gallery against atelier ui --demo', () => {
     await page.getByRole('button', { name: 'Clear filters' }).first().click();
     await eventually(() => status(page).textContent()).toBe('24 images');
 
+    // days: a preset, then days of one's own (from tomorrow: none), then every day again
+    const days = page.getByRole('combobox', { name: 'Days' });
+    await days.selectOption({ label: 'Past 7 days' });
+    await eventually(() => page.getByRole('button', { name: 'Clear filters' }).count()).toBe(1);
+    await eventually(() => status(page).textContent()).toBe('24 images');
+    expect(await page.getByLabel('From day').count()).toBe(0);
+    await days.selectOption({ label: 'Choose days…' });
+    const tomorrow = new Date(Date.now() + 86_400_000);
+    const day = `${tomorrow.getFullYear()}-${String(tomorrow.getMonth() + 1).padStart(2, '0')}-${String(tomorrow.getDate()).padStart(2, '0')}`;
+    await page.getByLabel('From day').fill(day);
+    await eventually(() => status(page).textContent()).toBe('0 images');
+    await days.selectOption({ label: 'Any day' });
+    await eventually(() => status(page).textContent()).toBe('24 images');
+    expect(await page.getByLabel('From day').count()).toBe(0);
+
     // export three: a zip with their files and a manifest of their prompts
     await page.getByRole('searchbox', { name: 'Search prompts' }).fill('fox');
     await eventually(() => status(page).textContent()).toBe('6 images');

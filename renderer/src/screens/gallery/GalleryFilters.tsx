@@ -1,6 +1,7 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { formatSize } from '../../format.ts';
 import { useBatches } from '../queue/queue-queries.ts';
+import { DAY_PRESET_LABELS, presetOf, presetRange, type DayPreset } from './day-range.ts';
 import { facetOptions } from './filter-options.ts';
 import { useGalleryList, useImageFacets } from './gallery-queries.ts';
 import { galleryUi } from './gallery-state.ts';
@@ -115,23 +116,69 @@ export function GalleryFilters() {
           </option>
         ))}
       </select>
-      <span className="gallery-dates">
-        <input
-          type="date"
-          aria-label="From day"
-          value={view.from ?? ''}
-          max={view.to ?? undefined}
-          onChange={(event) => setView({ from: event.target.value || null })}
-        />
-        <span aria-hidden>–</span>
-        <input
-          type="date"
-          aria-label="To day"
-          value={view.to ?? ''}
-          min={view.from ?? undefined}
-          onChange={(event) => setView({ to: event.target.value || null })}
-        />
-      </span>
+      <DaysFilter from={view.from} to={view.to} setView={setView} />
     </div>
+  );
+}
+
+/**
+ * The days shown: a few common ranges in one select, and the two days of a range of one's own
+ * only when asked for (two date fields always there pushed the filters onto a line of their own).
+ */
+function DaysFilter({
+  from,
+  to,
+  setView,
+}: {
+  from: string | null;
+  to: string | null;
+  setView: (patch: { from?: string | null; to?: string | null }) => void;
+}) {
+  const [choosing, setChoosing] = useState(false);
+  // cleared from outside (Clear filters): back to the select alone
+  const [seen, setSeen] = useState({ from, to });
+  if (seen.from !== from || seen.to !== to) {
+    setSeen({ from, to });
+    if (from === null && to === null) setChoosing(false);
+  }
+  const preset = choosing ? 'custom' : presetOf({ from, to }, new Date());
+  return (
+    <span className="gallery-dates">
+      <select
+        aria-label="Days"
+        value={preset}
+        onChange={(event) => {
+          const next = event.target.value as DayPreset;
+          setChoosing(next === 'custom');
+          // "Choose days…" keeps the days there are, as a start
+          if (next !== 'custom') setView(presetRange(next, new Date()));
+        }}
+      >
+        {(Object.keys(DAY_PRESET_LABELS) as DayPreset[]).map((key) => (
+          <option key={key} value={key}>
+            {DAY_PRESET_LABELS[key]}
+          </option>
+        ))}
+      </select>
+      {preset === 'custom' && (
+        <>
+          <input
+            type="date"
+            aria-label="From day"
+            value={from ?? ''}
+            max={to ?? undefined}
+            onChange={(event) => setView({ from: event.target.value || null })}
+          />
+          <span aria-hidden>–</span>
+          <input
+            type="date"
+            aria-label="To day"
+            value={to ?? ''}
+            min={from ?? undefined}
+            onChange={(event) => setView({ to: event.target.value || null })}
+          />
+        </>
+      )}
+    </span>
   );
 }
