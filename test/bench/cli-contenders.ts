@@ -1,4 +1,5 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freshCliBundle } from '../../bin/cli-bundle.js';
 import { buildCliBundle } from '../../main/cli/bundle/build-cli-bundle.ts';
@@ -110,3 +111,13 @@ export function cliContenders<T>(options: {
   contenders.push(['script', () => measure(scriptArgs(contest), {})]);
   return contenders;
 }
+
+/** The middle value (the upper one of an even count): the figure the CLI benches print. */
+export const median = (list: number[]) =>
+  [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
+
+/** The machine's load averages (1, 5 and 15 minutes), as each bench's lines print them. */
+export const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');

@@ -12,10 +12,10 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { cliContenders, ensureCliBundle } from './cli-contenders.ts';
+import { cliContenders, ensureCliBundle, load, median } from './cli-contenders.ts';
 import { startGenerationProxy } from './generation-proxy.ts';
 import { startSimulatorProcess } from './simulator-process.ts';
 
@@ -69,8 +69,6 @@ const gateway = proxy.url;
 const contest = { prompts, gateway, key: simulator.key, concurrency };
 await ensureCliBundle(root);
 
-const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
-
 function measure(args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
   arrivals = [];
   answered = [];
@@ -102,10 +100,6 @@ function measure(args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
   });
 }
 
-const load = () =>
-  loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ');
 const contenders = cliContenders({
   root,
   dir,

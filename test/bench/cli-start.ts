@@ -15,10 +15,10 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { cliContenders, ensureCliBundle } from './cli-contenders.ts';
+import { cliContenders, ensureCliBundle, load, median } from './cli-contenders.ts';
 import { startGenerationProxy } from './generation-proxy.ts';
 import { processCpuMs, startSimulatorProcess } from './simulator-process.ts';
 
@@ -109,12 +109,6 @@ function measure(args: string[], env: NodeJS.ProcessEnv): Promise<Start> {
     });
   });
 }
-
-const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
-const load = () =>
-  loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ');
 
 const contenders = cliContenders({
   root,

@@ -17,10 +17,10 @@
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { atelierRunArgs, ensureCliBundle, scriptArgs } from './cli-contenders.ts';
+import { atelierRunArgs, ensureCliBundle, load, median, scriptArgs } from './cli-contenders.ts';
 import { startSimulatorProcess } from './simulator-process.ts';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -85,11 +85,6 @@ function timed(args: string[], env: NodeJS.ProcessEnv): Timed {
   return { seconds, cpuMs, stdout: result.stdout };
 }
 
-const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
-const load = () =>
-  loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ');
 const simulator = await startSimulatorProcess(['--latency-ms', String(latencyMs)]);
 const contest = { prompts, gateway: simulator.url, key: simulator.key, concurrency };
 try {
