@@ -6,6 +6,7 @@ import { createRoot } from 'react-dom/client';
 import { App, openConnection } from './App.tsx';
 import { onSessionEnd } from './api/session.ts';
 import { prefetchOpeningScreen } from './frame/prefetch-opening.ts';
+import { settleWithin } from './data/settle-within.ts';
 import { SignedOut } from './frame/SignedOut.tsx';
 import './styles.css';
 
@@ -27,10 +28,7 @@ async function boot(): Promise<void> {
   const frameData = prefetchOpeningScreen(connection, openingScreen);
   // rendered once its screen's code is in (no empty frame first) and what the frame shows is
   // (tens of ms): an answer coming during the render made React render it all again at once
-  await Promise.all([
-    openingLoaded,
-    Promise.race([frameData, new Promise((resolve) => setTimeout(resolve, FRAME_DATA_WAIT_MS))]),
-  ]);
+  await Promise.all([openingLoaded, settleWithin(frameData, FRAME_DATA_WAIT_MS)]);
   // a transition: the first render (the window's longest task) yields to the answers coming
   // meanwhile, so the first screen's thumbnails are asked for as its details come, not after
   startTransition(() => root.render(<App connection={connection} />));

@@ -1,4 +1,5 @@
 import type { Client } from '../../api/client.ts';
+import { settleWithin } from '../../data/settle-within.ts';
 import type { ImageSummary } from '../../data/types.ts';
 import { decodeAhead, decodesSettled } from './decoded-ahead.ts';
 import { columnsFor } from './grid-layout.ts';
@@ -92,11 +93,7 @@ export function firstThumbnails(
       if (at < inView) decoded.push(decode(path, image, bytes));
       else bytes.catch(() => undefined);
     });
-    let limit: ReturnType<typeof setTimeout> | undefined;
-    return Promise.race([
-      // the top row's: waiting for every one in view kept them all bare while the last decoded
-      Promise.all(decoded.slice(0, perRow)),
-      new Promise((resolve) => (limit = setTimeout(resolve, waitMs))),
-    ]).finally(() => clearTimeout(limit));
+    // the top row's: waiting for every one in view kept them all bare while the last decoded
+    return settleWithin(Promise.all(decoded.slice(0, perRow)), waitMs);
   };
 }
