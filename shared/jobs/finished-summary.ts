@@ -1,3 +1,5 @@
+import { plural } from '../text/plural.ts';
+
 /** The counts of a finished batch that its summary reads (the `batch.finished` event's payload). */
 export interface FinishedCounts {
   name: string;
@@ -19,7 +21,8 @@ export function finishedSummary(batch: FinishedCounts): {
   ok: boolean;
 } {
   const { jobs, downloads } = batch;
-  const count = (n: number) => n.toLocaleString();
+  // grouped as plural() groups them: one sentence, one way of writing numbers
+  const count = (n: number) => n.toLocaleString('en-US');
   // a prompt answered whose file never arrived is not "done": it was generated, not saved
   const parts = [`${count(jobs.succeeded)} ${downloads.failed > 0 ? 'generated' : 'done'}`];
   const uncertain = batch.failures.uncertain ?? 0;
@@ -37,5 +40,3 @@ export function finishedSummary(batch: FinishedCounts): {
   const ended = jobs.succeeded === 0 && jobs.canceled > 0 ? 'was canceled' : 'finished';
   return { title: `Batch “${batch.name}” ${ended}`, detail: parts.join(', '), ok };
 }
-
-const plural = (n: number, noun: string) => `${n.toLocaleString()} ${noun}${n === 1 ? '' : 's'}`;
