@@ -8,6 +8,7 @@ import { launchChromium } from '../../support/browser.ts';
 import { startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.ts';
 import { call, eventually, screenshots } from '../../support/page-helpers.ts';
 import { readZip } from '../../support/read-zip.ts';
+import { localDay } from '../../../renderer/src/screens/gallery/day-range.ts';
 
 /** What the tests read of page elements (the Node project has no DOM types). */
 interface ImageLike {
@@ -155,9 +156,8 @@ describe('the gallery against atelier ui --demo', () => {
     await eventually(() => status(page).textContent()).toBe('24 images');
     expect(await page.getByLabel('From day').count()).toBe(0);
     await days.selectOption({ label: 'Choose days…' });
-    const tomorrow = new Date(Date.now() + 86_400_000);
-    const day = `${tomorrow.getFullYear()}-${String(tomorrow.getMonth() + 1).padStart(2, '0')}-${String(tomorrow.getDate()).padStart(2, '0')}`;
-    await page.getByLabel('From day').fill(day);
+    const tomorrow = localDay(new Date(Date.now() + 86_400_000));
+    await page.getByLabel('From day').fill(tomorrow);
     await eventually(() => status(page).textContent()).toBe('0 images');
     await days.selectOption({ label: 'Any day' });
     await eventually(() => status(page).textContent()).toBe('24 images');
