@@ -159,6 +159,7 @@ describe('the gallery against atelier ui --demo', () => {
     const tomorrow = localDay(new Date(Date.now() + 86_400_000));
     await page.getByLabel('From day').fill(tomorrow);
     await eventually(() => status(page).textContent()).toBe('0 images');
+    await screenshots(page, 'gallery-days-none');
     await days.selectOption({ label: 'Any day' });
     await eventually(() => status(page).textContent()).toBe('24 images');
     expect(await page.getByLabel('From day').count()).toBe(0);
