@@ -18,7 +18,10 @@ import { storeDiskProblem } from './store-errors.ts';
  * from the beginning, which a checkpoint running beside continuous writes rarely can.
  */
 export interface BackgroundCheckpoints {
-  /** Stops the worker and gives the main connection its usual auto-checkpoint back. */
+  /**
+   * Stops the worker and gives the main connection its usual auto-checkpoint back; resolves
+   * once the worker's connection is closed (the database may then be closed by its last one).
+   */
   stop(): Promise<void>;
 }
 
@@ -42,6 +45,8 @@ const timer = setInterval(() => {
 parentPort.on('message', () => {
   clearInterval(timer);
   db.close();
+  // said once the connection is closed: the main thread need not wait for this thread's end
+  parentPort.postMessage({ closed: true });
   parentPort.close();
 });
 `;
@@ -59,10 +64,13 @@ export function checkpointInBackground(
   });
   // A checkpoint the worker cannot do leaves the WAL to the backstop: worth a line, no more;
   // none for a disk that refuses writes (the engine stops on it, and says so once).
-  worker.on('message', (failure: { code: string; message: string }) => {
-    if (!storeDiskProblem(failure)) log.warn(`background checkpoint: ${failure.message}`);
+  // the worker's connection closed (said by it, or its thread gone): the database may close
+  const { promise: released, resolve: closed } = Promise.withResolvers<void>();
+  worker.once('exit', () => closed());
+  worker.on('message', (message: { closed: true } | { code: string; message: string }) => {
+    if ('closed' in message) return closed();
+    if (!storeDiskProblem(message)) log.warn(`background checkpoint: ${message.message}`);
   });
-  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   worker.on('error', (error) => {
     // The worker is gone: the main connection checkpoints for itself again.
     if (db.open) db.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
@@ -77,7 +85,9 @@ export function checkpointInBackground(
         if (db.open) db.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
         worker.ref(); // a caller awaiting stop() must not see the process end under it
         worker.postMessage('stop'); // (ignored by a worker that already exited)
-        await exited;
+        await released;
+        // The thread's own end (3-4 ms) holds nothing: the process may exit under it.
+        worker.unref();
       })();
       return stopped;
     },

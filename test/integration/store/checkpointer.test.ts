@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AUTOCHECKPOINT_PAGES } from '../../../main/core/store/database.ts';
 import { checkpointInBackground } from '../../../main/core/store/checkpointer.ts';
@@ -47,5 +47,19 @@ describe('background checkpoints', () => {
     expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(AUTOCHECKPOINT_PAGES);
     temp.store.batches.create({ name: 'after' }, prompts(3, 'still writable'), 1);
     expect(temp.store.batches.list().map((b) => b.name)).toContain('after');
+  });
+
+  it('stop resolves once the worker closed its connection: the database is then this one alone', async () => {
+    const temp = tempStore();
+    cleanup = temp.cleanup;
+    const { store, file } = temp;
+    const checkpoints = checkpointInBackground(store.db, { intervalMs: 5 });
+    store.batches.create({ name: 'some' }, prompts(500, 'a prompt'), 1);
+    const before = statSync(file).size;
+    await pollUntil(() => statSync(file).size > before, 'the worker checkpointed');
+    await checkpoints.stop();
+    // (leaving WAL mode needs every other connection closed: it stays 'wal' otherwise)
+    expect(store.db.pragma('journal_mode = DELETE', { simple: true })).toBe('delete');
+    expect(existsSync(`${file}-wal`)).toBe(false);
   });
 });
