@@ -11,6 +11,17 @@ export const method = <I extends z.ZodType, O extends z.ZodType>(
   output: O,
 ): MethodSpec<I, O> => ({ input, output });
 
+/**
+ * A schema built on its first use (a parse, or a schema built from it) rather than as its
+ * module loads: a CLI run parses a handful of the contract's hundred-odd schemas, and the
+ * window none at start, where building them all cost each about 10 ms of CPU. Its `unwrap()`
+ * is the schema itself, built once.
+ */
+export function lazy<T extends z.ZodType>(build: () => T): z.ZodLazy<T> {
+  let built: T | undefined;
+  return z.lazy(() => (built ??= build()));
+}
+
 /** Input of a method that takes nothing: callers may leave it out. */
 export const NoInput = z.object({}).strict().default({});
 

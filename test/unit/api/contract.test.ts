@@ -2,6 +2,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { channelOf, contractMethods, findMethod } from '../../../shared/api/channels.ts';
 import { contract } from '../../../shared/api/contract.ts';
+import { lazy } from '../../../shared/api/define.ts';
 import type { Result } from '../../../shared/api/errors.ts';
 import { EventBatchSchema } from '../../../shared/api/events.ts';
 import { buildRawApi } from '../../../shared/api/raw-client.ts';
@@ -21,6 +22,30 @@ describe('the contract', () => {
       expect(spec.input, `${area}.${method}`).toBeInstanceOf(z.ZodType);
       expect(spec.output, `${area}.${method}`).toBeInstanceOf(z.ZodType);
     }
+  });
+
+  it('builds every schema of the contract and its events when first used', () => {
+    // built lazily, a schema that cannot be built would only fail at its first call
+    for (const { area, method } of contractMethods()) {
+      const spec = findMethod(area, method)!;
+      expect(() => spec.input.safeParse(undefined), `${area}.${method}`).not.toThrow();
+      expect(() => spec.output.safeParse(undefined), `${area}.${method}`).not.toThrow();
+    }
+    expect(EventBatchSchema.safeParse({ cursor: 'c1', events: [] }).success).toBe(true);
+  });
+
+  it('builds a lazy schema once, on its first use, and extends that one', () => {
+    let builds = 0;
+    const Row = lazy(() => {
+      builds++;
+      return z.object({ n: z.number().default(1) });
+    });
+    const Detail = lazy(() => Row.unwrap().extend({ name: z.string() }));
+    expect(builds).toBe(0);
+    expect(Detail.parse({ name: 'a' })).toEqual({ n: 1, name: 'a' });
+    expect(Row.parse({})).toEqual({ n: 1 });
+    expect(Row.safeParse({ n: 'x' }).success).toBe(false);
+    expect(builds).toBe(1);
   });
 
   it('does not treat inherited property names as methods', () => {
