@@ -22,6 +22,13 @@ export function lazy<T extends z.ZodType>(build: () => T): z.ZodLazy<T> {
   return z.lazy(() => (built ??= build()));
 }
 
+/**
+ * Options for a parse that runs once or seldom (a call's input, a settings file): zod compiles
+ * a parser for each object schema on its first parse, which costs several times that parse
+ * and pays back only where a schema parses thousands of times (the gateway's answers).
+ */
+export const PARSE_ONCE = { jitless: true } as const;
+
 /** Input of a method that takes nothing: callers may leave it out. */
 export const NoInput = z.object({}).strict().default({});
 

@@ -2,13 +2,13 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { channelOf, contractMethods, findMethod } from '../../../shared/api/channels.ts';
 import { contract } from '../../../shared/api/contract.ts';
-import { lazy } from '../../../shared/api/define.ts';
+import { lazy, PARSE_ONCE } from '../../../shared/api/define.ts';
 import type { Result } from '../../../shared/api/errors.ts';
 import { EventBatchSchema } from '../../../shared/api/events.ts';
 import { buildRawApi } from '../../../shared/api/raw-client.ts';
 import type { Api, Handlers, RawApi } from '../../../shared/api/types.ts';
 import { ApiRequestError, unwrap } from '../../../shared/api/unwrap.ts';
-import { SettingsPatch } from '../../../shared/api/schemas/settings.ts';
+import { Settings, SettingsPatch } from '../../../shared/api/schemas/settings.ts';
 import { dispatch } from '../../../main/core/app/dispatch.ts';
 
 const noEvents = { subscribe: () => () => {} };
@@ -46,6 +46,25 @@ describe('the contract', () => {
     expect(Row.parse({})).toEqual({ n: 1 });
     expect(Row.safeParse({ n: 'x' }).success).toBe(false);
     expect(builds).toBe(1);
+  });
+
+  it('parses once (PARSE_ONCE, no compiled parser) exactly as zod compiled parsers do', () => {
+    const cases: Array<[z.ZodType, unknown]> = [
+      [Settings, {}],
+      [Settings, { concurrency: 8, profiles: [{ name: 'home', baseUrl: 'http://127.0.0.1:1' }] }],
+      [Settings, { concurrency: 0, profiles: [{ name: '' }], extra: true }],
+      [contract.batches.create.input, { source: { kind: 'path', path: 'p.txt' }, defaults: {} }],
+      [contract.batches.create.input, { source: { kind: 'rows', rows: [{ prompt: '' }] } }],
+      [contract.settings.update.input, { theme: 'dark', budget: { perDay: 5 } }],
+    ];
+    for (const [schema, input] of cases) {
+      // a fresh parse each: the compiled one is made on a schema's first parse
+      const slow = schema.safeParse(input, PARSE_ONCE);
+      const compiled = schema.safeParse(input);
+      expect(slow.success).toBe(compiled.success);
+      expect(slow.data).toEqual(compiled.data);
+      expect(slow.error?.issues).toEqual(compiled.error?.issues);
+    }
   });
 
   it('does not treat inherited property names as methods', () => {
