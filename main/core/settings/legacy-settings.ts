@@ -27,9 +27,9 @@ export interface LegacySettings {
 /** The profile a CLI `--gateway URL` stands for in the settings. */
 export const COMMAND_LINE_PROFILE = 'Command line';
 
-// (built on first use: only a data folder with an old file needs them)
 const PlainHeaders = z.record(z.string(), z.string()).default({});
 
+// (built on first use: only a data folder holding an old file needs them)
 const OldProfile = lazy(() =>
   z.object({
     name: z.string().min(1),
