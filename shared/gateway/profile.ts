@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PARSE_ONCE } from '../api/define.ts';
 
 /**
  * How to reach one gateway. Defaults are the interface's own names, so the same client also
@@ -97,7 +98,7 @@ export type GatewayProfileInput = z.input<typeof GatewayProfileSchema>;
 export type GatewayTimeouts = z.infer<typeof TimeoutsSchema>;
 
 export function parseProfile(input: GatewayProfileInput): GatewayProfile {
-  return GatewayProfileSchema.parse(input);
+  return GatewayProfileSchema.parse(input, PARSE_ONCE);
 }
 
 /** `{base_url}/v1` with exactly one `/v1`, whether or not the person typed it. */

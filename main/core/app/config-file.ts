@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
 import { AppError } from './app-error.ts';
+import { PARSE_ONCE } from '../../../shared/api/define.ts';
 
 export interface ConfigFileProblems {
   /** What to do about a bad file: the message's last sentence. */
@@ -34,7 +35,7 @@ export function readConfigFile<T>(
       `${path} is not valid JSON (${(error as Error).message}). ${problems.fix}`,
     );
   }
-  const parsed = schema.safeParse(json);
+  const parsed = schema.safeParse(json, PARSE_ONCE);
   if (!parsed.success) {
     throw new AppError(
       'settings-invalid',

@@ -1,6 +1,7 @@
 import { findMethod } from '../../../shared/api/channels.ts';
 import type { ApiError, Result } from '../../../shared/api/errors.ts';
 import type { Handlers } from '../../../shared/api/types.ts';
+import { PARSE_ONCE } from '../../../shared/api/define.ts';
 
 export interface DispatchOptions {
   /** Turns anything a handler threw into an error that may cross the contract. */
@@ -25,7 +26,7 @@ export async function dispatch(
   if (!spec) {
     return failure('not-found', `Atelier has no method "${area}.${method}".`);
   }
-  const input = spec.input.safeParse(raw ?? {});
+  const input = spec.input.safeParse(raw ?? {}, PARSE_ONCE);
   if (!input.success) {
     return failure(
       'invalid-argument',

@@ -3,7 +3,6 @@ import { basename, dirname, join } from 'node:path';
 import { lstat, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { Transform, type Readable, type Writable } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
-import { ZipFile } from 'yazl';
 import {
   containment,
   CREATE_NEW_FILE,
@@ -67,6 +66,8 @@ function partNames(dest: string): { part: string; manifestPart: string } {
  * On abort or failure both part files are removed.
  */
 export async function writeExportZip(options: ZipExportOptions): Promise<ZipExportReport> {
+  // (loaded on an export's start, not with the service: every CLI start paid for it and zlib)
+  const { ZipFile } = await import('yazl');
   const { dest, records } = options;
   const { part, manifestPart } = partNames(dest);
   const stop = new AbortController();

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazy } from '../../../shared/api/define.ts';
 import { Settings } from '../../../shared/api/schemas/settings.ts';
 import { withoutCredentials } from '../../../shared/gateway/sealed-url.ts';
 import type { SettingsValue } from '../app/settings-store.ts';
@@ -28,39 +29,50 @@ export const COMMAND_LINE_PROFILE = 'Command line';
 
 const PlainHeaders = z.record(z.string(), z.string()).default({});
 
-const OldProfile = z.object({
-  name: z.string().min(1),
-  baseUrl: z.string().min(1),
-  extraHeaders: PlainHeaders,
-  requestIdHeader: z.string().min(1).optional(),
-  advancedSegment: z.string().min(1).optional(),
-  partialKey: z.string().min(1).optional(),
-});
+// (built on first use: only a data folder holding an old file needs them)
+const OldProfile = lazy(() =>
+  z.object({
+    name: z.string().min(1),
+    baseUrl: z.string().min(1),
+    extraHeaders: PlainHeaders,
+    requestIdHeader: z.string().min(1).optional(),
+    advancedSegment: z.string().min(1).optional(),
+    partialKey: z.string().min(1).optional(),
+  }),
+);
 
-const OldCliSettings = z.object({
-  gateway: z.discriminatedUnion('kind', [
-    z.object({ kind: z.literal('demo') }),
-    z.object({ kind: z.literal('remote'), baseUrl: z.string().min(1), extraHeaders: PlainHeaders }),
-  ]),
-  library: z.string().min(1),
-  concurrency: z.number().int().positive(),
-  requestsPerMinute: z.number().int().positive().nullable(),
-  template: z.string().nullable(),
-  sidecar: z.boolean(),
-  manifest: z.boolean(),
-  thumbnails: z.boolean(),
-});
+const OldCliSettings = lazy(() =>
+  z.object({
+    gateway: z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('demo') }),
+      z.object({
+        kind: z.literal('remote'),
+        baseUrl: z.string().min(1),
+        extraHeaders: PlainHeaders,
+      }),
+    ]),
+    library: z.string().min(1),
+    concurrency: z.number().int().positive(),
+    requestsPerMinute: z.number().int().positive().nullable(),
+    template: z.string().nullable(),
+    sidecar: z.boolean(),
+    manifest: z.boolean(),
+    thumbnails: z.boolean(),
+  }),
+);
 
 /** Every field optional and without its default: a file's fields, and only those. */
-const SomeSettings = z.object(
-  Object.fromEntries(
-    Object.entries(Settings.shape).map(([key, schema]) => [
-      key,
-      (schema instanceof z.ZodDefault || schema instanceof z.ZodPrefault
-        ? (schema.unwrap() as z.ZodType)
-        : (schema as z.ZodType)
-      ).optional(),
-    ]),
+const SomeSettings = lazy(() =>
+  z.object(
+    Object.fromEntries(
+      Object.entries(Settings.shape).map(([key, schema]) => [
+        key,
+        (schema instanceof z.ZodDefault || schema instanceof z.ZodPrefault
+          ? (schema.unwrap() as z.ZodType)
+          : (schema as z.ZodType)
+        ).optional(),
+      ]),
+    ),
   ),
 ) as unknown as z.ZodType<Partial<SettingsValue>>;
 

@@ -29,6 +29,7 @@ import {
   type LegacyFile,
   type LegacySettings,
 } from './legacy-settings.ts';
+import { PARSE_ONCE } from '../../../shared/api/define.ts';
 
 export const SETTINGS_FILE = 'settings.json';
 /** The CLI's own file before the data folder had one settings file. */
@@ -95,7 +96,7 @@ export class SettingsFile implements SettingsStore {
   }
 
   write(settings: SettingsValue): void {
-    const valid = Settings.parse(settings);
+    const valid = Settings.parse(settings, PARSE_ONCE);
     if (this.options.readOnly) {
       throw new AppError('disk', `The settings in ${this.path} are open read-only here.`);
     }
@@ -233,7 +234,7 @@ export class SettingsFile implements SettingsStore {
       // a new data folder names its files by model and size too; an older one keeps its names
       const fresh = { template: NEW_FOLDER_TEMPLATE, ...this.options.seed };
       return {
-        settings: Settings.parse(recovered ? {} : fresh),
+        settings: Settings.parse(recovered ? {} : fresh, PARSE_ONCE),
         text: null,
         recovered,
         migrated: null,
@@ -323,7 +324,7 @@ function parseFile(text: string): SettingsValue | string {
       'The settings were written by a newer Atelier: update Atelier to use this data folder.',
     );
   }
-  const parsed = SettingsFileSchema.safeParse(json);
+  const parsed = SettingsFileSchema.safeParse(json, PARSE_ONCE);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     return `${issue.path.join('.') || 'the file'}: ${issue.message}`;

@@ -3,7 +3,7 @@ import { DOWNLOAD_STATES } from '../../jobs/downloads.ts';
 import { FAILURE_KINDS } from '../../jobs/outcomes.ts';
 import { PAUSE_KINDS } from '../../jobs/pause.ts';
 import { JOB_STATES } from '../../jobs/states.ts';
-import { Count } from '../define.ts';
+import { Count, lazy } from '../define.ts';
 import { BudgetStopSchema } from './spend.ts';
 
 export const JobStateSchema = z.enum(JOB_STATES);
@@ -12,30 +12,36 @@ export const FailureKindSchema = z.enum(FAILURE_KINDS);
 export const PauseKindSchema = z.enum(PAUSE_KINDS);
 
 /** Jobs by state; every state present, zero included. */
-export const StateCounts = z.object(
-  Object.fromEntries(JOB_STATES.map((s) => [s, Count])) as Record<
-    (typeof JOB_STATES)[number],
-    typeof Count
-  >,
+export const StateCounts = lazy(() =>
+  z.object(
+    Object.fromEntries(JOB_STATES.map((s) => [s, Count])) as Record<
+      (typeof JOB_STATES)[number],
+      typeof Count
+    >,
+  ),
 );
 /** Images by download state; every state present, zero included. */
-export const DownloadCounts = z.object(
-  Object.fromEntries(DOWNLOAD_STATES.map((s) => [s, Count])) as Record<
-    (typeof DOWNLOAD_STATES)[number],
-    typeof Count
-  >,
+export const DownloadCounts = lazy(() =>
+  z.object(
+    Object.fromEntries(DOWNLOAD_STATES.map((s) => [s, Count])) as Record<
+      (typeof DOWNLOAD_STATES)[number],
+      typeof Count
+    >,
+  ),
 );
 /** Failed jobs by why they failed; absent kinds are zero. */
 export const FailureCounts = z.partialRecord(FailureKindSchema, Count);
 
 /** Why the whole queue stopped taking work, and what sort of stop it is. */
-export const PauseInfo = z.object({
-  reason: z.string(),
-  /** The gateway's code when a gateway answer paused it. */
-  code: z.string().nullable(),
-  kind: PauseKindSchema,
-  /** What stopped it, in a person's words ("A spending cap is reached"). */
-  title: z.string().optional(),
-  /** A budget pause: the cap it stopped before, what was spent and the next request's cost. */
-  budget: BudgetStopSchema.nullable().optional(),
-});
+export const PauseInfo = lazy(() =>
+  z.object({
+    reason: z.string(),
+    /** The gateway's code when a gateway answer paused it. */
+    code: z.string().nullable(),
+    kind: PauseKindSchema,
+    /** What stopped it, in a person's words ("A spending cap is reached"). */
+    title: z.string().optional(),
+    /** A budget pause: the cap it stopped before, what was spent and the next request's cost. */
+    budget: BudgetStopSchema.nullable().optional(),
+  }),
+);

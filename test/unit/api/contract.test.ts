@@ -2,12 +2,13 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { channelOf, contractMethods, findMethod } from '../../../shared/api/channels.ts';
 import { contract } from '../../../shared/api/contract.ts';
+import { lazy, PARSE_ONCE } from '../../../shared/api/define.ts';
 import type { Result } from '../../../shared/api/errors.ts';
 import { EventBatchSchema } from '../../../shared/api/events.ts';
 import { buildRawApi } from '../../../shared/api/raw-client.ts';
 import type { Api, Handlers, RawApi } from '../../../shared/api/types.ts';
 import { ApiRequestError, unwrap } from '../../../shared/api/unwrap.ts';
-import { SettingsPatch } from '../../../shared/api/schemas/settings.ts';
+import { Settings, SettingsPatch } from '../../../shared/api/schemas/settings.ts';
 import { dispatch } from '../../../main/core/app/dispatch.ts';
 
 const noEvents = { subscribe: () => () => {} };
@@ -20,6 +21,49 @@ describe('the contract', () => {
       const spec = findMethod(area, method)!;
       expect(spec.input, `${area}.${method}`).toBeInstanceOf(z.ZodType);
       expect(spec.output, `${area}.${method}`).toBeInstanceOf(z.ZodType);
+    }
+  });
+
+  it('builds every schema of the contract and its events when first used', () => {
+    // built lazily, a schema that cannot be built would only fail at its first call
+    for (const { area, method } of contractMethods()) {
+      const spec = findMethod(area, method)!;
+      expect(() => spec.input.safeParse(undefined), `${area}.${method}`).not.toThrow();
+      expect(() => spec.output.safeParse(undefined), `${area}.${method}`).not.toThrow();
+    }
+    expect(EventBatchSchema.safeParse({ cursor: 'c1', events: [] }).success).toBe(true);
+  });
+
+  it('builds a lazy schema once, on its first use, and extends that one', () => {
+    let builds = 0;
+    const Row = lazy(() => {
+      builds++;
+      return z.object({ n: z.number().default(1) });
+    });
+    const Detail = lazy(() => Row.unwrap().extend({ name: z.string() }));
+    expect(builds).toBe(0);
+    expect(Detail.parse({ name: 'a' })).toEqual({ n: 1, name: 'a' });
+    expect(Row.parse({})).toEqual({ n: 1 });
+    expect(Row.safeParse({ n: 'x' }).success).toBe(false);
+    expect(builds).toBe(1);
+  });
+
+  it('parses once (PARSE_ONCE, no compiled parser) exactly as zod compiled parsers do', () => {
+    const cases: Array<[z.ZodType, unknown]> = [
+      [Settings, {}],
+      [Settings, { concurrency: 8, profiles: [{ name: 'home', baseUrl: 'http://127.0.0.1:1' }] }],
+      [Settings, { concurrency: 0, profiles: [{ name: '' }], extra: true }],
+      [contract.batches.create.input, { source: { kind: 'path', path: 'p.txt' }, defaults: {} }],
+      [contract.batches.create.input, { source: { kind: 'rows', rows: [{ prompt: '' }] } }],
+      [contract.settings.update.input, { theme: 'dark', budget: { perDay: 5 } }],
+    ];
+    for (const [schema, input] of cases) {
+      // (without PARSE_ONCE, zod compiles the object's parser on this first parse and uses it)
+      const slow = schema.safeParse(input, PARSE_ONCE);
+      const compiled = schema.safeParse(input);
+      expect(slow.success).toBe(compiled.success);
+      expect(slow.data).toEqual(compiled.data);
+      expect(slow.error?.issues).toEqual(compiled.error?.issues);
     }
   });
 

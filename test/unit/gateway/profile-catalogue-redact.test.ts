@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { builtInModels, createCatalogue } from '../../../shared/gateway/catalogue.ts';
+import {
+  builtInModels,
+  completeEntry,
+  createCatalogue,
+  ModelEntrySchema,
+  type ModelEntryInput,
+} from '../../../shared/gateway/catalogue.ts';
 import { apiRoot, GatewayProfileSchema, parseProfile } from '../../../shared/gateway/profile.ts';
 import { redact } from '../../../shared/gateway/redact.ts';
 
@@ -54,6 +60,20 @@ describe('model catalogue', () => {
         'gpt-4o-mini',
       ]),
     );
+  });
+
+  it('ships built-in entries valid and completed as the entry schema would, unparsed', () => {
+    // each one as the schema makes it: valid, every field there, nothing it would strip
+    for (const entry of builtInModels()) expect(ModelEntrySchema.parse(entry)).toEqual(entry);
+    // and what is filled in for a field left out is the schema's own default
+    const leanest: ModelEntryInput[] = [
+      { kind: 'image', id: 'i', protocol: 'openai', sizes: 'any' },
+      { kind: 'video', id: 'v' },
+      { kind: 'text', id: 't' },
+    ];
+    for (const entry of leanest) {
+      expect(completeEntry(entry)).toStrictEqual(ModelEntrySchema.parse(entry));
+    }
   });
 
   it('gives unknown models permissive OpenAI rules', () => {

@@ -9,6 +9,7 @@ import { resumeIfBudgetAllows } from '../budget-pause.ts';
 import type { SettingsValue } from '../settings-store.ts';
 import { followRenames, renamedProfiles } from '../../settings/profile-renames.ts';
 import { plural } from '../../../../shared/text/plural.ts';
+import { PARSE_ONCE } from '../../../../shared/api/define.ts';
 
 /** Settings the running queue was started with: changing one restarts it. */
 const QUEUE_SETTINGS = ['library', 'template', 'sidecar', 'manifest', 'thumbnails'] as const;
@@ -82,13 +83,17 @@ export function settingsHandlers(ctx: AppContext): Handlers['settings'] {
       const renamed = profiles ? renamedProfiles(before.profiles, profiles) : new Map();
       const next = Settings.parse(
         followRenames(
-          Settings.parse({
-            ...before,
-            ...patch,
-            ...(headers ? { profiles: headers.profiles } : {}),
-          }),
+          Settings.parse(
+            {
+              ...before,
+              ...patch,
+              ...(headers ? { profiles: headers.profiles } : {}),
+            },
+            PARSE_ONCE,
+          ),
           renamed,
         ),
+        PARSE_ONCE,
       );
       checkRules(ctx, before, next);
       // the values first: a crash between leaves a value unused, never a header without one
