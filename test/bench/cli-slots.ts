@@ -60,6 +60,8 @@ interface Run {
   slotSteadyMs: number;
   /** CPU ms the process's main thread, and all its threads, used (thread-cpu-probe.ts). */
   mainCpuMs: number;
+  /** Of which in the kernel (system calls: the event loop's polls, file system, sockets). */
+  mainSystemMs: number;
   cpuMs: number;
   /** ms from the last generation answer's end to the process's exit (its download, the end). */
   endMs: number;
@@ -109,6 +111,7 @@ function measure(args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
       const cpu = JSON.parse(cpuLine!.slice(THREAD_CPU_MARK.length)) as {
         main: number;
         all: number;
+        mainSystem: number;
       };
       done({
         firstMs: arrivals[0]! - started,
@@ -116,6 +119,7 @@ function measure(args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
         slotMedianMs: median(waits),
         slotSteadyMs: steady.reduce((a, b) => a + b, 0) / steady.length,
         mainCpuMs: cpu.main,
+        mainSystemMs: cpu.mainSystem,
         cpuMs: cpu.all,
         endMs: exited - answered.at(-1)!,
         wallMs: exited - started,
@@ -141,6 +145,7 @@ const said = (run: Run) =>
   `first ${run.firstMs.toFixed(0)} ms, slot wait mean ${run.slotMeanMs.toFixed(2)} ` +
   `median ${run.slotMedianMs.toFixed(2)} steady ${run.slotSteadyMs.toFixed(2)} ms, end ${run.endMs.toFixed(1)} ms, ` +
   `wall ${(run.wallMs / 1000).toFixed(2)} s, CPU main thread ${run.mainCpuMs.toFixed(0)} ms ` +
+  `(system ${run.mainSystemMs.toFixed(0)}) ` +
   `of ${run.cpuMs.toFixed(0)}`;
 try {
   console.log(`${jobs} prompts, ${concurrency} in flight, ${rounds} rounds. Load ${load()}.`);
