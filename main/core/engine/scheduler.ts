@@ -44,15 +44,6 @@ export const SYSTEM_TIMERS: WakeTimers = {
  */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
 
-/**
- * How long a lazy write (a download's "done" mark, name or slot refill, while requests are in
- * flight) may wait for an outcome's commit to ride with. At 160 answers a second one comes
- * every ~6 ms: with 5 ms, half of these writes committed alone on the timer, each commit
- * taking the main thread from the answers (bench:cli-slots: a slot's steady wait 4.2 against
- * 4.7 ms with 15, medians of 3 runs in turns).
- */
-const LAZY_WRITES_DELAY_MS = 15;
-
 export interface SchedulerOptions {
   ctx: EngineContext;
   /** Where the wake-up timer is armed (the system's timers by default). */
@@ -122,7 +113,7 @@ export class Scheduler {
     this.budget = options.budget;
     this.throttle = options.throttle;
     this.requests.concurrency = this.ctx.aimd.limit;
-    this.writes = new GroupCommit(writeScopes(this.store.db), LAZY_WRITES_DELAY_MS, 256, {
+    this.writes = new GroupCommit(writeScopes(this.store.db), 5, 256, {
       log: this.ctx.log,
       onCommit: options.onCommit,
     });
