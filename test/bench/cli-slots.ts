@@ -6,7 +6,10 @@
  * (answers and requests matched in order: the n-th answer's slot sends request n + 32); the
  * end is from the last generation answer to the process's exit (the images' links point at
  * the simulator itself, so the downloads are not seen here). Contenders run in turns
- * (A B A B …); the figures are medians of each run's mean, and of the runs.
+ * (A B A B …); the figures are medians of each run's mean, and of the runs. "steady" is the
+ * mean wait from the 4th wave on, the first waves' start-up left out; the CPU is each process's
+ * main thread's and all its threads' (thread-cpu-probe.ts), less sensitive to the load than
+ * the waits.
  *
  *   npm run bench:cli-slots -- --rounds 5 [--other DIR] [--sources] [--cpu-prof DIR]
  */
@@ -32,6 +35,8 @@ const { values } = parseArgs({
   },
 });
 const rounds = Number(values.rounds);
+/** The line thread-cpu-probe.ts writes at each child's exit starts with it. */
+const THREAD_CPU_MARK = 'thread-cpu:';
 const jobs = Number(values.jobs);
 const concurrency = Number(values.concurrency);
 
@@ -48,6 +53,16 @@ interface Run {
   /** Mean and median ms from an answer's end to the arrival of the request taking its slot. */
   slotMeanMs: number;
   slotMedianMs: number;
+  /**
+   * Mean slot wait of the steady state: the requests of the 4th wave (requests 3 × concurrency
+   * onwards) to the end, leaving out the first waves' start-up (JIT warming, first connections).
+   */
+  slotSteadyMs: number;
+  /** CPU ms the process's main thread, and all its threads, used (thread-cpu-probe.ts). */
+  mainCpuMs: number;
+  /** Of which in the kernel (system calls: the event loop's polls, file system, sockets). */
+  mainSystemMs: number;
+  cpuMs: number;
   /** ms from the last generation answer's end to the process's exit (its download, the end). */
   endMs: number;
   wallMs: number;
@@ -74,7 +89,8 @@ function measure(args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
   answered = [];
   return new Promise((done, fail) => {
     const started = performance.now();
-    const child = spawn(process.execPath, args, {
+    const probe = resolve(import.meta.dirname, 'thread-cpu-probe.ts');
+    const child = spawn(process.execPath, ['--import', probe, ...args], {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
@@ -89,10 +105,22 @@ function measure(args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
       for (let i = 0; i + concurrency < arrivals.length; i++) {
         waits.push(arrivals[i + concurrency]! - answered[i]!);
       }
+      // waits[i] is the wait of request i + concurrency: the 4th wave starts at 3 × concurrency
+      const steady = waits.slice(2 * concurrency);
+      const cpuLine = stderr.split('\n').find((line) => line.startsWith(THREAD_CPU_MARK));
+      const cpu = JSON.parse(cpuLine!.slice(THREAD_CPU_MARK.length)) as {
+        main: number;
+        all: number;
+        mainSystem: number;
+      };
       done({
         firstMs: arrivals[0]! - started,
         slotMeanMs: waits.reduce((a, b) => a + b, 0) / waits.length,
         slotMedianMs: median(waits),
+        slotSteadyMs: steady.reduce((a, b) => a + b, 0) / steady.length,
+        mainCpuMs: cpu.main,
+        mainSystemMs: cpu.mainSystem,
+        cpuMs: cpu.all,
         endMs: exited - answered.at(-1)!,
         wallMs: exited - started,
       });
@@ -115,8 +143,10 @@ const contenders = cliContenders({
 
 const said = (run: Run) =>
   `first ${run.firstMs.toFixed(0)} ms, slot wait mean ${run.slotMeanMs.toFixed(2)} ` +
-  `median ${run.slotMedianMs.toFixed(2)} ms, end ${run.endMs.toFixed(1)} ms, ` +
-  `wall ${(run.wallMs / 1000).toFixed(2)} s`;
+  `median ${run.slotMedianMs.toFixed(2)} steady ${run.slotSteadyMs.toFixed(2)} ms, end ${run.endMs.toFixed(1)} ms, ` +
+  `wall ${(run.wallMs / 1000).toFixed(2)} s, CPU main thread ${run.mainCpuMs.toFixed(0)} ms ` +
+  `(system ${run.mainSystemMs.toFixed(0)}) ` +
+  `of ${run.cpuMs.toFixed(0)}`;
 try {
   console.log(`${jobs} prompts, ${concurrency} in flight, ${rounds} rounds. Load ${load()}.`);
   const results = new Map<string, Run[]>(contenders.map(([name]) => [name, []]));
@@ -131,9 +161,12 @@ try {
     console.log(
       `median ${name}: first ${median(list.map((r) => r.firstMs)).toFixed(0)} ms, slot wait ` +
         `mean ${median(list.map((r) => r.slotMeanMs)).toFixed(2)} median ` +
-        `${median(list.map((r) => r.slotMedianMs)).toFixed(2)} ms, end ` +
+        `${median(list.map((r) => r.slotMedianMs)).toFixed(2)} steady ` +
+        `${median(list.map((r) => r.slotSteadyMs)).toFixed(2)} ms, end ` +
         `${median(list.map((r) => r.endMs)).toFixed(1)} ms, wall ` +
-        `${(median(list.map((r) => r.wallMs)) / 1000).toFixed(2)} s`,
+        `${(median(list.map((r) => r.wallMs)) / 1000).toFixed(2)} s, CPU main thread ` +
+        `${median(list.map((r) => r.mainCpuMs)).toFixed(0)} ms of ` +
+        `${median(list.map((r) => r.cpuMs)).toFixed(0)}`,
     );
   }
 } finally {

@@ -72,6 +72,12 @@ export class GroupCommit {
     });
   }
 
+  /** What waits, lazy writes included, commits at the end of this turn of the event loop. */
+  hurry(): void {
+    if (this.pending.length + this.pendingLast.length === 0) return;
+    this.immediate ??= setImmediate(() => this.flush());
+  }
+
   /** Commits what waits now (before stopping, or for a caller that needs exact counts). */
   flush(): void {
     // A write (or a commit's listener) that asks for a flush must not commit the writes

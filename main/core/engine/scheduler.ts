@@ -85,9 +85,10 @@ export class Scheduler {
   private readonly finishRate = new FinishRate();
   private readonly throttle: ProgressThrottle;
   /**
-   * Every write of a turn of the event loop in one commit: jobs' outcomes, the claims that
-   * refill the pools, and (lazily, a few ms later at most) the "done" marks of images
-   * already fsynced on disk.
+   * Every write of a turn of the event loop in one commit: jobs' outcomes and the claims that
+   * refill the request pool. While requests are in flight, the download side's writes ("done"
+   * marks, names' reservations, the claims refilling the download pool) wait up to the lazy
+   * delay to ride along with an outcome's commit instead of making commits of their own.
    */
   private readonly writes: GroupCommit;
   private wakeTimer: { at: number; timer: unknown } | null = null;
@@ -191,13 +192,18 @@ export class Scheduler {
   /**
    * Refills both pools once per turn of the event loop, however many things changed: the
    * claims join that turn's commit, and the work starts once it is durable (each job is
-   * `running`, its attempt open, before its request leaves).
+   * `running`, its attempt open, before its request leaves). `lazy`: a claim no slot waits
+   * on, which may wait the lazy delay for another commit to ride with.
    */
-  pump(): void {
+  pump(options: { lazy?: boolean } = {}): void {
     // After stop the caller may close the store: a late pump (a task's finally, whenIdle)
     // must not read it, not even for a progress event.
     if (this.phase() === 'stopped') return this.resolveIdle('stopped');
-    if (this.pumpQueued) return;
+    if (this.pumpQueued) {
+      // a lazy claim already waits: this one is not
+      if (!options.lazy) this.writes.hurry();
+      return;
+    }
     this.pumpQueued = true;
     if (!this.downloadsOpen()) {
       setImmediate(() => {
@@ -218,7 +224,7 @@ export class Scheduler {
           return () => this.startClaimed(claim);
         },
         // after the turn's other writes: a pause or a smaller pool decided there applies here
-        { last: true },
+        { last: true, lazy: options.lazy ?? false },
       )
       .catch((error: unknown) => {
         // The transaction failed before the claim ran (a lock held past the time-out): the
@@ -326,7 +332,9 @@ export class Scheduler {
         // and start before this task has finished: the entry is then the new attempt's.
         if (this.running.get(job.id) === controller) this.running.delete(job.id);
         this.finishRate.record(this.ctx.now());
-        this.pump();
+        // (an outcome's own commit claimed the job for its slot already: this claim is for the
+        // rest, a failure recorded outside it; it waits for company while others are in flight)
+        this.pump({ lazy: this.running.size > 0 });
       });
   }
 
@@ -354,7 +362,9 @@ export class Scheduler {
       })
       .finally(() => {
         if (this.downloading.get(image.id) === controller) this.downloading.delete(image.id);
-        this.pump();
+        // While requests are in flight, the claim that refills this slot rides with the next
+        // outcome's commit (or waits the lazy delay) instead of a commit of its own.
+        this.pump({ lazy: this.running.size > 0 });
       });
   }
 
@@ -369,9 +379,12 @@ export class Scheduler {
     this.downloadsReserved -= count;
   }
 
-  /** A download's write, committed with this turn's others (no slot waits on it). */
+  /**
+   * A download's write (its name's reservation): while requests are in flight it rides with
+   * the next outcome's commit (or waits the lazy delay) instead of a commit of its own.
+   */
   commitWrite(write: () => void): Promise<void> {
-    return this.writes.add(write);
+    return this.writes.add(write, { lazy: this.running.size > 0 });
   }
 
   private markDone(write: () => void): Promise<boolean> {

@@ -48,6 +48,18 @@ describe('GroupCommit', () => {
     expect(commits).toEqual([['done-mark', 'outcome']]);
   });
 
+  it('hurry(): a lazy write waiting commits at the end of this turn, not after its delay', async () => {
+    const { commits, transaction, write } = recorder();
+    const group = new GroupCommit(transaction, 60_000);
+    const claim = group.add(write('claim'), { lazy: true, last: true });
+    await nextTurn();
+    expect(commits).toEqual([]);
+    group.hurry();
+    await nextTurn();
+    expect(commits).toEqual([['claim']]);
+    await claim;
+  });
+
   it('commits a lone lazy write after its delay', async () => {
     const { commits, transaction, write } = recorder();
     const group = new GroupCommit(transaction, 5);
