@@ -1,6 +1,8 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { freshCliBundle } from '../../bin/cli-bundle.js';
 import { buildCliBundle } from '../../main/cli/bundle/build-cli-bundle.ts';
 
@@ -57,15 +59,48 @@ export function scriptArgs(contest: Contest): string[] {
 
 /**
  * This checkout's CLI bundle, built when missing or stale (as `npm ci` or `npm run build`
- * leave it), so that `atelier run` is measured as installed; says which one runs.
+ * leave it), so that `atelier run` is measured as installed; says which one runs. `other`
+ * (--other) gets the same from its own code: a bundle counted stale would silently run that
+ * version from its sources (a hard-linked copy of node_modules changes every package.json's
+ * ctime, which is enough).
  */
-export async function ensureCliBundle(root: string): Promise<void> {
+export async function ensureCliBundle(root: string, other?: string): Promise<void> {
   if (freshCliBundle(root, {})) {
     console.log('atelier run: the CLI bundle (out/cli, fresh).');
+  } else {
+    const built = await buildCliBundle(root);
+    console.log(`atelier run: the CLI bundle, built now into ${built.folder}.`);
+  }
+  if (other) ensureOtherCliBundle(resolve(other));
+}
+
+function ensureOtherCliBundle(checkout: string): void {
+  const check = join(checkout, 'bin/cli-bundle.js');
+  const build = join(checkout, 'main/cli/bundle/build-cli-bundle.ts');
+  if (!existsSync(check) || !existsSync(build)) {
+    console.log(`${checkout}: no CLI bundle in that version, it runs from its sources.`);
     return;
   }
-  const built = await buildCliBundle(root);
-  console.log(`atelier run: the CLI bundle, built now into ${built.folder}.`);
+  // (that checkout's own freshness rule and build, in a process of their own)
+  const fresh = spawnSync(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `import { freshCliBundle } from ${JSON.stringify(pathToFileURL(check).href)};` +
+        `process.exit(freshCliBundle(${JSON.stringify(checkout)}, {}) ? 0 : 1);`,
+    ],
+    { stdio: 'inherit' },
+  );
+  if (fresh.status === 0) {
+    console.log(`${checkout}: its CLI bundle (fresh).`);
+    return;
+  }
+  const built = spawnSync(process.execPath, [build], { cwd: checkout, encoding: 'utf8' });
+  if (built.status !== 0) {
+    throw new Error(`Could not build the CLI bundle of ${checkout}:\n${built.stderr}`);
+  }
+  console.log(`${checkout}: its CLI bundle was stale, built now.`);
 }
 
 /** How a bench measures one process: its Node arguments and its environment. */

@@ -82,7 +82,7 @@ const proxy = await startGenerationProxy(
 );
 const gateway = proxy.url;
 const contest = { prompts, gateway, key: simulator.key, concurrency };
-await ensureCliBundle(root);
+await ensureCliBundle(root, values.other);
 
 function measure(args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
   arrivals = [];

@@ -70,7 +70,7 @@ let onGeneration: (() => void) | null = null;
 const proxy = await startGenerationProxy(target, { arrived: () => onGeneration?.() });
 const gateway = proxy.url;
 const contest = { prompts, gateway, key: simulator.key, concurrency };
-await ensureCliBundle(root);
+await ensureCliBundle(root, values.other);
 
 function measure(args: string[], env: NodeJS.ProcessEnv): Promise<Start> {
   return new Promise((done, fail) => {

@@ -93,7 +93,7 @@ try {
       `the bound is ${bound.toFixed(2)} s. ${rounds} rounds, atelier run then the script. ` +
       `Load average ${load()}.`,
   );
-  await ensureCliBundle(root);
+  await ensureCliBundle(root, values.other);
   type Contender = [name: string, checkout: string, env: NodeJS.ProcessEnv];
   const contenders: Contender[] = [['atelier run', root, {}]];
   if (values.sources)
