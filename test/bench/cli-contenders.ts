@@ -147,6 +147,9 @@ export function cliContenders<T>(options: {
   return contenders;
 }
 
+/** The average of a run's values (a slot's waits). */
+export const mean = (list: number[]) => list.reduce((a, b) => a + b, 0) / list.length;
+
 /** The middle value (the upper one of an even count): the figure the CLI benches print. */
 export const median = (list: number[]) =>
   [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;

@@ -18,7 +18,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { cliContenders, ensureCliBundle, load, median } from './cli-contenders.ts';
+import { cliContenders, ensureCliBundle, load, mean, median } from './cli-contenders.ts';
 import { startGenerationProxy } from './generation-proxy.ts';
 import { startSimulatorProcess } from './simulator-process.ts';
 
@@ -115,9 +115,9 @@ function measure(args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
       };
       done({
         firstMs: arrivals[0]! - started,
-        slotMeanMs: waits.reduce((a, b) => a + b, 0) / waits.length,
+        slotMeanMs: mean(waits),
         slotMedianMs: median(waits),
-        slotSteadyMs: steady.reduce((a, b) => a + b, 0) / steady.length,
+        slotSteadyMs: mean(steady),
         mainCpuMs: cpu.main,
         mainSystemMs: cpu.mainSystem,
         cpuMs: cpu.all,
