@@ -123,7 +123,10 @@ export async function openExchange(
   const refused = await takeKey(exchange);
   if (refused) return refused;
   const encoded = await encodeBody(spec);
-  if (options.signal?.aborted) return classifyIn(exchange, { kind: 'canceled', sent: false });
+  // (a closed client's pool may still hold its idle sockets for a moment: see context.ts)
+  if (options.signal?.aborted || context.closed) {
+    return classifyIn(exchange, { kind: 'canceled', sent: false });
+  }
   const timers = startPhaseTimers(exchange.timeouts, options.signal);
   const answer = await send(exchange, encoded, timers);
   if (!('body' in answer)) return answer;
