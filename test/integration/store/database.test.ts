@@ -60,6 +60,11 @@ describe('openDatabase', () => {
     ).run();
     expect(existsSync(`${file}-wal`)).toBe(true);
     db.close();
+    // (a new file is made without fsyncs: the setting must be NORMAL again once it is, and on
+    // every later open)
+    const again = openDatabase(file);
+    expect(again.pragma('synchronous', { simple: true })).toBe(1);
+    again.close();
   });
 
   it('cuts the WAL file back when it starts over, so that closing has little to delete', () => {
