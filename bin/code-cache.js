@@ -170,7 +170,9 @@ function removeOld(folder) {
 
 /**
  * How bin/atelier.js loads the CLI's bundle: through the code cache in the user's private
- * folder (none where there is no such folder, or NODE_DISABLE_COMPILE_CACHE=1), saved at exit.
+ * folder (none where there is no such folder, or NODE_DISABLE_COMPILE_CACHE=1), saved at exit,
+ * unless the command stopped at a usage or configuration error (2) or a bug (70): a command's
+ * cache, once written, is kept, and one made by a mistyped flag would hold little of its run.
  *
  * @param {string} root the bundle's folder
  * @param {string} scope the command
@@ -180,6 +182,8 @@ function removeOld(folder) {
 export function bundleLoader(root, scope, env = process.env) {
   const folder = env.NODE_DISABLE_COMPILE_CACHE === '1' ? null : codeCacheFolder(env);
   const cache = installCodeCache({ root, folder: folder && privateFolder(folder), scope });
-  process.on('exit', () => cache.save());
+  process.on('exit', (code) => {
+    if (code !== 2 && code !== 70) cache.save();
+  });
   return cache.load;
 }

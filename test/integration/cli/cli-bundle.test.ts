@@ -64,6 +64,10 @@ describe("the CLI's bundle", () => {
   it('runs a batch on the demo gateway end to end without loading any TypeScript', () => {
     const work = mkdtempSync(join(dir, 'run-'));
     writeFileSync(join(work, 'p.txt'), 'a red fox\ntwo blue birds\n');
+    const codeCache = join(dir, 'cache', 'atelier', 'code-cache');
+    // a mistyped flag writes no cache: it would hold little of what a run compiles
+    expect(runBundle(['run', 'p.txt', '--demo', '--sise', '64x64'], work).status).toBe(2);
+    expect(readdirSync(codeCache)).toEqual([]);
     const result = runBundle(['run', 'p.txt', '--demo', '--size', '64x64', '--json'], work);
     expect(result.status, result.stderr).toBe(0);
     const summary = JSON.parse(result.stdout) as {
@@ -88,7 +92,7 @@ describe("the CLI's bundle", () => {
     expect(threadUrls).toEqual([expect.stringMatching(/^\.\/file-placer-worker-[\w-]+\.cjs$/)]);
 
     // its compiled code, the functions the run compiled included, cached for the next run
-    expect(readdirSync(join(dir, 'cache', 'atelier', 'code-cache')).length).toBeGreaterThan(5);
+    expect(readdirSync(codeCache).length).toBeGreaterThan(5);
     const again = runBundle(['run', 'p.txt', '--demo', '--size', '64x64', '--json'], work);
     expect(again.status, again.stderr).toBe(0);
 
