@@ -2,8 +2,11 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 
-/** Bumped when the manifest's shape changes: an older manifest then means "stale". */
-export const MANIFEST_VERSION = 1;
+/**
+ * Bumped when the manifest's shape or its entries' format changes (2: CommonJS): an older
+ * manifest then means "stale".
+ */
+export const MANIFEST_VERSION = 2;
 
 /**
  * Where the CLI's bundle lives in a checkout; out/ is the build's, never committed.

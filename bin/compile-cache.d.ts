@@ -4,5 +4,11 @@ export function compileCacheFolder(
   platform?: NodeJS.Platform,
   home?: string,
 ): string | null;
+export function codeCacheFolder(
+  env: NodeJS.ProcessEnv,
+  platform?: NodeJS.Platform,
+  home?: string,
+): string | null;
+export function privateFolder(folder: string): string | null;
 export function isPrivateFolder(folder: string): boolean;
 export function enableCompileCache(env?: NodeJS.ProcessEnv): string | null;

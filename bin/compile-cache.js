@@ -3,7 +3,7 @@
 import { lstatSync, mkdirSync } from 'node:fs';
 import module from 'node:module';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 /**
  * The user's own cache folder for Atelier's compiled code: under XDG_CACHE_HOME (or ~/.cache),
@@ -22,6 +22,36 @@ export function compileCacheFolder(env, platform = process.platform, home = home
   else if (platform === 'darwin') base = home && join(home, 'Library', 'Caches');
   else base = env.XDG_CACHE_HOME || (home && join(home, '.cache'));
   return base ? join(base, 'atelier', 'node-compile-cache') : null;
+}
+
+/**
+ * Beside Node's: Atelier's own cache of the CLI bundle's compiled code, functions compiled
+ * while a run ran included (bin/code-cache.js).
+ *
+ * @param {NodeJS.ProcessEnv} env
+ * @param {NodeJS.Platform} platform
+ * @param {string} home
+ * @returns {string | null}
+ */
+export function codeCacheFolder(env, platform = process.platform, home = homedir()) {
+  const node = compileCacheFolder(env, platform, home);
+  return node && join(dirname(node), 'code-cache');
+}
+
+/**
+ * `folder`, made if missing (this user's alone), when it may hold code this process runs;
+ * null otherwise (another user's, a link, writable by others, not makeable).
+ *
+ * @param {string} folder
+ * @returns {string | null}
+ */
+export function privateFolder(folder) {
+  try {
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+  } catch {
+    return null;
+  }
+  return isPrivateFolder(folder) ? folder : null;
 }
 
 /**
@@ -57,13 +87,7 @@ export function enableCompileCache(env = process.env) {
   // Set before start: Node enabled it already (or was told not to); workers inherit it.
   if (env.NODE_COMPILE_CACHE) return module.getCompileCacheDir() ? env.NODE_COMPILE_CACHE : null;
   const folder = compileCacheFolder(env);
-  if (!folder) return null;
-  try {
-    mkdirSync(folder, { recursive: true, mode: 0o700 });
-  } catch {
-    return null;
-  }
-  if (!isPrivateFolder(folder)) return null;
+  if (!folder || !privateFolder(folder)) return null;
   const { directory } = module.enableCompileCache(folder);
   // Worker threads read the variable when they start.
   if (directory) env.NODE_COMPILE_CACHE = directory;

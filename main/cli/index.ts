@@ -1,7 +1,10 @@
 import { ApiRequestError } from '../../shared/api/api-request-error.ts';
 import { AppError } from '../core/app/app-error.ts';
 import { redact } from '../../shared/gateway/redact.ts';
-import { keepYoungGenerationSmall } from '../core/runtime/young-generation.ts';
+import {
+  keepYoungGenerationSmall,
+  letYoungGenerationGrow,
+} from '../core/runtime/young-generation.ts';
 import { printable } from '../../shared/text/printable.ts';
 import { ConfigError, UsageError, type Command } from './command.ts';
 import { describeStoreFailure } from './store-failure.ts';
@@ -150,5 +153,8 @@ export async function main(argv: string[]): Promise<number> {
       return 2;
     }
     throw error;
+  } finally {
+    // (the flags as at start for the code cache written at exit: bin/code-cache.js)
+    if (entry.runsEngine) letYoungGenerationGrow();
   }
 }

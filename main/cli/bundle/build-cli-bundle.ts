@@ -31,10 +31,15 @@ const sourcePlace: Plugin = {
   name: 'atelier-source-place',
   transform(code, id) {
     if (!code.includes('import.meta.')) return null;
-    return code
-      .replaceAll('import.meta.url', JSON.stringify(pathToFileURL(id).href))
-      .replaceAll('import.meta.dirname', JSON.stringify(dirname(id)))
-      .replaceAll('import.meta.filename', JSON.stringify(id));
+    return (
+      code
+        .replaceAll('import.meta.url', JSON.stringify(pathToFileURL(id).href))
+        .replaceAll('import.meta.dirname', JSON.stringify(dirname(id)))
+        .replaceAll('import.meta.filename', JSON.stringify(id))
+        // (a bundled module is never the process's entry; and its `if (import.meta.main)` block,
+        // dropped, may hold a top-level await, which CommonJS cannot)
+        .replaceAll('import.meta.main', 'false')
+    );
   },
 };
 
@@ -85,9 +90,11 @@ export async function buildCliBundle(
   try {
     const { output } = await bundle.write({
       dir: folder,
-      format: 'esm',
-      entryFileNames: '[name].js',
-      chunkFileNames: 'chunks/[name]-[hash].js',
+      // (CommonJS, for bin/code-cache.js: V8 takes cached code of an ES module only through
+      // vm.SourceTextModule, which needs a flag of Node's)
+      format: 'cjs',
+      entryFileNames: '[name].cjs',
+      chunkFileNames: 'chunks/[name]-[hash].cjs',
     });
     ids = output.flatMap((file) => (file.type === 'chunk' ? file.moduleIds : []));
   } finally {
@@ -95,7 +102,7 @@ export async function buildCliBundle(
   }
   const manifest: BundleManifest = {
     version: MANIFEST_VERSION,
-    entries: { index: `${name}/index.js`, internalError: `${name}/internal-error.js` },
+    entries: { index: `${name}/index.cjs`, internalError: `${name}/internal-error.cjs` },
     sources: [...new Set(ids.filter((id) => isAbsolute(id)).map(sourceToCheck))]
       .sort()
       .map((id) => {

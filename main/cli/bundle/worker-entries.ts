@@ -32,13 +32,16 @@ export function workerEntries(): Plugin {
       });
       return rewritten === code ? null : { code: rewritten, map: null };
     },
-    renderChunk(code, chunk) {
+    renderChunk(code, chunk, { format }) {
+      // (a CommonJS chunk, as the CLI's, has no import.meta)
+      const here =
+        format === 'cjs' ? "require('node:url').pathToFileURL(__filename)" : 'import.meta.url';
       let rewritten = code;
       for (const ref of refs) {
         const target = relative(dirname(chunk.fileName), this.getFileName(ref));
         rewritten = rewritten.replaceAll(
           placeholder(ref),
-          `new URL('./${target.replaceAll('\\', '/')}', import.meta.url)`,
+          `new URL('./${target.replaceAll('\\', '/')}', ${here})`,
         );
       }
       return rewritten === code ? null : { code: rewritten, map: null };

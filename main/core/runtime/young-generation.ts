@@ -16,3 +16,12 @@ import v8 from 'node:v8';
 export function keepYoungGenerationSmall(): void {
   v8.setFlagsFromString('--semi-space-growth-factor=1');
 }
+
+/**
+ * V8's growth factor back to its default (2), once the engine's work is done: V8 refuses code
+ * cached under other flags than it reads it under, and the CLI's code cache, made at exit,
+ * is read by the next start, before keepYoungGenerationSmall() (bin/code-cache.js).
+ */
+export function letYoungGenerationGrow(): void {
+  v8.setFlagsFromString('--semi-space-growth-factor=2');
+}

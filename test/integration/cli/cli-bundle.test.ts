@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isFresh, type BundleManifest } from '../../../bin/cli-bundle.js';
@@ -28,17 +28,19 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function runBundle(args: string[], cwd: string) {
   // (a file, not --eval: --input-type=module would pass on to the eval'd checkpoint thread)
   const entry = join(dir, 'entry.mjs');
+  const path = (file: string) => JSON.stringify(join(out, file));
   writeFileSync(
     entry,
-    `const { internalErrorHandler } = await import(${JSON.stringify(pathToFileURL(join(out, manifest.entries.internalError)).href)});
-    process.on('uncaughtException', internalErrorHandler());
-    const { main } = await import(${JSON.stringify(pathToFileURL(join(out, manifest.entries.index)).href)});
-    process.exitCode = await main(process.argv.slice(2));`,
+    `const { bundleLoader } = await import(${JSON.stringify(pathToFileURL(join(root, 'bin/code-cache.js')).href)});
+    const load = bundleLoader(${JSON.stringify(dirname(join(out, manifest.entries.index)))}, process.argv[2]);
+    process.on('uncaughtException', load(${path(manifest.entries.internalError)}).internalErrorHandler());
+    process.exitCode = await load(${path(manifest.entries.index)}).main(process.argv.slice(2));`,
   );
   return spawnSync(process.execPath, ['--import', REPORT_STRIPPER, entry, ...args], {
     cwd,
     encoding: 'utf8',
-    env: { ...process.env, ATELIER_API_KEY: '' },
+    // (the code cache in the test's folder, not the user's)
+    env: { ...process.env, ATELIER_API_KEY: '', XDG_CACHE_HOME: join(dir, 'cache') },
   });
 }
 
@@ -62,6 +64,10 @@ describe("the CLI's bundle", () => {
   it('runs a batch on the demo gateway end to end without loading any TypeScript', () => {
     const work = mkdtempSync(join(dir, 'run-'));
     writeFileSync(join(work, 'p.txt'), 'a red fox\ntwo blue birds\n');
+    const codeCache = join(dir, 'cache', 'atelier', 'code-cache');
+    // a mistyped flag writes no cache: it would hold little of what a run compiles
+    expect(runBundle(['run', 'p.txt', '--demo', '--sise', '64x64'], work).status).toBe(2);
+    expect(readdirSync(codeCache)).toEqual([]);
     const result = runBundle(['run', 'p.txt', '--demo', '--size', '64x64', '--json'], work);
     expect(result.status, result.stderr).toBe(0);
     const summary = JSON.parse(result.stdout) as {
@@ -77,16 +83,21 @@ describe("the CLI's bundle", () => {
     const build = join(out, manifest.entries.index.split('/')[0]!);
     const threadUrls = readdirSync(build, { recursive: true })
       .map(String)
-      .filter((file) => file.endsWith('.js'))
+      .filter((file) => file.endsWith('.cjs'))
       .flatMap((file) =>
-        [
-          ...readFileSync(join(build, file), 'utf8').matchAll(/new Worker\(new URL\("([^"]+)"/g),
-        ].map((match) => match[1]!),
+        [...readFileSync(join(build, file), 'utf8').matchAll(/Worker\(new URL\("([^"]+)"/g)].map(
+          (match) => match[1]!,
+        ),
       );
-    expect(threadUrls).toEqual([expect.stringMatching(/^\.\/file-placer-worker-[\w-]+\.js$/)]);
+    expect(threadUrls).toEqual([expect.stringMatching(/^\.\/file-placer-worker-[\w-]+\.cjs$/)]);
+
+    // its compiled code, the functions the run compiled included, cached for the next run
+    expect(readdirSync(codeCache).length).toBeGreaterThan(5);
+    const again = runBundle(['run', 'p.txt', '--demo', '--size', '64x64', '--json'], work);
+    expect(again.status, again.stderr).toBe(0);
 
     const status = runBundle(['status', '--json'], work);
     expect(status.status, status.stderr).toBe(0);
-    expect(JSON.parse(status.stdout)).toMatchObject({ batches: [{ name: 'p' }] });
+    expect(JSON.parse(status.stdout)).toMatchObject({ batches: [{ name: 'p' }, { name: 'p' }] });
   }, 60_000);
 });

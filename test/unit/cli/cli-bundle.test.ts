@@ -35,7 +35,7 @@ function writeManifest(change: Partial<BundleManifest> = {}): void {
   mkdirSync(bundleFolder(root), { recursive: true });
   const manifest: BundleManifest = {
     version: MANIFEST_VERSION,
-    entries: { index: 'build-1/index.js', internalError: 'build-1/internal-error.js' },
+    entries: { index: 'build-1/index.cjs', internalError: 'build-1/internal-error.cjs' },
     sources,
     ...change,
   };
@@ -46,8 +46,8 @@ describe('freshCliBundle', () => {
   it('names the bundle while every source is as it was built from', () => {
     writeManifest();
     expect(freshCliBundle(root, {})).toEqual({
-      index: join(root, 'out/cli/build-1/index.js'),
-      internalError: join(root, 'out/cli/build-1/internal-error.js'),
+      index: join(root, 'out/cli/build-1/index.cjs'),
+      internalError: join(root, 'out/cli/build-1/internal-error.cjs'),
     });
   });
 
