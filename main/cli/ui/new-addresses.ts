@@ -19,7 +19,13 @@ export function offerNewAddresses(print: () => void): AddressAsker {
   lines.on('line', print);
   // (stdin gone: /dev/null, a closed pipe; the signal still works)
   input.on('error', () => lines.close());
-  const follow = () => (inForeground() ? lines.resume() : lines.pause());
+  // At its end (stdin at end of file, or gone) the reader is closed: resuming it then throws,
+  // and a SIGCONT (`fg`, timeout(1)'s stop) ended the host as an internal error.
+  let closed = false;
+  lines.once('close', () => (closed = true));
+  const follow = () => {
+    if (!closed) (inForeground() ? lines.resume() : lines.pause());
+  };
   follow();
   const signals = process.platform === 'win32' ? [] : (['SIGUSR2', 'SIGCONT'] as const);
   const onSignal = (signal: NodeJS.Signals) => (signal === 'SIGUSR2' ? print() : follow());

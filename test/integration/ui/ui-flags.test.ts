@@ -83,6 +83,23 @@ describe('atelier ui flags', () => {
     expect(run.stdout).toBe('');
   });
 
+  it('keeps serving when stdin ends and the job is continued (SIGCONT); SIGUSR2 still asks', async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'atelier-ui-flags-'));
+    ui = await startUi(['--demo', '--no-open', '--data', path.join(dir, 'data')]);
+    const hint = `press Enter here for a new one (or kill -USR2 ${ui.child.pid})`;
+    await pollUntil(() => ui!.stderr().includes(hint), 'the hint');
+    ui.child.stdin!.end();
+    // (the end of stdin reaches the host's reader before the signal does: give it a moment)
+    await new Promise((wait) => setTimeout(wait, 200));
+    ui.child.kill('SIGCONT');
+    ui.child.kill('SIGUSR2');
+    await pollUntil(() => ui!.stdout().split('\n').length === 3, 'a second address');
+    expect(ui.child.exitCode).toBe(null);
+    expect(ui.stderr()).not.toContain('internal error');
+    const printed = [...ui.stdout().matchAll(/Atelier is running at (\S+)/g)].map((m) => m[1]!);
+    await expect(openSession(printed[1]!)).resolves.toMatchObject({ token: expect.any(String) });
+  }, 60_000);
+
   it('prints a new address on Enter or SIGUSR2; each opens Atelier once', async () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'atelier-ui-flags-'));
     ui = await startUi(['--demo', '--no-open', '--data', path.join(dir, 'data')]);
