@@ -24,7 +24,9 @@ export function offerNewAddresses(print: () => void): AddressAsker {
   let closed = false;
   lines.once('close', () => (closed = true));
   const follow = () => {
-    if (!closed) (inForeground() ? lines.resume() : lines.pause());
+    if (closed) return;
+    if (inForeground()) lines.resume();
+    else lines.pause();
   };
   follow();
   const signals = process.platform === 'win32' ? [] : (['SIGUSR2', 'SIGCONT'] as const);
