@@ -1,6 +1,6 @@
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { rolldown, type Plugin } from 'rolldown';
 import { bundleFolder, MANIFEST_VERSION, type BundleManifest } from '../../../bin/cli-bundle.js';
 import { workerEntries } from './worker-entries.ts';
@@ -55,6 +55,12 @@ function sourceToCheck(id: string): string {
   return [...parts.slice(0, at + 1 + name), 'package.json'].join(sep);
 }
 
+/** The files that make the bundle, beside those it is made of. */
+const BUILD_FILES = [
+  fileURLToPath(import.meta.url),
+  join(import.meta.dirname, 'worker-entries.ts'),
+];
+
 export interface BuiltBundle {
   /** The bundle's folder, inside out/cli. */
   folder: string;
@@ -103,7 +109,10 @@ export async function buildCliBundle(
   const manifest: BundleManifest = {
     version: MANIFEST_VERSION,
     entries: { index: `${name}/index.cjs`, internalError: `${name}/internal-error.cjs` },
-    sources: [...new Set(ids.filter((id) => isAbsolute(id)).map(sourceToCheck))]
+    // (the build's own files too: a change to how the bundle is made makes it stale as well)
+    sources: [
+      ...new Set([...ids.filter((id) => isAbsolute(id)), ...BUILD_FILES].map(sourceToCheck)),
+    ]
       .sort()
       .map((id) => {
         const stats = statSync(id);

@@ -45,11 +45,14 @@ function runBundle(args: string[], cwd: string) {
 }
 
 describe("the CLI's bundle", () => {
-  it('is checked against each source of ours and the package.json of each package in it', () => {
+  it('is checked against each source of ours, its build, and the package.json of each package in it', () => {
     const paths = manifest.sources.map((source) => source.path.replaceAll('\\', '/'));
     expect(paths).toContain('main/cli/index.ts');
     expect(paths).toContain('main/cli/commands/run.ts');
     expect(paths).toContain('node_modules/zod/package.json');
+    // and the build's own files: a change to how it is made makes it stale too
+    expect(paths).toContain('main/cli/bundle/build-cli-bundle.ts');
+    expect(paths).toContain('main/cli/bundle/worker-entries.ts');
     expect(paths.filter((path) => path.startsWith('node_modules/'))).toEqual(
       paths.filter((path) => /^node_modules\/(@[^/]+\/)?[^/]+\/package\.json$/.test(path)),
     );
