@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Done, Id, method, NoInput } from './define.ts';
+import { Done, Id, lazy, method, NoInput } from './define.ts';
 import { ByIdsInput, Changed, IdPage, PageInput, pageOf, Selection } from './paging.ts';
 import {
   AddModelsInput,
@@ -70,7 +70,7 @@ import { SettingsPatch, SettingsView } from './schemas/settings.ts';
 import { ComposeDraftRecord } from './schemas/compose.ts';
 import { SpendSummary, SpendSummaryInput } from './schemas/spend.ts';
 
-const ById = z.object({ id: Id });
+const ById = lazy(() => z.object({ id: Id }));
 
 /**
  * The whole renderer <-> service API, grouped by area. This is the only place a method is

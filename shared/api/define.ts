@@ -15,7 +15,10 @@ export const method = <I extends z.ZodType, O extends z.ZodType>(
  * A schema built on its first use (a parse, or a schema built from it) rather than as its
  * module loads: a CLI run parses a handful of the contract's hundred-odd schemas and the
  * window none at start, where building them all cost the CLI about 5 ms of CPU and the
- * window's API modules about 10. Its `unwrap()` is the schema itself, built once.
+ * window's API modules about 10. Its `unwrap()` is the schema itself, built once. Any
+ * module-level object, union or array schema is written so (the gateway's answers, the
+ * catalogue's entries…), unless every run parses it before its first request (the settings);
+ * a primitive or an enum stays a constant (a few µs, and a lazy field costs every parse).
  */
 export function lazy<T extends z.ZodType>(build: () => T): z.ZodLazy<T> {
   let built: T | undefined;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazy } from './define.ts';
 
 /**
  * Errors cross the contract as a code and a message: a class does not survive IPC or JSON.
@@ -28,11 +29,13 @@ export const API_ERROR_CODES = [
 ] as const;
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 
-export const ApiErrorSchema = z.object({
-  code: z.enum(API_ERROR_CODES),
-  message: z.string(),
-  details: z.record(z.string(), z.unknown()).optional(),
-});
+export const ApiErrorSchema = lazy(() =>
+  z.object({
+    code: z.enum(API_ERROR_CODES),
+    message: z.string(),
+    details: z.record(z.string(), z.unknown()).optional(),
+  }),
+);
 export type ApiError = z.infer<typeof ApiErrorSchema>;
 
 /** What both transports carry: a value, or an error as data. */

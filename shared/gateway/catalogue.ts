@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazy } from '../api/define.ts';
 
 /**
  * What Atelier knows about each model: which body it speaks, which sizes and options it takes.
@@ -8,63 +9,72 @@ import { z } from 'zod';
 
 export const OUTPUT_FORMATS = ['png', 'jpeg', 'webp'] as const;
 
-const ImageEntrySchema = z.object({
-  kind: z.literal('image'),
-  id: z.string().min(1),
-  /** Body used by `generateImage`: OpenAI (2.1), Qwen-style (2.3), the advanced entry, or none. */
-  protocol: z.enum(['openai', 'qwen', 'advanced', 'none']),
-  /** Whether the model is also offered on the advanced entry (2.2). */
-  advanced: z.boolean().default(false),
-  /** Body used by `editImage` on /v1/images/edits (2.4), or none when the model cannot edit. */
-  edit: z.enum(['multipart', 'qwen-json', 'none']).default('none'),
-  /** The largest file an edit may send (the picture, and the mask), in bytes; null: no limit known. */
-  editMaxBytes: z.number().int().positive().nullable().default(null),
-  /** The model edits square pictures only. */
-  editSquare: z.boolean().default(false),
-  /** Allowed `WxH` sizes, or 'any' within [minSide, maxSide]. */
-  sizes: z.union([z.literal('any'), z.array(z.string().regex(/^\d+x\d+$/)).min(1)]),
-  minSide: z.number().int().positive().default(1),
-  maxSide: z.number().int().positive().default(8192),
-  nMin: z.number().int().min(1).default(1),
-  nMax: z.number().int().min(1).default(10),
-  /** Accepted `quality` values, 'any' when unchecked; empty when the model takes none. */
-  quality: z.union([z.literal('any'), z.array(z.string())]).default([]),
-  /** Accepted `output_format` values; empty when the model takes none. */
-  outputFormats: z.array(z.enum(OUTPUT_FORMATS)).default([]),
-  seed: z.boolean().default(false),
-  negativePrompt: z.boolean().default(false),
-  /** Whether the model takes the free-form vendor bag (`extra` / `extra_fields`). */
-  extra: z.boolean().default(false),
-  /** The longest prompt the model takes, in characters; null: none known. */
-  maxPromptChars: z.number().int().positive().nullable().default(null),
-  /** Quota per image, for estimates only; null when unknown. */
-  pricePerImage: z.number().nonnegative().nullable().default(null),
-});
+// (built on first use: the built-in entries are completed without a parse, see completeEntry)
+const ImageEntrySchema = lazy(() =>
+  z.object({
+    kind: z.literal('image'),
+    id: z.string().min(1),
+    /** Body used by `generateImage`: OpenAI (2.1), Qwen-style (2.3), the advanced entry, or none. */
+    protocol: z.enum(['openai', 'qwen', 'advanced', 'none']),
+    /** Whether the model is also offered on the advanced entry (2.2). */
+    advanced: z.boolean().default(false),
+    /** Body used by `editImage` on /v1/images/edits (2.4), or none when the model cannot edit. */
+    edit: z.enum(['multipart', 'qwen-json', 'none']).default('none'),
+    /** The largest file an edit may send (the picture, and the mask), in bytes; null: no limit known. */
+    editMaxBytes: z.number().int().positive().nullable().default(null),
+    /** The model edits square pictures only. */
+    editSquare: z.boolean().default(false),
+    /** Allowed `WxH` sizes, or 'any' within [minSide, maxSide]. */
+    sizes: z.union([z.literal('any'), z.array(z.string().regex(/^\d+x\d+$/)).min(1)]),
+    minSide: z.number().int().positive().default(1),
+    maxSide: z.number().int().positive().default(8192),
+    nMin: z.number().int().min(1).default(1),
+    nMax: z.number().int().min(1).default(10),
+    /** Accepted `quality` values, 'any' when unchecked; empty when the model takes none. */
+    quality: z.union([z.literal('any'), z.array(z.string())]).default([]),
+    /** Accepted `output_format` values; empty when the model takes none. */
+    outputFormats: z.array(z.enum(OUTPUT_FORMATS)).default([]),
+    seed: z.boolean().default(false),
+    negativePrompt: z.boolean().default(false),
+    /** Whether the model takes the free-form vendor bag (`extra` / `extra_fields`). */
+    extra: z.boolean().default(false),
+    /** The longest prompt the model takes, in characters; null: none known. */
+    maxPromptChars: z.number().int().positive().nullable().default(null),
+    /** Quota per image, for estimates only; null when unknown. */
+    pricePerImage: z.number().nonnegative().nullable().default(null),
+  }),
+);
 
-const TextEntrySchema = z.object({
-  kind: z.literal('text'),
-  id: z.string().min(1),
-  /** Which endpoint prompt help streams from: chat completions (when left out) or responses. */
-  api: z.enum(['chat', 'responses']).optional(),
-});
+const TextEntrySchema = lazy(() =>
+  z.object({
+    kind: z.literal('text'),
+    id: z.string().min(1),
+    /** Which endpoint prompt help streams from: chat completions (when left out) or responses. */
+    api: z.enum(['chat', 'responses']).optional(),
+  }),
+);
 
-const VideoEntrySchema = z.object({
-  kind: z.literal('video'),
-  id: z.string().min(1),
-  /** Most video models use /v1/videos; some documents require /v1/video/generations. */
-  submitPath: z.enum(['videos', 'video-generations']).default('videos'),
-  seconds: z.array(z.string()).default([]),
-  sizes: z.array(z.string()).default([]),
-  /** How long a task usually takes; past it the job shows "overdue: checking". */
-  usualSeconds: z.number().int().positive().optional(),
-  maxPromptChars: z.number().int().positive().optional(),
-});
+const VideoEntrySchema = lazy(() =>
+  z.object({
+    kind: z.literal('video'),
+    id: z.string().min(1),
+    /** Most video models use /v1/videos; some documents require /v1/video/generations. */
+    submitPath: z.enum(['videos', 'video-generations']).default('videos'),
+    seconds: z.array(z.string()).default([]),
+    sizes: z.array(z.string()).default([]),
+    /** How long a task usually takes; past it the job shows "overdue: checking". */
+    usualSeconds: z.number().int().positive().optional(),
+    maxPromptChars: z.number().int().positive().optional(),
+  }),
+);
 
-export const ModelEntrySchema = z.discriminatedUnion('kind', [
-  ImageEntrySchema,
-  TextEntrySchema,
-  VideoEntrySchema,
-]);
+export const ModelEntrySchema = lazy(() =>
+  z.discriminatedUnion('kind', [
+    ImageEntrySchema.unwrap(),
+    TextEntrySchema.unwrap(),
+    VideoEntrySchema.unwrap(),
+  ]),
+);
 
 export type ModelEntry = z.infer<typeof ModelEntrySchema>;
 export type ModelEntryInput = z.input<typeof ModelEntrySchema>;

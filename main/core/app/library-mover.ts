@@ -14,6 +14,7 @@ import {
 } from '../library/library-move.ts';
 import { removeStaleTempFiles } from '../library/library-fs.ts';
 import type { Logger } from '../logger.ts';
+import { lazy } from '../../../shared/api/define.ts';
 import { AppError } from './app-error.ts';
 import { writeFileAtomic } from './atomic-file.ts';
 
@@ -22,14 +23,16 @@ export type LibraryMoveValue = z.infer<typeof LibraryMove>;
 /** The move's journal in the data folder: what a start after a crash resumes or rolls back. */
 export const MOVE_JOURNAL = 'library-move.json';
 
-const Journal = z.object({
-  version: z.literal(1),
-  id: z.string(),
-  from: z.string(),
-  to: z.string(),
-  phase: z.enum(['copying', 'removing']),
-  startedAt: z.number(),
-});
+const Journal = lazy(() =>
+  z.object({
+    version: z.literal(1),
+    id: z.string(),
+    from: z.string(),
+    to: z.string(),
+    phase: z.enum(['copying', 'removing']),
+    startedAt: z.number(),
+  }),
+);
 type Journal = z.infer<typeof Journal>;
 
 /** Files left where they were, listed at most. */

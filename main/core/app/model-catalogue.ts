@@ -6,6 +6,7 @@ import {
   type Catalogue,
   type ModelEntry,
 } from '../../../shared/gateway/catalogue.ts';
+import { lazy } from '../../../shared/api/define.ts';
 import { AppError } from './app-error.ts';
 import { writeFileAtomic } from './atomic-file.ts';
 import { readConfigFile } from './config-file.ts';
@@ -17,7 +18,7 @@ import { readConfigFile } from './config-file.ts';
  */
 export const MODELS_FILE = 'models.json';
 
-const ModelsFileSchema = z.array(ModelEntrySchema);
+const ModelsFileSchema = lazy(() => z.array(ModelEntrySchema.unwrap()));
 
 export function modelsPath(dataDir: string): string {
   return join(dataDir, MODELS_FILE);

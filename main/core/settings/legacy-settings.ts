@@ -27,14 +27,14 @@ export interface LegacySettings {
 /** The profile a CLI `--gateway URL` stands for in the settings. */
 export const COMMAND_LINE_PROFILE = 'Command line';
 
-const PlainHeaders = z.record(z.string(), z.string()).default({});
+const plainHeaders = () => z.record(z.string(), z.string()).default({});
 
 // (built on first use: only a data folder holding an old file needs them)
 const OldProfile = lazy(() =>
   z.object({
     name: z.string().min(1),
     baseUrl: z.string().min(1),
-    extraHeaders: PlainHeaders,
+    extraHeaders: plainHeaders(),
     requestIdHeader: z.string().min(1).optional(),
     advancedSegment: z.string().min(1).optional(),
     partialKey: z.string().min(1).optional(),
@@ -48,7 +48,7 @@ const OldCliSettings = lazy(() =>
       z.object({
         kind: z.literal('remote'),
         baseUrl: z.string().min(1),
-        extraHeaders: PlainHeaders,
+        extraHeaders: plainHeaders(),
       }),
     ]),
     library: z.string().min(1),

@@ -30,7 +30,7 @@ export const DownloadCounts = lazy(() =>
   ),
 );
 /** Failed jobs by why they failed; absent kinds are zero. */
-export const FailureCounts = z.partialRecord(FailureKindSchema, Count);
+export const FailureCounts = lazy(() => z.partialRecord(FailureKindSchema, Count));
 
 /** Why the whole queue stopped taking work, and what sort of stop it is. */
 export const PauseInfo = lazy(() =>

@@ -47,14 +47,16 @@ export const QueueState = lazy(() =>
   }),
 );
 
-export const SetLimitsInput = z
-  .object({
-    concurrency: z.number().int().min(1).max(1024).optional(),
-    requestsPerMinute: z.number().int().positive().max(100_000).nullable().optional(),
-  })
-  .refine((v) => v.concurrency !== undefined || v.requestsPerMinute !== undefined, {
-    message: 'give a concurrency, a requests-per-minute cap, or both',
-  });
+export const SetLimitsInput = lazy(() =>
+  z
+    .object({
+      concurrency: z.number().int().min(1).max(1024).optional(),
+      requestsPerMinute: z.number().int().positive().max(100_000).nullable().optional(),
+    })
+    .refine((v) => v.concurrency !== undefined || v.requestsPerMinute !== undefined, {
+      message: 'give a concurrency, a requests-per-minute cap, or both',
+    }),
+);
 
 export const RetryInput = lazy(() =>
   z.object({
@@ -83,14 +85,16 @@ export const RetryReport = lazy(() =>
 
 export const Canceled = lazy(() => z.object({ canceled: Count }));
 
-export const ResumeQueueInput = z
-  .object({
-    /**
-     * "Run anyway": a budget pause's cap no longer stops the queue (that batch's, that day's or
-     * that gateway's day's). Without it, resuming while the cap still stops the next request
-     * is refused (`conflict`): raise the cap instead.
-     */
-    overBudget: z.boolean().default(false),
-  })
-  .strict()
-  .prefault({});
+export const ResumeQueueInput = lazy(() =>
+  z
+    .object({
+      /**
+       * "Run anyway": a budget pause's cap no longer stops the queue (that batch's, that day's or
+       * that gateway's day's). Without it, resuming while the cap still stops the next request
+       * is refused (`conflict`): raise the cap instead.
+       */
+      overBudget: z.boolean().default(false),
+    })
+    .strict()
+    .prefault({}),
+);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { GatewayProfileSchema, headerNameProblem } from '../../gateway/profile.ts';
 import { DEFAULT_CONFIRM_THRESHOLD } from '../../spend/confirm.ts';
+import { lazy } from '../define.ts';
 
 /**
  * The settings of one data folder: one schema, one file (`<data>/settings.json`), read and
@@ -33,13 +34,18 @@ export const HeaderValue = z
 /** An extra header as the settings file keeps it: its name, and where its value is. */
 export const StoredHeader = z.object({ name: HeaderName, id: HeaderId });
 
-/** An extra header as a client sees it: never the value, only its last four characters. */
-export const HeaderView = StoredHeader.extend({
-  /** Null when this process has no value for it (the browser host or the CLI, restarted). */
-  last4: z.string().max(4).nullable(),
-  /** env: ATELIER_GATEWAY_HEADERS; stored: the system keyring; memory: this process only. */
-  source: z.enum(['env', 'stored', 'memory']).nullable(),
-});
+/**
+ * An extra header as a client sees it: never the value, only its last four characters. (The
+ * views are built on first use: a CLI run reads and changes the settings, never shows them.)
+ */
+export const HeaderView = lazy(() =>
+  StoredHeader.extend({
+    /** Null when this process has no value for it (the browser host or the CLI, restarted). */
+    last4: z.string().max(4).nullable(),
+    /** env: ATELIER_GATEWAY_HEADERS; stored: the system keyring; memory: this process only. */
+    source: z.enum(['env', 'stored', 'memory']).nullable(),
+  }),
+);
 
 /** An extra header as a client sends it: keep the value kept under `id`, or a new value. */
 export const HeaderInput = z.union([
@@ -72,7 +78,7 @@ function profileOf<H extends z.ZodType<{ name: string }>>(header: H) {
 
 /** A gateway the person set up, as the settings file keeps it; the key and header values apart. */
 export const GatewayProfileSettings = profileOf(StoredHeader);
-export const GatewayProfileView = profileOf(HeaderView);
+export const GatewayProfileView = lazy(() => profileOf(HeaderView.unwrap()));
 export const GatewayProfileInput = profileOf(HeaderInput);
 
 export const Price = z.object({
@@ -145,7 +151,7 @@ function settingsFields<P extends z.ZodType>(profile: P) {
 export const Settings = z.object(settingsFields(GatewayProfileSettings));
 
 /** The settings as `settings.get` and `settings.update` answer: header values masked. */
-export const SettingsView = z.object(settingsFields(GatewayProfileView));
+export const SettingsView = lazy(() => z.object(settingsFields(GatewayProfileView.unwrap())));
 
 type Fields = ReturnType<typeof settingsFields<typeof GatewayProfileInput>>;
 type WithoutDefault<S> =

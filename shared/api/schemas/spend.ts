@@ -95,14 +95,16 @@ export const CapStanding = lazy(() =>
   }),
 );
 
-export const SpendSummaryInput = z
-  .object({
-    /** Days back from today (today included) the days, models and gateways cover. */
-    days: z.number().int().min(1).max(366).default(30),
-    /** Also this batch's totals. */
-    batchId: Id.optional(),
-  })
-  .prefault({});
+export const SpendSummaryInput = lazy(() =>
+  z
+    .object({
+      /** Days back from today (today included) the days, models and gateways cover. */
+      days: z.number().int().min(1).max(366).default(30),
+      /** Also this batch's totals. */
+      batchId: Id.optional(),
+    })
+    .prefault({}),
+);
 
 export const SpendSummary = lazy(() =>
   z.object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazy } from '../../api/define.ts';
 
 /** Body of /v1/images/generations in the OpenAI form (interface 2.1). */
 export interface OpenAiImageBody {
@@ -55,16 +56,20 @@ export interface QwenEditBody {
 }
 
 /** One image of the image response (interface 2.5); url, b64_json or both. */
-export const ImageDatumSchema = z.looseObject({
-  url: z.string().nullish(),
-  b64_json: z.string().nullish(),
-  revised_prompt: z.string().nullish(),
-  /** Not in the interface: some gateways say the seed they used, per image or for all. */
-  seed: z.unknown().optional(),
-});
+export const ImageDatumSchema = lazy(() =>
+  z.looseObject({
+    url: z.string().nullish(),
+    b64_json: z.string().nullish(),
+    revised_prompt: z.string().nullish(),
+    /** Not in the interface: some gateways say the seed they used, per image or for all. */
+    seed: z.unknown().optional(),
+  }),
+);
 
 /** The image response of every image endpoint; other fields are kept (partial metadata…). */
-export const ImageResponseSchema = z.looseObject({
-  created: z.number().nullish(),
-  data: z.array(ImageDatumSchema),
-});
+export const ImageResponseSchema = lazy(() =>
+  z.looseObject({
+    created: z.number().nullish(),
+    data: z.array(ImageDatumSchema.unwrap()),
+  }),
+);

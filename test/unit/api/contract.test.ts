@@ -9,6 +9,13 @@ import { buildRawApi } from '../../../shared/api/raw-client.ts';
 import type { Api, Handlers, RawApi } from '../../../shared/api/types.ts';
 import { ApiRequestError, unwrap } from '../../../shared/api/unwrap.ts';
 import { Settings, SettingsPatch } from '../../../shared/api/schemas/settings.ts';
+import * as apiErrors from '../../../shared/api/errors.ts';
+import * as paging from '../../../shared/api/paging.ts';
+import * as catalogue from '../../../shared/gateway/catalogue.ts';
+import * as wireErrors from '../../../shared/gateway/wire/errors.ts';
+import * as wireImages from '../../../shared/gateway/wire/images.ts';
+import * as wireText from '../../../shared/gateway/wire/text.ts';
+import * as wireVideo from '../../../shared/gateway/wire/video.ts';
 import { dispatch } from '../../../main/core/app/dispatch.ts';
 
 const noEvents = { subscribe: () => () => {} };
@@ -32,6 +39,35 @@ describe('the contract', () => {
       expect(() => spec.output.safeParse(undefined), `${area}.${method}`).not.toThrow();
     }
     expect(EventBatchSchema.safeParse({ cursor: 'c1', events: [] }).success).toBe(true);
+  });
+
+  it('builds every lazily built schema outside the contract when first used', () => {
+    const modules = { apiErrors, paging, catalogue, wireErrors, wireImages, wireText, wireVideo };
+    const built: string[] = [];
+    for (const [name, exports] of Object.entries(modules)) {
+      for (const [key, value] of Object.entries(exports)) {
+        if (!(value instanceof z.ZodLazy)) continue;
+        expect(() => value.safeParse(undefined), `${name}.${key}`).not.toThrow();
+        built.push(key);
+      }
+    }
+    expect(built).toEqual(expect.arrayContaining(['ImageResponseSchema', 'ModelEntrySchema']));
+    // those made of other lazy schemas (unwrapped) parse as they did when built as modules load
+    expect(
+      wireImages.ImageResponseSchema.parse({ created: 1, data: [{ url: 'u', seed: 7 }], x: 1 }),
+    ).toEqual({ created: 1, data: [{ url: 'u', seed: 7 }], x: 1 });
+    expect(wireImages.ImageResponseSchema.safeParse({ data: [{ url: 5 }] }).success).toBe(false);
+    expect(catalogue.ModelEntrySchema.parse({ kind: 'text', id: 'chat' })).toEqual({
+      kind: 'text',
+      id: 'chat',
+    });
+    expect(catalogue.ModelEntrySchema.parse({ kind: 'video', id: 'v' })).toMatchObject({
+      submitPath: 'videos',
+    });
+    expect(catalogue.ModelEntrySchema.safeParse({ kind: 'audio', id: 'a' }).success).toBe(false);
+    expect(wireErrors.ApiErrorBodySchema.parse({ error: { code: 429 } }).error.code).toBe(429);
+    expect(wireErrors.TaskErrorBodySchema.parse({ code: 'quota' }).code).toBe('quota');
+    expect(wireErrors.TaskErrorBodySchema.safeParse({ code: true }).success).toBe(false);
   });
 
   it('builds a lazy schema once, on its first use, and extends that one', () => {
