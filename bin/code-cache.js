@@ -25,7 +25,10 @@ import { codeCacheFolder, privateFolder } from './compile-cache.js';
  */
 const DYNAMIC_IMPORT = /\bimport\s*\(/;
 
-/** A cache file unwritten for this long is removed (the next run that needs it writes it again). */
+/**
+ * A cache file unwritten for this long is removed by the next save that writes one (the next run
+ * that needs it writes it again).
+ */
 const MAX_AGE_MS = 14 * 24 * 3600 * 1000;
 
 /**
@@ -113,17 +116,21 @@ export function installCodeCache({
      */
     save() {
       const tag = versionTag();
+      let wrote = false;
       for (const { script, file, tag: compiledUnder } of unsaved.splice(0)) {
         if (compiledUnder !== tag) continue;
         const temp = `${file}.${process.pid}.tmp`;
         try {
           writeFileSync(temp, script.createCachedData(), { mode: 0o600, flag: 'wx' });
           renameSync(temp, file);
+          wrote = true;
         } catch {
           rmSync(temp, { force: true });
         }
       }
-      if (folder) removeOld(folder);
+      // Old files are swept when new ones come (once per build and command), not at every
+      // exit: a look at each of the folder's hundreds of files held the end of every run.
+      if (folder && wrote) removeOld(folder);
     },
     uninstall() {
       Module.prototype._compile = original;

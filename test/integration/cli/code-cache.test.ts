@@ -1,12 +1,14 @@
 import { spawnSync } from 'node:child_process';
 import {
   chmodSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
   rmSync,
   statSync,
   symlinkSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -86,6 +88,21 @@ describe("the CLI bundle's code cache", () => {
     });
     // (accepted: never rewritten)
     expect(readFileSync(second.script.file!).equals(written)).toBe(true);
+  });
+
+  it('sweeps files unwritten for two weeks when it writes, and reads no folder when it does not', () => {
+    const file = bundleFile();
+    const old = join(folder!, 'old.bin');
+    writeFileSync(old, 'stale');
+    const weeksAgo = new Date(Date.now() - 15 * 24 * 3600 * 1000);
+    utimesSync(old, weeksAgo, weeksAgo);
+    session(file, { call: true });
+    expect(existsSync(old)).toBe(false);
+    // (the next start reads its cache and writes nothing: the folder is not looked through)
+    writeFileSync(old, 'stale');
+    utimesSync(old, weeksAgo, weeksAgo);
+    expect(session(file, { call: true }).script.state).toBe('accepted');
+    expect(existsSync(old)).toBe(true);
   });
 
   it('holds the functions compiled while the code ran, not only those compiled at load', () => {
