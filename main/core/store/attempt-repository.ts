@@ -2,6 +2,7 @@ import type { Database } from 'better-sqlite3';
 import type { AttemptOutcome } from '../../../shared/jobs/outcomes.ts';
 import { toAttempt, type Attempt } from './rows.ts';
 import { transact } from './transaction.ts';
+import { prepareOnUse } from './prepare-on-use.ts';
 
 export interface AttemptResult {
   now: number;
@@ -16,11 +17,12 @@ export interface AttemptResult {
   retryAfterMs?: number | null;
 }
 
-/** Every statement of AttemptRepository, prepared once per open (a damaged database shows at open). */
+/** Every statement of AttemptRepository, prepared on first use, or all at open for a file found on disk (prepare-on-use.ts). */
 function attemptStatements(db: Database) {
   return {
-    start: db.prepare('INSERT INTO attempts (job_id, started_at) VALUES (?, ?)'),
-    finish: db.prepare<unknown[], { job_id: number }>(
+    start: prepareOnUse(db, 'INSERT INTO attempts (job_id, started_at) VALUES (?, ?)'),
+    finish: prepareOnUse<unknown[], { job_id: number }>(
+      db,
       `UPDATE attempts SET ended_at = @now, outcome = @outcome, http_status = @httpStatus,
          request_id = @requestId, upstream_request_id = @upstreamRequestId,
          error_code = @errorCode, error_message = @errorMessage, decision = @decision,
@@ -28,18 +30,22 @@ function attemptStatements(db: Database) {
        WHERE id = @id AND ended_at IS NULL RETURNING job_id`,
     ),
     // the job shows its latest request ids: what support asks for
-    jobRequestIds: db.prepare(
+    jobRequestIds: prepareOnUse(
+      db,
       `UPDATE jobs SET last_request_id = coalesce(@requestId, last_request_id),
          last_upstream_request_id = coalesce(@upstreamRequestId, last_upstream_request_id)
        WHERE id = @jobId`,
     ),
-    countForJob: db.prepare<unknown[], { n: number }>(
+    countForJob: prepareOnUse<unknown[], { n: number }>(
+      db,
       'SELECT count(*) AS n FROM attempts WHERE job_id = ?',
     ),
-    forJob: db.prepare<unknown[], Record<string, unknown>>(
+    forJob: prepareOnUse<unknown[], Record<string, unknown>>(
+      db,
       'SELECT * FROM attempts WHERE job_id = ? ORDER BY id',
     ),
-    closeOpen: db.prepare(
+    closeOpen: prepareOnUse(
+      db,
       `UPDATE attempts SET ended_at = ?, outcome = 'interrupted' WHERE ended_at IS NULL`,
     ),
   };

@@ -3,6 +3,7 @@ import { batchDirName, pathKey } from '../library/naming.ts';
 import type { JobRepository, NewJob } from './job-repository.ts';
 import { toBatch, type Batch } from './rows.ts';
 import { transact } from './transaction.ts';
+import { prepareOnUse } from './prepare-on-use.ts';
 
 export interface NewBatch {
   name: string;
@@ -17,23 +18,28 @@ export interface NewBatch {
 /** Jobs handed to the inserter at once while streaming: bounded memory, few statements. */
 const STREAM_CHUNK = 5_000;
 
-/** Every statement of BatchRepository, prepared once per open (a damaged database shows at open). */
+/** Every statement of BatchRepository, prepared on first use, or all at open for a file found on disk (prepare-on-use.ts). */
 function batchStatements(db: Database) {
   return {
-    insert: db.prepare(
+    insert: prepareOnUse(
+      db,
       `INSERT INTO batches (name, dir_name, dir_key, created_at, settings, source, priority, paused)
        VALUES (@name, @dirName, @dirKey, @now, @settings, @source, @priority, @paused)`,
     ),
-    dirTaken: db.prepare('SELECT 1 FROM batches WHERE dir_key = ?'),
-    setJobCount: db.prepare('UPDATE batches SET job_count = ? WHERE id = ?'),
-    get: db.prepare<unknown[], Record<string, unknown>>('SELECT * FROM batches WHERE id = ?'),
-    list: db.prepare<unknown[], Record<string, unknown>>('SELECT * FROM batches ORDER BY id DESC'),
-    setPaused: db.prepare('UPDATE batches SET paused = ?, pause_reason = ? WHERE id = ?'),
-    setPriority: db.prepare('UPDATE batches SET priority = ? WHERE id = ?'),
-    rename: db.prepare('UPDATE batches SET name = ? WHERE id = ?'),
-    delete: db.prepare('DELETE FROM batches WHERE id = ?'),
+    dirTaken: prepareOnUse(db, 'SELECT 1 FROM batches WHERE dir_key = ?'),
+    setJobCount: prepareOnUse(db, 'UPDATE batches SET job_count = ? WHERE id = ?'),
+    get: prepareOnUse<unknown[], Record<string, unknown>>(db, 'SELECT * FROM batches WHERE id = ?'),
+    list: prepareOnUse<unknown[], Record<string, unknown>>(
+      db,
+      'SELECT * FROM batches ORDER BY id DESC',
+    ),
+    setPaused: prepareOnUse(db, 'UPDATE batches SET paused = ?, pause_reason = ? WHERE id = ?'),
+    setPriority: prepareOnUse(db, 'UPDATE batches SET priority = ? WHERE id = ?'),
+    rename: prepareOnUse(db, 'UPDATE batches SET name = ? WHERE id = ?'),
+    delete: prepareOnUse(db, 'DELETE FROM batches WHERE id = ?'),
     // one statement: a claim by another connection lands wholly before or after it
-    deleteUnstarted: db.prepare(
+    deleteUnstarted: prepareOnUse(
+      db,
       `DELETE FROM batches WHERE id = @id
          AND NOT EXISTS (SELECT 1 FROM batch_state_counts
            WHERE batch_id = @id AND state <> 'queued' AND n > 0)`,

@@ -40,6 +40,14 @@ export interface OpenDatabaseOptions {
  * Opens (or creates) the database file, refuses one from a newer Atelier, then sets the
  * pragmas the store relies on and migrates it to the latest schema.
  */
+/** The databases openDatabase made (a new, empty file given the schema), not found on disk. */
+const madeNow = new WeakSet<Database>();
+
+/** Whether openDatabase made this database's file and schema itself, just now. */
+export function madeByThisOpen(db: Database): boolean {
+  return madeNow.has(db);
+}
+
 export function openDatabase(file: string, options: OpenDatabaseOptions = {}): Database {
   const migrations = options.migrations ?? MIGRATIONS;
   if (options.readOnly) return openToRead(file, migrations);
@@ -69,7 +77,10 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
     db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
     // (the snapshot of the app's own migrations only: tests give others)
     migrate(db, migrations, options.migrations ? null : NEW_FILE_SCHEMA);
-    if (created) db.pragma('synchronous = NORMAL');
+    if (created) {
+      db.pragma('synchronous = NORMAL');
+      madeNow.add(db);
+    }
     return db;
   } catch (error) {
     db.close();

@@ -8,6 +8,7 @@ import { pathKey } from '../library/naming.ts';
 import { toImage, type Image } from './rows.ts';
 import { transact } from './transaction.ts';
 import { oneRow } from './one-row.ts';
+import { prepareOnUse } from './prepare-on-use.ts';
 
 /** One image of a gateway answer: a temporary URL, base64 bytes, or both. */
 export interface ImageResult {
@@ -80,9 +81,9 @@ export interface FailedDownloadExample {
   reason: string | null;
 }
 
-/** Every statement of ImageRepository, prepared once per open (a damaged database shows at open). */
+/** Every statement of ImageRepository, prepared on first use, or all at open for a file found on disk (prepare-on-use.ts). */
 function imageStatements(db: Database) {
-  const sql = <Row = unknown>(text: string) => db.prepare<unknown[], Row>(text);
+  const sql = <Row = unknown>(text: string) => prepareOnUse<unknown[], Row>(db, text);
   return {
     insert: sql<Record<string, unknown>>(
       // (the job's batch, model and size copied in: the gallery filters on them without a join)

@@ -2,6 +2,7 @@ import type { Database } from 'better-sqlite3';
 import type { JobKind } from './rows.ts';
 import { transact } from './transaction.ts';
 import { oneRow } from './one-row.ts';
+import { prepareOnUse } from './prepare-on-use.ts';
 
 /** One job to insert; position defaults to the next row of the batch. */
 export interface NewJob {
@@ -37,9 +38,9 @@ const INSERT_COLUMNS = [
 // rows per INSERT statement: a multi-row insert is twice as fast as one row per call
 const INSERT_CHUNK = 100;
 
-/** Every statement of JobInserter, prepared once per open (a damaged database shows at open). */
+/** Every statement of JobInserter, prepared on first use, or all at open for a file found on disk (prepare-on-use.ts). */
 function insertStatements(db: Database) {
-  const sql = <Row = unknown>(text: string) => db.prepare<unknown[], Row>(text);
+  const sql = <Row = unknown>(text: string) => prepareOnUse<unknown[], Row>(db, text);
   const cols = INSERT_COLUMNS.join(', ');
   const row = `(${INSERT_COLUMNS.map(() => '?').join(', ')})`;
   return {

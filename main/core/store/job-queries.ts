@@ -5,6 +5,7 @@ import { toFtsQuery } from './fts-query.ts';
 import { NOT_AN_IMAGE_CODE } from './image-repository.ts';
 import { toJob, toTransition, type Job, type Transition } from './rows.ts';
 import { oneRow } from './one-row.ts';
+import { prepareOnUse } from './prepare-on-use.ts';
 
 export type StateCounts = Record<JobState, number>;
 
@@ -40,9 +41,9 @@ const PARTIAL_NOT_TOPPED_UP = `j.state = 'succeeded' AND j.returned_n < j.n
 
 type StateCount = { state: JobState; n: number };
 
-/** Every statement of JobQueries, prepared once per open (a damaged database shows at open). */
+/** Every statement of JobQueries, prepared on first use, or all at open for a file found on disk (prepare-on-use.ts). */
 function queryStatements(db: Database) {
-  const sql = <Row = unknown>(text: string) => db.prepare<unknown[], Row>(text);
+  const sql = <Row = unknown>(text: string) => prepareOnUse<unknown[], Row>(db, text);
   return {
     get: sql<Record<string, unknown>>('SELECT * FROM jobs WHERE id = ?'),
     counts: sql<StateCount>('SELECT state, n FROM batch_state_counts WHERE batch_id = ?'),

@@ -13,6 +13,7 @@ import { JobQueries, noSuchJob } from './job-queries.ts';
 import { toJob, type Job } from './rows.ts';
 import { transact } from './transaction.ts';
 import { oneRow } from './one-row.ts';
+import { prepareOnUse } from './prepare-on-use.ts';
 
 export type { NewJob } from './job-insert.ts';
 export type { StateCounts } from './job-queries.ts';
@@ -67,9 +68,9 @@ const FORGET_VIDEO_TASK = [
   .map((column) => `${column} = CASE WHEN failure_kind = 'uncertain' THEN ${column} END`)
   .join(', ');
 
-/** Every statement of JobRepository, prepared once per open (a damaged database shows at open). */
+/** Every statement of JobRepository, prepared on first use, or all at open for a file found on disk (prepare-on-use.ts). */
 function jobStatements(db: Database) {
-  const sql = <Row = unknown>(text: string) => db.prepare<unknown[], Row>(text);
+  const sql = <Row = unknown>(text: string) => prepareOnUse<unknown[], Row>(db, text);
   return {
     topUpOf: sql<{ id: number }>('SELECT id FROM jobs WHERE retry_of = ? LIMIT 1'),
     notImagesOf: sql<{ id: number }>(

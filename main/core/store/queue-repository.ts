@@ -3,6 +3,7 @@ import type { PauseKind } from '../../../shared/jobs/pause.ts';
 import { mayTakeOver, type LeaseRules, type RunnerLease } from './runner-lease.ts';
 import { transact } from './transaction.ts';
 import { oneRow } from './one-row.ts';
+import { prepareOnUse } from './prepare-on-use.ts';
 
 export interface QueueState {
   paused: boolean;
@@ -15,31 +16,40 @@ export interface QueueState {
   pauseDetail: unknown;
 }
 
-/** Every statement of QueueRepository, prepared once per open (a damaged database shows at open). */
+/** Every statement of QueueRepository, prepared on first use, or all at open for a file found on disk (prepare-on-use.ts). */
 function queueStatements(db: Database) {
   return {
-    runner: db.prepare<unknown[], RunnerLease>(
+    runner: prepareOnUse<unknown[], RunnerLease>(
+      db,
       `SELECT runner_id AS id, runner_pid AS pid, runner_host AS host,
          runner_heartbeat_at AS heartbeatAt
        FROM queue_state WHERE id = 1 AND runner_id IS NOT NULL`,
     ),
-    takeRunner: db.prepare(
+    takeRunner: prepareOnUse(
+      db,
       `UPDATE queue_state SET runner_id = @id, runner_pid = @pid, runner_host = @host,
          runner_heartbeat_at = @heartbeatAt WHERE id = 1`,
     ),
-    heartbeat: db.prepare(
+    heartbeat: prepareOnUse(
+      db,
       'UPDATE queue_state SET runner_heartbeat_at = ? WHERE id = 1 AND runner_id = ?',
     ),
-    release: db.prepare(
+    release: prepareOnUse(
+      db,
       `UPDATE queue_state SET runner_id = NULL, runner_pid = NULL, runner_host = NULL,
          runner_heartbeat_at = NULL WHERE id = 1 AND runner_id = ?`,
     ),
-    get: db.prepare<unknown[], Record<string, unknown>>('SELECT * FROM queue_state WHERE id = 1'),
-    pause: db.prepare(
+    get: prepareOnUse<unknown[], Record<string, unknown>>(
+      db,
+      'SELECT * FROM queue_state WHERE id = 1',
+    ),
+    pause: prepareOnUse(
+      db,
       `UPDATE queue_state SET paused = 1, pause_reason = ?, pause_code = ?, pause_kind = ?,
          paused_at = ?, pause_detail = ? WHERE id = 1`,
     ),
-    resume: db.prepare(
+    resume: prepareOnUse(
+      db,
       `UPDATE queue_state SET paused = 0, pause_reason = NULL, pause_code = NULL,
          pause_kind = NULL, paused_at = NULL, pause_detail = NULL WHERE id = 1`,
     ),

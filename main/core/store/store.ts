@@ -1,17 +1,18 @@
 import type { Database } from 'better-sqlite3';
 import { AttemptRepository } from './attempt-repository.ts';
 import { BatchRepository } from './batch-repository.ts';
-import { openDatabase, type OpenDatabaseOptions } from './database.ts';
+import { madeByThisOpen, openDatabase, type OpenDatabaseOptions } from './database.ts';
 import { EditRepository } from './edit-repository.ts';
 import { GalleryQueries } from './gallery-queries.ts';
 import { ImageRepository } from './image-repository.ts';
 import { JobRepository } from './job-repository.ts';
 import { PageQueries } from './page-queries.ts';
+import { prepareEveryStatement } from './prepare-on-use.ts';
 import { QueueRepository } from './queue-repository.ts';
 import { SpendRepository } from './spend-repository.ts';
 import { transact } from './transaction.ts';
 
-/** The database and its repositories, statements prepared once per open. */
+/** The database and its repositories (their statements prepared on first use: prepare-on-use.ts). */
 export interface Store {
   readonly db: Database;
   readonly queue: QueueRepository;
@@ -38,10 +39,9 @@ export class StoreDamagedError extends Error {}
 export function openStore(file: string, options: OpenDatabaseOptions = {}): Store {
   const db = openDatabase(file, options);
   try {
-    // Every statement is prepared here: a missing table or column shows now, not mid-run.
     const edits = new EditRepository(db);
     const jobs = new JobRepository(db, edits);
-    return {
+    const store: Store = {
       db,
       queue: new QueueRepository(db),
       batches: new BatchRepository(db, jobs),
@@ -55,6 +55,10 @@ export function openStore(file: string, options: OpenDatabaseOptions = {}): Stor
       transaction: (fn) => transact(db, fn),
       close: () => db.close(),
     };
+    // A file found on disk has every statement prepared now: a missing table or column shows
+    // at open, never mid-run. One this open made from the schema has nothing to show.
+    if (!madeByThisOpen(db)) prepareEveryStatement(db);
+    return store;
   } catch (error) {
     db.close();
     const { code, message } = error as { code?: string; message: string };
