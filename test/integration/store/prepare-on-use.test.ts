@@ -1,7 +1,7 @@
 import BetterSqlite3 from 'better-sqlite3';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { prepareEveryStatement } from '../../../main/core/store/prepare-on-use.ts';
+import { prepareEveryStatement, prepareOnUse } from '../../../main/core/store/prepare-on-use.ts';
 import { openStore, StoreDamagedError } from '../../../main/core/store/store.ts';
 import { prompts, tempDir } from './temp-store.ts';
 
@@ -15,6 +15,26 @@ function dbFile(): string {
 }
 
 describe('statements prepared on use', () => {
+  it('have every member of a prepared statement, and behave as one', () => {
+    const db = new BetterSqlite3(':memory:');
+    try {
+      const real = db.prepare('SELECT ? AS n');
+      const onUse = prepareOnUse<[number], { n: number }>(db, 'SELECT ? AS n');
+      const members = [
+        ...Object.getOwnPropertyNames(Object.getPrototypeOf(real)),
+        ...Object.keys(real),
+      ].filter((name) => name !== 'constructor');
+      expect(members.length).toBeGreaterThan(10);
+      for (const name of members) expect(name in onUse, name).toBe(true);
+      expect(onUse.get(7)).toEqual({ n: 7 });
+      expect(onUse.pluck().all(3)).toEqual([3]);
+      expect(onUse.reader).toBe(true);
+      expect(onUse.source).toBe('SELECT ? AS n');
+    } finally {
+      db.close();
+    }
+  });
+
   it('a new file: none prepared at open, each prepared when used, and every one is valid SQL', () => {
     const store = openStore(dbFile());
     try {
