@@ -11,7 +11,7 @@ function connectH2 (...args) {
   return loadedConnectH2(...args)
 }`;
 
-/** llhttp's WebAssembly as base64 text (72 KB each), which undici's HTTP/1 client requires on its first connection. */
+/** llhttp's WebAssembly as base64 text (72 KB each), required on undici's first connection. */
 const LLHTTP_WASM = /^\.\.\/llhttp\/(llhttp(?:_simd)?-wasm\.js)$/;
 
 /** The sources' stand-in for the same, which a bundle carrying undici's files needs not. */
@@ -27,7 +27,8 @@ export function lazyUndiciHttp2(): Plugin {
   return {
     name: 'atelier:lazy-undici-http2',
     // (left in node_modules, required on use as with the sources: in the bundle, each start
-    // would read and hash them with the rest of its chunk)
+    // would read and hash them with the rest of its chunk. Vite resolves a relative path before
+    // a plugin without `enforce`: the desktop's bundle carries them, for one start per session)
     resolveId(source, importer) {
       const wasm = LLHTTP_WASM.exec(source);
       if (!wasm || !importer?.includes(`${sep}undici${sep}lib${sep}`)) return null;
