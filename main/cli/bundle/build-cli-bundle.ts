@@ -3,6 +3,7 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { rolldown, type Plugin } from 'rolldown';
 import { bundleFolder, MANIFEST_VERSION, type BundleManifest } from '../../../bin/cli-bundle.js';
+import { lazyUndiciHttp2 } from './lazy-undici-http2.ts';
 import { workerEntries } from './worker-entries.ts';
 
 /**
@@ -17,10 +18,11 @@ import { workerEntries } from './worker-entries.ts';
 const PROJECT_ROOT = resolve(import.meta.dirname, '../../..');
 
 /**
- * Native modules and the packages loaded at run time by path (undici-core.ts) or only on use:
- * loaded from node_modules as with the sources.
+ * Native modules and the packages loaded only on use: loaded from node_modules as with the
+ * sources. undici's files that undici-core.ts imports are bundled (its HTTP/2 client behind a
+ * call: lazy-undici-http2.ts).
  */
-const EXTERNAL = [/^node:/, 'better-sqlite3', 'sharp', 'undici', 'open', 'trash'];
+const EXTERNAL = [/^node:/, 'better-sqlite3', 'sharp', 'open', 'trash'];
 
 /**
  * Each module keeps its own import.meta.url and dirname, as where its source is: the packages a module resolves from its folder, the
@@ -59,6 +61,7 @@ function sourceToCheck(id: string): string {
 const BUILD_FILES = [
   fileURLToPath(import.meta.url),
   join(import.meta.dirname, 'worker-entries.ts'),
+  join(import.meta.dirname, 'lazy-undici-http2.ts'),
 ];
 
 export interface BuiltBundle {
@@ -89,7 +92,7 @@ export async function buildCliBundle(
     external: EXTERNAL,
     // (the threads' files as entries of their own: the file placer's loaded some twenty
     // TypeScript modules one by one at each start)
-    plugins: [workerEntries(), sourcePlace],
+    plugins: [workerEntries(), lazyUndiciHttp2(), sourcePlace],
     logLevel: 'warn',
   });
   let ids: string[];
@@ -101,6 +104,9 @@ export async function buildCliBundle(
       format: 'cjs',
       entryFileNames: '[name].cjs',
       chunkFileNames: 'chunks/[name]-[hash].cjs',
+      // (undici's JSDoc says `import('node:stream')`: a file with an import() is left to Node's
+      // compile cache by bin/code-cache.js; and a start reads and hashes fewer bytes)
+      comments: { jsdoc: false },
     });
     ids = output.flatMap((file) => (file.type === 'chunk' ? file.moduleIds : []));
   } finally {

@@ -7,8 +7,8 @@ import { isFresh, type BundleManifest } from '../../../bin/cli-bundle.js';
 import { buildCliBundle } from '../../../main/cli/bundle/build-cli-bundle.ts';
 
 const root = resolve(import.meta.dirname, '../../..');
-/** Says at exit whether this thread loaded Node's TypeScript type stripper. */
-const REPORT_STRIPPER = `data:text/javascript,process.on('exit', () => process.stderr.write('stripper loaded: ' + process.moduleLoadList.some((m) => m.includes('amaro')) + '\\n'))`;
+/** Says at exit whether this thread loaded Node's TypeScript type stripper, and node:http2. */
+const REPORT_LOADED = `data:text/javascript,process.on('exit', () => process.stderr.write('stripper loaded: ' + process.moduleLoadList.some((m) => m.includes('amaro')) + '\\nhttp2 loaded: ' + process.moduleLoadList.some((m) => m.includes('http2')) + '\\n'))`;
 
 let dir = '';
 let out = '';
@@ -36,7 +36,7 @@ function runBundle(args: string[], cwd: string) {
     process.on('uncaughtException', load(${path(manifest.entries.internalError)}).internalErrorHandler());
     process.exitCode = await load(${path(manifest.entries.index)}).main(process.argv.slice(2));`,
   );
-  return spawnSync(process.execPath, ['--import', REPORT_STRIPPER, entry, ...args], {
+  return spawnSync(process.execPath, ['--import', REPORT_LOADED, entry, ...args], {
     cwd,
     encoding: 'utf8',
     // (the code cache in the test's folder, not the user's)
@@ -50,9 +50,12 @@ describe("the CLI's bundle", () => {
     expect(paths).toContain('main/cli/index.ts');
     expect(paths).toContain('main/cli/commands/run.ts');
     expect(paths).toContain('node_modules/zod/package.json');
+    // (undici's files are in it: main/core/gateway/http/undici-core.ts)
+    expect(paths).toContain('node_modules/undici/package.json');
     // and the build's own files: a change to how it is made makes it stale too
     expect(paths).toContain('main/cli/bundle/build-cli-bundle.ts');
     expect(paths).toContain('main/cli/bundle/worker-entries.ts');
+    expect(paths).toContain('main/cli/bundle/lazy-undici-http2.ts');
     expect(paths.filter((path) => path.startsWith('node_modules/'))).toEqual(
       paths.filter((path) => /^node_modules\/(@[^/]+\/)?[^/]+\/package\.json$/.test(path)),
     );
@@ -62,6 +65,24 @@ describe("the CLI's bundle", () => {
       manifest.entries.index.split('/')[0],
       'manifest.json',
     ]);
+  });
+
+  it('carries undici’s files, with nothing of them loaded before use that the sources load on use', () => {
+    const build = join(out, manifest.entries.index.split('/')[0]!);
+    const chunks = readdirSync(build, { recursive: true })
+      .map(String)
+      .filter((file) => file.endsWith('.cjs'))
+      .map((file) => readFileSync(join(build, file), 'utf8'));
+    const undici = chunks.filter((code) => code.includes('node_modules/undici/lib/dispatcher/'));
+    expect(undici).toHaveLength(1);
+    const [chunk] = undici as [string];
+    // its HTTP/2 client (and node:http2) required on a first HTTP/2 connection, TLS on a first
+    // https one, llhttp's WebAssembly from node_modules on a first connection
+    expect(chunk).toContain('loadedConnectH2 ??= require_client_h2()');
+    expect(chunk).not.toMatch(/^\S.*require\("node:(http2|tls)"\)/m);
+    expect(chunk).toMatch(/^\s+.*require\("undici\/lib\/llhttp\/llhttp_simd-wasm\.js"\)/m);
+    // and no import() in it, not even in a comment: bin/code-cache.js would leave it to Node
+    expect(chunk).not.toMatch(/\bimport\s*\(/);
   });
 
   it('runs a batch on the demo gateway end to end without loading any TypeScript', () => {
@@ -82,6 +103,8 @@ describe("the CLI's bundle", () => {
     expect(readdirSync(join(work, 'atelier-library', 'p'))).toHaveLength(2);
     // the main thread ran the bundle alone
     expect(result.stderr).toContain('stripper loaded: false');
+    // its requests went through the bundle's undici, whose HTTP/2 client never loaded
+    expect(result.stderr).toContain('http2 loaded: false');
     // and its threads start from the bundle's files too, never from a .ts source
     const build = join(out, manifest.entries.index.split('/')[0]!);
     const threadUrls = readdirSync(build, { recursive: true })
