@@ -4,6 +4,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { rolldown, type Plugin } from 'rolldown';
 import { bundleFolder, MANIFEST_VERSION, type BundleManifest } from '../../../bin/cli-bundle.js';
 import { lazyUndiciHttp2 } from './lazy-undici-http2.ts';
+import { asciiOutput } from './ascii-output.ts';
 import { workerEntries } from './worker-entries.ts';
 
 /**
@@ -62,6 +63,7 @@ const BUILD_FILES = [
   fileURLToPath(import.meta.url),
   join(import.meta.dirname, 'worker-entries.ts'),
   join(import.meta.dirname, 'lazy-undici-http2.ts'),
+  join(import.meta.dirname, 'ascii-output.ts'),
 ];
 
 export interface BuiltBundle {
@@ -92,7 +94,7 @@ export async function buildCliBundle(
     external: EXTERNAL,
     // (the threads' files as entries of their own: the file placer's loaded some twenty
     // TypeScript modules one by one at each start)
-    plugins: [workerEntries(), lazyUndiciHttp2(), sourcePlace],
+    plugins: [workerEntries(), lazyUndiciHttp2(), sourcePlace, asciiOutput()],
     logLevel: 'warn',
   });
   let ids: string[];

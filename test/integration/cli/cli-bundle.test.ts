@@ -56,6 +56,7 @@ describe("the CLI's bundle", () => {
     expect(paths).toContain('main/cli/bundle/build-cli-bundle.ts');
     expect(paths).toContain('main/cli/bundle/worker-entries.ts');
     expect(paths).toContain('main/cli/bundle/lazy-undici-http2.ts');
+    expect(paths).toContain('main/cli/bundle/ascii-output.ts');
     expect(paths.filter((path) => path.startsWith('node_modules/'))).toEqual(
       paths.filter((path) => /^node_modules\/(@[^/]+\/)?[^/]+\/package\.json$/.test(path)),
     );
@@ -83,6 +84,21 @@ describe("the CLI's bundle", () => {
     expect(chunk).toMatch(/^\s+.*require\("undici\/lib\/llhttp\/llhttp_simd-wasm\.js"\)/m);
     // and no import() in it, not even in a comment: bin/code-cache.js would leave it to Node
     expect(chunk).not.toMatch(/\bimport\s*\(/);
+  });
+
+  it('is written in ASCII (a one-byte string for V8), with no template raw text an escape changes', () => {
+    const build = join(out, manifest.entries.index.split('/')[0]!);
+    const files = readdirSync(build, { recursive: true })
+      .map(String)
+      .filter((file) => file.endsWith('.cjs'));
+    expect(files.length).toBeGreaterThan(5);
+    for (const file of files) {
+      const code = readFileSync(join(build, file), 'utf8');
+      expect(code, file).not.toMatch(/[^\0-\x7f]/);
+      expect(code, file).not.toMatch(/String\.raw/);
+    }
+    // the sources have characters beyond ASCII, kept as escapes: the usage line's dash
+    expect(readFileSync(join(build, 'index.cjs'), 'utf8')).toContain('\\u2014');
   });
 
   it('runs a batch on the demo gateway end to end without loading any TypeScript', () => {
