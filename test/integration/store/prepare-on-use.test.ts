@@ -1,16 +1,14 @@
 import BetterSqlite3 from 'better-sqlite3';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { prepareEveryStatement, prepareOnUse } from '../../../main/core/store/prepare-on-use.ts';
 import { openStore, StoreDamagedError } from '../../../main/core/store/store.ts';
 import { prompts, tempDir } from './temp-store.ts';
 
-let cleanup = () => {};
-afterEach(() => cleanup());
-
+/** A database file's path in a new temp folder, removed after the test. */
 function dbFile(): string {
   const temp = tempDir();
-  cleanup = temp.cleanup;
+  onTestFinished(temp.cleanup);
   return path.join(temp.dir, 'atelier.db');
 }
 
