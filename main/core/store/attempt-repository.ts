@@ -17,7 +17,7 @@ export interface AttemptResult {
   retryAfterMs?: number | null;
 }
 
-/** Every statement of AttemptRepository, prepared on first use, or all at open for a file found on disk (prepare-on-use.ts). */
+/** Every statement of AttemptRepository (prepared on first use: prepare-on-use.ts). */
 function attemptStatements(db: Database) {
   return {
     start: prepareOnUse(db, 'INSERT INTO attempts (job_id, started_at) VALUES (?, ?)'),

@@ -18,7 +18,7 @@ export interface NewBatch {
 /** Jobs handed to the inserter at once while streaming: bounded memory, few statements. */
 const STREAM_CHUNK = 5_000;
 
-/** Every statement of BatchRepository, prepared on first use, or all at open for a file found on disk (prepare-on-use.ts). */
+/** Every statement of BatchRepository (prepared on first use: prepare-on-use.ts). */
 function batchStatements(db: Database) {
   return {
     insert: prepareOnUse(

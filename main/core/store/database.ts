@@ -36,10 +36,6 @@ export interface OpenDatabaseOptions {
   readOnly?: boolean;
 }
 
-/**
- * Opens (or creates) the database file, refuses one from a newer Atelier, then sets the
- * pragmas the store relies on and migrates it to the latest schema.
- */
 /** The databases openDatabase made (a new, empty file given the schema), not found on disk. */
 const madeNow = new WeakSet<Database>();
 
@@ -48,6 +44,10 @@ export function madeByThisOpen(db: Database): boolean {
   return madeNow.has(db);
 }
 
+/**
+ * Opens (or creates) the database file, refuses one from a newer Atelier, then sets the
+ * pragmas the store relies on and migrates it to the latest schema.
+ */
 export function openDatabase(file: string, options: OpenDatabaseOptions = {}): Database {
   const migrations = options.migrations ?? MIGRATIONS;
   if (options.readOnly) return openToRead(file, migrations);

@@ -81,7 +81,7 @@ export interface FailedDownloadExample {
   reason: string | null;
 }
 
-/** Every statement of ImageRepository, prepared on first use, or all at open for a file found on disk (prepare-on-use.ts). */
+/** Every statement of ImageRepository (prepared on first use: prepare-on-use.ts). */
 function imageStatements(db: Database) {
   const sql = <Row = unknown>(text: string) => prepareOnUse<unknown[], Row>(db, text);
   return {

@@ -38,7 +38,7 @@ const INSERT_COLUMNS = [
 // rows per INSERT statement: a multi-row insert is twice as fast as one row per call
 const INSERT_CHUNK = 100;
 
-/** Every statement of JobInserter, prepared on first use, or all at open for a file found on disk (prepare-on-use.ts). */
+/** Every statement of JobInserter (prepared on first use: prepare-on-use.ts). */
 function insertStatements(db: Database) {
   const sql = <Row = unknown>(text: string) => prepareOnUse<unknown[], Row>(db, text);
   const cols = INSERT_COLUMNS.join(', ');

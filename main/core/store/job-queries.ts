@@ -41,7 +41,7 @@ const PARTIAL_NOT_TOPPED_UP = `j.state = 'succeeded' AND j.returned_n < j.n
 
 type StateCount = { state: JobState; n: number };
 
-/** Every statement of JobQueries, prepared on first use, or all at open for a file found on disk (prepare-on-use.ts). */
+/** Every statement of JobQueries (prepared on first use: prepare-on-use.ts). */
 function queryStatements(db: Database) {
   const sql = <Row = unknown>(text: string) => prepareOnUse<unknown[], Row>(db, text);
   return {

@@ -68,7 +68,7 @@ const FORGET_VIDEO_TASK = [
   .map((column) => `${column} = CASE WHEN failure_kind = 'uncertain' THEN ${column} END`)
   .join(', ');
 
-/** Every statement of JobRepository, prepared on first use, or all at open for a file found on disk (prepare-on-use.ts). */
+/** Every statement of JobRepository (prepared on first use: prepare-on-use.ts). */
 function jobStatements(db: Database) {
   const sql = <Row = unknown>(text: string) => prepareOnUse<unknown[], Row>(db, text);
   return {

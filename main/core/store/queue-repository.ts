@@ -16,7 +16,7 @@ export interface QueueState {
   pauseDetail: unknown;
 }
 
-/** Every statement of QueueRepository, prepared on first use, or all at open for a file found on disk (prepare-on-use.ts). */
+/** Every statement of QueueRepository (prepared on first use: prepare-on-use.ts). */
 function queueStatements(db: Database) {
   return {
     runner: prepareOnUse<unknown[], RunnerLease>(

@@ -12,7 +12,7 @@ import { QueueRepository } from './queue-repository.ts';
 import { SpendRepository } from './spend-repository.ts';
 import { transact } from './transaction.ts';
 
-/** The database and its repositories (their statements prepared on first use: prepare-on-use.ts). */
+/** The database and its repositories (statements prepared on first use: prepare-on-use.ts). */
 export interface Store {
   readonly db: Database;
   readonly queue: QueueRepository;
