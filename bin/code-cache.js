@@ -16,7 +16,7 @@ import Module, { createRequire } from 'node:module';
 import { dirname, join, sep } from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { codeCacheFolder, privateFolder } from './compile-cache.js';
+import { codeCacheFolder, ownedAlone, privateFolder } from './compile-cache.js';
 
 /**
  * An import() (of a package that is an ES module: sharp, open, trash) in code compiled by
@@ -150,11 +150,7 @@ function readOwnFile(file) {
   try {
     fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
     const stats = fstatSync(fd);
-    if (!stats.isFile()) return undefined;
-    if (typeof process.getuid === 'function') {
-      if (stats.uid !== process.getuid() || (stats.mode & 0o022) !== 0) return undefined;
-    }
-    return readFileSync(fd);
+    return stats.isFile() && ownedAlone(stats) ? readFileSync(fd) : undefined;
   } catch {
     return undefined; // none yet, or unreadable: compiled as without it, and written at exit
   } finally {

@@ -68,7 +68,17 @@ export function isPrivateFolder(folder) {
   } catch {
     return false;
   }
-  if (!stats.isDirectory()) return false;
+  return stats.isDirectory() && ownedAlone(stats);
+}
+
+/**
+ * Where the platform has owners and modes: whether this user owns it and nobody else may write
+ * to it (a file or folder whose contents this process runs as code); true elsewhere.
+ *
+ * @param {import('node:fs').Stats} stats
+ * @returns {boolean}
+ */
+export function ownedAlone(stats) {
   if (typeof process.getuid !== 'function') return true;
   return stats.uid === process.getuid() && (stats.mode & 0o022) === 0;
 }

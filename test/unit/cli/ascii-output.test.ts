@@ -15,7 +15,6 @@ describe('escapeNonAscii', () => {
     ].join('\n');
     const escaped = escapeNonAscii(code);
     expect(escaped).not.toMatch(/[^\0-\x7f]/);
-    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the point: run both
     const run = (source: string) => new Function(source)() as Record<string, unknown>;
     expect(run(escaped)).toEqual(run(code));
     expect(run(escaped)).toEqual({
