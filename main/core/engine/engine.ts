@@ -42,6 +42,8 @@ export interface EngineOptions {
   concurrency?: number;
   /** Most images written at once; by default as many as `concurrency` (at least 8). */
   downloadConcurrency?: number;
+  /** How long a download started while requests leave waits for them (2 ms; see DownloadHold). */
+  downloadHoldMs?: number;
   /** Optional cap on requests started per minute. */
   requestsPerMinute?: number | null;
   /**
@@ -186,6 +188,7 @@ export class Engine extends EventEmitter<EngineEvents> {
       // As many downloads at once as requests (at least 8): each write waits mostly on the disk
       // (create, fsync), so a smaller pool falls behind the answers and holds the queue back.
       downloadLimit: options.downloadConcurrency ?? Math.max(8, options.concurrency ?? 8),
+      downloadHoldMs: options.downloadHoldMs,
       rate: options.requestsPerMinute
         ? new RequestRateLimit(options.requestsPerMinute, now())
         : null,

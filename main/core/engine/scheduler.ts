@@ -4,6 +4,7 @@ import type { BudgetKeeper, BudgetPause } from './budget.ts';
 import type { Store } from '../store/store.ts';
 import { ENGINE_STOPPING, type EngineContext } from './context.ts';
 import { prepareDownload, runDownload, type PreparedDownload } from './download.ts';
+import { DownloadHold } from './download-hold.ts';
 import { GroupCommit } from './group-commit.ts';
 import { runImageJob } from './image-job.ts';
 import { FinishRate, type ProgressThrottle } from './progress.ts';
@@ -44,12 +45,17 @@ export const SYSTEM_TIMERS: WakeTimers = {
  */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
 
+/** How long a download waits when requests are leaving (see DownloadHold). */
+export const DOWNLOAD_HOLD_MS = 2;
+
 export interface SchedulerOptions {
   ctx: EngineContext;
   /** Where the wake-up timer is armed (the system's timers by default). */
   timers?: WakeTimers;
   phase: () => EnginePhase;
   downloadLimit: number;
+  /** How long a download started beside requests waits for them (DOWNLOAD_HOLD_MS). */
+  downloadHoldMs?: number;
   rate: RequestRateLimit | null;
   /** The spending caps each claim checks before a request leaves. */
   budget: BudgetKeeper;
@@ -81,6 +87,8 @@ export class Scheduler {
   private readonly downloading = new Map<number, AbortController>();
   /** A stop's grace is over (or it aborts): no download starts any more. */
   private downloadsClosed = false;
+  /** Downloads that would leave with requests wait a moment: the requests go first. */
+  private readonly hold: DownloadHold;
   private readonly batchCache = new Map<number, Batch>();
   private readonly finishRate = new FinishRate();
   private readonly throttle: ProgressThrottle;
@@ -109,6 +117,7 @@ export class Scheduler {
     this.onIdle = options.onIdle;
     this.downloadLimit = options.downloadLimit;
     this.downloads = new PQueue({ concurrency: this.downloadLimit });
+    this.hold = new DownloadHold(options.downloadHoldMs ?? DOWNLOAD_HOLD_MS);
     this.rate = options.rate;
     this.budget = options.budget;
     this.throttle = options.throttle;
@@ -184,6 +193,7 @@ export class Scheduler {
    * the rest are aborted and go back to pending. Resolves once every download task has ended.
    */
   async drainDownloads(graceMs: number | null): Promise<void> {
+    this.hold.release();
     if (graceMs !== null) await this.downloadsFinishedWithin(graceMs);
     this.closeDownloads();
     await this.downloads.onIdle();
@@ -314,6 +324,7 @@ export class Scheduler {
   launch(job: Job, attemptId: number | null): void {
     const controller = new AbortController();
     this.running.set(job.id, controller);
+    this.hold.requestSent();
     void this.requests
       .add(() =>
         job.kind === 'video'
@@ -331,6 +342,8 @@ export class Scheduler {
         // A retry due at once can be claimed in the very commit of this attempt's outcome,
         // and start before this task has finished: the entry is then the new attempt's.
         if (this.running.get(job.id) === controller) this.running.delete(job.id);
+        // nothing in flight: no request for a held download to make way for (a run's end)
+        if (this.running.size === 0) this.hold.release();
         this.finishRate.record(this.ctx.now());
         // (an outcome's own commit claimed the job for its slot already: this claim is for the
         // rest, a failure recorded outside it; it waits for company while others are in flight)
@@ -344,6 +357,14 @@ export class Scheduler {
     // (handed over after the stop's grace: it waits, pending, for the next start)
     if (!this.downloadsOpen()) controller.abort(ENGINE_STOPPING);
     this.downloading.set(image.id, controller);
+    const begin = () => this.runInPool(download, controller);
+    // (bytes in hand send nothing: only a link's GET could delay a request at the gateway)
+    if (this.phase() === 'running' && !download.payload) this.hold.start(begin);
+    else begin();
+  }
+
+  private runInPool(download: PreparedDownload, controller: AbortController): void {
+    const { image } = download;
     void this.downloads
       .add(() =>
         runDownload(this.ctx, download, controller.signal, (write) => this.markDone(write)),
@@ -476,6 +497,8 @@ export class Scheduler {
   closeDownloads(): void {
     this.downloadsClosed = true;
     for (const controller of this.downloading.values()) controller.abort(ENGINE_STOPPING);
+    // (aborted: each goes back to pending in the pool, as a running one does)
+    this.hold.release();
   }
 
   /** A bug or an impossible answer: the job must not stay `running` forever. */
