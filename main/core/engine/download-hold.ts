@@ -3,8 +3,8 @@
  * gateway first. A request's time is its slot's (the next job waits for its answer); a
  * download's is not on that path. Where the gateway's links point at the gateway itself and it
  * shares the machine (a local gateway, the simulator), a download sent beside a request was
- * read, rendered and answered before it: each request then reached the gateway 0.7 ms later
- * (performance.md). The hold is short, so the gallery fills as before.
+ * read, rendered and answered before it: each request then reached the gateway 0.8 ms later at
+ * the median, 1.5 on average (performance.md). The hold is short: the gallery fills as before.
  */
 export class DownloadHold {
   private held: Array<() => void> = [];
