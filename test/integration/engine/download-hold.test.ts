@@ -72,7 +72,10 @@ describe('downloads beside requests', () => {
       });
       const batch = rig.batch(2);
       const [first] = jobsOf(rig.store, batch.id);
-      await pollUntil(() => rig!.gateway.ledger.entries().length === 1, 'the first request arrived');
+      await pollUntil(
+        () => rig!.gateway.ledger.entries().length === 1,
+        'the first request arrived',
+      );
       rig.gateway.setLatency({ fixedMs: 5000 }); // the second stays in flight
       // the first answered; its image was handed over with the second request, which arrived
       await pollUntil(() => rig!.gateway.ledger.entries().length === 2, 'the second arrived');
