@@ -23,10 +23,16 @@ const RECONNECTED: ApiEvent = {
  * stream makes the window `lost` (actions wait; the status bar says why) until deliveries come
  * again, and the first of them refreshes everything shown.
  */
-export function startEventPump(data: Data, now: () => number = Date.now): EventPump {
+export function startEventPump(
+  data: Data,
+  now: () => number = Date.now,
+  /** The stream is registered (its first delivery came), or lost: reads may go. */
+  onLive: () => void = () => {},
+): EventPump {
   let cursor: string | null = null;
   let stopped = false;
   const onBatch = (delivery: EventBatch) => {
+    onLive();
     if (stopped) return;
     if (delivery.cursor) cursor = delivery.cursor;
     const back = data.connection.get() === 'lost';
@@ -36,6 +42,7 @@ export function startEventPump(data: Data, now: () => number = Date.now): EventP
     for (const event of delivery.events) data.bus.emit(event);
   };
   const onLost: StreamLostListener = ({ reason, retryInMs }) => {
+    onLive(); // (the reads then fail as the stream did, and the status bar says why)
     if (!stopped) data.connection.set('lost', { reason, retryAt: now() + retryInMs });
   };
   let unsubscribe = data.api.events.subscribe(cursor, onBatch, onLost);
