@@ -3,7 +3,7 @@ import type { DownloadState } from '../../../shared/jobs/downloads.ts';
 import { toFtsQuery } from './fts-query.ts';
 import { localDate, localDayCounter, runsOf } from './gallery-runs.ts';
 import { toImage, type Image } from './rows.ts';
-import { prepareOnUse } from './prepare-on-use.ts';
+import { sqlOn } from './prepare-on-use.ts';
 
 /** Every filter the gallery composes; all AND-ed. */
 export interface GalleryFilter {
@@ -264,7 +264,7 @@ function buildSql(kind: Kind, filter: GalleryFilter, after: boolean, text: boole
 const PARTIAL_JOBS = `SELECT j.id FROM jobs AS j WHERE j.state = 'succeeded' AND j.returned_n < j.n`;
 
 function fixedStatements(db: Database) {
-  const sql = <Row = unknown>(text: string) => prepareOnUse<unknown[], Row>(db, text);
+  const sql = sqlOn(db);
   return {
     countByStates: sql<{ n: number }>(
       `SELECT coalesce(sum(n), 0) AS n FROM batch_download_counts

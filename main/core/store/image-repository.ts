@@ -8,7 +8,7 @@ import { pathKey } from '../library/naming.ts';
 import { toImage, type Image } from './rows.ts';
 import { transact } from './transaction.ts';
 import { oneRow } from './one-row.ts';
-import { prepareOnUse } from './prepare-on-use.ts';
+import { sqlOn } from './prepare-on-use.ts';
 
 /** One image of a gateway answer: a temporary URL, base64 bytes, or both. */
 export interface ImageResult {
@@ -83,7 +83,7 @@ export interface FailedDownloadExample {
 
 /** Every statement of ImageRepository (prepared on first use: prepare-on-use.ts). */
 function imageStatements(db: Database) {
-  const sql = <Row = unknown>(text: string) => prepareOnUse<unknown[], Row>(db, text);
+  const sql = sqlOn(db);
   return {
     insert: sql<Record<string, unknown>>(
       // (the job's batch, model and size copied in: the gallery filters on them without a join)

@@ -2,7 +2,7 @@ import type { Database } from 'better-sqlite3';
 import type { JobKind } from './rows.ts';
 import { transact } from './transaction.ts';
 import { oneRow } from './one-row.ts';
-import { prepareOnUse } from './prepare-on-use.ts';
+import { sqlOn } from './prepare-on-use.ts';
 
 /** One job to insert; position defaults to the next row of the batch. */
 export interface NewJob {
@@ -40,7 +40,7 @@ const INSERT_CHUNK = 100;
 
 /** Every statement of JobInserter (prepared on first use: prepare-on-use.ts). */
 function insertStatements(db: Database) {
-  const sql = <Row = unknown>(text: string) => prepareOnUse<unknown[], Row>(db, text);
+  const sql = sqlOn(db);
   const cols = INSERT_COLUMNS.join(', ');
   const row = `(${INSERT_COLUMNS.map(() => '?').join(', ')})`;
   return {

@@ -5,7 +5,7 @@ import { toFtsQuery } from './fts-query.ts';
 import { NOT_AN_IMAGE_CODE } from './image-repository.ts';
 import { toJob, toTransition, type Job, type Transition } from './rows.ts';
 import { oneRow } from './one-row.ts';
-import { prepareOnUse } from './prepare-on-use.ts';
+import { sqlOn } from './prepare-on-use.ts';
 
 export type StateCounts = Record<JobState, number>;
 
@@ -43,7 +43,7 @@ type StateCount = { state: JobState; n: number };
 
 /** Every statement of JobQueries (prepared on first use: prepare-on-use.ts). */
 function queryStatements(db: Database) {
-  const sql = <Row = unknown>(text: string) => prepareOnUse<unknown[], Row>(db, text);
+  const sql = sqlOn(db);
   return {
     get: sql<Record<string, unknown>>('SELECT * FROM jobs WHERE id = ?'),
     counts: sql<StateCount>('SELECT state, n FROM batch_state_counts WHERE batch_id = ?'),

@@ -13,7 +13,7 @@ import { JobQueries, noSuchJob } from './job-queries.ts';
 import { toJob, type Job } from './rows.ts';
 import { transact } from './transaction.ts';
 import { oneRow } from './one-row.ts';
-import { prepareOnUse } from './prepare-on-use.ts';
+import { sqlOn } from './prepare-on-use.ts';
 
 export type { NewJob } from './job-insert.ts';
 export type { StateCounts } from './job-queries.ts';
@@ -70,7 +70,7 @@ const FORGET_VIDEO_TASK = [
 
 /** Every statement of JobRepository (prepared on first use: prepare-on-use.ts). */
 function jobStatements(db: Database) {
-  const sql = <Row = unknown>(text: string) => prepareOnUse<unknown[], Row>(db, text);
+  const sql = sqlOn(db);
   return {
     topUpOf: sql<{ id: number }>('SELECT id FROM jobs WHERE retry_of = ? LIMIT 1'),
     notImagesOf: sql<{ id: number }>(

@@ -4,7 +4,7 @@ import type { JobFacts } from '../../../shared/jobs/eligibility.ts';
 import type { JobState } from '../../../shared/jobs/states.ts';
 import { NOT_AN_IMAGE_CODE } from './image-repository.ts';
 import { toAttempt, toBatch, toJob, type Attempt, type Batch, type Job } from './rows.ts';
-import { prepareOnUse } from './prepare-on-use.ts';
+import { sqlOn } from './prepare-on-use.ts';
 
 /** A transition with its job's batch: what the event hub needs to say which counts changed. */
 export interface BatchTransition {
@@ -25,7 +25,7 @@ export interface JobIdQuery {
 
 // (`?+0` / `@limit + 0` in a LIMIT: see SCHEDULER_QUERIES, the planner must not pick an index for it)
 function pageStatements(db: Database) {
-  const sql = <Row = unknown>(text: string) => prepareOnUse<unknown[], Row>(db, text);
+  const sql = sqlOn(db);
   return {
     batchesPage: sql<Record<string, unknown>>(
       'SELECT * FROM batches WHERE id < ? ORDER BY id DESC LIMIT ?+0',

@@ -24,6 +24,11 @@ export function prepareOnUse<P extends unknown[] = unknown[], R = unknown>(
   return statement as unknown as Statement<P, R>;
 }
 
+/** A repository's `sql(source)`: prepareOnUse on `db`, the row's type named per statement. */
+export function sqlOn(db: Database) {
+  return <Row = unknown>(source: string) => prepareOnUse<unknown[], Row>(db, source);
+}
+
 /**
  * Prepares every statement of `db` named by prepareOnUse and not used yet (SQLite's error
  * when one names a table or column the database lacks); how many it prepared.

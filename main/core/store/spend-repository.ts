@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { oneRow } from './one-row.ts';
 import { transact } from './transaction.ts';
-import { prepareOnUse } from './prepare-on-use.ts';
+import { sqlOn } from './prepare-on-use.ts';
 
 /** What was spent in some scope: results priced, results unpriced, and what may be charged. */
 export interface SpendTotals {
@@ -34,7 +34,7 @@ export interface BudgetOverride {
 }
 
 function spendStatements(db: Database) {
-  const sql = <Row = unknown>(text: string) => prepareOnUse<unknown[], Row>(db, text);
+  const sql = sqlOn(db);
   return {
     clearPrices: sql('DELETE FROM spend_prices'),
     addPrice: sql('INSERT INTO spend_prices (model, per_image) VALUES (?, ?)'),
