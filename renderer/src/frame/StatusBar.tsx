@@ -20,7 +20,8 @@ export function StatusBar({ onShortcuts }: { onShortcuts: () => void }) {
   const connection = useConnection();
   const status = queueStatus(queue, connection);
   const overall = overallOf(queue?.progress);
-  const gateway = info?.demo ? 'Demo mode' : (info?.gateway?.name ?? 'No gateway');
+  // (nothing until the app's info is in: "No gateway" while loading would be untrue)
+  const gateway = !info ? '' : info.demo ? 'Demo mode' : (info.gateway?.name ?? 'No gateway');
   const percent =
     overall && overall.total > 0 ? Math.floor((overall.settled / overall.total) * 100) : null;
   return (

@@ -43,3 +43,16 @@ describe('a window whose connection dropped', () => {
     expect(pause.hasAttribute('disabled')).toBe(false);
   });
 });
+
+describe('a window while it opens', () => {
+  it('names no gateway until it knows which one: never "No gateway" while loading', async () => {
+    const info = Promise.withResolvers<unknown>();
+    mount(<StatusBar onShortcuts={() => {}} />, {
+      'app.info': () => info.promise,
+      'queue.state': () => queueState(10),
+    });
+    await screen.findByRole('status', { name: 'Queue' });
+    expect(document.querySelector('.status-gateway')!.textContent).toBe('');
+    expect(screen.queryByText('No gateway')).toBeNull();
+  });
+});
