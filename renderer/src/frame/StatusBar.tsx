@@ -20,18 +20,20 @@ export function StatusBar({ onShortcuts }: { onShortcuts: () => void }) {
   const connection = useConnection();
   const status = queueStatus(queue, connection);
   const overall = overallOf(queue?.progress);
-  // (nothing until the app's info is in: "No gateway" while loading would be untrue)
-  const gateway = !info ? '' : info.demo ? 'Demo mode' : (info.gateway?.name ?? 'No gateway');
+  const gateway = info?.demo ? 'Demo mode' : (info?.gateway?.name ?? 'No gateway');
   const percent =
     overall && overall.total > 0 ? Math.floor((overall.settled / overall.total) * 100) : null;
   return (
     <footer className="status-bar">
-      <span
-        className={`status-gateway${info?.demo ? ' status-demo' : ''}`}
-        title={info?.gateway?.baseUrl}
-      >
-        {gateway}
-      </span>
+      {/* (none until the app's info is in: "No gateway" while loading would be untrue) */}
+      {info && (
+        <span
+          className={`status-gateway${info.demo ? ' status-demo' : ''}`}
+          title={info.gateway?.baseUrl}
+        >
+          {gateway}
+        </span>
+      )}
       <span className={`status-queue status-${status}`} role="status" aria-label="Queue">
         {(status !== 'unknown' && pausedText(queue?.paused ?? null)) || STATUS[status]}
       </span>
